@@ -1,0 +1,33 @@
+# The two commands of the README, and their parts. `make run` sets up, builds (release) and runs the
+# full report; `make test` sets up, builds with sanitizers and runs the whole suite through ctest.
+BUILD       ?= build/release
+TEST_BUILD  ?= build/test
+ARCHS       ?= 75;80;86;89;90
+JOBS        ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all setup build run test clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release "-DGS_CUDA_ARCHS=$(ARCHS)" $(CMAKE_FLAGS)
+
+build: setup $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/gpusonar $(ARGS)
+
+$(TEST_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DGS_SANITIZE=ON "-DGS_CUDA_ARCHS=$(ARCHS)" $(CMAKE_FLAGS)
+
+test: setup $(TEST_BUILD)/CMakeCache.txt
+	cmake --build $(TEST_BUILD) -j $(JOBS)
+	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf build

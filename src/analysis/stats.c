@@ -1,0 +1,146 @@
+/* Descriptive statistics (see stats.h). */
+#include "analysis/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Copy the finite samples of x into a new sorted array; *m gets their count. */
+static double *sorted_finite(const double *x, size_t n, size_t *m)
+{
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    *m = 0;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]))
+            s[(*m)++] = x[i];
+    qsort(s, *m, sizeof *s, cmp_double);
+    return s;
+}
+
+static double median_sorted(const double *s, size_t m)
+{
+    if (m == 0)
+        return NAN;
+    return m % 2 ? s[m / 2] : 0.5 * (s[m / 2 - 1] + s[m / 2]);
+}
+
+double gs_median(const double *x, size_t n)
+{
+    size_t m;
+    double *s = sorted_finite(x, n, &m);
+    double med = s ? median_sorted(s, m) : NAN;
+    free(s);
+    return med;
+}
+
+double gs_mean(const double *x, size_t n)
+{
+    double sum = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i])) {
+            sum += x[i];
+            m++;
+        }
+    return m ? sum / (double)m : NAN;
+}
+
+double gs_stddev(const double *x, size_t n)
+{
+    double mean = gs_mean(x, n), ss = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i])) {
+            ss += (x[i] - mean) * (x[i] - mean);
+            m++;
+        }
+    return m < 2 ? 0.0 : sqrt(ss / (double)(m - 1));
+}
+
+double gs_ci95(const double *x, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += isfinite(x[i]) != 0;
+    return m < 2 ? 0.0 : 1.96 * gs_stddev(x, n) / sqrt((double)m);
+}
+
+static gs_summary summarize_sorted(const double *s, size_t m, size_t outliers)
+{
+    gs_summary r;
+    r.n = m;
+    r.outliers = outliers;
+    if (m == 0) {
+        r.median = r.mean = r.stddev = r.ci95 = r.min = r.max = NAN;
+        return r;
+    }
+    r.median = median_sorted(s, m);
+    r.mean = gs_mean(s, m);
+    r.stddev = gs_stddev(s, m);
+    r.ci95 = m < 2 ? 0.0 : 1.96 * r.stddev / sqrt((double)m);
+    r.min = s[0];
+    r.max = s[m - 1];
+    return r;
+}
+
+gs_summary gs_summarize(const double *x, size_t n)
+{
+    size_t m;
+    double *s = sorted_finite(x, n, &m);
+    gs_summary r = summarize_sorted(s ? s : x, s ? m : 0, 0);
+    free(s);
+    return r;
+}
+
+gs_summary gs_summarize_robust(const double *x, size_t n, double k)
+{
+    size_t m;
+    double *s = sorted_finite(x, n, &m);
+    if (!s || m < 3) {
+        gs_summary r = summarize_sorted(s ? s : x, s ? m : 0, 0);
+        free(s);
+        return r;
+    }
+    double med = median_sorted(s, m);
+    double *dev = malloc(m * sizeof *dev);
+    if (!dev) {
+        gs_summary r = summarize_sorted(s, m, 0);
+        free(s);
+        return r;
+    }
+    for (size_t i = 0; i < m; i++)
+        dev[i] = fabs(s[i] - med);
+    qsort(dev, m, sizeof *dev, cmp_double);
+    double sigma = 1.4826 * median_sorted(dev, m);
+    free(dev);
+    double limit = sigma > 0 ? k * sigma : (med != 0 ? 0.05 * fabs(med) : 1.0);
+    size_t kept = 0;
+    for (size_t i = 0; i < m; i++)
+        if (fabs(s[i] - med) <= limit)
+            s[kept++] = s[i];
+    gs_summary r = summarize_sorted(s, kept, m - kept);
+    free(s);
+    return r;
+}
+
+double gs_median_u32(const uint32_t *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double *d = malloc(n * sizeof *d);
+    if (!d)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        d[i] = x[i];
+    double med = gs_median(d, n);
+    free(d);
+    return med;
+}

@@ -1,0 +1,37 @@
+/* Descriptive statistics for every figure: median, mean, standard deviation and the 95%
+ * confidence interval as 1.96 sigma / sqrt(n) (DESIGN.md, principle 2), with one documented
+ * outlier rule. Pure functions over arrays; NaN samples are ignored. */
+#ifndef GS_STATS_H
+#define GS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gs_summary {
+    size_t n;            /* finite samples used (after outlier removal when asked) */
+    size_t outliers;     /* samples dropped as outliers */
+    double median;
+    double mean;
+    double stddev;       /* sample standard deviation (n - 1); 0 when n < 2 */
+    double ci95;         /* 1.96 * stddev / sqrt(n); 0 when n < 2 */
+    double min, max;
+} gs_summary;
+
+/* Summary of x[0..n). All fields NaN (n = 0) when no finite sample. */
+gs_summary gs_summarize(const double *x, size_t n);
+
+/* The same after dropping outliers: samples farther than k median absolute deviations
+ * (scaled by 1.4826 to estimate sigma) from the median; k = 5 is the default used by probes.
+ * When the MAD is 0 (more than half the samples equal), only samples differing from the median
+ * by more than 5% of it (or 1 when the median is 0) count as outliers. */
+gs_summary gs_summarize_robust(const double *x, size_t n, double k);
+
+double gs_median(const double *x, size_t n);     /* NaN for n = 0 */
+double gs_mean(const double *x, size_t n);
+double gs_stddev(const double *x, size_t n);     /* sample sd; 0 for n < 2 */
+double gs_ci95(const double *x, size_t n);
+
+/* Median of n uint32 values (latency traces); NaN for n = 0. */
+double gs_median_u32(const uint32_t *x, size_t n);
+
+#endif

@@ -1,0 +1,94 @@
+/* Opening a backend from a --device spec, and the names of plans' enums. */
+#include "backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
+static const char *const path_names[GS_PATH_COUNT] = {"default", "ca", "cg", "cv", "nc",
+                                                      "tex", "const", "shared", "local"};
+static const char *const instr_names[GS_INSTR_COUNT] = {
+    "fadd", "ffma", "iadd", "imul", "dfma", "sfu-sin", "sfu-rsqrt", "sw-sin", "hfma2", "mma"};
+
+const char *gs_space_name(gs_space s)
+{
+    return (unsigned)s < sizeof space_names / sizeof *space_names ? space_names[s] : "?";
+}
+
+const char *gs_path_name(gs_load_path p)
+{
+    return (unsigned)p < GS_PATH_COUNT ? path_names[p] : "?";
+}
+
+int gs_path_parse(const char *name, gs_load_path *out)
+{
+    for (int i = 0; i < GS_PATH_COUNT; i++)
+        if (strcmp(name, path_names[i]) == 0) {
+            *out = (gs_load_path)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *gs_instr_name(gs_instr i)
+{
+    return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";
+}
+
+int gs_instr_parse(const char *name, gs_instr *out)
+{
+    for (int i = 0; i < GS_INSTR_COUNT; i++)
+        if (strcmp(name, instr_names[i]) == 0) {
+            *out = (gs_instr)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int open_cuda_spec(const char *num, gs_backend **out, gs_error *err)
+{
+    char *end;
+    long ordinal = strtol(num, &end, 10);
+    if (*num == '\0' || *end || ordinal < 0 || ordinal > 1023)
+        return gs_fail(err, GS_ERR_USAGE, "--device cuda:%s: the device index must be a number "
+                       "such as cuda:0", num);
+    return gs_cuda_open((int)ordinal, out, err);
+}
+
+int gs_backend_open(const char *spec, uint64_t seed, gs_backend **out, bool *fell_back,
+                    gs_error *err)
+{
+    *out = NULL;
+    if (fell_back)
+        *fell_back = false;
+    if (!spec) {
+        int count = 0;
+        gs_error probe_err;
+        gs_error_clear(&probe_err);
+        if (gs_cuda_device_count(&count, &probe_err) == 0 && count > 0)
+            return gs_cuda_open(0, out, err);
+        if (fell_back)
+            *fell_back = true;
+        return gs_sim_open("hopper", seed, out, err);
+    }
+    if (strcmp(spec, "sim") == 0)
+        return gs_sim_open("hopper", seed, out, err);
+    if (strncmp(spec, "sim:", 4) == 0) {
+        if (spec[4] == '\0')
+            return gs_fail(err, GS_ERR_USAGE, "--device sim: needs a model name or file after "
+                           "the colon; see 'gpusonar models'");
+        return gs_sim_open(spec + 4, seed, out, err);
+    }
+    if (strcmp(spec, "cuda") == 0)
+        return gs_cuda_open(0, out, err);
+    if (strncmp(spec, "cuda:", 5) == 0)
+        return open_cuda_spec(spec + 5, out, err);
+    return gs_fail(err, GS_ERR_USAGE, "--device '%s' is not a device; use cuda:N, sim, sim:NAME "
+                   "or sim:FILE.json", spec);
+}
+
+void gs_backend_close(gs_backend *b)
+{
+    if (b && b->ops && b->ops->close)
+        b->ops->close(b);
+}

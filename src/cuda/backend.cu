@@ -1,0 +1,190 @@
+/* The CUDA backend: opening a device, its properties (info), and the dispatch table to each
+ * operation's file. It only reads the device: it never changes clocks, power limits, compute mode
+ * or MIG layout. The driver's current SM clock comes from NVML, loaded at run time if present. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_internal.h"
+
+int gs_cuda_fail(gs_error *err, cudaError_t e, const char *call, const char *file, int line)
+{
+    gs_status st = e == cudaErrorMemoryAllocation ? GS_ERR_NO_MEMORY
+                   : (e == cudaErrorInsufficientDriver || e == cudaErrorCompatNotSupportedOnDevice)
+                       ? GS_ERR_DRIVER
+                   : e == cudaErrorNoDevice ? GS_ERR_NO_DEVICE
+                   : e == cudaErrorNoKernelImageForDevice ? GS_ERR_UNSUPPORTED
+                                                          : GS_ERR_DEVICE;
+    const char *hint = st == GS_ERR_NO_MEMORY ? "; free GPU memory or use a smaller footprint"
+                       : st == GS_ERR_DRIVER ? "; update the NVIDIA driver to one that supports "
+                                               "this CUDA runtime"
+                       : e == cudaErrorNoKernelImageForDevice
+                           ? "; rebuild with this GPU's architecture in GS_CUDA_ARCHS"
+                           : "";
+    return gs_fail(err, st, "%s failed at %s:%d: %s (%s)%s", call, file, line,
+                   cudaGetErrorString(e), cudaGetErrorName(e), hint);
+}
+
+int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, int line)
+{
+    const char *name = "?", *text = "?";
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    gs_status st = r == CUDA_ERROR_OUT_OF_MEMORY ? GS_ERR_NO_MEMORY
+                   : r == CUDA_ERROR_NOT_SUPPORTED ? GS_ERR_UNSUPPORTED
+                                                   : GS_ERR_DEVICE;
+    return gs_fail(err, st, "%s failed at %s:%d: %s (%s)", call, file, line, text, name);
+}
+
+/* ---- NVML, read only, through dlopen so that nothing links against it ---------------------- */
+typedef int (*nvml_init_fn)(void);
+typedef int (*nvml_by_bus_fn)(const char *, void **);
+typedef int (*nvml_clock_fn)(void *, int, unsigned *);
+
+double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id)
+{
+    static void *lib;
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        nvml_init_fn init = lib ? (nvml_init_fn)dlsym(lib, "nvmlInit_v2") : NULL;
+        if (!init || init() != 0)
+            lib = NULL;
+    }
+    if (!lib || !pci_bus_id[0])
+        return 0;
+    nvml_by_bus_fn by_bus = (nvml_by_bus_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    nvml_clock_fn clock = (nvml_clock_fn)dlsym(lib, "nvmlDeviceGetClockInfo");
+    void *dev = NULL;
+    unsigned mhz = 0;
+    const int NVML_CLOCK_SM = 1;
+    if (!by_bus || !clock || by_bus(pci_bus_id, &dev) != 0 || clock(dev, NVML_CLOCK_SM, &mhz) != 0)
+        return 0;
+    return mhz * 1000.0;
+}
+
+/* ---- open, info, close --------------------------------------------------------------------- */
+int gs_cuda_device_count(int *count, gs_error *err)
+{
+    *count = 0;
+    cudaError_t e = cudaGetDeviceCount(count);
+    if (e == cudaErrorNoDevice) {
+        *count = 0;
+        return 0;
+    }
+    if (e != cudaSuccess) {
+        *count = 0;
+        return gs_cuda_fail(err, e, "cudaGetDeviceCount()", __FILE__, __LINE__);
+    }
+    return 0;
+}
+
+int gs_cuda_info(gs_backend *b, gs_device_info *o, gs_error *err)
+{
+    int rc = 0;
+    gs_cuda *c = gs_cuda_of(b);
+    const cudaDeviceProp *p = &c->prop;
+    int v = 0;
+    size_t free_bytes = 0, total_bytes = 0;
+    memset(o, 0, sizeof *o);
+    snprintf(o->name, sizeof o->name, "%.127s", p->name);
+    snprintf(o->backend, sizeof o->backend, "cuda");
+    o->ordinal = c->ordinal;
+    o->cc_major = p->major;
+    o->cc_minor = p->minor;
+    o->sm_count = p->multiProcessorCount;
+    o->warp_size = p->warpSize;
+    o->max_threads_per_sm = p->maxThreadsPerMultiProcessor;
+    o->max_threads_per_block = p->maxThreadsPerBlock;
+    o->regs_per_sm = p->regsPerMultiprocessor;
+    o->l2_bytes = (uint64_t)p->l2CacheSize;
+    o->const_mem_bytes = p->totalConstMem;
+    o->smem_per_sm_bytes = p->sharedMemPerMultiprocessor;
+    o->smem_per_block_bytes = p->sharedMemPerBlock;
+    o->smem_per_block_optin_bytes = p->sharedMemPerBlockOptin;
+    o->global_mem_bytes = p->totalGlobalMem;
+    o->mem_bus_bits = p->memoryBusWidth;
+    o->driver_version = c->driver_version;
+    o->runtime_version = c->runtime_version;
+    CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxBlocksPerMultiprocessor, c->ordinal));
+    o->max_blocks_per_sm = v;
+    CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, c->ordinal));
+    o->sm_clock_khz = v;
+    CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, c->ordinal));
+    o->mem_clock_khz = v;
+    CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    o->global_mem_free_bytes = free_bytes;
+    CUDA_TRY(cudaDeviceGetPCIBusId(o->pci_bus_id, (int)sizeof o->pci_bus_id, c->ordinal));
+    o->sm_clock_now_khz = gs_cuda_driver_sm_clock_khz(o->pci_bus_id);
+    {
+        CUdevice dev;
+        int vmm = 0;
+        CU_TRY(cuDeviceGet(&dev, c->ordinal));
+        CU_TRY(cuDeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                                    dev));
+        o->vmm_supported = vmm != 0;
+    }
+fail:
+    return rc;
+}
+
+static void cuda_close(gs_backend *b)
+{
+    free(b->impl);
+    free(b);
+}
+
+static const gs_backend_ops cuda_ops = {
+    gs_cuda_info, gs_cuda_clock, gs_cuda_chase, gs_cuda_bank,
+    gs_cuda_issue, gs_cuda_stream, cuda_close,
+};
+
+int gs_cuda_open(int ordinal, gs_backend **out, gs_error *err)
+{
+    int rc = 0, count = 0;
+    gs_cuda *c = NULL;
+    gs_backend *b = NULL;
+    *out = NULL;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0))
+        return gs_fail(err, GS_ERR_NO_DEVICE, "no CUDA GPU found (cudaGetDeviceCount: %s); check "
+                       "the driver with nvidia-smi, or use --device sim", cudaGetErrorString(e));
+    if (e == cudaErrorInsufficientDriver && !dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD) &&
+        !dlopen("libcuda.so.1", RTLD_LAZY))
+        return gs_fail(err, GS_ERR_NO_DEVICE, "no NVIDIA driver on this machine (libcuda.so.1 "
+                       "not found); install the driver, or use --device sim");
+    if (e == cudaErrorInsufficientDriver)
+        return gs_fail(err, GS_ERR_DRIVER, "the NVIDIA driver is too old for this build's CUDA "
+                       "runtime %d.%d; update the driver or rebuild with an older toolkit",
+                       CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    if (e != cudaSuccess)
+        return gs_fail(err, GS_ERR_NO_DEVICE, "CUDA is not usable: %s (%s); check the driver with "
+                       "nvidia-smi, or use --device sim", cudaGetErrorString(e), cudaGetErrorName(e));
+    if (ordinal >= count)
+        return gs_fail(err, GS_ERR_NO_DEVICE, "--device cuda:%d does not exist: this machine has "
+                       "%d CUDA device%s (cuda:0%s)", ordinal, count, count == 1 ? "" : "s",
+                       count > 1 ? " to cuda:N-1" : "");
+    c = (gs_cuda *)calloc(1, sizeof *c);
+    b = (gs_backend *)calloc(1, sizeof *b);
+    if (!c || !b) {
+        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory opening cuda:%d", ordinal);
+        goto fail;
+    }
+    c->ordinal = ordinal;
+    CUDA_TRY(cudaSetDevice(ordinal));
+    CUDA_TRY(cudaGetDeviceProperties(&c->prop, ordinal));
+    CUDA_TRY(cudaDriverGetVersion(&c->driver_version));
+    CUDA_TRY(cudaRuntimeGetVersion(&c->runtime_version));
+    CUDA_TRY(cudaFree(0)); /* create the context now, so later timings do not include it */
+    CU_TRY(cuInit(0));
+    b->ops = &cuda_ops;
+    b->impl = c;
+    *out = b;
+    return 0;
+fail:
+    free(c);
+    free(b);
+    return rc;
+}

@@ -1,0 +1,68 @@
+/* Shared by the CUDA backend's files (src/cuda/ only): the backend state, the one error-checking
+ * macro, and each operation's entry point (backend.cu dispatches to them). */
+#ifndef GS_CUDA_INTERNAL_H
+#define GS_CUDA_INTERNAL_H
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include "backend.h"
+
+typedef struct gs_cuda {
+    int ordinal;
+    cudaDeviceProp prop;
+    int driver_version;
+    int runtime_version;
+} gs_cuda;
+
+/* The backend state of b. */
+static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
+
+/* Turn a CUDA runtime error into a gpusonar error naming the call and file:line (out of memory
+ * becomes GS_ERR_NO_MEMORY; everything else GS_ERR_DEVICE). */
+int gs_cuda_fail(gs_error *err, cudaError_t e, const char *call, const char *file, int line);
+int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, int line);
+
+/* Check a runtime call; on failure set *err and jump to the label `fail` of the caller, with rc
+ * set (every function that uses it declares `int rc = 0;` and a `fail:` cleanup label). */
+#define CUDA_TRY(call)                                                                       \
+    do {                                                                                     \
+        cudaError_t e_ = (call);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            rc = gs_cuda_fail(err, e_, #call, __FILE__, __LINE__);                           \
+            goto fail;                                                                       \
+        }                                                                                    \
+    } while (0)
+/* The same for driver API calls (cuMemMap and friends). */
+#define CU_TRY(call)                                                                         \
+    do {                                                                                     \
+        CUresult r_ = (call);                                                                \
+        if (r_ != CUDA_SUCCESS) {                                                            \
+            rc = gs_cu_fail(err, r_, #call, __FILE__, __LINE__);                             \
+            goto fail;                                                                       \
+        }                                                                                    \
+    } while (0)
+/* After a kernel launch: the launch error, then the execution error. */
+#define CUDA_LAUNCH_CHECK()                                                                  \
+    do {                                                                                     \
+        CUDA_TRY(cudaGetLastError());                                                        \
+        CUDA_TRY(cudaDeviceSynchronize());                                                   \
+    } while (0)
+
+/* The driver's current SM clock in kHz, read through NVML (dlopen); 0 when NVML is absent. */
+double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);
+
+/* Operations, one file each. */
+int gs_cuda_info(gs_backend *b, gs_device_info *out, gs_error *err);        /* backend.cu */
+int gs_cuda_clock(gs_backend *b, const gs_clock_plan *plan, gs_clock_result *out,
+                  gs_error *err);                                            /* clock.cu */
+int gs_cuda_chase(gs_backend *b, const gs_chase_plan *plan, gs_chase_result *out,
+                  gs_error *err);                                            /* chase.cu */
+int gs_cuda_bank(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out,
+                 gs_error *err);                                             /* bank.cu */
+int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out,
+                  gs_error *err);                                            /* issue.cu */
+int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
+                   gs_error *err);                                           /* stream.cu */
+
+#endif

@@ -1,0 +1,82 @@
+/* What a probe is: one file in src/probes/ with a run function that builds plans, hands them to
+ * the backend, analyses what comes back (src/analysis/) and adds figures to the result tree.
+ * Probes never print results and never format output; progress goes through gs_progress. */
+#ifndef GS_PROBE_H
+#define GS_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "report/result.h"
+#include "util/error.h"
+#include "util/opts.h"
+
+enum {
+    GS_PROBE_DEFAULT = 1u << 0,   /* part of the full report (`gpusonar` with no arguments) */
+};
+
+typedef struct gs_probe_ctx {
+    gs_backend *backend;
+    const gs_device_info *info;
+    gs_run *run;
+    bool thorough;                /* --thorough: more samples, tighter intervals */
+    bool quiet;                   /* -q: no progress on stderr */
+    uint64_t seed;
+    double clock_khz;             /* measured SM clock (clock probe), for cycles -> ns; 0 unknown */
+    const char *csv_dir;          /* --csv DIR or NULL (the report layer writes it) */
+    int argc;                     /* the probe's own options (after `gpusonar run NAME`) */
+    char **argv;
+} gs_probe_ctx;
+
+typedef int (*gs_probe_fn)(gs_probe_ctx *ctx, gs_error *err);
+
+typedef struct gs_probe_def {
+    const char *name;
+    gs_probe_fn run;
+    unsigned flags;
+    const char *summary;          /* one line for `gpusonar list` */
+    const gs_opt *opts;           /* the probe's exported option table (for --help); may be NULL */
+    const int *opt_count;         /* its length; NULL with opts NULL */
+} gs_probe_def;
+
+/* The registry (src/probes/registry.c). */
+extern const gs_probe_def gs_probes[];
+extern const int gs_probe_count;
+const gs_probe_def *gs_probe_find(const char *name);
+
+/* Progress line on stderr ("  l1: sweeping 16 KB..."), silent with --quiet. */
+void gs_progress(const gs_probe_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse the probe's own options from ctx->argc/argv against its table (the same table as in its
+ * registry row, whose targets the probe reset to defaults first). GS_ERR_USAGE on bad input;
+ * --help is handled by the CLI before the probe runs. */
+int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, int count, gs_error *err);
+
+/* Measure the SM clock now with a short clock plan (for before/after checks); 0 on failure. */
+double gs_probe_clock_khz(gs_backend *b);
+
+/* Convert cycles to ns with the measured clock; NAN when it is unknown. */
+double gs_cycles_to_ns(const gs_probe_ctx *ctx, double cycles);
+
+/* Probes' run functions and option tables, one probe per file. A probe file exports
+ * `const gs_opt gs_probe_NAME_opts[]` and `const int gs_probe_NAME_opt_count`, and its registry
+ * row is {"name", gs_probe_NAME_run, flags, "summary", gs_probe_NAME_opts,
+ * &gs_probe_NAME_opt_count}. */
+int gs_probe_clock_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_clock_opts[];
+extern const int gs_probe_clock_opt_count;
+
+int gs_probe_smem_banks_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_smem_banks_opts[];
+extern const int gs_probe_smem_banks_opt_count;
+
+int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_bandwidth_opts[];
+extern const int gs_probe_bandwidth_opt_count;
+
+int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_random_walk_opts[];
+extern const int gs_probe_random_walk_opt_count;
+
+#endif

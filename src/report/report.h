@@ -1,0 +1,34 @@
+/* Printers made from the result document alone (DESIGN.md, principle 4): the text report for
+ * humans, CSV files of every series, and gnuplot plots. None of them measures anything. */
+#ifndef GS_REPORT_H
+#define GS_REPORT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "util/error.h"
+
+/* The whole text report: a header (device, backend, completeness), the one-page summary
+ * (gs_report_summary) and every probe record's figures. */
+void gs_report_text(FILE *out, const json_t *doc);
+
+/* One probe record's figures as an indented table (used by gs_report_text). */
+void gs_report_probe(FILE *out, const json_t *probe);
+
+/* The one-page summary: Table III of the roofline paper plus the cache table (Table 4) of the
+ * memory paper, from whatever records the document holds (src/report/summary.c). */
+void gs_report_summary(FILE *out, const json_t *doc);
+
+/* Write each series as DIR/<probe>[-<level>]-<series>.csv (x,y with a header). The folder is
+ * created if missing. */
+int gs_report_csv(const json_t *doc, const char *dir, gs_error *err);
+
+/* Format a figure's value with its unit ("16 KB", "33.2 cycles ±0.4", "not determined: ...")
+ * into buf. */
+void gs_report_format_figure(const json_t *figure, char *buf, size_t len);
+
+/* Read a result document from path (for `gpusonar report --from FILE`, `compare`, `plot`). */
+int gs_report_load(const char *path, json_t **doc, gs_error *err);
+
+#endif

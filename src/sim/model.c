@@ -1,0 +1,330 @@
+/* Loading and validating a simulator model file (see model.h and docs/sim-models.md). The top
+ * level and the "device" and "noise" sections are read here; every other section by the parser
+ * listed for it in the table below. */
+#define _GNU_SOURCE
+#include "sim/model.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/sim.h"
+
+typedef struct sim_section {
+    const char *key;
+    sim_section_parse_fn parse;
+    sim_section_free_fn free;
+} sim_section;
+
+static const sim_section sections[] = {
+    {"memory", sim_memory_parse, sim_memory_free},
+    {"shared_memory", sim_banks_parse, sim_banks_free},
+    {"pipeline", sim_pipeline_parse, sim_pipeline_free},
+    {"bandwidth", sim_bandwidth_parse, sim_bandwidth_free},
+};
+enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
+
+/* ---- strict JSON helpers ------------------------------------------------------------------- */
+int sim_check_keys(const json_t *obj, const char *where, const char *const *allowed, gs_error *err)
+{
+    if (!json_is_object(obj))
+        return gs_fail(err, GS_ERR_INPUT, "%s: must be an object", where);
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)obj, key, v) {
+        int ok = 0;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, key) == 0;
+        if (!ok) {
+            char list[512] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, *a, sizeof list - strlen(list) - 3);
+                if (a[1])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            return gs_fail(err, GS_ERR_INPUT, "%s.%s: unknown key; allowed keys are: %s", where,
+                           key, list);
+        }
+    }
+    return 0;
+}
+
+int sim_get_uint(const json_t *obj, const char *where, const char *key, int required,
+                 uint64_t *out, gs_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return required ? gs_fail(err, GS_ERR_INPUT, "%s.%s: missing (a whole number)", where, key)
+                        : 0;
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (uint64_t)json_integer_value(v);
+        return 0;
+    }
+    if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) == floor(json_real_value(v))
+        && json_real_value(v) < 1.8e19) {
+        *out = (uint64_t)json_real_value(v);
+        return 0;
+    }
+    return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a whole number >= 0", where, key);
+}
+
+int sim_get_double(const json_t *obj, const char *where, const char *key, int required,
+                   double *out, gs_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return required ? gs_fail(err, GS_ERR_INPUT, "%s.%s: missing (a number)", where, key) : 0;
+    if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a number", where, key);
+    *out = json_number_value(v);
+    return 0;
+}
+
+int sim_get_string(const json_t *obj, const char *where, const char *key, int required,
+                   const char **out, gs_error *err)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return required ? gs_fail(err, GS_ERR_INPUT, "%s.%s: missing (a string)", where, key) : 0;
+    if (!json_is_string(v))
+        return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a string", where, key);
+    *out = json_string_value(v);
+    return 0;
+}
+
+/* ---- device and noise ---------------------------------------------------------------------- */
+static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
+{
+    static const char *const keys[] = {
+        "name", "cc_major", "cc_minor", "sm_count", "clock_khz", "mem_clock_khz", "mem_bus_bits",
+        "l2_bytes", "smem_per_sm_bytes", "smem_per_block_bytes", "smem_per_block_optin_bytes",
+        "global_mem_bytes", "const_mem_bytes", "max_threads_per_sm", "max_threads_per_block",
+        "max_blocks_per_sm", "regs_per_sm", "warp_size", "clock64_read_cycles",
+        "globaltimer_read_cycles", "globaltimer_resolution_ns", NULL};
+    gs_device_info *d = &m->info;
+    const char *name = NULL;
+    uint64_t u[14] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32};
+    static const char *const ukeys[14] = {
+        "cc_major", "cc_minor", "sm_count", "mem_bus_bits", "l2_bytes", "smem_per_sm_bytes",
+        "smem_per_block_bytes", "global_mem_bytes", "const_mem_bytes", "max_threads_per_sm",
+        "max_threads_per_block", "max_blocks_per_sm", "regs_per_sm", "warp_size"};
+    static const int required[14] = {1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0};
+    int rc = sim_check_keys(j, "device", keys, err);
+    if (!rc)
+        rc = sim_get_string(j, "device", "name", 1, &name, err);
+    for (int i = 0; i < 14 && !rc; i++)
+        rc = sim_get_uint(j, "device", ukeys[i], required[i], &u[i], err);
+    if (!rc)
+        rc = sim_get_double(j, "device", "clock_khz", 1, &d->sm_clock_khz, err);
+    if (!rc)
+        rc = sim_get_double(j, "device", "mem_clock_khz", 0, &d->mem_clock_khz, err);
+    if (rc)
+        return rc;
+    if (u[2] == 0 || d->sm_clock_khz <= 0 || u[13] == 0 || u[13] > 64)
+        return gs_fail(err, GS_ERR_INPUT, "device: sm_count and clock_khz must be > 0 and "
+                       "warp_size 1..64");
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->cc_major = (int)u[0];
+    d->cc_minor = (int)u[1];
+    d->sm_count = (int)u[2];
+    d->mem_bus_bits = (int)u[3];
+    d->l2_bytes = u[4];
+    d->smem_per_sm_bytes = u[5];
+    d->smem_per_block_bytes = u[6];
+    d->smem_per_block_optin_bytes = u[6];
+    d->global_mem_bytes = u[7];
+    d->global_mem_free_bytes = u[7];
+    d->const_mem_bytes = u[8];
+    d->max_threads_per_sm = (int)u[9];
+    d->max_threads_per_block = (int)u[10];
+    d->max_blocks_per_sm = (int)u[11];
+    d->regs_per_sm = (int)u[12];
+    d->warp_size = (int)u[13];
+    uint64_t optin = d->smem_per_block_optin_bytes;
+    rc = sim_get_uint(j, "device", "smem_per_block_optin_bytes", 0, &optin, err);
+    d->smem_per_block_optin_bytes = optin;
+    m->globaltimer_resolution_ns = 1;
+    if (!rc)
+        rc = sim_get_double(j, "device", "clock64_read_cycles", 0, &m->clock64_read_cycles, err);
+    if (!rc)
+        rc = sim_get_double(j, "device", "globaltimer_read_cycles", 0, &m->globaltimer_read_cycles,
+                            err);
+    if (!rc)
+        rc = sim_get_double(j, "device", "globaltimer_resolution_ns", 0,
+                            &m->globaltimer_resolution_ns, err);
+    if (!rc && (m->clock64_read_cycles < 0 || m->globaltimer_read_cycles < 0 ||
+                m->globaltimer_resolution_ns <= 0))
+        rc = gs_fail(err, GS_ERR_INPUT, "device: read costs must be >= 0 and "
+                     "globaltimer_resolution_ns > 0");
+    return rc;
+}
+
+static int parse_noise(const json_t *j, gs_sim_model *m, gs_error *err)
+{
+    static const char *const keys[] = {"jitter_cycles", "outlier_rate", "outlier_cycles",
+                                       "clock_wander_percent", NULL};
+    int rc = sim_check_keys(j, "noise", keys, err);
+    if (!rc)
+        rc = sim_get_double(j, "noise", "jitter_cycles", 0, &m->noise_cycles, err);
+    if (!rc)
+        rc = sim_get_double(j, "noise", "outlier_rate", 0, &m->noise_outlier_rate, err);
+    if (!rc)
+        rc = sim_get_double(j, "noise", "outlier_cycles", 0, &m->noise_outlier_cycles, err);
+    if (!rc)
+        rc = sim_get_double(j, "noise", "clock_wander_percent", 0, &m->clock_wander_percent, err);
+    if (rc)
+        return rc;
+    if (m->noise_cycles < 0 || m->noise_outlier_rate < 0 || m->noise_outlier_rate > 1 ||
+        m->noise_outlier_cycles < 0 || m->clock_wander_percent < 0 || m->clock_wander_percent > 50)
+        return gs_fail(err, GS_ERR_INPUT, "noise: jitter_cycles and outlier_cycles must be >= 0, "
+                       "outlier_rate in [0, 1], clock_wander_percent in [0, 50]");
+    return 0;
+}
+
+double gs_sim_noise(gs_sim_model *m)
+{
+    double n = 0;
+    if (m->noise_cycles > 0)
+        n += (double)gs_rng_below(&m->rng, (uint64_t)m->noise_cycles + 1);
+    if (m->noise_outlier_rate > 0 && gs_rng_unit(&m->rng) < m->noise_outlier_rate)
+        n += m->noise_outlier_cycles;
+    return n;
+}
+
+/* ---- files --------------------------------------------------------------------------------- */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int gs_sim_models_dir(char *buf, size_t len, gs_error *err)
+{
+    const char *env = getenv("GS_MODELS_DIR");
+    if (env && *env) {
+        if (!is_dir(env))
+            return gs_fail(err, GS_ERR_INPUT, "GS_MODELS_DIR=%s is not a folder", env);
+        snprintf(buf, len, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(buf, len, "%s/../share/gpusonar/models", exe);
+            if (is_dir(buf))
+                return 0;
+        }
+    }
+#ifdef GS_SOURCE_DIR
+    snprintf(buf, len, "%s/models", GS_SOURCE_DIR);
+    if (is_dir(buf))
+        return 0;
+#endif
+    return gs_fail(err, GS_ERR_INPUT, "cannot find the built-in models folder; set GS_MODELS_DIR "
+                   "to gpusonar's models/ folder");
+}
+
+static int resolve_path(const char *name_or_path, char *path, size_t len, gs_error *err)
+{
+    size_t n = strlen(name_or_path);
+    if (strchr(name_or_path, '/') || (n > 5 && strcmp(name_or_path + n - 5, ".json") == 0)) {
+        snprintf(path, len, "%s", name_or_path);
+        return 0;
+    }
+    char dir[PATH_MAX];
+    int rc = gs_sim_models_dir(dir, sizeof dir, err);
+    if (rc)
+        return rc;
+    snprintf(path, len, "%s/%s.json", dir, name_or_path);
+    if (access(path, R_OK) != 0)
+        return gs_fail(err, GS_ERR_USAGE, "no built-in simulator model '%s'; 'gpusonar models' "
+                       "lists them, or give a model file as sim:FILE.json", name_or_path);
+    return 0;
+}
+
+static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
+{
+    static const char *const keys[] = {"name", "description", "device", "noise", "memory",
+                                       "shared_memory", "pipeline", "bandwidth", NULL};
+    const char *name = NULL, *desc = "";
+    int rc = sim_check_keys(root, "model", keys, err);
+    if (!rc)
+        rc = sim_get_string(root, "model", "name", 1, &name, err);
+    if (!rc)
+        rc = sim_get_string(root, "model", "description", 0, &desc, err);
+    if (rc)
+        return rc;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    snprintf(m->description, sizeof m->description, "%s", desc);
+    json_t *dev = json_object_get(root, "device");
+    if (!dev)
+        return gs_fail(err, GS_ERR_INPUT, "model.device: missing (the simulated GPU's properties)");
+    if ((rc = parse_device(dev, m, err)))
+        return rc;
+    json_t *noise = json_object_get(root, "noise");
+    if (noise && (rc = parse_noise(noise, m, err)))
+        return rc;
+    for (int i = 0; i < SECTION_COUNT; i++) {
+        json_t *s = json_object_get(root, sections[i].key);
+        if (s && (rc = sections[i].parse(s, sections[i].key, m, err)))
+            return rc;
+    }
+    return 0;
+}
+
+int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **out, gs_error *err)
+{
+    char path[PATH_MAX];
+    *out = NULL;
+    int rc = resolve_path(name_or_path, path, sizeof path, err);
+    if (rc)
+        return rc;
+    json_error_t je;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        if (access(path, R_OK) != 0)
+            return gs_fail(err, GS_ERR_INPUT, "cannot read model file '%s': %s", path,
+                           strerror(errno));
+        return gs_fail(err, GS_ERR_INPUT, "model file %s:%d:%d: %s", path, je.line, je.column,
+                       je.text);
+    }
+    gs_sim_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        json_decref(root);
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory loading '%s'", path);
+    }
+    snprintf(m->source, sizeof m->source, "%s", name_or_path);
+    gs_rng_seed(&m->rng, seed);
+    rc = parse_top(root, m, err);
+    json_decref(root);
+    if (rc) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        gs_fail(err, (gs_status)rc, "model %s: %s", path, inner);
+        gs_sim_model_free(m);
+        return rc;
+    }
+    snprintf(m->info.backend, sizeof m->info.backend, "sim");
+    snprintf(m->info.model, sizeof m->info.model, "%s", name_or_path);
+    m->info.simulated = true;
+    *out = m;
+    return 0;
+}
+
+void gs_sim_model_free(gs_sim_model *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < SECTION_COUNT; i++)
+        sections[i].free(m);
+    free(m);
+}

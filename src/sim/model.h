@@ -1,0 +1,69 @@
+/* A simulated GPU: what a model file (docs/sim-models.md) describes, loaded and validated.
+ * The top level (model.c) reads the "name", "device" and "noise" sections and hands every other
+ * top-level key to the parser of its section, listed in one table in model.c: "memory" (caches,
+ * TLBs, DRAM: memory.c), "shared_memory" (banks: banks.c), "pipeline" (pipeline.c), "bandwidth"
+ * (stream.c). Validation is strict: an unknown key or an impossible value is an error that names
+ * the key path ("caches[1].sets: 32 sets x 4 ways x 128 B = 16384 B, but size is 12288 B"). */
+#ifndef GS_SIM_MODEL_H
+#define GS_SIM_MODEL_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "backend.h"
+#include "util/rng.h"
+
+struct sim_memory;      /* memory.h */
+struct sim_banks;       /* banks.h */
+struct sim_pipeline;    /* pipeline.h */
+struct sim_bandwidth;   /* stream.h */
+
+typedef struct gs_sim_model {
+    char name[64];
+    char source[256];              /* built-in name or file path */
+    char description[256];
+    gs_device_info info;           /* from "device" (name, sm_count, clock_khz, l2_bytes, ...) */
+    double noise_cycles;           /* "noise": {"jitter_cycles": J}: uniform integer jitter in
+                                      [0, J] cycles added to every timed access or kernel */
+    double noise_outlier_rate;     /* "noise": {"outlier_rate": p}: probability of a large spike */
+    double noise_outlier_cycles;   /* size of such a spike */
+    double clock_wander_percent;   /* "noise": {"clock_wander_percent": w}: each clock reading's
+                                      frequency is off by up to +-w % (to test drift warnings) */
+    double clock64_read_cycles;    /* "device": cost of one clock64 read (default 0: not modelled) */
+    double globaltimer_read_cycles;
+    double globaltimer_resolution_ns; /* default 1 */
+    gs_rng rng;                    /* seeded from --seed: the only source of randomness */
+    struct sim_memory *memory;
+    struct sim_banks *banks;
+    struct sim_pipeline *pipeline;
+    struct sim_bandwidth *bandwidth;
+} gs_sim_model;
+
+/* A section parser: reads json (the value of its top-level key) into model; where is the key
+ * path for messages ("memory"). GS_ERR_INPUT with a message naming the key on any problem. */
+typedef int (*sim_section_parse_fn)(const json_t *json, const char *where, gs_sim_model *model,
+                                    gs_error *err);
+typedef void (*sim_section_free_fn)(gs_sim_model *model);
+
+/* Load a model: name of a built-in (models/NAME.json) or a path to a .json file. */
+int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **out, gs_error *err);
+void gs_sim_model_free(gs_sim_model *model);
+
+/* Where built-in models live: $GS_MODELS_DIR, else <install>/share/gpusonar/models, else the
+ * source tree's models/. Writes the folder into buf; 0 or GS_ERR_INPUT. */
+int gs_sim_models_dir(char *buf, size_t len, gs_error *err);
+
+/* Noise: one draw of the model's jitter (0 when the model has none). */
+double gs_sim_noise(gs_sim_model *model);
+
+/* Strict-JSON helpers for section parsers: each names the key path in its message. */
+int sim_check_keys(const json_t *obj, const char *where, const char *const *allowed, gs_error *err);
+int sim_get_uint(const json_t *obj, const char *where, const char *key, int required,
+                 uint64_t *out, gs_error *err);          /* required=0: leaves *out if absent */
+int sim_get_double(const json_t *obj, const char *where, const char *key, int required,
+                   double *out, gs_error *err);
+int sim_get_string(const json_t *obj, const char *where, const char *key, int required,
+                   const char **out, gs_error *err);
+
+#endif

@@ -1,0 +1,26 @@
+/* The simulator backend's internals (src/sim/ only): each section of a model file has a parser and
+ * a free function, and each backend operation a simulation, in the file named beside it. */
+#ifndef GS_SIM_H
+#define GS_SIM_H
+
+#include "backend.h"
+#include "sim/model.h"
+
+/* Section parsers (listed in model.c's table) and their free functions. */
+int sim_memory_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* memory.c */
+void sim_memory_free(gs_sim_model *m);
+int sim_banks_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);   /* banks.c */
+void sim_banks_free(gs_sim_model *m);
+int sim_pipeline_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);/* pipeline.c */
+void sim_pipeline_free(gs_sim_model *m);
+int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);/* stream.c */
+void sim_bandwidth_free(gs_sim_model *m);
+
+/* Operations. A model without the section an operation needs answers GS_ERR_UNSUPPORTED
+ * naming the missing section. */
+int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err);   /* memory.c */
+int sim_bank(gs_sim_model *m, const gs_bank_plan *plan, gs_bank_result *out, gs_error *err);      /* banks.c */
+int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);   /* pipeline.c */
+int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);/* stream.c */
+
+#endif

@@ -1,0 +1,93 @@
+/* The simulator backend: a loaded model behind the backend interface. info and clock are answered
+ * here from the model's "device" and "noise" sections; the other operations by their section's
+ * file (sim.h). */
+#include <stdlib.h>
+
+#include "sim/sim.h"
+
+static gs_sim_model *model_of(gs_backend *b)
+{
+    return (gs_sim_model *)b->impl;
+}
+
+static int sim_info(gs_backend *b, gs_device_info *out, gs_error *err)
+{
+    (void)err;
+    *out = model_of(b)->info;
+    return 0;
+}
+
+/* Cycles in each window = clock * window, with the model's clock wander; read costs as modelled. */
+static int sim_clock(gs_backend *b, const gs_clock_plan *plan, gs_clock_result *out, gs_error *err)
+{
+    gs_sim_model *m = model_of(b);
+    if (plan->windows == 0 || plan->window_ns == 0)
+        return gs_fail(err, GS_ERR_USAGE, "clock plan needs windows >= 1 and window_ns > 0");
+    double wander = m->clock_wander_percent / 100.0 * (2 * gs_rng_unit(&m->rng) - 1);
+    double khz = m->info.sm_clock_khz * (1 + wander);
+    for (unsigned w = 0; w < plan->windows; w++) {
+        double ns = (double)plan->window_ns + gs_sim_noise(m);
+        out->window_ns[w] = (uint64_t)ns;
+        out->window_cycles[w] = (uint64_t)(ns * khz / 1e6);
+    }
+    out->clock64_read_cycles = m->clock64_read_cycles;
+    out->globaltimer_read_cycles = m->globaltimer_read_cycles;
+    out->globaltimer_resolution_ns = m->globaltimer_resolution_ns;
+    out->driver_sm_clock_khz = khz;
+    return 0;
+}
+
+static int op_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
+{
+    return sim_chase(model_of(b), p, o, e);
+}
+
+static int op_bank(gs_backend *b, const gs_bank_plan *p, gs_bank_result *o, gs_error *e)
+{
+    return sim_bank(model_of(b), p, o, e);
+}
+
+static int op_issue(gs_backend *b, const gs_issue_plan *p, gs_issue_result *o, gs_error *e)
+{
+    return sim_issue(model_of(b), p, o, e);
+}
+
+static int op_stream(gs_backend *b, const gs_stream_plan *p, gs_stream_result *o, gs_error *e)
+{
+    return sim_stream(model_of(b), p, o, e);
+}
+
+static void sim_close(gs_backend *b)
+{
+    gs_sim_model_free(model_of(b));
+    free(b);
+}
+
+static const gs_backend_ops sim_ops = {
+    .info = sim_info,
+    .clock = sim_clock,
+    .chase = op_chase,
+    .bank = op_bank,
+    .issue = op_issue,
+    .stream = op_stream,
+    .close = sim_close,
+};
+
+int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)
+{
+    gs_sim_model *m = NULL;
+    *out = NULL;
+    int rc = gs_sim_model_load(model, seed, &m, err);
+    if (rc)
+        return rc;
+    gs_backend *b = calloc(1, sizeof *b);
+    if (!b) {
+        gs_sim_model_free(m);
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory opening the simulator");
+    }
+    b->ops = &sim_ops;
+    b->impl = m;
+    b->seed = seed;
+    *out = b;
+    return 0;
+}

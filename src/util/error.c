@@ -1,0 +1,58 @@
+/* Error codes and messages (see error.h). */
+#include "util/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int gs_fail(gs_error *err, gs_status status, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        err->status = status;
+    }
+    return (int)status;
+}
+
+void gs_error_clear(gs_error *err)
+{
+    err->status = GS_OK;
+    err->msg[0] = '\0';
+}
+
+int gs_exit_status(gs_status status)
+{
+    switch (status) {
+    case GS_OK:
+        return 0;
+    case GS_ERR_USAGE:
+    case GS_ERR_INPUT:
+    case GS_ERR_NO_DEVICE:
+    case GS_ERR_DRIVER:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+const char *gs_status_name(gs_status status)
+{
+    static const char *const names[] = {
+        [GS_OK] = "ok",
+        [GS_ERR_USAGE] = "usage",
+        [GS_ERR_INPUT] = "input",
+        [GS_ERR_NO_DEVICE] = "no-device",
+        [GS_ERR_DRIVER] = "driver",
+        [GS_ERR_NO_MEMORY] = "no-memory",
+        [GS_ERR_UNSUPPORTED] = "unsupported",
+        [GS_ERR_DEVICE] = "device",
+        [GS_ERR_INTERRUPTED] = "interrupted",
+        [GS_ERR_IO] = "io",
+        [GS_ERR_PROBE] = "probe",
+    };
+    if ((unsigned)status < sizeof names / sizeof names[0] && names[status])
+        return names[status];
+    return "unknown";
+}

@@ -1,0 +1,79 @@
+/* Unit tests of src/analysis/stats.c: known answers, edge cases (empty, one sample, all equal,
+ * NaN) and the outlier rule. */
+#include <math.h>
+
+#include "gs_test.h"
+
+#include "analysis/stats.h"
+
+static void test_known_answers(void **state)
+{
+    (void)state;
+    const double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    gs_summary s = gs_summarize(x, 8);
+    assert_int_equal(s.n, 8);
+    assert_double_equal(s.mean, 5.0, 1e-12);
+    assert_double_equal(s.median, 4.5, 1e-12);
+    assert_double_equal(s.stddev, sqrt(32.0 / 7.0), 1e-12);
+    assert_double_equal(s.ci95, 1.96 * sqrt(32.0 / 7.0) / sqrt(8.0), 1e-12);
+    assert_double_equal(s.min, 2, 0);
+    assert_double_equal(s.max, 9, 0);
+    const double odd[] = {3, 1, 2};
+    assert_double_equal(gs_median(odd, 3), 2, 0);
+}
+
+static void test_edge_cases(void **state)
+{
+    (void)state;
+    gs_summary e = gs_summarize(NULL, 0);
+    assert_int_equal(e.n, 0);
+    assert_true(isnan(e.median) && isnan(e.mean));
+    const double one[] = {7};
+    gs_summary o = gs_summarize(one, 1);
+    assert_double_equal(o.median, 7, 0);
+    assert_double_equal(o.stddev, 0, 0);
+    assert_double_equal(o.ci95, 0, 0);
+    const double same[] = {3, 3, 3, 3};
+    gs_summary s = gs_summarize(same, 4);
+    assert_double_equal(s.stddev, 0, 0);
+    assert_double_equal(s.ci95, 0, 0);
+    const double withnan[] = {1, NAN, 3, INFINITY};
+    gs_summary w = gs_summarize(withnan, 4);
+    assert_int_equal(w.n, 2);
+    assert_double_equal(w.mean, 2, 1e-12);
+    const double allnan[] = {NAN, NAN};
+    assert_true(isnan(gs_median(allnan, 2)));
+    assert_true(isnan(gs_median_u32(NULL, 0)));
+    const uint32_t lat[] = {10, 500, 12, 11};
+    assert_double_equal(gs_median_u32(lat, 4), 11.5, 0);
+}
+
+static void test_robust_drops_outliers(void **state)
+{
+    (void)state;
+    double x[101];
+    for (int i = 0; i < 100; i++)
+        x[i] = 100 + (i % 5);     /* 100..104 */
+    x[100] = 5000;                /* one spike */
+    gs_summary r = gs_summarize_robust(x, 101, 5);
+    assert_int_equal(r.outliers, 1);
+    assert_int_equal(r.n, 100);
+    assert_double_equal(r.max, 104, 0);
+    gs_summary plain = gs_summarize(x, 101);
+    assert_true(plain.max == 5000);
+    /* MAD of zero: more than half equal; only far samples are dropped. */
+    const double flat[] = {50, 50, 50, 50, 50, 51, 90};
+    gs_summary f = gs_summarize_robust(flat, 7, 5);
+    assert_int_equal(f.outliers, 1);
+    assert_double_equal(f.max, 51, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_robust_drops_outliers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

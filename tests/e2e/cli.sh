@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# End-to-end tests of the command line on simulator models: exit statuses, one-line errors for
+# bad input, the JSON document against its schema, CSV output, Ctrl-C, and no partial files.
+set -u
+B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
+SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
+PY=/usr/bin/python3
+MIN="sim:$SRC/tests/models/cli_minimal.json"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0; passes=0
+
+check() { # NAME EXPECTED_STATUS COMMAND... ; stderr kept in $T/err, stdout in $T/out
+  local name=$1 want=$2; shift 2
+  "$@" >"$T/out" 2>"$T/err"; local got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL $name: exit $got, wanted $want"; sed 's/^/  stderr: /' "$T/err" | head -5
+    fails=$((fails+1)); return 1
+  fi
+  passes=$((passes+1)); return 0
+}
+one_line_error() { # NAME NEEDLE: stderr is one line naming the problem
+  local lines; lines=$(grep -c . "$T/err")
+  if [ "$lines" -ne 1 ] || ! grep -q -- "$2" "$T/err"; then
+    echo "FAIL $1: wanted one stderr line containing '$2', got:"; sed 's/^/  /' "$T/err"
+    fails=$((fails+1))
+  else passes=$((passes+1)); fi
+}
+
+# Help for every command.
+for c in "" report list info run models; do
+  check "help $c" 0 $B $c --help && grep -q usage "$T/out" || { echo "FAIL help $c"; fails=$((fails+1)); }
+done
+check "run clock --help" 0 $B run clock --help
+grep -q -- "--windows" "$T/out" || { echo "FAIL: probe help lists no options"; fails=$((fails+1)); }
+
+# Usage errors: exit 2, one line naming the cause.
+check "unknown command" 2 $B frobnicate && one_line_error "unknown command" "not a command"
+check "unknown probe" 2 $B run nosuchprobe -q && one_line_error "unknown probe" "unknown probe 'nosuchprobe'"
+check "unknown --probes" 2 $B --probes clock,nope --device "$MIN" && one_line_error "--probes" "unknown probe 'nope'"
+check "bad option value" 2 $B run clock --windows abc --device "$MIN" && one_line_error "bad value" "--windows"
+check "bad device" 2 $B --device gpu7 && one_line_error "bad device" "is not a device"
+check "missing model" 2 $B --device sim:no-such-model && one_line_error "missing model" "gpusonar models"
+printf '{"name": "x", "device": {' >"$T/broken.json"
+check "malformed model" 2 $B --device "sim:$T/broken.json" && one_line_error "malformed model" "broken.json"
+printf '{"name": "x", "colour": 3}' >"$T/unknown.json"
+check "unknown model key" 2 $B --device "sim:$T/unknown.json" && one_line_error "unknown key" "colour"
+check "run without probe" 2 $B run && one_line_error "run without probe" "needs a probe name"
+
+# No partial file after a failure to start.
+check "no file on bad input" 2 $B --device sim:no-such-model --json "$T/none.json"
+[ ! -e "$T/none.json" ] && passes=$((passes+1)) || { echo "FAIL: a file was left behind"; fails=$((fails+1)); }
+check "unwritable json" 1 $B --device "$MIN" -q --probes clock --json /nonexistent-dir/x.json
+one_line_error "unwritable json" "/nonexistent-dir/x.json"
+
+# A full run on the simulator writes a document that validates against the schema.
+check "report json" 0 $B --device "$MIN" -q --probes clock --json "$T/run.json" --csv "$T/csv"
+$PY - "$SRC/docs/gpusonar-1.schema.json" "$T/run.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+jsonschema.validate(doc, schema)
+assert doc["complete"] is True, doc.get("incomplete_reason")
+assert doc["device"]["simulated"] is True
+clock = [p for p in doc["probes"] if p["name"] == "clock"][0]
+f = clock["figures"]["sm_clock_khz"]
+assert abs(f["value"] - 1500000) / 1500000 < 0.01, f
+assert f["unit"] == "kHz" and f["n"] == 10
+PYEOF
+ls "$T"/run.json.tmp.* >/dev/null 2>&1 && { echo "FAIL: temporary JSON left"; fails=$((fails+1)); }
+[ -s "$T/csv/clock-frequency.csv" ] && passes=$((passes+1)) || { echo "FAIL: no CSV"; fails=$((fails+1)); }
+
+# JSON on stdout: only the document there.
+check "json stdout" 0 $B --device "$MIN" -q --probes clock --json -
+$PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" || { echo "FAIL: stdout is not JSON"; fails=$((fails+1)); }
+
+# The default device without a GPU is the simulator, and it says so.
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+  check "fallback notice" 0 env CUDA_VISIBLE_DEVICES= $B --probes clock
+  grep -q "SIMULATED" "$T/err" && grep -q "SIMULATED" "$T/out" && passes=$((passes+1)) \
+    || { echo "FAIL: no notice of the simulated GPU"; fails=$((fails+1)); }
+fi
+
+# Ctrl-C after the first probe: a valid document marked incomplete, exit 1.
+check "interrupt" 1 env GS_TEST_INTERRUPT_AFTER=1 $B --device "$MIN" -q --probes clock,clock,clock --json "$T/int.json"
+$PY - "$SRC/docs/gpusonar-1.schema.json" "$T/int.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+jsonschema.validate(doc, schema)
+assert doc["complete"] is False and "interrupted" in doc["incomplete_reason"], doc
+assert len(doc["probes"]) == 2, len(doc["probes"])
+PYEOF
+
+# Clock drift over 2% is reported as a warning.
+check "drift" 0 $B run clock --device "sim:$SRC/tests/models/cli_wander.json" --seed 3 -q --json "$T/w.json"
+$PY - "$T/w.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+w = doc["probes"][0]["warnings"]
+assert any("SM clock moved" in x for x in w), w
+PYEOF
+
+# info and list.
+check "info" 0 $B info --device "$MIN"
+grep -q "SM clock (measured) 1500 MHz" "$T/out" || { echo "FAIL: info shows no measured clock"; fails=$((fails+1)); }
+check "list" 0 $B list
+grep -q "^\* clock" "$T/out" || { echo "FAIL: list shows no clock probe"; fails=$((fails+1)); }
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -219,14 +219,12 @@ int gs_sim_models_dir(char *buf, size_t len, gs_error *err)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(buf, len, "%s/../share/gpusonar/models", exe);
-            if (is_dir(buf))
+            if (snprintf(buf, len, "%s/../share/gpusonar/models", exe) < (int)len && is_dir(buf))
                 return 0;
         }
     }
 #ifdef GS_SOURCE_DIR
-    snprintf(buf, len, "%s/models", GS_SOURCE_DIR);
-    if (is_dir(buf))
+    if (snprintf(buf, len, "%s/models", GS_SOURCE_DIR) < (int)len && is_dir(buf))
         return 0;
 #endif
     return gs_fail(err, GS_ERR_INPUT, "cannot find the built-in models folder; set GS_MODELS_DIR "
@@ -244,7 +242,8 @@ static int resolve_path(const char *name_or_path, char *path, size_t len, gs_err
     int rc = gs_sim_models_dir(dir, sizeof dir, err);
     if (rc)
         return rc;
-    snprintf(path, len, "%s/%s.json", dir, name_or_path);
+    if (snprintf(path, len, "%s/%s.json", dir, name_or_path) >= (int)len)
+        return gs_fail(err, GS_ERR_USAGE, "model name '%s' is too long", name_or_path);
     if (access(path, R_OK) != 0)
         return gs_fail(err, GS_ERR_USAGE, "no built-in simulator model '%s'; 'gpusonar models' "
                        "lists them, or give a model file as sim:FILE.json", name_or_path);

@@ -26,6 +26,8 @@ typedef struct cli {
     const char *json;
     const char *csv;
     const char *probes;           /* report --probes a,b */
+    const char *from;             /* report --from FILE: print a saved document */
+    const char *out_dir;          /* plot --out DIR */
     uint64_t seed;
     bool quiet, thorough, help;
     int argc;                     /* what is left for the probe (run) */
@@ -50,6 +52,12 @@ enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
 
 static const gs_opt report_opts[] = {
     {"probes", GS_OPT_STRING, &C.probes, "A,B", "run only these probes (see 'gpusonar list')", NULL, 0, 0},
+    {"from", GS_OPT_STRING, &C.from, "FILE", "print the report of a saved result document instead of measuring", NULL, 0, 0},
+};
+enum { REPORT_OPT_COUNT = sizeof report_opts / sizeof report_opts[0] };
+
+static const gs_opt plot_opts[] = {
+    {"out", GS_OPT_STRING, &C.out_dir, "DIR", "folder for the plots (default: plots)", NULL, 0, 0},
 };
 
 /* Split argv into common options (parsed into C) and the rest (kept for the probe). Options of
@@ -121,6 +129,8 @@ static void usage_main(void)
            "  info              device properties and the measured SM clock\n"
            "  run PROBE [OPTS]  one probe with its own options ('gpusonar run PROBE --help')\n"
            "  models            the built-in simulator models\n"
+           "  plot FILE         PNG plots (gnuplot) of every series of a saved result document\n"
+           "  compare A B       two saved result documents side by side\n"
            "  help [COMMAND]    help for a command\n"
            "  version           the version\n");
     print_common_help();
@@ -133,7 +143,7 @@ static void usage_report(void)
     printf("usage: gpusonar [report] [--probes A,B] [OPTIONS]\n\n"
            "Runs every default probe in its quick configuration (or the --probes given), with\n"
            "progress on stderr, and prints the one-page report on stdout.\n\nOptions:\n");
-    gs_opts_print(stdout, report_opts, 1);
+    gs_opts_print(stdout, report_opts, REPORT_OPT_COUNT);
     print_common_help();
 }
 
@@ -308,12 +318,22 @@ static int run_probes(const gs_probe_def **defs, int n, int argc, char **argv, b
 static int cmd_report(int argc, char **argv)
 {
     gs_error err;
-    if (parse_common(argc, argv, report_opts, 1, false, &err)) {
+    if (parse_common(argc, argv, report_opts, REPORT_OPT_COUNT, false, &err)) {
         fprintf(stderr, "gpusonar: %s\n", err.msg);
         return 2;
     }
     if (C.help) {
         usage_report();
+        return 0;
+    }
+    if (C.from) {
+        json_t *doc = NULL;
+        if (gs_report_load(C.from, &doc, &err)) {
+            fprintf(stderr, "gpusonar: %s\n", err.msg);
+            return 2;
+        }
+        gs_report_text(stdout, doc);
+        json_decref(doc);
         return 0;
     }
     const gs_probe_def *defs[64];
@@ -511,6 +531,85 @@ static int cmd_models(int argc, char **argv)
     return bad ? 2 : 0;
 }
 
+static int load_docs(int n, const char **paths, json_t **docs)
+{
+    gs_error err;
+    for (int i = 0; i < n; i++)
+        if (gs_report_load(paths[i], &docs[i], &err)) {
+            fprintf(stderr, "gpusonar: %s\n", err.msg);
+            for (int k = 0; k < i; k++)
+                json_decref(docs[k]);
+            return 2;
+        }
+    return 0;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+    gs_error err;
+    const char *pos[2];
+    int npos = 0;
+    bool help = false;
+    C.out_dir = "plots";
+    if (gs_opts_parse(plot_opts, 1, argc, argv, &help, pos, 2, &npos, &err)) {
+        fprintf(stderr, "gpusonar: plot: %s\n", err.msg);
+        return 2;
+    }
+    if (help) {
+        printf("usage: gpusonar plot FILE.json [--out DIR]\n\nMakes one PNG per series of a saved "
+               "result document with gnuplot, with its data (.dat) and script (.gp) beside it.\n\n"
+               "Options:\n");
+        gs_opts_print(stdout, plot_opts, 1);
+        return 0;
+    }
+    if (npos != 1) {
+        fprintf(stderr, "gpusonar: plot needs one result file: gpusonar plot FILE.json\n");
+        return 2;
+    }
+    json_t *doc = NULL;
+    if (load_docs(1, pos, &doc))
+        return 2;
+    int count = 0;
+    int rc = gs_report_plots(doc, C.out_dir, &count, &err);
+    json_decref(doc);
+    if (rc) {
+        fprintf(stderr, "gpusonar: %s\n", err.msg);
+        return gs_exit_status((gs_status)rc);
+    }
+    printf("%d plot%s in %s/\n", count, count == 1 ? "" : "s", C.out_dir);
+    return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    gs_error err;
+    const char *pos[3];
+    int npos = 0;
+    bool help = false;
+    if (gs_opts_parse(NULL, 0, argc, argv, &help, pos, 3, &npos, &err)) {
+        fprintf(stderr, "gpusonar: compare: %s\n", err.msg);
+        return 2;
+    }
+    if (help) {
+        printf("usage: gpusonar compare A.json B.json\n\nPrints the numeric figures two result "
+               "documents share, side by side, and marks with * those that differ beyond their\n"
+               "95%% intervals and by more than 1%%. Exit status 0 either way.\n");
+        return 0;
+    }
+    if (npos != 2) {
+        fprintf(stderr, "gpusonar: compare needs two result files: gpusonar compare A.json B.json\n");
+        return 2;
+    }
+    json_t *docs[2];
+    if (load_docs(2, pos, docs))
+        return 2;
+    int differing = 0;
+    gs_report_compare(stdout, docs[0], docs[1], &differing);
+    json_decref(docs[0]);
+    json_decref(docs[1]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     C.seed = 1;
@@ -539,6 +638,10 @@ int main(int argc, char **argv)
         return cmd_info(rest_argc, rest_argv);
     if (strcmp(cmd, "models") == 0)
         return cmd_models(rest_argc, rest_argv);
+    if (strcmp(cmd, "plot") == 0)
+        return cmd_plot(rest_argc, rest_argv);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_compare(rest_argc, rest_argv);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("gpusonar %s (%s)\n", GS_VERSION, GS_GIT_COMMIT);
         return 0;
@@ -551,16 +654,19 @@ int main(int argc, char **argv)
             usage_report();
         else if (strcmp(what, "run") == 0)
             usage_run(rest_argc > 1 ? gs_probe_find(rest_argv[1]) : NULL);
-        else if (strcmp(what, "list") == 0 || strcmp(what, "info") == 0 || strcmp(what, "models") == 0)
+        else if (strcmp(what, "plot") == 0 || strcmp(what, "compare") == 0) {
+            char *h[] = {"--help"};
+            return strcmp(what, "plot") == 0 ? cmd_plot(1, h) : cmd_compare(1, h);
+        } else if (strcmp(what, "list") == 0 || strcmp(what, "info") == 0 || strcmp(what, "models") == 0)
             usage_simple(what, "See 'gpusonar help'.");
         else {
             fprintf(stderr, "gpusonar: no help for '%s'; commands: report, list, info, run, "
-                            "models\n", what);
+                            "models, plot, compare\n", what);
             return 2;
         }
         return 0;
     }
     fprintf(stderr, "gpusonar: '%s' is not a command; commands: report, list, info, run, models, "
-                    "help (see 'gpusonar --help')\n", cmd);
+                    "plot, compare, help (see 'gpusonar --help')\n", cmd);
     return 2;
 }

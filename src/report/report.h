@@ -28,6 +28,14 @@ int gs_report_csv(const json_t *doc, const char *dir, gs_error *err);
  * into buf. */
 void gs_report_format_figure(const json_t *figure, char *buf, size_t len);
 
+/* One PNG per series, made by gnuplot, with its data file and script, into dir (created if
+ * missing); *count gets the number of plots. */
+int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err);
+
+/* Print the shared numeric figures of two documents side by side; *differing counts those that
+ * differ beyond their intervals. */
+int gs_report_compare(FILE *out, const json_t *a, const json_t *b, int *differing);
+
 /* Read a result document from path (for `gpusonar report --from FILE`, `compare`, `plot`). */
 int gs_report_load(const char *path, json_t **doc, gs_error *err);
 

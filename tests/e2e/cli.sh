@@ -28,7 +28,7 @@ one_line_error() { # NAME NEEDLE: stderr is one line naming the problem
 }
 
 # Help for every command.
-for c in "" report list info run models; do
+for c in "" report list info run models plot compare; do
   check "help $c" 0 $B $c --help && grep -q usage "$T/out" || { echo "FAIL help $c"; fails=$((fails+1)); }
 done
 check "run clock --help" 0 $B run clock --help
@@ -104,6 +104,17 @@ check "info" 0 $B info --device "$MIN"
 grep -q "SM clock (measured) 1500 MHz" "$T/out" || { echo "FAIL: info shows no measured clock"; fails=$((fails+1)); }
 check "list" 0 $B list
 grep -q "^\* clock" "$T/out" || { echo "FAIL: list shows no clock probe"; fails=$((fails+1)); }
+
+# Printers of saved documents: report --from, compare, plot.
+check "report --from" 0 $B report --from "$T/run.json"
+grep -q "sm_clock_khz" "$T/out" || { echo "FAIL: report --from printed no figures"; fails=$((fails+1)); }
+check "report --from bad" 2 $B report --from "$SRC/tests/models/cli_minimal.json" && one_line_error "from bad" "not a gpusonar/1"
+check "compare" 0 $B compare "$T/run.json" "$T/w.json"
+grep -q "clock.sm_clock_khz .* \*$" "$T/out" || { echo "FAIL: compare did not mark the moved clock"; cat "$T/out"; fails=$((fails+1)); }
+check "compare one file" 2 $B compare "$T/run.json" && one_line_error "compare one" "needs two result files"
+check "plot" 0 $B plot "$T/run.json" --out "$T/plots"
+[ -s "$T/plots/0-clock-frequency.png" ] && passes=$((passes+1)) || { echo "FAIL: no plot"; fails=$((fails+1)); }
+check "plot missing" 2 $B plot "$T/nothing.json" && one_line_error "plot missing" "nothing.json"
 
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -1,19 +1,367 @@
-/* Simulator: the "memory" section and the chase operation. Placeholder until its issue lands. */
+/* Simulator: the chase operation over the model's memory hierarchy (memory.h, parsed in
+ * memory_parse.c). It runs a gs_chase_plan exactly as the CUDA backend would: the chain of byte
+ * offsets is walked (wrapping), warm-up passes first, then either the latency of each of the first
+ * record_n accesses is recorded (the fine-grained P-chase, Listing 4 of the memory-hierarchy paper)
+ * or timed_accesses are averaged. An access costs its TLB lookups (hit cycles, or the miss penalty
+ * of each level that missed), then the hit latency of the first cache level on its path that holds
+ * the sector (plus miss_cycles of each level that missed before it), else the DRAM latency, plus the
+ * model's noise. Each chase starts with every cache and TLB empty. docs/sim-models.md has the
+ * whole latency model, including warp requests (lanes) and loaded latency (walkers). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/memory.h"
 #include "sim/sim.h"
 
-int sim_memory_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err)
+#define SIM_MAX_LEVELS 16    /* memory_parse.c allows at most 16 caches */
+
+typedef struct chase_ctx {
+    gs_sim_model *m;
+    sim_memory *mem;
+    const gs_chase_plan *plan;
+    gs_load_path path;
+    uint32_t path_bit;
+    uint64_t alias_bytes;           /* physical memory behind the footprint; 0 = no aliasing */
+    uint64_t sector_bytes;          /* warp-request units: the first cache on the path, */
+    uint64_t line_bytes;            /* or transaction_bytes when no cache is on it */
+    unsigned lanes;
+    uint64_t served[SIM_MAX_LEVELS + 1];  /* timed accesses served per level; last = DRAM */
+    bool counting;
+} chase_ctx;
+
+gs_load_path sim_effective_path(const gs_chase_plan *plan)
 {
-    (void)json; (void)m;
-    return gs_fail(err, GS_ERR_INPUT, "%s: this build's simulator does not support this section yet", where);
+    switch (plan->space) {
+    case GS_SPACE_SHARED:
+        return GS_PATH_SHARED;
+    case GS_SPACE_CONSTANT:
+        return plan->path == GS_PATH_DEFAULT ? GS_PATH_CONST : plan->path;
+    case GS_SPACE_LOCAL:
+        return plan->path == GS_PATH_DEFAULT ? GS_PATH_LOCAL : plan->path;
+    case GS_SPACE_TEXTURE:
+        return plan->path == GS_PATH_DEFAULT ? GS_PATH_TEX : plan->path;
+    case GS_SPACE_GLOBAL:
+    default:
+        return plan->path;
+    }
 }
 
-void sim_memory_free(gs_sim_model *m)
+/* ---- preparing the hierarchy for one chase ------------------------------------------------------- */
+
+/* The geometry for a carve-out request: the listed entry with the smallest percent >= the request,
+ * else the largest; the default geometry for -1 or when none is listed. */
+static const sim_geometry *pick_geometry(const sim_level *lv, int percent)
 {
-    (void)m;
+    if (percent < 0 || lv->n_carveouts == 0)
+        return &lv->geo;
+    const sim_carveout *best = NULL, *largest = &lv->carveouts[0];
+    for (unsigned i = 0; i < lv->n_carveouts; i++) {
+        const sim_carveout *c = &lv->carveouts[i];
+        if (c->percent >= percent && (!best || c->percent < best->percent))
+            best = c;
+        if (c->percent > largest->percent)
+            largest = c;
+    }
+    return best ? &best->geo : &largest->geo;
+}
+
+static int prepare(chase_ctx *cx, gs_error *err)
+{
+    sim_memory *mem = cx->mem;
+    for (unsigned i = 0; i < mem->n_caches; i++) {
+        sim_level *lv = &mem->caches[i];
+        const sim_geometry *g = pick_geometry(lv, cx->plan->carveout_percent);
+        if (lv->active != g) {
+            sim_cache_free(&lv->state);
+            lv->active = NULL;
+            if (sim_cache_init(&lv->state, g))
+                return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory building cache '%s'",
+                               lv->name);
+            lv->active = g;
+        }
+        sim_cache_reset(&lv->state);
+    }
+    for (unsigned i = 0; i < mem->n_tlbs; i++) {
+        sim_tlb *t = &mem->tlbs[i];
+        if (!t->state.geo && sim_cache_init(&t->state, &t->geo))
+            return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory building TLB '%s'", t->name);
+        sim_cache_reset(&t->state);
+    }
+    cx->sector_bytes = cx->line_bytes = mem->transaction_bytes;
+    for (unsigned i = 0; i < mem->n_caches; i++)
+        if (mem->caches[i].paths & cx->path_bit) {
+            cx->sector_bytes = mem->caches[i].active->sector_bytes;
+            cx->line_bytes = mem->caches[i].active->block_bytes;
+            break;
+        }
+    return 0;
+}
+
+/* ---- one access ----------------------------------------------------------------------------------- */
+
+static unsigned partition_of(const sim_level *lv, uint64_t addr)
+{
+    const sim_mapping *map = &lv->partition_map;
+    if (map->kind == SIM_MAP_MODULO)
+        return (unsigned)((addr / lv->partition_block_bytes) % lv->partitions);
+    unsigned p = 0;
+    for (unsigned i = 0; i < map->nbits; i++)
+        p |= (unsigned)__builtin_parityll(addr & map->group_mask[i]) << i;
+    return p;
+}
+
+/* TLB levels in order until one hits; every level that missed is filled. */
+static double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
+{
+    double cycles = 0;
+    *skip = 0;
+    for (unsigned i = 0; i < cx->mem->n_tlbs; i++) {
+        sim_tlb *t = &cx->mem->tlbs[i];
+        if (!(t->paths & cx->path_bit))
+            continue;
+        if (sim_cache_access(&t->state, vaddr, true, &cx->m->rng, NULL) == SIM_HIT)
+            return cycles + t->hit_cycles;
+        cycles += t->miss_penalty_cycles;
+        *skip |= t->skip_on_miss;
+    }
+    return cycles;
+}
+
+/* One lane's load: cycles, and which level served it (n_caches = DRAM). */
+static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
+{
+    sim_memory *mem = cx->mem;
+    uint32_t skip;
+    double cycles = mem->path_extra_cycles[cx->path] + translate(cx, vaddr, &skip);
+    uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+    for (unsigned i = 0; i < mem->n_caches; i++) {
+        sim_level *lv = &mem->caches[i];
+        if (!(lv->paths & cx->path_bit))
+            continue;
+        sim_outcome o = sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);
+        if (skip & (1u << i))
+            continue;                  /* filled, but its hit does not serve this access */
+        if (o == SIM_HIT) {
+            *served = i;
+            cycles += lv->hit_latency_cycles;
+            if (lv->partitions > 1 && partition_of(lv, paddr) != 0)
+                cycles += lv->far_extra_cycles;
+            return cycles;
+        }
+        cycles += lv->miss_cycles;
+    }
+    *served = mem->n_caches;
+    return cycles + mem->dram_latency_cycles;
+}
+
+static unsigned count_distinct(uint64_t *ids, unsigned n)
+{
+    unsigned distinct = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = 0;
+        while (k < distinct && ids[k] != ids[i])
+            k++;
+        if (k == distinct)
+            ids[distinct++] = ids[i];
+    }
+    return distinct;
+}
+
+/* One warp request at chain offset `offset`: the slowest lane, plus the serialization cost of each
+ * distinct sector and line beyond the first (warp_request in the model). */
+static double access_request(chase_ctx *cx, uint64_t offset)
+{
+    if (cx->plan->space == GS_SPACE_SHARED)
+        return cx->mem->shared_latency_cycles;
+    uint64_t sectors[32], lines[32];
+    double worst = 0;
+    unsigned worst_level = 0;
+    for (unsigned i = 0; i < cx->lanes; i++) {
+        uint64_t vaddr = offset + i * cx->plan->lane_stride_bytes;
+        uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+        unsigned served;
+        double cycles = access_lane(cx, vaddr, &served);
+        if (i == 0 || cycles > worst) {
+            worst = cycles;
+            worst_level = served;
+        }
+        sectors[i] = paddr / cx->sector_bytes;
+        lines[i] = paddr / cx->line_bytes;
+    }
+    if (cx->counting)
+        cx->served[worst_level]++;
+    if (cx->lanes > 1) {
+        worst += cx->mem->extra_sector_cycles * (count_distinct(sectors, cx->lanes) - 1);
+        worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes) - 1);
+    }
+    return worst;
+}
+
+/* ---- checking the plan ----------------------------------------------------------------------------- */
+
+static int check_path(const chase_ctx *cx, gs_error *err)
+{
+    const sim_memory *mem = cx->mem;
+    if (cx->path == GS_PATH_SHARED) {
+        if (mem->shared_latency_cycles < 0)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no memory.shared_latency_cycles:"
+                           " it cannot chase in shared memory", cx->m->name);
+        return 0;
+    }
+    if (mem->uncached_paths & cx->path_bit)
+        return 0;
+    for (unsigned i = 0; i < mem->n_caches; i++)
+        if (mem->caches[i].paths & cx->path_bit)
+            return 0;
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no cache level on load path '%s' "
+                   "(space %s) and does not list it in memory.uncached_paths: the path is not "
+                   "modelled", cx->m->name, gs_path_name(cx->path), gs_space_name(cx->plan->space));
+}
+
+static uint64_t block_smem_bytes(const gs_sim_model *m)
+{
+    return m->info.smem_per_block_optin_bytes ? m->info.smem_per_block_optin_bytes
+                                              : m->info.smem_per_block_bytes;
+}
+
+/* The on-chip trace (Listing 4): 8 B per entry in the shared memory a block may opt in to, less
+ * the chain itself when the chase is in shared memory, as the CUDA backend lays it out. */
+static int trace_capacity(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_result *out,
+                          gs_error *err)
+{
+    uint64_t smem = block_smem_bytes(m);
+    out->record_capacity = 0;
+    if (p->space == GS_SPACE_SHARED) {
+        if (p->footprint_bytes > smem)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "chase plan: a %llu B shared-memory footprint "
+                           "exceeds the %llu B of shared memory a block may opt in to",
+                           (unsigned long long)p->footprint_bytes, (unsigned long long)smem);
+        smem -= p->footprint_bytes;
+    }
+    out->record_capacity = (size_t)(smem / 8);
+    return 0;
+}
+
+static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_result *out,
+                      gs_error *err)
+{
+    if (!p->chain || p->chain_len == 0)
+        return gs_fail(err, GS_ERR_USAGE, "chase plan: empty chain");
+    if (p->element_bytes != 4 && p->element_bytes != 8)
+        return gs_fail(err, GS_ERR_USAGE, "chase plan: element_bytes must be 4 or 8, not %u",
+                       p->element_bytes);
+    if (p->lanes > (unsigned)(m->info.warp_size > 0 ? m->info.warp_size : 32) || p->lanes > 32)
+        return gs_fail(err, GS_ERR_USAGE, "chase plan: %u lanes exceed the warp", p->lanes);
+    if (p->record_n == 0 && p->timed_accesses == 0)
+        return gs_fail(err, GS_ERR_USAGE, "chase plan: neither record_n nor timed_accesses set");
+    if (p->record_n > out->record_capacity)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "chase plan: record_n %zu exceeds the trace "
+                       "capacity of %zu entries (8 B each, latency and index) in the %llu B of "
+                       "opt-in shared memory per block%s; record fewer accesses", p->record_n,
+                       out->record_capacity, (unsigned long long)block_smem_bytes(m),
+                       p->space == GS_SPACE_SHARED ? " left beside the shared-memory chain" : "");
+    if (p->record_n && !out->latency_cycles)
+        return gs_fail(err, GS_ERR_USAGE, "chase plan: record_n set but no latency buffer");
+    for (size_t i = 0; i < p->chain_len; i++)
+        if (p->chain[i] % p->element_bytes ||
+            (p->footprint_bytes && p->chain[i] + p->element_bytes > p->footprint_bytes))
+            return gs_fail(err, GS_ERR_USAGE, "chase plan: chain[%zu] = %llu is not an aligned "
+                           "offset inside the %llu B footprint", i,
+                           (unsigned long long)p->chain[i], (unsigned long long)p->footprint_bytes);
+    return 0;
+}
+
+/* ---- loaded latency ------------------------------------------------------------------------------ */
+
+/* walkers > 1: each walker issues one access per latency, so demand = walkers / latency (Little's
+ * law). Each level l serving a fraction f_l of accesses with a throughput limit cap_l (per SM
+ * limits scale with the SMs in use) bounds the total to 1 / sum(f_l / cap_l). Returns the
+ * accesses per ns achieved; *scale is loaded latency / unloaded latency (>= 1). */
+static double queueing(const chase_ctx *cx, double unloaded_ns, uint64_t timed, double *scale)
+{
+    const sim_memory *mem = cx->mem;
+    unsigned walkers = cx->plan->walkers > 1 ? cx->plan->walkers : 1;
+    unsigned sms = cx->m->info.sm_count > 0 ? (unsigned)cx->m->info.sm_count : 1;
+    double demand = unloaded_ns > 0 ? walkers / unloaded_ns : INFINITY;
+    double inv_cap = 0;
+    for (unsigned i = 0; i <= mem->n_caches && timed; i++) {
+        double f = (double)cx->served[i] / (double)timed;
+        double cap = i == mem->n_caches ? mem->dram_max_accesses_per_ns
+                                        : mem->caches[i].max_accesses_per_ns;
+        if (i < mem->n_caches && mem->caches[i].per_sm)
+            cap *= walkers < sms ? walkers : sms;
+        if (cap > 0)
+            inv_cap += f / cap;
+    }
+    double rate = demand;
+    if (inv_cap > 0 && 1.0 / inv_cap < demand)
+        rate = 1.0 / inv_cap;
+    *scale = isfinite(demand) && rate > 0 ? demand / rate : 1.0;
+    return isfinite(rate) ? rate : 0;
+}
+
+/* ---- the chase --------------------------------------------------------------------------------- */
+
+static double run_timed(chase_ctx *cx, gs_chase_result *out)
+{
+    const gs_chase_plan *p = cx->plan;
+    uint64_t n = p->record_n ? p->record_n : p->timed_accesses;
+    double sum = 0;
+    cx->counting = true;
+    for (uint64_t i = 0; i < n; i++) {
+        double cycles = access_request(cx, p->chain[i % p->chain_len]) + gs_sim_noise(cx->m);
+        if (cycles < 0)
+            cycles = 0;
+        if (p->record_n)
+            out->latency_cycles[i] = cycles > 4e9 ? 4000000000u : (uint32_t)lround(cycles);
+        sum += p->record_n ? (double)out->latency_cycles[i] : cycles;
+    }
+    return sum / (double)n;
 }
 
 int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err)
 {
-    (void)m; (void)plan; (void)out;
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "the simulator cannot run 'chase' plans yet");
+    if (!m->memory)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"memory\" section: it cannot "
+                       "run chase plans", m->name);
+    out->recorded = 0;
+    chase_ctx cx = {.m = m, .mem = m->memory, .plan = plan};
+    cx.path = sim_effective_path(plan);
+    cx.path_bit = 1u << cx.path;
+    cx.lanes = plan->lanes > 1 ? plan->lanes : 1;
+    if (plan->physical_bytes && plan->physical_bytes < plan->footprint_bytes)
+        cx.alias_bytes = plan->physical_bytes;
+    int rc = trace_capacity(m, plan, out, err);
+    if (!rc)
+        rc = check_plan(m, plan, out, err);
+    if (!rc)
+        rc = check_path(&cx, err);
+    if (!rc)
+        rc = prepare(&cx, err);
+    if (rc)
+        return rc;
+    for (unsigned pass = 0; pass < plan->warmup_passes; pass++)
+        for (size_t k = 0; k < plan->chain_len; k++)
+            access_request(&cx, plan->chain[k]);
+    double avg = run_timed(&cx, out);
+    uint64_t timed = plan->record_n ? plan->record_n : plan->timed_accesses;
+    double clock_khz = m->info.sm_clock_khz;
+    double scale = 1.0;
+    if (plan->walkers > 1)
+        out->accesses_per_ns = queueing(&cx, avg * 1e6 / clock_khz, timed, &scale);
+    else
+        out->accesses_per_ns = avg > 0 ? clock_khz / (avg * 1e6) : 0;
+    if (scale > 1.0) {
+        for (size_t i = 0; i < plan->record_n; i++) {
+            double cycles = out->latency_cycles[i] * scale;
+            out->latency_cycles[i] = cycles > 4e9 ? 4000000000u : (uint32_t)lround(cycles);
+        }
+        avg *= scale;
+    }
+    out->recorded = plan->record_n;
+    out->avg_cycles = avg;
+    out->avg_ns = avg * 1e6 / clock_khz;
+    return 0;
 }

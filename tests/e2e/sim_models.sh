@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# End-to-end test of simulator model files (docs/sim-models.md): every built-in model and test model
+# validates against docs/sim-model.schema.json and loads in the CLI; malformed copies of the fermi
+# model (impossible geometry, unequal sets that do not add up, mapping bits that do not give the
+# sets, probabilities not summing to 1, an unknown key, a wrong type) are refused with exit status 2
+# and a message naming the key path.
+set -u
+B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
+SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+for f in "$SRC"/models/*.json "$SRC"/tests/models/*.json; do
+  if ! $PY - "$f" "$SRC/docs/sim-model.schema.json" <<'PYEOF'; then
+import json, sys
+import jsonschema
+model = json.load(open(sys.argv[1]))
+schema = json.load(open(sys.argv[2]))
+errors = list(jsonschema.Draft202012Validator(schema).iter_errors(model))
+for e in errors[:5]:
+    print("  %s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message))
+sys.exit(1 if errors else 0)
+PYEOF
+    echo "FAIL schema: $f"; fails=$((fails+1))
+  fi
+  if ! $B info -q --device "sim:$f" >/dev/null 2>"$T/err"; then
+    echo "FAIL load: $f"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  fi
+done
+
+# The example of docs/sim-models.md's memory section, with fermi's device, must load too.
+$PY - "$SRC/docs/sim-models.md" "$SRC/models/fermi.json" "$T/doc_example.json" <<'PYEOF' || fails=$((fails+1))
+import json, re, sys
+doc = open(sys.argv[1]).read()
+blocks = re.findall(r"```json\n(.*?)```", doc[doc.index("## memory"):], re.S)
+example = json.loads("{" + blocks[0] + "}")
+model = {"name": "doc_example", "device": json.load(open(sys.argv[2]))["device"]}
+model.update(example)
+json.dump(model, open(sys.argv[3], "w"))
+PYEOF
+if ! $B info -q --device "sim:$T/doc_example.json" >/dev/null 2>"$T/err"; then
+  echo "FAIL docs/sim-models.md memory example does not load"; sed 's/^/  /' "$T/err"
+  fails=$((fails+1))
+fi
+
+# broken NAME PYTHON-EDIT EXPECTED-MESSAGE-PART: write a fermi copy edited by PYTHON-EDIT (acting on
+# m, the parsed model) and expect the CLI to refuse it with exit status 2 naming the key.
+broken() {
+  $PY - "$SRC/models/fermi.json" "$T/$1.json" "$2" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+  $B info -q --device "sim:$T/$1.json" >/dev/null 2>"$T/err"
+  rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -qF -- "$3" "$T/err"; then
+    echo "FAIL $1: exit $rc, expected 2 and a message with: $3"; sed 's/^/  /' "$T/err"
+    fails=$((fails+1))
+  fi
+}
+
+broken geometry 'm["memory"]["caches"][0]["size_bytes"] = 12288' \
+  'memory.caches[0].size_bytes: 32 sets x 4 ways x 128 B = 16384 B, but size is 12288 B'
+broken unequal 'm["memory"]["tlbs"][1]["ways_per_set"] = [16, 8, 8, 8, 8, 8, 8]' \
+  'memory.tlbs[1].entries: sum of ways_per_set (64)'
+broken bits 'm["memory"]["caches"][1]["mapping"] = {"bits": [7, 8, 9]}' \
+  'memory.caches[1].mapping: 3 index bits give 8 sets, but sets is 4'
+broken probabilities 'm["memory"]["caches"][0]["way_probabilities"] = [0.25, 0.5, 0.25, 0.25]' \
+  'memory.caches[0].way_probabilities: way probabilities sum to 1.25, not 1'
+broken unknown 'm["memory"]["caches"][2]["assoc"] = 8' \
+  'memory.caches[2].assoc: unknown key'
+broken type 'm["memory"]["tlbs"][0]["entries"] = "sixteen"' \
+  'memory.tlbs[0].entries: must be a whole number'
+broken path 'm["memory"]["caches"][0]["paths"] = ["ca", "l1"]' \
+  'memory.caches[0].paths[1]: unknown load path'
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failure(s)"
+  exit 1
+fi
+echo "all simulator models valid; malformed ones refused"

@@ -1,0 +1,315 @@
+/* Tests of the simulator's set-associative store (src/sim/cache.c) against hand-computed hit/miss
+ * sequences: LRU, FIFO and tree-PLRU on one 4-way set, random and weighted victim frequencies
+ * (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper, section 4.2), the
+ * unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings (the texture L1's
+ * bits 7-8, Fig. 12), sector fills, and the geometry checks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cache.h"
+
+/* A geometry of `sets` equal sets of `ways`, blocks of block_bytes, not sectored. */
+static sim_geometry make_geo(unsigned sets, unsigned ways, uint64_t block, sim_policy policy)
+{
+    sim_geometry g = {0};
+    g.sets = sets;
+    g.block_bytes = g.sector_bytes = block;
+    g.size_bytes = (uint64_t)sets * ways * block;
+    g.ways_per_set = calloc(sets, sizeof *g.ways_per_set);
+    assert_non_null(g.ways_per_set);
+    for (unsigned s = 0; s < sets; s++)
+        g.ways_per_set[s] = ways;
+    g.policy = policy;
+    return g;
+}
+
+/* Run a sequence of blocks named by letters ('A' = block 0, ...) through one set; return the
+ * outcomes as a string of 'H' (hit) and 'M' (miss). */
+static void run_sequence(sim_policy policy, const char *blocks, char *outcomes)
+{
+    sim_geometry g = make_geo(1, 4, 64, policy);
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 1);
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    size_t i;
+    for (i = 0; blocks[i]; i++)
+        outcomes[i] = sim_cache_access(&c, (uint64_t)(blocks[i] - 'A') * 64, true, &rng, NULL)
+                              == SIM_HIT ? 'H' : 'M';
+    outcomes[i] = '\0';
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
+static void lru_sequence(void **state)
+{
+    (void)state;
+    char out[32];
+    /* After A B C D A the LRU order is B C D A: E evicts B, B evicts C, A still hits. */
+    run_sequence(SIM_POLICY_LRU, "ABCDAEBA", out);
+    assert_string_equal(out, "MMMMHMMH");
+    /* Cyclic over 5 blocks in 4 ways: LRU misses every access. */
+    run_sequence(SIM_POLICY_LRU, "ABCDEABCDE", out);
+    assert_string_equal(out, "MMMMMMMMMM");
+}
+
+static void fifo_sequence(void **state)
+{
+    (void)state;
+    char out[32];
+    /* The hit on A does not refresh it: E evicts A (filled first), so B hits and A misses. */
+    run_sequence(SIM_POLICY_FIFO, "ABCDAEBA", out);
+    assert_string_equal(out, "MMMMHMHM");
+}
+
+static void plru_sequence(void **state)
+{
+    (void)state;
+    char out[32];
+    /* Tree bits after A B C D A point right at the root and to way 2 (C) below it: E replaces C.
+     * Then B (way 1) hits and C misses, replacing way 3 (D); true LRU would have evicted B. */
+    run_sequence(SIM_POLICY_PLRU, "ABCDAEBCD", out);
+    assert_string_equal(out, "MMMMHMHMM");
+    run_sequence(SIM_POLICY_LRU, "ABCDAEBCD", out);
+    assert_string_equal(out, "MMMMHMMMM");
+}
+
+/* Fill a 4-way set, then miss many times; count the way each miss replaced. */
+static void victim_counts(sim_geometry *g, unsigned counts[4], unsigned misses)
+{
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 42);
+    assert_int_equal(sim_cache_init(&c, g), 0);
+    for (uint64_t b = 0; b < 4; b++)
+        sim_cache_access(&c, b * 64, true, &rng, NULL);
+    memset(counts, 0, 4 * sizeof *counts);
+    for (unsigned i = 0; i < misses; i++) {
+        int way = -1;
+        assert_int_equal(sim_cache_access(&c, (uint64_t)(100 + i) * 64, true, &rng, &way),
+                         SIM_MISS);
+        assert_true(way >= 0 && way < 4);
+        counts[way]++;
+    }
+    sim_cache_free(&c);
+}
+
+static void weighted_frequencies(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(1, 4, 64, SIM_POLICY_WEIGHTED);
+    g.way_probabilities = malloc(4 * sizeof(double));
+    double p[4] = {1.0 / 6, 1.0 / 2, 1.0 / 6, 1.0 / 6};
+    memcpy(g.way_probabilities, p, sizeof p);
+    unsigned counts[4];
+    victim_counts(&g, counts, 60000);
+    for (int w = 0; w < 4; w++)
+        assert_true(abs((int)counts[w] - (int)(p[w] * 60000)) < 900);   /* > 5 sigma */
+    sim_geometry_free(&g);
+}
+
+static void random_frequencies(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(1, 4, 64, SIM_POLICY_RANDOM);
+    unsigned counts[4];
+    victim_counts(&g, counts, 40000);
+    for (int w = 0; w < 4; w++)
+        assert_true(abs((int)counts[w] - 10000) < 600);
+    sim_geometry_free(&g);
+}
+
+/* The Fermi/Kepler L2 TLB: 65 entries in sets of 17, 8, 8, 8, 8, 8, 8 over 2 MB pages. */
+static sim_geometry l2tlb_geometry(void)
+{
+    static const unsigned ways[7] = {17, 8, 8, 8, 8, 8, 8};
+    sim_geometry g = make_geo(7, 1, 2u << 20, SIM_POLICY_LRU);
+    memcpy(g.ways_per_set, ways, sizeof ways);
+    g.size_bytes = 65ull * (2u << 20);
+    return g;
+}
+
+/* Misses in the second pass of a cyclic walk over `pages` consecutive pages. */
+static unsigned second_pass_misses(const sim_geometry *g, unsigned pages)
+{
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 3);
+    assert_int_equal(sim_cache_init(&c, g), 0);
+    unsigned misses = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t p = 0; p < pages; p++)
+            if (sim_cache_access(&c, p * g->block_bytes, true, &rng, NULL) != SIM_HIT && pass)
+                misses++;
+    sim_cache_free(&c);
+    return misses;
+}
+
+static void unequal_sets(void **state)
+{
+    (void)state;
+    sim_geometry g = l2tlb_geometry();
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    sim_cache c;
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    unsigned per_set[7] = {0};
+    for (uint64_t p = 0; p < 65; p++)
+        per_set[sim_cache_set_of(&c, p << 21)]++;
+    for (unsigned s = 0; s < 7; s++)
+        assert_int_equal(per_set[s], g.ways_per_set[s]);   /* 65 pages fill it exactly */
+    assert_int_equal(sim_cache_set_of(&c, 65ull << 21), 0); /* page 65 goes to the big set */
+    assert_int_equal(sim_cache_set_of(&c, 66ull << 21), 1);
+    sim_cache_free(&c);
+    assert_int_equal(second_pass_misses(&g, 65), 0);
+    assert_int_equal(second_pass_misses(&g, 66), 18);      /* the 17-way set overflows */
+    assert_int_equal(second_pass_misses(&g, 67), 18 + 9);  /* then one 8-way set per page */
+    assert_int_equal(second_pass_misses(&g, 68), 18 + 9 + 9);
+    sim_geometry_free(&g);
+}
+
+static void bit_mapping(void **state)
+{
+    (void)state;
+    /* The texture L1 of Fig. 12: 32-byte lines, 4 sets chosen by address bits 7 and 8. */
+    sim_geometry g = make_geo(4, 96, 32, SIM_POLICY_LRU);
+    g.mapping.kind = SIM_MAP_BITS;
+    g.mapping.nbits = 2;
+    g.mapping.group_mask[0] = 1u << 7;
+    g.mapping.group_mask[1] = 1u << 8;
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    sim_cache c;
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    assert_int_equal(sim_cache_set_of(&c, 0), 0);
+    assert_int_equal(sim_cache_set_of(&c, 32), 0);      /* bits 5-6 do not choose the set */
+    assert_int_equal(sim_cache_set_of(&c, 96), 0);
+    assert_int_equal(sim_cache_set_of(&c, 128), 1);
+    assert_int_equal(sim_cache_set_of(&c, 256), 2);
+    assert_int_equal(sim_cache_set_of(&c, 384), 3);
+    assert_int_equal(sim_cache_set_of(&c, 512), 0);
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
+static void xor_mapping(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(4, 2, 64, SIM_POLICY_LRU);
+    g.mapping.kind = SIM_MAP_XOR;
+    g.mapping.nbits = 2;
+    g.mapping.group_mask[0] = (1u << 6) | (1u << 12);
+    g.mapping.group_mask[1] = (1u << 7) | (1u << 13);
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 1);
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    assert_int_equal(sim_cache_set_of(&c, 0), 0);
+    assert_int_equal(sim_cache_set_of(&c, 64), 1);
+    assert_int_equal(sim_cache_set_of(&c, 4096), 1);
+    assert_int_equal(sim_cache_set_of(&c, 4096 + 64), 0);
+    assert_int_equal(sim_cache_set_of(&c, 8192 + 128), 0);
+    assert_int_equal(sim_cache_set_of(&c, 8192 + 4096 + 64), 2);
+    /* 0, 4096+64 and 8192+128 share set 0 (2 ways): cycling over them always misses, while a
+     * plain modulo mapping would have spread them over sets 0, 1 and 2. */
+    uint64_t addr[3] = {0, 4096 + 64, 8192 + 128};
+    unsigned misses = 0;
+    for (int i = 0; i < 30; i++)
+        misses += sim_cache_access(&c, addr[i % 3], true, &rng, NULL) != SIM_HIT;
+    assert_int_equal(misses, 30);
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
+static void sector_fills(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(2, 2, 128, SIM_POLICY_LRU);
+    g.sector_bytes = 32;
+    gs_rng rng;
+    gs_rng_seed(&rng, 1);
+    sim_cache c;
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    assert_int_equal(sim_cache_access(&c, 0, true, &rng, NULL), SIM_MISS);
+    assert_int_equal(sim_cache_access(&c, 4, true, &rng, NULL), SIM_HIT);     /* same sector */
+    assert_int_equal(sim_cache_access(&c, 32, true, &rng, NULL), SIM_SECTOR_MISS);
+    assert_int_equal(sim_cache_access(&c, 32, true, &rng, NULL), SIM_HIT);
+    assert_false(sim_cache_probe(&c, 64));
+    assert_int_equal(sim_cache_access(&c, 64, false, &rng, NULL), SIM_SECTOR_MISS);
+    assert_false(sim_cache_probe(&c, 64));                                    /* no fill */
+    assert_true(sim_cache_probe(&c, 0));
+    /* A new line in the same set evicts the whole line, all its sectors. */
+    sim_cache_access(&c, 256, true, &rng, NULL);
+    sim_cache_access(&c, 512, true, &rng, NULL);
+    assert_false(sim_cache_probe(&c, 0));
+    assert_false(sim_cache_probe(&c, 32));
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
+static void geometry_checks(void **state)
+{
+    (void)state;
+    const char *key;
+    char msg[200];
+    sim_geometry g = make_geo(32, 4, 128, SIM_POLICY_LRU);
+    g.size_bytes = 12288;
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "size_bytes");
+    assert_string_equal(msg, "32 sets x 4 ways x 128 B = 16384 B, but size is 12288 B");
+    g.size_bytes = 16384;
+    g.mapping.kind = SIM_MAP_BITS;
+    g.mapping.nbits = 4;
+    for (int i = 0; i < 4; i++)
+        g.mapping.group_mask[i] = 1u << (7 + i);
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "mapping");
+    assert_string_equal(msg, "4 index bits give 16 sets, but sets is 32");
+    g.mapping.nbits = 5;
+    g.mapping.group_mask[4] = 1u << 3;                 /* inside the 128-byte line */
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "mapping");
+    g.mapping.group_mask[4] = 1u << 11;
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    g.sector_bytes = 48;
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "sector_bytes");
+    g.sector_bytes = 128;
+    g.policy = SIM_POLICY_WEIGHTED;
+    g.way_probabilities = calloc(4, sizeof(double));
+    for (int i = 0; i < 4; i++)
+        g.way_probabilities[i] = 0.5;
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "way_probabilities");
+    assert_string_equal(msg, "way probabilities sum to 2, not 1");
+    sim_geometry_free(&g);
+    g = make_geo(1, 6, 64, SIM_POLICY_PLRU);
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "policy");
+    sim_geometry_free(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lru_sequence),      cmocka_unit_test(fifo_sequence),
+        cmocka_unit_test(plru_sequence),     cmocka_unit_test(weighted_frequencies),
+        cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
+        cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
+        cmocka_unit_test(sector_fills),      cmocka_unit_test(geometry_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

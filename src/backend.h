@@ -121,6 +121,8 @@ typedef struct gs_chase_result {
     double avg_ns;                /* average ns per access (globaltimer), 0 if not measured */
     double accesses_per_ns;       /* with walkers > 1: accesses completed per ns by all walkers */
     size_t record_capacity;       /* most entries the on-chip trace buffer can hold on this device */
+    int sm_id;                    /* SM that ran walker 0 (%smid; CUDA backend); backends that do
+                                     not know leave it as the caller set it: set -1 first */
 } gs_chase_result;
 
 /* ---- bank ------------------------------------------------------------------------------------ */

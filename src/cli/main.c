@@ -199,6 +199,7 @@ static double now_s(void)
 /* ---- running probes ------------------------------------------------------------------------ */
 typedef struct outcome {
     int failed;                   /* probes that failed */
+    bool bad_input;               /* a probe refused its options or input (exit status 2) */
     bool interrupted;
 } outcome;
 
@@ -247,6 +248,7 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
     } else if (rc) {
         fprintf(stderr, "gpusonar: %s %s: %s\n", def->name, status, err.msg);
         o->failed++;
+        o->bad_input |= rc == GS_ERR_USAGE || rc == GS_ERR_INPUT;
     }
 }
 
@@ -286,7 +288,7 @@ static int run_probes(const gs_probe_def **defs, int n, int argc, char **argv, b
     gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = C.thorough,
                         .quiet = C.quiet, .seed = C.seed, .csv_dir = C.csv, .argc = argc,
                         .argv = argv};
-    outcome o = {0, false};
+    outcome o = {0, false, false};
     /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes,
      * exactly as a user's Ctrl-C would. */
     const char *stop_after = getenv("GS_TEST_INTERRUPT_AFTER");
@@ -311,7 +313,7 @@ static int run_probes(const gs_probe_def **defs, int n, int argc, char **argv, b
     gs_backend_close(b);
     if (rc)
         return gs_exit_status((gs_status)rc);
-    return o.interrupted || o.failed ? 1 : 0;
+    return o.bad_input ? 2 : o.interrupted || o.failed ? 1 : 0;
 }
 
 /* ---- commands ------------------------------------------------------------------------------ */

@@ -1,8 +1,608 @@
-/* The CUDA backend's chase operation. Placeholder until its issue lands: answers "unsupported". */
+/* The CUDA backend's chase operation, host side: checks a gs_chase_plan against the device,
+ * writes the chain where the plan's space says (device memory, aliased virtual memory, constant
+ * memory, or an image that the kernel copies into shared or local memory), runs the kernel of
+ * chase_kernels.cu, verifies that the chase followed the chain, and fills gs_chase_result.
+ * Only visited elements are written; aliased global chains hold distances (chase_kernels.cu).
+ * warmup_passes == 0 means cold caches: after the chain is
+ * written, a buffer of twice the L2 size is written to evict it. Everything taken is released on
+ * every path (one job struct, one release function). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/chase_kernels.h"
 #include "cuda/cuda_internal.h"
+#include "cuda/vmm.h"
+
+typedef struct chase_job {
+    const gs_chase_plan *plan;
+    gs_cuda *c;
+    int path;                         /* resolved GS_PATH_* */
+    bool delta;                       /* aliased global chain: elements hold distances */
+    uint64_t cursor_mask;             /* delta: distances modulo cursor_mask + 1 */
+    unsigned lanes, walkers;
+    uint64_t timed;
+    size_t trace_bytes, smem_chain_bytes;
+    /* host */
+    uint64_t *off, *val;              /* visited elements (chain_len * lanes) */
+    size_t elems;
+    unsigned char *image;             /* const/shared/local: chain image of footprint bytes */
+    uint64_t *start, *final_cursor;
+    long long *cycles;
+    unsigned long long *ns;
+    uint32_t *trace, *sm_id;
+    /* device */
+    char *buf;                        /* cudaMalloc'd footprint, or NULL with vmm */
+    gs_vmm vmm;
+    char *base;                       /* where offsets count from (buf or vmm.va) */
+    uint64_t *d_off, *d_val, *d_start, *d_final;
+    uint4 *d_image;
+    long long *d_cycles;
+    unsigned long long *d_ns;
+    uint32_t *d_trace, *d_sm_id;
+    char *d_flush;
+    cudaTextureObject_t tex;
+    bool have_tex;
+} chase_job;
+
+static void job_release(chase_job *j)
+{
+    if (j->have_tex)
+        (void)cudaDestroyTextureObject(j->tex);
+    void *dev[] = {j->buf, j->d_off, j->d_val, j->d_start, j->d_final, j->d_image,
+                   j->d_cycles, j->d_ns, j->d_trace, j->d_sm_id, j->d_flush};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        if (dev[i])
+            (void)cudaFree(dev[i]);
+    gs_vmm_release(&j->vmm);
+    free(j->off), free(j->val), free(j->image), free(j->start), free(j->final_cursor);
+    free(j->cycles), free(j->ns), free(j->trace), free(j->sm_id);
+}
+
+/* Which load path a plan's space and path mean together. */
+static int resolve_path(const gs_chase_plan *p, int *path, gs_error *err)
+{
+    gs_load_path want = p->path;
+    switch (p->space) {
+    case GS_SPACE_GLOBAL:
+        if (want <= GS_PATH_CONST) {
+            *path = want;
+            return 0;
+        }
+        break;
+    case GS_SPACE_TEXTURE:
+        if (want == GS_PATH_DEFAULT || want == GS_PATH_TEX)
+            return *path = GS_PATH_TEX, 0;
+        break;
+    case GS_SPACE_CONSTANT:
+        if (want == GS_PATH_DEFAULT || want == GS_PATH_CONST)
+            return *path = GS_PATH_CONST, 0;
+        break;
+    case GS_SPACE_SHARED:
+        if (want == GS_PATH_DEFAULT || want == GS_PATH_SHARED)
+            return *path = GS_PATH_SHARED, 0;
+        break;
+    case GS_SPACE_LOCAL:
+        if (want == GS_PATH_DEFAULT || want == GS_PATH_LOCAL)
+            return *path = GS_PATH_LOCAL, 0;
+        break;
+    }
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: load path '%s' does not read the %s space; "
+                   "use the space's own path or 'default'", gs_path_name(want),
+                   gs_space_name(p->space));
+}
+
+static uint64_t round16(uint64_t x) { return (x + 15) / 16 * 16; }
+
+/* The plan's own consistency (usage errors). */
+static int check_plan_shape(const gs_chase_plan *p, gs_error *err)
+{
+    unsigned eb = p->element_bytes, lanes = p->lanes ? p->lanes : 1;
+    if (eb != 4 && eb != 8)
+        return gs_fail(err, GS_ERR_USAGE, "chase: element_bytes is %u; use 4 or 8", eb);
+    if (!p->chain || p->chain_len == 0)
+        return gs_fail(err, GS_ERR_USAGE, "chase: the chain is empty");
+    if (lanes > 32)
+        return gs_fail(err, GS_ERR_USAGE, "chase: lanes is %u; a warp has 32", lanes);
+    if (p->lane_stride_bytes % eb || (lanes > 1 && p->lane_stride_bytes == 0))
+        return gs_fail(err, GS_ERR_USAGE, "chase: lane_stride_bytes %llu must be a nonzero "
+                       "multiple of element_bytes (%u) with %u lanes",
+                       (unsigned long long)p->lane_stride_bytes, eb, lanes);
+    if (p->carveout_percent < -1 || p->carveout_percent > 100)
+        return gs_fail(err, GS_ERR_USAGE, "chase: carveout_percent %d is outside -1..100",
+                       p->carveout_percent);
+    uint64_t span = (uint64_t)(lanes - 1) * p->lane_stride_bytes + eb;
+    for (size_t i = 0; i < p->chain_len; i++) {
+        uint64_t o = p->chain[i];
+        if (o % eb || o + span > p->footprint_bytes || o + span < o)
+            return gs_fail(err, GS_ERR_USAGE, "chase: chain[%zu] = %llu is not a multiple of %u "
+                           "bytes inside the %llu-byte footprint (with %u lanes %llu bytes apart)",
+                           i, (unsigned long long)o, eb, (unsigned long long)p->footprint_bytes,
+                           lanes, (unsigned long long)p->lane_stride_bytes);
+    }
+    return 0;
+}
+
+/* The trace capacity (out->record_capacity) beside the kernel's static and the shared-space
+ * chain's shared memory, and whether the plan fits in it. */
+static int check_trace_capacity(chase_job *j, const void *kernel, gs_chase_result *out,
+                                gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    const cudaDeviceProp *prop = &j->c->prop;
+    cudaFuncAttributes fa;
+    CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
+    {
+        uint64_t optin = prop->sharedMemPerBlockOptin, fixed = fa.sharedSizeBytes;
+        j->smem_chain_bytes = j->path == GS_PATH_SHARED ? round16(p->footprint_bytes) : 0;
+        uint64_t avail = optin > fixed + j->smem_chain_bytes ? optin - fixed - j->smem_chain_bytes
+                                                             : 0;
+        /* trace words per array: record_n + 1 (a scratch word), rounded up to 4 */
+        size_t words = (size_t)(avail / 32 * 32 / 8);
+        out->record_capacity = words > 4 ? words - 4 : 0;
+        if (j->path == GS_PATH_SHARED && fixed + j->smem_chain_bytes > optin)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: a %llu-byte shared-memory footprint "
+                           "exceeds the %llu bytes of shared memory a block may opt in to",
+                           (unsigned long long)p->footprint_bytes, (unsigned long long)optin);
+        if (p->record_n > out->record_capacity)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: record_n %zu exceeds the on-chip trace "
+                           "buffer: %zu entries of 8 bytes fit in the %llu bytes of opt-in shared "
+                           "memory per block%s; record fewer accesses", p->record_n,
+                           out->record_capacity, (unsigned long long)optin,
+                           j->path == GS_PATH_SHARED ? " left beside the shared-memory chain" : "");
+    }
+fail:
+    return rc;
+}
+
+/* What this device can hold for the plan's space. */
+static int check_device_limits(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    const cudaDeviceProp *prop = &j->c->prop;
+    if (j->path == GS_PATH_CONST) {
+        uint64_t lim = (uint64_t)GS_CONST_CHAIN_BYTES;
+        if (prop->totalConstMem < lim)
+            lim = prop->totalConstMem;
+        if (p->footprint_bytes > lim)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: a %llu-byte constant footprint exceeds "
+                           "the %llu-byte constant chain array", (unsigned long long)p->footprint_bytes,
+                           (unsigned long long)lim);
+    }
+    if (j->path == GS_PATH_LOCAL && p->footprint_bytes > GS_LOCAL_CHAIN_BYTES)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: a %llu-byte local footprint exceeds the "
+                       "%d-byte local chain array of the kernel", (unsigned long long)p->footprint_bytes,
+                       GS_LOCAL_CHAIN_BYTES);
+    if (j->path == GS_PATH_TEX) {
+        int width = 0;
+        CUDA_TRY(cudaDeviceGetAttribute(&width, cudaDevAttrMaxTexture1DLinearWidth, j->c->ordinal));
+        uint64_t n = p->footprint_bytes / p->element_bytes, lim = (uint64_t)width;
+        if (n > lim)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: %llu texture elements exceed the "
+                           "device's linear texture limit of %llu", (unsigned long long)n,
+                           (unsigned long long)lim);
+    }
+    if (p->element_bytes == 4 && p->footprint_bytes > 0xffffffffull && j->path != GS_PATH_TEX)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: 4-byte elements hold offsets below 4 GB, "
+                       "but the footprint is %llu bytes; use element_bytes 8",
+                       (unsigned long long)p->footprint_bytes);
+fail:
+    return rc;
+}
+
+/* ---- the chain: visited elements, what they hold, where they land ------------------------- */
+static bool global_pointer_cursors(const chase_job *j)
+{
+    return !j->delta && j->plan->element_bytes == 8 && j->path <= GS_PATH_NC;
+}
+
+/* The cursor that names the element at byte offset off (see chase_kernels.cu's header). */
+static uint64_t cursor_of(const chase_job *j, uint64_t off)
+{
+    if (global_pointer_cursors(j))
+        return (uint64_t)(uintptr_t)j->base + off;
+    if (j->path == GS_PATH_TEX)
+        return off / j->plan->element_bytes;
+    return off;
+}
+
+static uint64_t lane_add(const chase_job *j)
+{
+    uint64_t ls = j->plan->lane_stride_bytes;
+    return j->path == GS_PATH_TEX ? ls / j->plan->element_bytes : ls;
+}
+
+/* off/val of every visited element: lane i's copy of chain element k is at chain[k] + i * stride
+ * and holds the cursor of chain[k + 1] (wrapping) displaced likewise. */
+static int build_elements(chase_job *j, gs_error *err)
+{
+    const gs_chase_plan *p = j->plan;
+    j->elems = p->chain_len * j->lanes;
+    j->off = (uint64_t *)malloc(j->elems * sizeof *j->off);
+    j->val = (uint64_t *)malloc(j->elems * sizeof *j->val);
+    if (!j->off || !j->val)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for a %zu-element chain",
+                       j->elems);
+    for (size_t k = 0; k < p->chain_len; k++) {
+        uint64_t next = cursor_of(j, p->chain[(k + 1) % p->chain_len]);
+        if (j->delta)
+            next = (p->chain[(k + 1) % p->chain_len] - p->chain[k]) & j->cursor_mask;
+        for (unsigned i = 0; i < j->lanes; i++) {
+            j->off[k * j->lanes + i] = p->chain[k] + i * p->lane_stride_bytes;
+            j->val[k * j->lanes + i] = j->delta ? next : next + i * lane_add(j);
+        }
+    }
+    return 0;
+}
+
+typedef struct chase_slot {
+    uint64_t phys, val, off;
+} chase_slot;
+
+static int cmp_slot(const void *a, const void *b)
+{
+    const chase_slot *x = (const chase_slot *)a, *y = (const chase_slot *)b;
+    return (x->phys > y->phys) - (x->phys < y->phys);
+}
+
+/* Two elements on one physical word must hold the same cursor (sorting check). */
+static int check_slots_sorted(const chase_job *j, uint64_t phys_bytes, gs_error *err)
+{
+    chase_slot *s = (chase_slot *)malloc(j->elems * sizeof *s);
+    if (!s)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory checking the chain");
+    for (size_t i = 0; i < j->elems; i++)
+        s[i] = (chase_slot){j->off[i] % phys_bytes, j->val[i], j->off[i]};
+    qsort(s, j->elems, sizeof *s, cmp_slot);
+    for (size_t i = 1; i < j->elems; i++)
+        if (s[i].phys == s[i - 1].phys && s[i].val != s[i - 1].val) {
+            unsigned long long a = s[i - 1].off, b = s[i].off, ph = s[i].phys;
+            free(s);
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: the elements at offsets %llu and %llu "
+                           "land on one physical word (offset %llu of %llu physical bytes) but "
+                           "must hold different cursors (a chain that visits one place twice, or "
+                           "aliasing); give each element its own place modulo the physical size "
+                           "(for example add k * 128 bytes to the k-th) or raise physical_bytes",
+                           a, b, ph, (unsigned long long)phys_bytes);
+        }
+    free(s);
+    return 0;
+}
+
+/* A bitmap over the physical words finds whether any two elements share one; only then sort. */
+static int check_collisions(const chase_job *j, uint64_t phys_bytes, gs_error *err)
+{
+    uint64_t words = phys_bytes / j->plan->element_bytes;
+    if (words / 8 <= (uint64_t)j->elems * 16 + (64ull << 20)) {
+        unsigned char *bits = (unsigned char *)calloc(words / 8 + 1, 1);
+        bool shared_word = false;
+        if (!bits)
+            return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory checking the chain");
+        for (size_t i = 0; i < j->elems && !shared_word; i++) {
+            uint64_t w = j->off[i] % phys_bytes / j->plan->element_bytes;
+            shared_word = bits[w / 8] & (1u << (w % 8));
+            bits[w / 8] |= (unsigned char)(1u << (w % 8));
+        }
+        free(bits);
+        if (!shared_word)
+            return 0;
+    }
+    return check_slots_sorted(j, phys_bytes, err);
+}
+
+/* ---- memory ------------------------------------------------------------------------------------ */
+static bool aliased(const gs_chase_plan *p)
+{
+    return p->physical_bytes && p->physical_bytes < p->footprint_bytes;
+}
+
+static int alloc_global(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    if (aliased(p)) {
+        if ((rc = gs_vmm_alias(j->c->ordinal, p->footprint_bytes, p->physical_bytes, &j->vmm,
+                               err)) != 0)
+            return rc;
+        j->base = (char *)(uintptr_t)j->vmm.va;
+        return 0;
+    }
+    cudaError_t e = cudaMalloc((void **)&j->buf, p->footprint_bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        size_t free_bytes = 0, total_bytes = 0;
+        (void)cudaGetLastError();
+        (void)cudaMemGetInfo(&free_bytes, &total_bytes);
+        j->buf = NULL;
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: no room for a %llu-byte footprint on "
+                       "cuda:%d (%llu bytes free); use a smaller footprint, or alias it onto less "
+                       "physical memory (physical_bytes < footprint_bytes)",
+                       (unsigned long long)p->footprint_bytes, j->c->ordinal,
+                       (unsigned long long)free_bytes);
+    }
+    CUDA_TRY(e);
+    j->base = j->buf;
+fail:
+    return rc;
+}
+
+static int make_texture(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    unsigned bits = 32;
+    cudaResourceDesc res;
+    cudaTextureDesc td;
+    memset(&res, 0, sizeof res);
+    memset(&td, 0, sizeof td);
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = j->base;
+    res.res.linear.desc = j->plan->element_bytes == 8
+                              ? cudaCreateChannelDesc(bits, bits, 0, 0, cudaChannelFormatKindUnsigned)
+                              : cudaCreateChannelDesc(bits, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    res.res.linear.sizeInBytes = j->plan->footprint_bytes;
+    td.readMode = cudaReadModeElementType;
+    CUDA_TRY(cudaCreateTextureObject(&j->tex, &res, &td, NULL));
+    j->have_tex = true;
+fail:
+    return rc;
+}
+
+/* Global and texture (memory already allocated): the elements go to the device and a kernel
+ * scatters them. */
+static int write_global_chain(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    size_t bytes = j->elems * sizeof(uint64_t);
+    CUDA_TRY(cudaMalloc((void **)&j->d_off, bytes));
+    CUDA_TRY(cudaMalloc((void **)&j->d_val, bytes));
+    CUDA_TRY(cudaMemcpy(j->d_off, j->off, bytes, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(j->d_val, j->val, bytes, cudaMemcpyHostToDevice));
+    CUDA_TRY(gs_chase_scatter(j->base, j->d_off, j->d_val, j->elems, j->plan->element_bytes,
+                              j->c->prop.multiProcessorCount));
+    CUDA_LAUNCH_CHECK();
+    if (j->path == GS_PATH_TEX && (rc = make_texture(j, err)) != 0)
+        return rc;
+fail:
+    return rc;
+}
+
+/* Constant, shared and local: a host image of the footprint; constant memory gets it directly,
+ * shared and local through a device copy that the kernel reads in. */
+static int write_image_chain(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    size_t bytes = round16(j->plan->footprint_bytes);
+    j->image = (unsigned char *)calloc(bytes, 1);
+    if (!j->image)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for the chain image");
+    for (size_t i = 0; i < j->elems; i++) {
+        if (j->plan->element_bytes == 8)
+            memcpy(j->image + j->off[i], &j->val[i], 8);
+        else {
+            uint32_t v = (uint32_t)j->val[i];
+            memcpy(j->image + j->off[i], &v, 4);
+        }
+    }
+    if (j->path == GS_PATH_CONST) {
+        CUDA_TRY(gs_chase_const_upload(j->image, bytes));
+        return 0;
+    }
+    CUDA_TRY(cudaMalloc((void **)&j->d_image, bytes));
+    CUDA_TRY(cudaMemcpy(j->d_image, j->image, bytes, cudaMemcpyHostToDevice));
+fail:
+    return rc;
+}
+
+/* Cold caches for warmup_passes == 0: write twice the L2's size elsewhere. */
+static int evict_l2(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    size_t bytes = 2 * (size_t)j->c->prop.l2CacheSize;
+    if (bytes == 0)
+        return 0;
+    cudaError_t e = cudaMalloc((void **)&j->d_flush, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        j->d_flush = NULL;
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: no room for the %zu-byte buffer that evicts "
+                       "the chain from L2 before a cold chase; free GPU memory, or use "
+                       "warmup_passes >= 1", bytes);
+    }
+    CUDA_TRY(e);
+    CUDA_TRY(cudaMemset(j->d_flush, 0x5a, bytes));
+    CUDA_TRY(cudaDeviceSynchronize());
+fail:
+    return rc;
+}
+
+/* ---- the run -------------------------------------------------------------------------------- */
+static size_t walker_start(const chase_job *j, unsigned w)
+{
+    return (size_t)((unsigned __int128)w * j->plan->chain_len / j->walkers);
+}
+
+static int alloc_run_buffers(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    size_t w = j->walkers, wl = (size_t)j->walkers * j->lanes;
+    j->start = (uint64_t *)malloc(w * sizeof *j->start);
+    j->final_cursor = (uint64_t *)malloc(wl * sizeof *j->final_cursor);
+    j->cycles = (long long *)malloc(2 * w * sizeof *j->cycles);
+    j->ns = (unsigned long long *)malloc(2 * w * sizeof *j->ns);
+    j->trace = (uint32_t *)malloc((2 * j->plan->record_n + 1) * sizeof *j->trace);
+    j->sm_id = (uint32_t *)malloc(w * sizeof *j->sm_id);
+    if (!j->start || !j->final_cursor || !j->cycles || !j->ns || !j->trace || !j->sm_id)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for %u walkers", j->walkers);
+    for (unsigned i = 0; i < j->walkers; i++)
+        j->start[i] = cursor_of(j, j->plan->chain[walker_start(j, i)]);
+    CUDA_TRY(cudaMalloc((void **)&j->d_start, w * sizeof *j->d_start));
+    CUDA_TRY(cudaMalloc((void **)&j->d_final, wl * sizeof *j->d_final));
+    CUDA_TRY(cudaMalloc((void **)&j->d_cycles, 2 * w * sizeof *j->d_cycles));
+    CUDA_TRY(cudaMalloc((void **)&j->d_ns, 2 * w * sizeof *j->d_ns));
+    CUDA_TRY(cudaMalloc((void **)&j->d_trace, (2 * j->plan->record_n + 1) * sizeof *j->d_trace));
+    CUDA_TRY(cudaMalloc((void **)&j->d_sm_id, w * sizeof *j->d_sm_id));
+    CUDA_TRY(cudaMemcpy(j->d_start, j->start, w * sizeof *j->d_start, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemset(j->d_cycles, 0, 2 * w * sizeof *j->d_cycles));
+    CUDA_TRY(cudaMemset(j->d_ns, 0, 2 * w * sizeof *j->d_ns));
+fail:
+    return rc;
+}
+
+static int launch(chase_job *j, const void *kernel, gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    chase_args a;
+    memset(&a, 0, sizeof a);
+    a.base = j->base;
+    a.tex = j->tex;
+    a.image = j->d_image;
+    a.image_bytes = j->d_image ? (uint32_t)round16(p->footprint_bytes) : 0;
+    a.start = j->d_start;
+    a.lane_add = lane_add(j);
+    a.cursor_mask = j->cursor_mask;
+    a.lanes = j->lanes;
+    a.warm_accesses = (uint64_t)p->warmup_passes * p->chain_len;
+    a.timed = j->timed;
+    a.record = p->record_n > 0;
+    a.trace_words = (uint32_t)(j->trace_bytes / 8);
+    a.trace = j->d_trace;
+    a.final_cursor = j->d_final;
+    a.cycles = j->d_cycles;
+    a.ns = j->d_ns;
+    a.sm_id = j->d_sm_id;
+    size_t dyn = j->trace_bytes + j->smem_chain_bytes;
+    void *args[] = {&a};
+    CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  p->carveout_percent < 0 ? cudaSharedmemCarveoutDefault
+                                                          : p->carveout_percent));
+    CUDA_TRY(cudaLaunchKernel(kernel, dim3(j->walkers), dim3(32), args, dyn, 0));
+    CUDA_LAUNCH_CHECK();
+fail:
+    return rc;
+}
+
+static int fetch_results(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    size_t w = j->walkers, wl = (size_t)j->walkers * j->lanes;
+    CUDA_TRY(cudaMemcpy(j->final_cursor, j->d_final, wl * sizeof *j->d_final,
+                        cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(j->cycles, j->d_cycles, 2 * w * sizeof *j->d_cycles,
+                        cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(j->ns, j->d_ns, 2 * w * sizeof *j->d_ns, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(j->sm_id, j->d_sm_id, w * sizeof *j->d_sm_id, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(j->trace, j->d_trace, 2 * j->plan->record_n * sizeof *j->trace,
+                        cudaMemcpyDeviceToHost));
+fail:
+    return rc;
+}
+
+/* Every lane must stop where the chain says, and walker 0's recorded indices follow the chain. */
+static int verify(const chase_job *j, gs_error *err)
+{
+    const gs_chase_plan *p = j->plan;
+    uint64_t mask = p->element_bytes == 8 ? ~0ull : 0xffffffffull;
+    for (unsigned w = 0; w < j->walkers; w++)
+        for (unsigned i = 0; i < j->lanes; i++) {
+            size_t pos = (size_t)((walker_start(j, w) + j->timed) % p->chain_len);
+            uint64_t want = (cursor_of(j, p->chain[pos]) + i * lane_add(j)) & mask;
+            uint64_t got = j->final_cursor[(size_t)w * j->lanes + i];
+            if (got != want)
+                return gs_fail(err, GS_ERR_DEVICE, "chase: walker %u lane %u stopped at cursor "
+                               "%#llx, but the chain says %#llx: the chase did not follow the "
+                               "chain (memory written by something else, or a kernel fault)", w, i,
+                               (unsigned long long)got, (unsigned long long)want);
+        }
+    for (size_t i = 0; i < p->record_n; i++) {
+        uint32_t want = (uint32_t)cursor_of(j, p->chain[(walker_start(j, 0) + i + 1) % p->chain_len]);
+        uint32_t got = j->trace[p->record_n + i];
+        if (got != want)
+            return gs_fail(err, GS_ERR_DEVICE, "chase: recorded index %zu is %#x, but the chain "
+                           "says %#x: the fine-grained trace does not follow the chain", i, got,
+                           want);
+    }
+    return 0;
+}
+
+static void fill_result(const chase_job *j, gs_chase_result *out)
+{
+    const gs_chase_plan *p = j->plan;
+    double cyc = 0, ns = 0;
+    unsigned long long g0 = ~0ull, g1 = 0;
+    out->sm_id = (int)j->sm_id[0];
+    if (p->record_n) {
+        memcpy(out->latency_cycles, j->trace, p->record_n * sizeof *j->trace);
+        out->recorded = p->record_n;
+        for (size_t i = 0; i < p->record_n; i++)
+            cyc += j->trace[i];
+        out->avg_cycles = cyc / (double)p->record_n;
+        return;
+    }
+    for (unsigned w = 0; w < j->walkers; w++) {
+        cyc += (double)(j->cycles[2 * w + 1] - j->cycles[2 * w]);
+        ns += (double)(j->ns[2 * w + 1] - j->ns[2 * w]);
+        g0 = j->ns[2 * w] < g0 ? j->ns[2 * w] : g0;
+        g1 = j->ns[2 * w + 1] > g1 ? j->ns[2 * w + 1] : g1;
+    }
+    out->avg_cycles = cyc / j->walkers / (double)j->timed;
+    out->avg_ns = ns / j->walkers / (double)j->timed;
+    out->accesses_per_ns = g1 > g0 ? (double)j->walkers * (double)j->timed / (double)(g1 - g0) : 0;
+}
+
+static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, gs_error *err)
+{
+    int rc;
+    const gs_chase_plan *p = j->plan;
+    if ((rc = resolve_path(p, &j->path, err)) != 0 || (rc = check_plan_shape(p, err)) != 0)
+        return rc;
+    if (p->record_n && !out->latency_cycles)
+        return gs_fail(err, GS_ERR_USAGE, "chase: record_n is %zu but latency_cycles is NULL",
+                       p->record_n);
+    if (p->record_n > 0xfffffff0u)
+        return gs_fail(err, GS_ERR_USAGE, "chase: record_n %zu is too large", p->record_n);
+    j->delta = aliased(p) && j->path <= GS_PATH_NC;
+    for (j->cursor_mask = 1; j->cursor_mask < p->footprint_bytes && j->cursor_mask >> 63 == 0;)
+        j->cursor_mask <<= 1;
+    j->cursor_mask -= 1;
+    *kernel = gs_chase_kernel(j->path, p->element_bytes, j->delta);
+    if ((rc = check_trace_capacity(j, *kernel, out, err)) != 0 ||
+        (rc = check_device_limits(j, err)) != 0)
+        return rc;
+    j->trace_bytes = p->record_n ? round16(((uint64_t)p->record_n + 1) * 4) * 2 : 0;
+    bool global = j->path <= GS_PATH_TEX;
+    if (global && (rc = alloc_global(j, err)) != 0)
+        return rc;
+    if ((rc = build_elements(j, err)) != 0)
+        return rc;
+    uint64_t phys = global && aliased(p) ? j->vmm.physical_bytes : p->footprint_bytes;
+    if ((rc = check_collisions(j, phys, err)) != 0)
+        return rc;
+    rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
+    if (rc == 0 && p->warmup_passes == 0)
+        rc = evict_l2(j, err);
+    return rc ? rc : alloc_run_buffers(j, err);
+}
 
 int gs_cuda_chase(gs_backend *b, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err)
 {
-    (void)b; (void)plan; (void)out;
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "the CUDA backend cannot run 'chase' plans yet");
+    int rc;
+    const void *kernel = NULL;
+    chase_job j;
+    memset(&j, 0, sizeof j);
+    j.plan = plan;
+    j.c = gs_cuda_of(b);
+    j.lanes = plan->lanes ? plan->lanes : 1;
+    j.walkers = plan->walkers ? plan->walkers : 1;
+    j.timed = plan->record_n ? plan->record_n
+                             : (plan->timed_accesses ? plan->timed_accesses : plan->chain_len);
+    out->recorded = 0;
+    out->avg_cycles = out->avg_ns = out->accesses_per_ns = 0;
+    out->record_capacity = 0;
+    if ((rc = chase_setup(&j, out, &kernel, err)) == 0 && (rc = launch(&j, kernel, err)) == 0 &&
+        (rc = fetch_results(&j, err)) == 0 && (rc = verify(&j, err)) == 0)
+        fill_result(&j, out);
+    job_release(&j);
+    return rc;
 }

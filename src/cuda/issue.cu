@@ -1,8 +1,498 @@
-/* The CUDA backend's issue operation. Placeholder until its issue lands: answers "unsupported". */
+/* The CUDA backend's issue operation: a kernel of one instruction type (SP add, MADD/FMA, INT add
+ * and multiply, DP FMA, native and software special functions, fp16x2 FMA, one tensor-core MMA)
+ * with ILP 1, 2 or 4 independent chains, run at a chosen number of warps per block and concurrent
+ * blocks per SM (Eq. 2 of the roofline paper: dynamic shared memory limits the blocks), with an
+ * optional split of each warp's lanes into divergent paths (section V.D). Roofline paper, sections
+ * III and V. The timed loop holds only the instruction under test (inline PTX); scripts/check_sass.sh
+ * checks that in the SASS. Each block's first thread records its SM and clock64 at the start and
+ * end; cycles are per SM (latest end minus earliest start), the wall time comes from cudaEvents. */
+#include <cuda_fp16.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cuda/cuda_internal.h"
+
+/* Instructions per loop trip, summed over the ILP chains (each chain gets per_trip / ilp). Large
+ * enough that the loop's own counter, compare and branch take under 2% of the issue slots. */
+#define TRIP_SIMPLE 256
+#define TRIP_SFU_SIN 128  /* each is two SASS instructions: FMUL.RZ (scale by 1/2pi) + MUFU.SIN */
+#define TRIP_SW_SIN 8     /* each is a whole software sinf: tens of instructions */
+#define TRIP_MMA 128
+
+struct issue_stamp {
+    unsigned long long start_cycles, end_cycles;
+    unsigned smid, pad;
+};
+
+static __device__ __forceinline__ unsigned sm_id(void)
+{
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+/* ---- the instructions, one inline-PTX operation each ------------------------------------------ */
+struct op_fadd {
+    typedef float T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        asm volatile("add.rn.f32 %0, %0, %1;" : "+f"(x) : "f"(c));
+    }
+};
+struct op_ffma {
+    typedef float T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        asm volatile("fma.rn.f32 %0, %0, %1, %1;" : "+f"(x) : "f"(c));
+    }
+};
+/* INT add: ptxas fuses any two dependent adds into one three-input IADD3, so one instruction here
+ * is the pair x + c + c, which is exactly one IADD3 (seen in the SASS: a single add.u32 per step
+ * became half as many IADD3). */
+struct op_iadd {
+    typedef unsigned T;
+    typedef unsigned C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        asm volatile("add.u32 %0, %0, %1;\n\tadd.u32 %0, %0, %1;" : "+r"(x) : "r"(c));
+    }
+};
+struct op_imul {
+    typedef unsigned T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        asm volatile("mul.lo.u32 %0, %0, %1;" : "+r"(x) : "r"(c));
+    }
+};
+struct op_dfma {
+    typedef double T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        asm volatile("fma.rn.f64 %0, %0, %1, %1;" : "+d"(x) : "d"(c));
+    }
+};
+struct op_sfu_sin {
+    typedef float T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        (void)c; asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(x));
+    }
+};
+struct op_sfu_rsqrt {
+    typedef float T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        (void)c; asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x));
+    }
+};
+struct op_sw_sin {
+    typedef float T;
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        (void)c; x = sinf(x);
+    }
+};
+struct op_hfma2 {
+    typedef unsigned T;  /* two fp16 in one 32-bit register */
+    typedef T C;
+    static __device__ __forceinline__ void run(T &x, const T &c)
+    {
+        asm volatile("fma.rn.f16x2 %0, %0, %1, %1;" : "+r"(x) : "r"(c));
+    }
+};
+/* One warp-wide mma.sync m16n8k16 with fp16 inputs and fp16 accumulators: the chain is the
+ * accumulator (D = A*B + D); the A fragment (4 registers) and B fragment (2) stay fixed. */
+struct mma_acc {
+    unsigned d0, d1;
+};
+struct mma_ab {
+    unsigned a0, a1, a2, a3, b0, b1;
+};
+struct op_mma {
+    typedef mma_acc T;
+    typedef mma_ab C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, "
+                     "{%6, %7}, {%0, %1};"
+                     : "+r"(x.d0), "+r"(x.d1)
+                     : "r"(c.a0), "r"(c.a1), "r"(c.a2), "r"(c.a3), "r"(c.b0), "r"(c.b1));
+    }
+};
+
+/* Starting values from the input array (so nothing is known at compile time) and a fold of the
+ * chains for the never-taken store. */
+template <typename T> struct seed_of;
+template <> struct seed_of<float> {
+    static __device__ float get(const float *in, int k) { return in[k]; }
+    static __device__ float fold(float a, float b) { return a + b; }
+};
+template <> struct seed_of<double> {
+    static __device__ double get(const float *in, int k) { return (double)in[k]; }
+    static __device__ double fold(double a, double b) { return a + b; }
+};
+template <> struct seed_of<unsigned> {
+    static __device__ unsigned get(const float *in, int k) { return __float_as_uint(in[k]) | 1u; }
+    static __device__ unsigned fold(unsigned a, unsigned b) { return a ^ b; }
+};
+template <> struct seed_of<mma_ab> {
+    static __device__ mma_ab get(const float *in, int k)
+    {
+        mma_ab c;
+        c.a0 = __float_as_uint(in[k]);
+        c.a1 = __float_as_uint(in[k + 1]);
+        c.a2 = __float_as_uint(in[k]) ^ 0x00010001u;
+        c.a3 = __float_as_uint(in[k + 1]) ^ 0x00010001u;
+        c.b0 = __float_as_uint(in[k]) ^ 0x00020002u;
+        c.b1 = __float_as_uint(in[k + 1]) ^ 0x00020002u;
+        return c;
+    }
+};
+template <> struct seed_of<mma_acc> {
+    static __device__ mma_acc get(const float *in, int k)
+    {
+        mma_acc a = {__float_as_uint(in[k]) & 0x3bff3bffu, __float_as_uint(in[k + 1]) & 0x3bff3bffu};
+        return a;
+    }
+    static __device__ mma_acc fold(mma_acc a, mma_acc b)
+    {
+        mma_acc r = {a.d0 ^ b.d0, a.d1 ^ b.d1};
+        return r;
+    }
+};
+
+/* The timed loop: ILP chains of Op, PER_TRIP instructions per trip. */
+template <class Op, int ILP, int PER_TRIP>
+static __device__ __forceinline__ void issue_loop(typename Op::T (&x)[ILP], const typename Op::C &c,
+                                                  unsigned iterations)
+{
+    for (unsigned i = 0; i < iterations; i++) {
+#pragma unroll
+        for (int u = 0; u < PER_TRIP / ILP; u++) {
+#pragma unroll
+            for (int k = 0; k < ILP; k++)
+                Op::run(x[k], c);
+        }
+    }
+}
+
+/* The kernel body: the timed loop run once per divergent path by the lanes of that path
+ * (lane mod paths == p; section V.D), between two barriers and clock64 reads. in[0..7] seeds the
+ * chains, in[8..9] the operand; out is written only when the never-true flag is set. DIVERGE is
+ * false for warp-wide instructions (mma.sync), which need the whole warp converged. */
+template <class Op, int ILP, int PER_TRIP, bool DIVERGE>
+static __device__ __forceinline__ void issue_body(const float *in, float *out, unsigned iterations,
+                                                  unsigned paths, int write_flag,
+                                                  issue_stamp *stamps)
+{
+    typedef typename Op::T T;
+    T x[ILP];
+#pragma unroll
+    for (int k = 0; k < ILP; k++)
+        x[k] = seed_of<T>::get(in, k);
+    typename Op::C c = seed_of<typename Op::C>::get(in, 8);
+    unsigned my_path = threadIdx.x & 31u; /* lane mod paths, without a division */
+    while (my_path >= paths)
+        my_path -= paths;
+
+    /* The clock reads wait for the barriers: a plain __syncthreads() is BAR.SYNC.DEFER_BLOCKING,
+     * and a clock read right after it ran before the other warps had arrived (seen on the H100:
+     * spans that ended when warp 0 finished, throughput above the unit's ceiling). A branch on
+     * the barrier's count cannot be taken before the barrier completes. */
+    unsigned long long t0 = 0, t1 = 0;
+    if (__syncthreads_count(1) == blockDim.x)
+        t0 = clock64();
+    if (DIVERGE) {
+        for (unsigned p = 0; p < paths; p++) {
+            if (my_path == p)
+                issue_loop<Op, ILP, PER_TRIP>(x, c, iterations);
+        }
+    } else {
+        issue_loop<Op, ILP, PER_TRIP>(x, c, iterations);
+    }
+    if (__syncthreads_count(1) == blockDim.x)
+        t1 = clock64();
+
+    if (threadIdx.x == 0) {
+        stamps[blockIdx.x].start_cycles = t0;
+        stamps[blockIdx.x].end_cycles = t1;
+        stamps[blockIdx.x].smid = sm_id();
+    }
+    if (write_flag) {
+        T acc = x[0];
+#pragma unroll
+        for (int k = 1; k < ILP; k++)
+            acc = seed_of<T>::fold(acc, x[k]);
+        ((T *)out)[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+    }
+}
+
+/* One extern "C" kernel per (instruction, ILP), so that cuobjdump shows plain names
+ * (gs_issue_ffma_4) for scripts/check_sass.sh. */
+#define ISSUE_KERNEL(name, Op, ilp, trip, diverge)                                               \
+    extern "C" __global__ void __launch_bounds__(1024) gs_issue_##name##_##ilp(                  \
+        const float *in, float *out, unsigned iterations, unsigned paths, int write_flag,        \
+        issue_stamp *stamps)                                                                     \
+    {                                                                                            \
+        issue_body<Op, ilp, trip, diverge>(in, out, iterations, paths, write_flag, stamps);      \
+    }
+#define ISSUE_KERNELS(name, Op, trip, diverge)                                                   \
+    ISSUE_KERNEL(name, Op, 1, trip, diverge)                                                     \
+    ISSUE_KERNEL(name, Op, 2, trip, diverge)                                                     \
+    ISSUE_KERNEL(name, Op, 4, trip, diverge)
+
+ISSUE_KERNELS(fadd, op_fadd, TRIP_SIMPLE, true)
+ISSUE_KERNELS(ffma, op_ffma, TRIP_SIMPLE, true)
+ISSUE_KERNELS(iadd, op_iadd, TRIP_SIMPLE, true)
+ISSUE_KERNELS(imul, op_imul, TRIP_SIMPLE, true)
+ISSUE_KERNELS(dfma, op_dfma, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sfu_sin, op_sfu_sin, TRIP_SFU_SIN, true)
+ISSUE_KERNELS(sfu_rsqrt, op_sfu_rsqrt, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sw_sin, op_sw_sin, TRIP_SW_SIN, true)
+ISSUE_KERNELS(hfma2, op_hfma2, TRIP_SIMPLE, true)
+ISSUE_KERNELS(mma, op_mma, TRIP_MMA, false)
+
+typedef void (*issue_kernel_fn)(const float *, float *, unsigned, unsigned, int, issue_stamp *);
+
+/* The table: kernels per ILP (1, 2, 4), instructions per trip, the oldest compute capability. */
+struct issue_entry {
+    issue_kernel_fn kernel[3];
+    unsigned per_trip;
+    int min_cc;  /* major * 10 + minor */
+};
+#define ENTRY(name, trip, cc) {{gs_issue_##name##_1, gs_issue_##name##_2, gs_issue_##name##_4}, trip, cc}
+static const issue_entry issue_table[GS_INSTR_COUNT] = {
+    ENTRY(fadd, TRIP_SIMPLE, 0),        ENTRY(ffma, TRIP_SIMPLE, 0),
+    ENTRY(iadd, TRIP_SIMPLE, 0),        ENTRY(imul, TRIP_SIMPLE, 0),
+    ENTRY(dfma, TRIP_SIMPLE, 0),        ENTRY(sfu_sin, TRIP_SFU_SIN, 0),
+    ENTRY(sfu_rsqrt, TRIP_SIMPLE, 0),   ENTRY(sw_sin, TRIP_SW_SIN, 0),
+    ENTRY(hfma2, TRIP_SIMPLE, 53),      ENTRY(mma, TRIP_MMA, 80),
+};
+
+static int ilp_index(unsigned ilp)
+{
+    return ilp == 1 ? 0 : ilp == 2 ? 1 : ilp == 4 ? 2 : -1;
+}
+
+/* ---- host side -------------------------------------------------------------------------------- */
+/* Buffers kept between calls (a sweep makes thousands of launches): the seeds, the never-written
+ * output, the per-block stamps, two events. */
+static struct {
+    int ordinal;
+    float *in;
+    float *out;
+    issue_stamp *stamps;
+    size_t stamp_capacity;
+    cudaEvent_t start, stop;
+} issue_buf = {-1, NULL, NULL, NULL, 0, NULL, NULL};
+
+static int issue_buffers(int ordinal, size_t blocks, gs_error *err)
+{
+    int rc = 0;
+    if (issue_buf.ordinal != ordinal) {
+        if (issue_buf.ordinal >= 0)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: one CUDA device per process");
+        CUDA_TRY(cudaMalloc((void **)&issue_buf.in, 16 * sizeof(float)));
+        CUDA_TRY(cudaMalloc((void **)&issue_buf.out, 64));
+        CUDA_TRY(cudaEventCreate(&issue_buf.start));
+        CUDA_TRY(cudaEventCreate(&issue_buf.stop));
+        issue_buf.ordinal = ordinal;
+    }
+    if (blocks > issue_buf.stamp_capacity) {
+        if (issue_buf.stamps)
+            CUDA_TRY(cudaFree(issue_buf.stamps));
+        issue_buf.stamps = NULL;
+        issue_buf.stamp_capacity = 0;
+        CUDA_TRY(cudaMalloc((void **)&issue_buf.stamps, blocks * sizeof(issue_stamp)));
+        issue_buf.stamp_capacity = blocks;
+    }
+fail:
+    return rc;
+}
+
+/* Seeds of the chains (in[0..7]) and the operand (in[8..9]) for one instruction type: values that
+ * stay finite and away from zero for the floating-point types. */
+static void issue_seeds(gs_instr instr, float in[16])
+{
+    for (int k = 0; k < 16; k++)
+        in[k] = 1.0f + 0.125f * (float)k;
+    in[8] = 0.5f;
+    in[9] = 0.25f;
+    if (instr == GS_INSTR_HFMA2 || instr == GS_INSTR_MMA) {
+        unsigned half2_half = 0x38003800u; /* (0.5, 0.5) in fp16 */
+        memcpy(&in[8], &half2_half, 4);
+        memcpy(&in[9], &half2_half, 4);
+    }
+}
+
+/* Eq. 2 of the roofline paper: the smallest dynamic shared memory per block that lets at most
+ * limit blocks of this kernel run on one SM at once (binary search on the occupancy API). */
+static int smem_for_limit(issue_kernel_fn kernel, int threads, unsigned limit, size_t optin_bytes,
+                          size_t *smem_bytes, gs_error *err)
+{
+    int rc = 0, occ = 0;
+    size_t lo = 0, hi = optin_bytes; /* invariant: occ(hi) <= limit */
+    CUDA_TRY(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  (int)optin_bytes));
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, optin_bytes));
+    if ((unsigned)occ > limit)
+        return gs_fail(err, GS_ERR_UNSUPPORTED,
+                       "issue: cannot limit to %u block(s) per SM: even %zu B of shared memory per "
+                       "block lets %d run", limit, optin_bytes, occ);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, mid));
+        if ((unsigned)occ <= limit)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *smem_bytes = lo;
+fail:
+    return rc;
+}
+
+/* Per-SM spans (latest end minus earliest start) and concurrency (most blocks of one SM whose
+ * intervals overlap) from the blocks' stamps, sorted here by SM and start. Fills the longest span,
+ * the sum of spans and the median over SMs of the concurrent blocks. */
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int compare_stamp(const void *a, const void *b)
+{
+    const issue_stamp *x = (const issue_stamp *)a, *y = (const issue_stamp *)b;
+    if (x->smid != y->smid)
+        return x->smid < y->smid ? -1 : 1;
+    return (x->start_cycles > y->start_cycles) - (x->start_cycles < y->start_cycles);
+}
+
+/* Most intervals of st[0..n) (sorted by start) that contain one of their starts. */
+static int most_overlapping(const issue_stamp *st, size_t n)
+{
+    int most = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = 0;
+        for (size_t j = 0; j <= i; j++)
+            k += st[j].end_cycles > st[i].start_cycles;
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+static int issue_spans(issue_stamp *st, size_t blocks, double *max_span, double *sum_span,
+                       double *conc_blocks, gs_error *err)
+{
+    double *conc = (double *)malloc(blocks * sizeof *conc);
+    size_t nsm = 0;
+    if (!conc)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "issue: no host memory for %zu blocks", blocks);
+    for (size_t i = 0; i < blocks; i++)
+        if (st[i].end_cycles < st[i].start_cycles) {
+            free(conc);
+            return gs_fail(err, GS_ERR_DEVICE, "issue: block %zu has a bad stamp (SM %u)", i,
+                           st[i].smid);
+        }
+    qsort(st, blocks, sizeof *st, compare_stamp);
+    *max_span = 0;
+    *sum_span = 0;
+    for (size_t a = 0, b; a < blocks; a = b) {
+        unsigned long long last = st[a].end_cycles;
+        for (b = a; b < blocks && st[b].smid == st[a].smid; b++)
+            last = st[b].end_cycles > last ? st[b].end_cycles : last;
+        double span = (double)(last - st[a].start_cycles);
+        *max_span = span > *max_span ? span : *max_span;
+        *sum_span += span;
+        conc[nsm++] = most_overlapping(st + a, b - a);
+    }
+    qsort(conc, nsm, sizeof conc[0], compare_double);
+    *conc_blocks = nsm % 2 ? conc[nsm / 2] : 0.5 * (conc[nsm / 2 - 1] + conc[nsm / 2]);
+    free(conc);
+    return 0;
+}
+
+static int issue_check_plan(const gs_cuda *cu, const gs_issue_plan *plan, gs_error *err)
+{
+    if (plan->instr < 0 || plan->instr >= GS_INSTR_COUNT)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: unknown instruction type %d", (int)plan->instr);
+    if (ilp_index(plan->ilp) < 0)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: ILP %u; use 1, 2 or 4", plan->ilp);
+    int cc = cu->prop.major * 10 + cu->prop.minor;
+    if (cc < issue_table[plan->instr].min_cc)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: %s needs compute capability %d.%d; this device "
+                       "is %d.%d", gs_instr_name(plan->instr), issue_table[plan->instr].min_cc / 10,
+                       issue_table[plan->instr].min_cc % 10, cu->prop.major, cu->prop.minor);
+    unsigned threads = plan->warps_per_block * (unsigned)cu->prop.warpSize;
+    if (plan->warps_per_block == 0 || threads > (unsigned)cu->prop.maxThreadsPerBlock)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: %u warps per block; this device allows 1 to %d",
+                       plan->warps_per_block, cu->prop.maxThreadsPerBlock / cu->prop.warpSize);
+    if (plan->blocks == 0 || plan->iterations == 0 || plan->divergent_paths > 32)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: needs blocks >= 1, iterations >= 1 and "
+                       "divergent_paths 0..32 (got %u, %u, %u)", plan->blocks, plan->iterations,
+                       plan->divergent_paths);
+    if (plan->instr == GS_INSTR_MMA && plan->divergent_paths > 1)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: mma.sync needs the whole warp converged; "
+                       "divergent paths are not defined for it");
+    return 0;
+}
 
 int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err)
 {
-    (void)b; (void)plan; (void)out;
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "the CUDA backend cannot run 'issue' plans yet");
+    int rc = 0;
+    gs_cuda *cu = gs_cuda_of(b);
+    const issue_entry *e;
+    issue_kernel_fn kernel;
+    issue_stamp *stamps = NULL;
+    float in[16], ms = 0;
+    size_t smem = 0;
+    unsigned paths = plan->divergent_paths > 1 ? plan->divergent_paths : 1;
+    int threads;
+    double max_span = 0, sum_span = 0, conc = 0;
+
+    if ((rc = issue_check_plan(cu, plan, err)) != 0)
+        return rc;
+    e = &issue_table[plan->instr];
+    kernel = e->kernel[ilp_index(plan->ilp)];
+    threads = (int)(plan->warps_per_block * (unsigned)cu->prop.warpSize);
+    CUDA_TRY(cudaSetDevice(cu->ordinal));
+    if ((rc = issue_buffers(cu->ordinal, plan->blocks, err)) != 0)
+        return rc;
+    if (plan->blocks_per_sm_limit > 0 &&
+        (rc = smem_for_limit(kernel, threads, plan->blocks_per_sm_limit,
+                             cu->prop.sharedMemPerBlockOptin, &smem, err)) != 0)
+        return rc;
+    issue_seeds(plan->instr, in);
+    CUDA_TRY(cudaMemcpy(issue_buf.in, in, sizeof in, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaEventRecord(issue_buf.start));
+    kernel<<<plan->blocks, threads, smem>>>(issue_buf.in, issue_buf.out, plan->iterations, paths, 0,
+                                           issue_buf.stamps);
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaEventRecord(issue_buf.stop));
+    CUDA_LAUNCH_CHECK();
+    CUDA_TRY(cudaEventElapsedTime(&ms, issue_buf.start, issue_buf.stop));
+    stamps = (issue_stamp *)malloc(plan->blocks * sizeof *stamps);
+    if (!stamps)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "issue: no host memory for %u stamps", plan->blocks);
+    CUDA_TRY(cudaMemcpy(stamps, issue_buf.stamps, plan->blocks * sizeof *stamps,
+                        cudaMemcpyDeviceToHost));
+    if ((rc = issue_spans(stamps, plan->blocks, &max_span, &sum_span, &conc, err)) != 0)
+        goto fail;
+    out->cycles = max_span;
+    out->ns = (double)ms * 1e6;
+    out->instructions = (double)plan->blocks * plan->warps_per_block * (double)plan->iterations *
+                        e->per_trip * paths;
+    out->warps_per_sm = conc * plan->warps_per_block;
+    out->instr_per_cycle_per_sm = sum_span > 0 ? out->instructions / sum_span : 0;
+fail:
+    free(stamps);
+    return rc;
 }

@@ -79,4 +79,36 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_random_walk_opts[];
 extern const int gs_probe_random_walk_opt_count;
 
+int gs_probe_pchase_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_pchase_opts[];
+extern const int gs_probe_pchase_opt_count;
+
+int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_cache_opts[];
+extern const int gs_probe_cache_opt_count;
+
+int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_global_patterns_opts[];
+extern const int gs_probe_global_patterns_opt_count;
+
+int gs_probe_paths_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_paths_opts[];
+extern const int gs_probe_paths_opt_count;
+
+int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_pipeline_opts[];
+extern const int gs_probe_pipeline_opt_count;
+
+int gs_probe_roofline_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_roofline_opts[];
+extern const int gs_probe_roofline_opt_count;
+
+int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_divergence_opts[];
+extern const int gs_probe_divergence_opt_count;
+
+int gs_probe_l2_partitions_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_l2_partitions_opts[];
+extern const int gs_probe_l2_partitions_opt_count;
+
 #endif

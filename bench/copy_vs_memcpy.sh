@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# On a GPU: gpusonar's best copy kernel against cudaMemcpy device-to-device on buffers of the same
+# size, in the same run (probe `bandwidth`). Prints both rates, the best configuration and the
+# ratio; exits 1 when the ratio is below the acceptance threshold (default 0.97).
+# usage: bench/copy_vs_memcpy.sh [gpusonar binary] [threshold]   (extra probe options: $BW_ARGS)
+set -euo pipefail
+B=${1:-${GPUSONAR:-build/release/gpusonar}}
+MIN=${2:-0.97}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+"$B" run bandwidth -q --device cuda:0 --json "$OUT/bw.json" ${BW_ARGS:-} >/dev/null
+/usr/bin/python3 - "$OUT/bw.json" "$MIN" <<'PYEOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+f = next(p for p in doc["probes"] if p["name"] == "bandwidth")["figures"]
+v = lambda k: f[k]["value"]
+print("device            %s" % doc["device"]["name"])
+print("best copy kernel  %.1f GB/s  (%s)" % (v("best_copy_gbps"), v("best_copy_config")))
+print("cudaMemcpy D2D    %.1f GB/s  +- %.1f (n=%d)" % (v("memcpy_d2d_gbps"),
+      f["memcpy_d2d_gbps"]["ci95"], f["memcpy_d2d_gbps"]["n"]))
+ratio, need = v("copy_over_memcpy"), float(sys.argv[2])
+print("ratio             %.3f  (acceptance >= %.2f: %s)" % (ratio, need,
+      "PASS" if ratio >= need else "FAIL"))
+sys.exit(0 if ratio >= need else 1)
+PYEOF

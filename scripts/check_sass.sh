@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Checks that each issue kernel (src/cuda/issue.cu) runs the instruction it claims and nothing else
+# in its timed loop: builds the kernels to a cubin, dumps the SASS with cuobjdump, finds each
+# kernel's innermost timed loop (the backward branch whose body holds the most instructions of the
+# claimed kind) and checks that the body holds exactly a multiple of the instructions per trip of
+# the claimed opcode, plus at most a few loop-control instructions (counter add, compare, branch).
+# Roofline paper, section III: "the loop holds only the instruction under test".
+#
+# usage: scripts/check_sass.sh [ARCH ...]        (default: 90; needs nvcc and cuobjdump)
+#        scripts/check_sass.sh --sass FILE       (check a saved `cuobjdump -sass` dump; python3 only)
+# Exit 0 when every kernel passes, 1 when one fails, 77 when the tools are missing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+PYTHON=${PYTHON:-$(command -v python3)}
+if [[ ${1:-} == --sass ]]; then
+    dumps=("${2:?--sass needs a file}")
+fi
+check() { # SASS_FILE
+    "$PYTHON" - "$1" <<'EOF'
+import os, re, sys
+# kernel name -> (regex of the claimed opcode, instructions per trip, companion opcodes allowed
+# one for one with the claimed one). Per-trip counts match TRIP_* in src/cuda/issue.cu.
+CLAIMS = {
+    "fadd": (r"FADD$", 256, []),
+    "ffma": (r"FFMA$", 256, []),
+    "iadd": (r"IADD3$", 256, []),                      # each is x + c + c (two PTX adds)
+    "imul": (r"IMAD$", 256, []),
+    "dfma": (r"DFMA$", 256, []),
+    "sfu_sin": (r"MUFU\.SIN$", 128, [r"FMUL\.RZ$"]),   # PTX sin.approx = scale by 1/2pi + MUFU.SIN
+    "sfu_rsqrt": (r"MUFU\.RSQ$", 256, []),
+    "hfma2": (r"HFMA2(\.MMA)?$", 256, []),
+    "mma": (r"HMMA\.16816\.F16$", 128, []),
+    "sw_sin": (None, 8, []),                           # software sinf: checked for no MUFU
+}
+# Loop control: the trip counter's add, compare and branch. NOP is scheduling padding that ptxas
+# puts between dependent instructions (the mma chain); it issues nothing to a unit, and is counted
+# apart. Anything else in the loop is foreign and fails the kernel.
+CONTROL = re.compile(r"^(IADD3|VIADD|UIADD3|ISETP\.\S+|UISETP\.\S+|BRA)$")
+text = open(sys.argv[1]).read()
+funcs = re.split(r"\n\s*Function : ", text)[1:]
+line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*);")
+bad = 0
+seen = 0
+for f in funcs:
+    name = f.split("\n", 1)[0].strip()
+    m = re.match(r"gs_issue_(\w+)_(\d)$", name)
+    if not m:
+        continue
+    kind, ilp = m.group(1), int(m.group(2))
+    seen += 1
+    ins = [(int(a, 16), op, args) for a, _, op, args in line_re.findall(f)]
+    claim, per_trip, companions = CLAIMS[kind]
+    if claim is None:
+        mufu = [op for _, op, _ in ins if op.startswith("MUFU")]
+        ffma = sum(op.startswith("FFMA") for _, op, _ in ins)
+        ok = not mufu and ffma >= per_trip
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: software sinf, {ffma} FFMA, MUFU: {mufu or 'none'}")
+        bad += not ok
+        continue
+    best = None
+    for i, (addr, op, args) in enumerate(ins):
+        if op != "BRA":
+            continue
+        t = re.search(r"0x([0-9a-f]+)", args)
+        if not t or int(t.group(1), 16) >= addr:
+            continue
+        body = [o for a, o, _ in ins if int(t.group(1), 16) <= a <= addr]
+        n = sum(bool(re.match(claim, o)) for o in body)
+        if best is None or n > best[0]:
+            best = (n, body)
+    if best is None:
+        print(f"FAIL {name}: no loop found"); bad += 1; continue
+    n, body = best
+    comp = [o for o in body if any(re.match(c, o) for c in companions)]
+    other = [o for o in body if not re.match(claim, o) and o not in comp and o != "NOP"]
+    nops = sum(o == "NOP" for o in body)
+    control = [o for o in other if CONTROL.match(o)]
+    foreign = [o for o in other if not CONTROL.match(o)]
+    # the loop counter may use the claimed opcode itself (IADD3 in the iadd kernel)
+    trips = max(1, round(n / per_trip))
+    extra = n - trips * per_trip
+    ok = (0 <= extra <= 1 and not foreign and len(control) + extra <= 4 * trips and
+          (not companions or len(comp) == trips * per_trip))
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: {n} x {claim.rstrip('$')} in a loop of {len(body)} "
+          f"({trips} trip(s) of {per_trip}), companions {len(comp)}, NOP {nops}, control {control}, "
+          f"foreign {sorted(set(foreign))[:8]}")
+    bad += not ok
+expected = int(os.environ.get("EXPECT_KERNELS", "30"))
+if seen != expected:
+    print(f"FAIL: found {seen} issue kernels, expected {expected}"); bad += 1
+sys.exit(1 if bad else 0)
+EOF
+}
+if [[ ${dumps+x} ]]; then
+    check "${dumps[0]}"
+    exit $?
+fi
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)}
+if [[ ! -x $NVCC || ! -x $CUOBJDUMP ]]; then
+    echo "check_sass: nvcc or cuobjdump not found (NVCC=$NVCC CUOBJDUMP=$CUOBJDUMP); skipped" >&2
+    exit 77
+fi
+archs=("$@")
+[[ ${#archs[@]} -gt 0 ]] || archs=(90)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+for arch in "${archs[@]}"; do
+    "$NVCC" -arch="sm_$arch" -cubin -I"$here/src" -o "$tmp/issue_$arch.cubin" "$here/src/cuda/issue.cu"
+    "$CUOBJDUMP" -sass "$tmp/issue_$arch.cubin" > "$tmp/issue_$arch.sass"
+    [[ -n ${SASS_KEEP:-} ]] && cp "$tmp/issue_$arch.sass" "$SASS_KEEP.sm_$arch.sass"
+    echo "== sm_$arch"
+    check "$tmp/issue_$arch.sass" || status=1
+done
+exit $status

@@ -1,0 +1,408 @@
+/* Cache and TLB structure inference from P-chase traces (cache_infer.h): classification, conflict
+ * verdicts, set sizes from overflow steps, and replacement policy from predicted and observed
+ * misses. Pure functions over arrays. */
+#include "analysis/cache_infer.h"
+
+#define CACHE_INFER_MAX_BLOCKS 257   /* ways + 1 blocks of the victim study, at most */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- hit/miss classification ----------------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Value at quantile q of sorted s[0..n), nearest rank. */
+static double quantile_sorted(const uint32_t *s, size_t n, double q)
+{
+    size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+    return (double)s[i < n ? i : n - 1];
+}
+
+int gs_hit_band_from_trace(const uint32_t *latency_cycles, size_t n, gs_hit_band *out)
+{
+    out->hit_cycles = out->threshold_cycles = out->outlier_rate = NAN;
+    out->n = n;
+    if (n < 8 || !latency_cycles)
+        return -1;
+    uint32_t *s = malloc(n * sizeof *s);
+    if (!s)
+        return -1;
+    memcpy(s, latency_cycles, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_u32);
+    double p10 = quantile_sorted(s, n, 0.10), p90 = quantile_sorted(s, n, 0.90);
+    double width = p90 - p10 < 2 ? 2 : p90 - p10;
+    out->hit_cycles = quantile_sorted(s, n, 0.5);
+    out->threshold_cycles = p90 + width;
+    size_t above = 0;
+    for (size_t i = 0; i < n; i++)
+        above += s[i] > out->threshold_cycles;
+    /* an upper estimate (about the Poisson 97.5% bound): 0 seen in n does not mean none */
+    out->outlier_rate = ((double)above + 1.96 * sqrt((double)above + 1) + 2) / (double)n;
+    free(s);
+    return 0;
+}
+
+size_t gs_trace_miss_counts(const uint32_t *latency_cycles, size_t n, size_t chain_len,
+                            double threshold_cycles, uint32_t *counts)
+{
+    size_t total = 0;
+    if (chain_len == 0)
+        return 0;
+    memset(counts, 0, chain_len * sizeof *counts);
+    for (size_t i = 0; i < n; i++)
+        if (latency_cycles[i] > threshold_cycles) {
+            counts[i % chain_len]++;
+            total++;
+        }
+    return total;
+}
+
+/* Misses a position needs to count as systematic: a quarter of the passes, twice at least. */
+static uint32_t systematic_need(size_t passes)
+{
+    return passes / 4 > 2 ? (uint32_t)(passes / 4) : 2;
+}
+
+/* Misses beyond what the band's spikes explain: mean + 3 sigma + 1. */
+static bool excess(size_t total, size_t n, const gs_hit_band *band)
+{
+    double rate = isfinite(band->outlier_rate) ? band->outlier_rate : 0;
+    double expect = rate * (double)n;
+    return (double)total > expect + 3 * sqrt(expect) + 1;
+}
+
+bool gs_trace_conflict(const uint32_t *latency_cycles, size_t n, size_t chain_len,
+                       const gs_hit_band *band)
+{
+    if (n == 0 || chain_len == 0 || !isfinite(band->threshold_cycles))
+        return false;
+    uint32_t *counts = malloc(chain_len * sizeof *counts);
+    if (!counts)
+        return false;
+    size_t total = gs_trace_miss_counts(latency_cycles, n, chain_len, band->threshold_cycles,
+                                        counts);
+    /* A position that misses in a quarter of the passes (and twice at least) is systematic: rare
+     * spikes do not pile up on one position that often. */
+    bool repeated = false;
+    size_t passes = n / chain_len;
+    if (passes >= 2)
+        for (size_t i = 0; i < chain_len && !repeated; i++)
+            repeated = counts[i] >= systematic_need(passes);
+    free(counts);
+    return repeated || excess(total, n, band);
+}
+
+bool gs_trace_conflict_confirmed(const uint32_t *first, size_t n1, const uint32_t *second,
+                                 size_t n2, size_t chain_len, const gs_hit_band *band)
+{
+    if (!gs_trace_conflict(first, n1, chain_len, band) ||
+        !gs_trace_conflict(second, n2, chain_len, band))
+        return false;
+    uint32_t *c1 = malloc(chain_len * sizeof *c1), *c2 = malloc(chain_len * sizeof *c2);
+    if (!c1 || !c2) {
+        free(c1), free(c2);
+        return false;
+    }
+    size_t t1 = gs_trace_miss_counts(first, n1, chain_len, band->threshold_cycles, c1);
+    size_t t2 = gs_trace_miss_counts(second, n2, chain_len, band->threshold_cycles, c2);
+    size_t p1 = n1 / chain_len;
+    bool again = false;
+    for (size_t i = 0; i < chain_len && !again; i++)
+        again = (p1 >= 2 ? c1[i] >= systematic_need(p1) : c1[i] > 0) && c2[i] > 0;
+    free(c1), free(c2);
+    return again || (excess(t1, n1, band) && excess(t2, n2, band));
+}
+
+size_t gs_trace_missing_positions(const uint32_t *latency_cycles, size_t n, size_t chain_len,
+                                  double threshold_cycles, unsigned min_misses, size_t *positions)
+{
+    if (chain_len == 0)
+        return 0;
+    uint32_t *counts = malloc(chain_len * sizeof *counts);
+    if (!counts)
+        return 0;
+    gs_trace_miss_counts(latency_cycles, n, chain_len, threshold_cycles, counts);
+    size_t m = 0;
+    for (size_t i = 0; i < chain_len; i++)
+        if (counts[i] >= (min_misses ? min_misses : 1))
+            positions[m++] = i;
+    free(counts);
+    return m;
+}
+
+double gs_trace_miss_latency(const uint32_t *latency_cycles, size_t n, double threshold_cycles)
+{
+    uint32_t *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s)
+        return NAN;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (latency_cycles[i] > threshold_cycles)
+            s[m++] = latency_cycles[i];
+    double med = NAN;
+    if (m) {
+        qsort(s, m, sizeof *s, cmp_u32);
+        med = m % 2 ? s[m / 2] : ((double)s[m / 2 - 1] + s[m / 2]) / 2;
+    }
+    free(s);
+    return med;
+}
+
+/* ---- granularity ------------------------------------------------------------------------------ */
+
+uint64_t gs_fetch_granularity(const uint32_t *latency_cycles, size_t n, uint64_t stride_bytes,
+                              double threshold_cycles)
+{
+    /* Distances between consecutive misses, in accesses; the most common one wins (the smallest
+     * among equals), so a rarer longer gap (a page boundary, a hit by noise) does not. */
+    size_t last = SIZE_MAX, best = 0, best_count = 0;
+    size_t *hist = calloc(n + 1, sizeof *hist);
+    if (!hist)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (latency_cycles[i] <= threshold_cycles)
+            continue;
+        if (last != SIZE_MAX)
+            hist[i - last]++;
+        last = i;
+    }
+    for (size_t d = 1; d <= n; d++)
+        if (hist[d] > best_count) {
+            best = d;
+            best_count = hist[d];
+        }
+    free(hist);
+    return best_count ? best * stride_bytes : 0;
+}
+
+/* ---- sets and ways ------------------------------------------------------------------------------ */
+
+int gs_overflow_sets(const size_t *missing, size_t count, unsigned *ways_per_set,
+                     size_t max_sets)
+{
+    size_t sets = 0, prev = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (missing[k] <= prev)
+            return -1;
+        size_t jump = missing[k] - prev;
+        if (jump >= 2) {
+            if (sets == max_sets)
+                return -1;
+            ways_per_set[sets++] = (unsigned)(jump - 1);
+        }
+        prev = missing[k];
+    }
+    return (int)sets;
+}
+
+bool gs_ways_equal(const unsigned *ways_per_set, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (ways_per_set[i] != ways_per_set[0])
+            return false;
+    return true;
+}
+
+/* ---- replacement policy ---------------------------------------------------------------------------- */
+
+const char *gs_policy_name(gs_policy p)
+{
+    static const char *const names[] = {"lru", "fifo", "plru", "random", "weighted", "unknown"};
+    return p <= GS_POLICY_UNKNOWN ? names[p] : "unknown";
+}
+
+/* Tree-PLRU over `ways` leaves (a power of two): node n has children 2n+1 (lower ways) and 2n+2;
+ * a set bit means the next victim is on the right. A use points every node on its path away. */
+static void plru_touch(uint64_t *tree, unsigned ways, unsigned w)
+{
+    unsigned node = 0, lo = 0, span = ways;
+    while (span > 1) {
+        span /= 2;
+        bool right = w >= lo + span;
+        if (right) {
+            *tree &= ~(1ull << node);
+            lo += span;
+            node = 2 * node + 2;
+        } else {
+            *tree |= 1ull << node;
+            node = 2 * node + 1;
+        }
+    }
+}
+
+static unsigned plru_victim(uint64_t tree, unsigned ways)
+{
+    unsigned node = 0, lo = 0, span = ways;
+    while (span > 1) {
+        span /= 2;
+        if (tree >> node & 1) {
+            lo += span;
+            node = 2 * node + 2;
+        } else {
+            node = 2 * node + 1;
+        }
+    }
+    return lo;
+}
+
+/* One set's state for prediction. */
+typedef struct set_state {
+    uint32_t block[CACHE_INFER_MAX_BLOCKS];
+    uint64_t stamp[CACHE_INFER_MAX_BLOCKS];
+    bool valid[CACHE_INFER_MAX_BLOCKS];
+    uint64_t tree;
+} set_state;
+
+static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
+{
+    for (unsigned w = 0; w < ways; w++)
+        if (!s->valid[w])
+            return w;
+    if (p == GS_POLICY_PLRU)
+        return plru_victim(s->tree, ways);
+    unsigned v = 0;
+    for (unsigned w = 1; w < ways; w++)
+        if (s->stamp[w] < s->stamp[v])
+            v = w;
+    return v;
+}
+
+int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned ways, bool *hit)
+{
+    if (ways == 0 || ways >= CACHE_INFER_MAX_BLOCKS ||
+        (p != GS_POLICY_LRU && p != GS_POLICY_FIFO && p != GS_POLICY_PLRU))
+        return -1;
+    if (p == GS_POLICY_PLRU && ((ways & (ways - 1)) || ways > 64))
+        return -1;
+    set_state s;
+    memset(&s, 0, sizeof s);
+    for (size_t i = 0; i < n; i++) {
+        int w = -1;
+        for (unsigned k = 0; k < ways && w < 0; k++)
+            if (s.valid[k] && s.block[k] == blocks[i])
+                w = (int)k;
+        hit[i] = w >= 0;
+        if (w < 0) {
+            w = (int)choose_victim(&s, p, ways);
+            s.valid[w] = true;
+            s.block[w] = blocks[i];
+            s.stamp[w] = i + 1;
+        } else if (p == GS_POLICY_LRU) {
+            s.stamp[w] = i + 1;
+        }
+        if (p == GS_POLICY_PLRU)
+            plru_touch(&s.tree, ways, (unsigned)w);
+    }
+    return 0;
+}
+
+double gs_policy_mismatch(gs_policy p, const uint32_t *blocks, const bool *miss, size_t n,
+                          unsigned ways)
+{
+    if (n == 0)
+        return 1;
+    bool *hit = malloc(n * sizeof *hit);
+    if (!hit || gs_policy_predict(p, blocks, n, ways, hit)) {
+        free(hit);
+        return 1;
+    }
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += hit[i] == miss[i];
+    free(hit);
+    return (double)wrong / (double)n;
+}
+
+/* ---- victims ------------------------------------------------------------------------------------- */
+
+/* Victims of a cyclic walk over ways + 1 blocks (blocks are small integers). After the cold fill
+ * exactly one block is absent. A miss on it fills it (it becomes `pending`); the next miss on
+ * another present block names the victim of that fill: the pending block took its way, and the
+ * missing block now fills in turn. Misses on present blocks while nothing is pending are noise. */
+long gs_victim_way_counts(const uint32_t *blocks, const bool *miss, size_t n, unsigned ways,
+                          uint64_t *counts)
+{
+    if (ways == 0 || ways + 1 > CACHE_INFER_MAX_BLOCKS || !blocks || !miss)
+        return -1;
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = blocks[i] > top ? blocks[i] : top;
+    if (top != ways)
+        return -1;
+    int way_of[CACHE_INFER_MAX_BLOCKS];
+    for (unsigned k = 0; k <= ways; k++)
+        way_of[k] = -1;
+    memset(counts, 0, ways * sizeof *counts);
+    unsigned filled = 0;
+    long absent = -1, pending = -1, victims = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!miss[i])
+            continue;
+        long b = blocks[i];
+        if (filled < ways) {                       /* cold fill: empty ways lowest first */
+            if (way_of[b] < 0)
+                way_of[b] = (int)filled++;
+            for (unsigned k = 0; filled == ways && k <= ways; k++)
+                if (way_of[k] < 0)
+                    absent = k;
+        } else if (pending < 0) {
+            if (b == absent) {
+                pending = b;
+                absent = -1;
+            }
+        } else if (b != pending && way_of[b] >= 0) {
+            counts[way_of[b]]++;
+            victims++;
+            way_of[pending] = way_of[b];
+            way_of[b] = -1;
+            pending = b;
+        }
+    }
+    return victims;
+}
+
+/* Upper tail of the chi-square distribution with k degrees of freedom (Wilson-Hilferty). */
+static double chi2_upper_tail(double x, unsigned k)
+{
+    double z = (cbrt(x / k) - (1 - 2.0 / (9 * k))) / sqrt(2.0 / (9 * k));
+    return 0.5 * erfc(z / sqrt(2.0));
+}
+
+bool gs_counts_uniform(const uint64_t *counts, unsigned k)
+{
+    if (k < 2)
+        return true;
+    double total = 0;
+    for (unsigned i = 0; i < k; i++)
+        total += (double)counts[i];
+    if (total <= 0)
+        return true;
+    double expect = total / k, x2 = 0;
+    for (unsigned i = 0; i < k; i++)
+        x2 += ((double)counts[i] - expect) * ((double)counts[i] - expect) / expect;
+    return chi2_upper_tail(x2, k - 1) > 1e-4;
+}
+
+/* ---- mapping ------------------------------------------------------------------------------------ */
+
+uint64_t gs_bit_select_line(uint64_t size_bytes, unsigned index_bits, unsigned lowest_index_bit,
+                            unsigned ways, uint64_t min_line_bytes)
+{
+    if (ways == 0 || index_bits >= 40 || size_bytes == 0)
+        return 0;
+    uint64_t sets = 1ull << index_bits;
+    if (size_bytes % (sets * ways))
+        return 0;
+    uint64_t line = size_bytes / (sets * ways);
+    if (line & (line - 1) || line < min_line_bytes)
+        return 0;
+    if (index_bits > 0 && lowest_index_bit < 63 && line > (1ull << lowest_index_bit))
+        return 0;
+    return line;
+}

@@ -1,0 +1,279 @@
+/* Eq. 6 of the roofline paper fitted to a varying-size random walk (see eq6.h). For fixed
+ * capacities the model is linear in the latencies, so those come from least squares; the
+ * capacities are searched on a log grid (coordinate descent, then a finer local search), and the
+ * number of levels is chosen by BIC with the acceptance rules of eq6.h. */
+#include "analysis/eq6.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRID_PER_OCTAVE 16        /* capacity search resolution: 4.4% ... */
+#define FINE_STEPS 32             /* ... then 0.14% in the final local search */
+#define REFINE_ROUNDS 3
+#define MIN_STEP_SD 4.0           /* a step must rise by more than this many residual sd */
+#define MIN_STEP_REL 0.15         /* ... and by more than this fraction of the latency below */
+#define MIN_CAPACITY_RATIO 2.0    /* two levels closer than this are one level */
+
+typedef struct curve {
+    double *s, *y;
+    size_t n;
+    const double *gs;             /* sharpnesses to try */
+    int ng;
+} curve;
+
+typedef struct step {
+    double cap, g;
+} step;
+
+/* The fraction of accesses past a cache of capacity c at array size s: 1 - (c/s)^g, or 0. */
+static double past(double c, double s, double g)
+{
+    if (s <= c)
+        return 0.0;
+    double r = c / s, h = g;
+    while (h >= 2 && fmod(h, 2) == 0) {   /* the tried sharpnesses are powers of 2: square */
+        r *= r;
+        h /= 2;
+    }
+    return 1.0 - (h == 1 ? r : pow(r, h));
+}
+
+double gs_eq6_eval(const gs_eq6_fit *fit, double size_bytes)
+{
+    double y = fit->latency[0];
+    for (int k = 0; k < fit->levels; k++) {
+        double g = fit->sharpness[k] > 0 ? fit->sharpness[k] : 1;
+        y += (fit->latency[k + 1] - fit->latency[k]) * past(fit->capacity_bytes[k], size_bytes, g);
+    }
+    return y;
+}
+
+/* Solve the p x p system a x = b in place (partial pivoting); -1 when singular. */
+static int solve(double a[][GS_EQ6_MAX_LEVELS + 1], double *b, int p)
+{
+    for (int c = 0; c < p; c++) {
+        int piv = c;
+        for (int r = c + 1; r < p; r++)
+            if (fabs(a[r][c]) > fabs(a[piv][c]))
+                piv = r;
+        if (fabs(a[piv][c]) < 1e-12)
+            return -1;
+        for (int k = 0; k < p; k++) {
+            double t = a[c][k]; a[c][k] = a[piv][k]; a[piv][k] = t;
+        }
+        double t = b[c]; b[c] = b[piv]; b[piv] = t;
+        for (int r = c + 1; r < p; r++) {
+            double m = a[r][c] / a[c][c];
+            for (int k = c; k < p; k++)
+                a[r][k] -= m * a[c][k];
+            b[r] -= m * b[c];
+        }
+    }
+    for (int c = p - 1; c >= 0; c--) {
+        for (int k = c + 1; k < p; k++)
+            b[c] -= a[c][k] * b[k];
+        b[c] /= a[c][c];
+    }
+    return 0;
+}
+
+static void basis(const step *st, int levels, double s, double *phi)
+{
+    phi[0] = 1.0;
+    for (int k = 0; k < levels; k++)
+        phi[k + 1] = past(st[k].cap, s, st[k].g);
+}
+
+/* Least squares for the step heights with steps st (any order); returns the RSS (INFINITY when
+ * singular) and writes Λ_0 and the heights into coef (levels + 1). */
+static double lsq(const curve *c, const step *st, int levels, double *coef)
+{
+    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1] = {{0}};
+    double atb[GS_EQ6_MAX_LEVELS + 1] = {0}, phi[GS_EQ6_MAX_LEVELS + 1];
+    int p = levels + 1;
+    for (size_t i = 0; i < c->n; i++) {
+        basis(st, levels, c->s[i], phi);
+        for (int r = 0; r < p; r++) {
+            atb[r] += phi[r] * c->y[i];
+            for (int k = 0; k < p; k++)
+                ata[r][k] += phi[r] * phi[k];
+        }
+    }
+    if (solve(ata, atb, p) != 0)
+        return INFINITY;
+    double rss = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        basis(st, levels, c->s[i], phi);
+        double e = c->y[i];
+        for (int k = 0; k < p; k++)
+            e -= atb[k] * phi[k];
+        rss += e * e;
+    }
+    memcpy(coef, atb, sizeof(double) * (size_t)p);
+    return rss;
+}
+
+/* Best capacity (log2 from lo to hi in steps of step_log2) and sharpness for level k, the
+ * others fixed. */
+static void search_level(const curve *c, step *st, int levels, int k, double lo, double hi,
+                         double step_log2)
+{
+    double coef[GS_EQ6_MAX_LEVELS + 1];
+    step best = st[k];
+    double best_rss = lsq(c, st, levels, coef);
+    for (int gi = 0; gi < c->ng; gi++)
+        for (double x = lo; x <= hi + 1e-9; x += step_log2) {
+            st[k].cap = exp2(x);
+            st[k].g = c->gs[gi];
+            double rss = lsq(c, st, levels, coef);
+            if (rss < best_rss) {
+                best_rss = rss;
+                best = st[k];
+            }
+        }
+    st[k] = best;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fit exactly `levels` steps: greedy placement, coordinate rounds, then a fine local search.
+ * The steps come back sorted by capacity. */
+static double fit_levels(const curve *c, int levels, step *st, double *coef)
+{
+    double lo = log2(c->s[0]), hi = log2(c->s[c->n - 1]), grid = 1.0 / GRID_PER_OCTAVE;
+    for (int k = 0; k < levels; k++) {
+        st[k] = (step){ c->s[0], 1 };
+        search_level(c, st, k + 1, k, lo, hi, grid);
+    }
+    for (int round = 0; round < REFINE_ROUNDS; round++)
+        for (int k = 0; k < levels; k++)
+            search_level(c, st, levels, k, lo, hi, grid);
+    for (int k = 0; k < levels; k++) {
+        double x = log2(st[k].cap);
+        search_level(c, st, levels, k, fmax(lo, x - grid), fmin(hi, x + grid),
+                     grid / FINE_STEPS);
+    }
+    qsort(st, (size_t)levels, sizeof(step), cmp_double);   /* by cap, the first member */
+    return lsq(c, st, levels, coef);
+}
+
+/* The acceptance rules of eq6.h for a fit of `levels` steps. */
+static bool acceptable(const curve *c, const step *st, const double *coef, int levels,
+                       double sd)
+{
+    double below = coef[0];
+    for (int k = 0; k < levels; k++) {
+        double rise = coef[k + 1];
+        if (!(rise > MIN_STEP_SD * sd) || !(rise > MIN_STEP_REL * fabs(below)))
+            return false;
+        if (k > 0 && st[k].cap < MIN_CAPACITY_RATIO * st[k - 1].cap)
+            return false;
+        size_t past = 0;
+        for (size_t i = 0; i < c->n; i++)
+            past += c->s[i] > st[k].cap;
+        if (past < 2)
+            return false;
+        below += rise;
+    }
+    return true;
+}
+
+static int load_curve(const double *size_bytes, const double *latency, size_t n, curve *c)
+{
+    double *pairs = malloc(sizeof(double) * 2 * (n ? n : 1));
+    c->s = malloc(sizeof(double) * (n ? n : 1));
+    c->y = malloc(sizeof(double) * (n ? n : 1));
+    c->n = 0;
+    if (!pairs || !c->s || !c->y) {
+        free(pairs);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(size_bytes[i]) && size_bytes[i] > 0 && isfinite(latency[i])) {
+            pairs[2 * c->n] = size_bytes[i];
+            pairs[2 * c->n + 1] = latency[i];
+            c->n++;
+        }
+    qsort(pairs, c->n, 2 * sizeof(double), cmp_double);   /* sorts by the size, the first */
+    for (size_t i = 0; i < c->n; i++) {
+        c->s[i] = pairs[2 * i];
+        c->y[i] = pairs[2 * i + 1];
+    }
+    free(pairs);
+    return 0;
+}
+
+static void store(gs_eq6_fit *fit, int levels, const step *st, const double *coef, double sd)
+{
+    fit->levels = levels;
+    fit->latency[0] = coef[0];
+    for (int k = 0; k < levels; k++) {
+        fit->capacity_bytes[k] = st[k].cap;
+        fit->sharpness[k] = st[k].g;
+        fit->latency[k + 1] = fit->latency[k] + coef[k + 1];
+    }
+    fit->residual_sd = sd;
+}
+
+/* Fit every level count with the sharpnesses gs[0..ng); keep the lowest BIC. */
+static int fit_with(const double *size_bytes, const double *latency, size_t n, int max_levels,
+                    const double *gs, int ng, gs_eq6_fit *fit)
+{
+    memset(fit, 0, sizeof(*fit));
+    for (int k = 0; k <= GS_EQ6_MAX_LEVELS; k++)
+        fit->latency[k] = NAN;
+    fit->residual_sd = NAN;
+    curve c = { .gs = gs, .ng = ng };
+    if (load_curve(size_bytes, latency, n, &c) != 0)
+        return -1;
+    fit->n = c.n;
+    int rc = -1;
+    if (c.n >= 3) {
+        if (max_levels > GS_EQ6_MAX_LEVELS)
+            max_levels = GS_EQ6_MAX_LEVELS;
+        double mean_abs = 0;
+        for (size_t i = 0; i < c.n; i++)
+            mean_abs += fabs(c.y[i]) / (double)c.n;
+        double floor_rss = (double)c.n * pow(1e-6 * (mean_abs > 0 ? mean_abs : 1), 2);
+        double best_bic = INFINITY;
+        for (int levels = 0; levels <= max_levels && (size_t)(3 * levels + 1) < c.n; levels++) {
+            step st[GS_EQ6_MAX_LEVELS];
+            double coef[GS_EQ6_MAX_LEVELS + 1];
+            double rss = fit_levels(&c, levels, st, coef);
+            if (!isfinite(rss))
+                continue;
+            size_t p = (size_t)((ng > 1 ? 3 : 2) * levels + 1);
+            double sd = sqrt(rss / (double)(c.n - (size_t)levels - 1));
+            double bic = (double)c.n * log(fmax(rss, floor_rss) / (double)c.n)
+                         + (double)p * log((double)c.n);
+            if (bic < best_bic && acceptable(&c, st, coef, levels, sd)) {
+                best_bic = bic;
+                store(fit, levels, st, coef, sd);
+            }
+        }
+        rc = 0;
+    }
+    free(c.s);
+    free(c.y);
+    return rc;
+}
+
+int gs_eq6_fit_curve(const double *size_bytes, const double *latency, size_t n, int max_levels,
+                     gs_eq6_fit *fit)
+{
+    static const double eq6[] = { 1 };
+    return fit_with(size_bytes, latency, n, max_levels, eq6, 1, fit);
+}
+
+int gs_eq6_fit_curve_sharp(const double *size_bytes, const double *latency, size_t n,
+                           int max_levels, gs_eq6_fit *fit)
+{
+    static const double gs[] = { 1, 2, 4, 8, 16, 32 };
+    return fit_with(size_bytes, latency, n, max_levels, gs, (int)(sizeof gs / sizeof gs[0]), fit);
+}

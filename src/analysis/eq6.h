@@ -1,0 +1,46 @@
+/* Fit of Eq. 6 of the roofline paper (Lemeire et al., Section VI.C, "varying-size random walk") to
+ * a latency-against-array-size curve: while an array of arraySize bytes fits a cache of CacheSize
+ * bytes every access hits; past it the hit ratio is CacheSize / arraySize, so
+ *     CPMR = Λ_L1 + (Λ_L2 - Λ_L1) (1 - CacheSize / arraySize)        (Eq. 6)
+ * With several levels the steps add up: CPMR(s) = Λ_0 + Σ_k (Λ_k+1 - Λ_k) max(0, 1 - C_k / s).
+ * The fit finds the number of levels, each capacity C_k and each latency Λ_k. Pure: no device.
+ * Eq. 6 takes the hit ratio past a cache to be C/s (data found "by chance"), which holds for random
+ * replacement; an LRU cache walked in the same cyclic order misses almost always once s > C, a
+ * sharp step that Eq. 6 fits with too small a capacity. gs_eq6_fit_curve_sharp therefore also
+ * tries hit ratios (C_k/s)^g_k with a sharpness g_k > 1 per level (g = 1 is Eq. 6) and keeps the
+ * best by BIC. */
+#ifndef GS_EQ6_H
+#define GS_EQ6_H
+
+#include <stddef.h>
+
+#define GS_EQ6_MAX_LEVELS 4
+
+typedef struct gs_eq6_fit {
+    int levels;                                   /* caches (steps) found, 0..max_levels */
+    double capacity_bytes[GS_EQ6_MAX_LEVELS];     /* C_k, increasing */
+    double latency[GS_EQ6_MAX_LEVELS + 1];        /* Λ_0 .. Λ_levels, in the unit of the input */
+    double residual_sd;                           /* sd of the residuals of the chosen fit */
+    double sharpness[GS_EQ6_MAX_LEVELS];          /* g_k: hit ratio (C_k/s)^g_k past C_k; 1 = Eq. 6
+                                                     (0 is read as 1) */
+    size_t n;                                     /* points used (finite, size > 0) */
+} gs_eq6_fit;
+
+/* Eq. 6 with fit's levels (and sharpness) at one array size. */
+double gs_eq6_eval(const gs_eq6_fit *fit, double size_bytes);
+
+/* Fit latency[i] measured at size_bytes[i] (any order; NaN and non-positive sizes are skipped)
+ * with at most max_levels steps (<= GS_EQ6_MAX_LEVELS). The number of levels is chosen by the
+ * Bayesian information criterion, and a step is kept only when it rises by more than
+ * 4 residual sd and 15% of the latency below it, with at least two points past its capacity.
+ * Capacities lie between the smallest and largest size, at least 2x apart. 0, or -1 when
+ * fewer than 3 usable points (then fit->levels is 0 and the latencies NaN). */
+int gs_eq6_fit_curve(const double *size_bytes, const double *latency, size_t n, int max_levels,
+                     gs_eq6_fit *fit);
+
+/* The same, also trying sharpness 2, 4, 8, 16 and 32 for each level (one more parameter per level
+ * in the BIC). */
+int gs_eq6_fit_curve_sharp(const double *size_bytes, const double *latency, size_t n,
+                           int max_levels, gs_eq6_fit *fit);
+
+#endif

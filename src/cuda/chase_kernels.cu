@@ -1,0 +1,271 @@
+/* The pointer-chase kernels (Mei et al., "Benchmarking the Memory Hierarchy of Modern GPUs",
+ * section 3: Listing 2, the average P-chase, and Listing 4, the fine-grained P-chase that keeps
+ * each access's latency and index in shared memory). One block of one warp per walker; `lanes` of
+ * its lanes load, each following its own copy of the chain. The host side is chase.cu.
+ *
+ * Cursor encoding (what a visited element holds): global paths with 8-byte elements, the absolute
+ * address of the next element (a pure j = *j chase); global paths with 4-byte elements, constant,
+ * shared and local, the next element's byte offset; texture, the next element's index; aliased
+ * global chains (physical < footprint), the distance to the next element modulo a power of two.
+ * The timed region holds nothing but the loads, the trace stores and the clock reads; the store of
+ * the loaded value before the second clock read makes that read wait for the load's data (checked
+ * in the SASS: see docs/methods.md, "Pointer chase on CUDA"). */
+#include "cuda/chase_kernels.h"
+
+/* The constant-space chain: as large as a module's __constant__ space may be (64 KB); the device's
+ * own limit (totalConstMem) is checked at run time as well. */
+__constant__ uint4 gs_const_chain[GS_CONST_CHAIN_BYTES / sizeof(uint4)];
+
+
+/* ---- device side ------------------------------------------------------------------------------ */
+static __device__ __forceinline__ uint32_t clock32(void)
+{
+    uint32_t t;
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(t)::"memory");
+    return t;
+}
+
+static __device__ __forceinline__ long long clock64_read(void)
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+}
+
+static __device__ __forceinline__ unsigned long long globaltimer_read(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+    return t;
+}
+
+/* ld.global, plain (the compiler's default caching) or with an explicit cache operator; 4 and 8
+ * bytes. Plain C++ would not do for the default path: a cursor that is an integer gives a generic
+ * pointer, which compiles to a generic LD, not LDG. */
+#define GS_DEFINE_LD(name, op)                                                                    \
+    static __device__ __forceinline__ uint32_t name(const uint32_t *p)                            \
+    {                                                                                             \
+        uint32_t v;                                                                               \
+        asm volatile(op ".u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");                          \
+        return v;                                                                                 \
+    }                                                                                             \
+    static __device__ __forceinline__ uint64_t name(const uint64_t *p)                            \
+    {                                                                                             \
+        uint64_t v;                                                                               \
+        asm volatile(op ".u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");                          \
+        return v;                                                                                 \
+    }
+GS_DEFINE_LD(ld_plain, "ld.global")
+GS_DEFINE_LD(ld_ca, "ld.global.ca")
+GS_DEFINE_LD(ld_cg, "ld.global.cg")
+GS_DEFINE_LD(ld_cv, "ld.global.cv")
+GS_DEFINE_LD(ld_nc, "ld.global.nc")
+
+static __device__ __forceinline__ uint32_t tex_fetch(cudaTextureObject_t t, uint32_t j)
+{
+    return tex1Dfetch<unsigned int>(t, (int)j);
+}
+
+static __device__ __forceinline__ uint64_t tex_fetch(cudaTextureObject_t t, uint64_t j)
+{
+    uint2 v = tex1Dfetch<uint2>(t, (int)j);
+    return (uint64_t)v.x | ((uint64_t)v.y << 32);
+}
+
+/* Where cursor j points in global memory: itself (8-byte elements) or base + j (4-byte). */
+template <typename T> static __device__ __forceinline__ const T *global_at(const char *base, T j)
+{
+    if constexpr (sizeof(T) == 8)
+        return (const T *)(uintptr_t)j;
+    else
+        return (const T *)(base + j);
+}
+
+/* A global load through path P (plain, ca, cg, cv, nc). */
+template <typename T, int P> static __device__ __forceinline__ T load_global(const T *p)
+{
+    if constexpr (P == GS_PATH_DEFAULT)
+        return ld_plain(p);
+    else if constexpr (P == GS_PATH_CA)
+        return ld_ca(p);
+    else if constexpr (P == GS_PATH_CG)
+        return ld_cg(p);
+    else if constexpr (P == GS_PATH_CV)
+        return ld_cv(p);
+    else
+        return ld_nc(p);
+}
+
+/* One access through path P: returns the next cursor. DELTA (aliased global chains): the element
+ * holds the distance to the next one, modulo a power of two that covers the footprint, so that
+ * elements which share a physical word can hold the same value. */
+template <typename T, int P, bool DELTA> struct chase_load {
+    const char *base;
+    cudaTextureObject_t tex;
+    const char *on_chip;              /* shared or local chain */
+    uint64_t mask;                    /* DELTA: cursor modulus - 1 */
+    __device__ __forceinline__ T operator()(T j) const
+    {
+        if constexpr (P <= GS_PATH_NC && DELTA)
+            return (T)((j + load_global<T, P>((const T *)(base + j))) & mask);
+        else if constexpr (P <= GS_PATH_NC)
+            return load_global<T, P>(global_at(base, j));
+        else if constexpr (P == GS_PATH_TEX)
+            return tex_fetch(tex, j);
+        else if constexpr (P == GS_PATH_CONST)
+            return *(const T *)((const char *)gs_const_chain + j);
+        else
+            return *(const T *)(on_chip + j);
+    }
+};
+
+/* The chase of one lane: warm-up, then Listing 4 (fine-grained) or Listing 2 (average). */
+template <typename T, class L>
+static __device__ __forceinline__ void chase_body(const L &ld, const chase_args &a, uint32_t *lat,
+                                                  uint32_t *idx, volatile T *sink)
+{
+    const unsigned lane = threadIdx.x, w = blockIdx.x;
+    T j = (T)(a.start[w] + lane * a.lane_add);
+    for (uint64_t k = 0; k < a.warm_accesses; k++)
+        j = ld(j);
+    if (a.record) {
+        /* Lane 0 writes the trace; other loading lanes write one scratch word, so that the timed
+         * region has no branch. */
+        const unsigned step = lane == 0 ? 1 : 0;
+        uint32_t *ip = lane == 0 ? idx : idx + a.trace_words - 1, *lp = lat + a.trace_words - 1;
+        lp = lane == 0 ? lat : lp;
+        for (uint32_t i = 0; i < (uint32_t)a.timed; i++) {
+            uint32_t t0 = clock32();
+            j = ld(j);
+            *ip = (uint32_t)j;          /* waits for the load: t1 is read after it arrived */
+            uint32_t t1 = clock32();
+            *lp = t1 - t0;
+            ip += step, lp += step;
+        }
+    } else {
+        long long c0 = clock64_read();
+        unsigned long long g0 = globaltimer_read();
+        for (uint64_t k = 0; k < a.timed; k++)
+            j = ld(j);
+        *sink = j;                      /* waits for the last load */
+        long long c1 = clock64_read();
+        unsigned long long g1 = globaltimer_read();
+        if (lane == 0) {
+            a.cycles[2 * w] = c0, a.cycles[2 * w + 1] = c1;
+            a.ns[2 * w] = g0, a.ns[2 * w + 1] = g1;
+        }
+    }
+    a.final_cursor[(uint64_t)w * a.lanes + lane] = (uint64_t)j;
+    if (lane == 0) {
+        uint32_t sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        a.sm_id[w] = sm;
+    }
+}
+
+/* Walker 0's trace, from shared memory to a.trace, by the whole warp. */
+static __device__ void copy_trace_out(const chase_args &a, const uint32_t *trace_smem)
+{
+    __syncwarp();
+    if (!a.record || blockIdx.x != 0)
+        return;
+    for (uint64_t i = threadIdx.x; i < 2 * a.timed; i += blockDim.x)
+        a.trace[i] = i < a.timed ? trace_smem[i] : trace_smem[a.trace_words + (i - a.timed)];
+}
+
+/* Global, texture, constant and shared chases. Dynamic shared memory: the trace (latency, index),
+ * then, for the shared space, the chain image. */
+template <typename T, int P, bool DELTA = false>
+__global__ void __launch_bounds__(32) chase_kernel(chase_args a)
+{
+    extern __shared__ uint4 dyn_smem[];
+    __shared__ T sink;
+    uint32_t *lat = (uint32_t *)dyn_smem, *idx = lat + a.trace_words;
+    chase_load<T, P, DELTA> ld{a.base, a.tex, nullptr, a.cursor_mask};
+    if constexpr (P == GS_PATH_SHARED) {
+        uint4 *chain = dyn_smem + 2 * a.trace_words / 4;
+        for (uint32_t i = threadIdx.x; i < a.image_bytes / 16; i += blockDim.x)
+            chain[i] = a.image[i];
+        __syncthreads();
+        ld.on_chip = (const char *)chain;
+    }
+    if (threadIdx.x < a.lanes)
+        chase_body<T>(ld, a, lat, idx, &sink);
+    copy_trace_out(a, lat);
+}
+
+/* The local-space chase: each loading lane copies the chain image into its own local array. */
+template <typename T> __global__ void __launch_bounds__(32) chase_local_kernel(chase_args a)
+{
+    extern __shared__ uint4 dyn_smem[];
+    __shared__ T sink;
+    uint4 chain[GS_LOCAL_CHAIN_BYTES / sizeof(uint4)];
+    uint32_t *lat = (uint32_t *)dyn_smem, *idx = lat + a.trace_words;
+    if (threadIdx.x < a.lanes) {
+        for (uint32_t i = 0; i < a.image_bytes / 16; i++)
+            chain[i] = a.image[i];
+        chase_load<T, GS_PATH_LOCAL, false> ld{a.base, a.tex, (const char *)chain, 0};
+        chase_body<T>(ld, a, lat, idx, &sink);
+    }
+    copy_trace_out(a, lat);
+}
+
+/* Writes the visited elements: *(T *)(base + off[i]) = val[i]. */
+template <typename T>
+__global__ void chase_scatter(char *base, const uint64_t *off, const uint64_t *val, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        *(T *)(base + off[i]) = (T)val[i];
+}
+
+template <typename T> static const void *kernel_for(int path, bool delta)
+{
+    switch (path) {
+    case GS_PATH_DEFAULT:
+        return delta ? (const void *)chase_kernel<T, GS_PATH_DEFAULT, true>
+                     : (const void *)chase_kernel<T, GS_PATH_DEFAULT>;
+    case GS_PATH_CA:
+        return delta ? (const void *)chase_kernel<T, GS_PATH_CA, true>
+                     : (const void *)chase_kernel<T, GS_PATH_CA>;
+    case GS_PATH_CG:
+        return delta ? (const void *)chase_kernel<T, GS_PATH_CG, true>
+                     : (const void *)chase_kernel<T, GS_PATH_CG>;
+    case GS_PATH_CV:
+        return delta ? (const void *)chase_kernel<T, GS_PATH_CV, true>
+                     : (const void *)chase_kernel<T, GS_PATH_CV>;
+    case GS_PATH_NC:
+        return delta ? (const void *)chase_kernel<T, GS_PATH_NC, true>
+                     : (const void *)chase_kernel<T, GS_PATH_NC>;
+    case GS_PATH_TEX: return (const void *)chase_kernel<T, GS_PATH_TEX>;
+    case GS_PATH_CONST: return (const void *)chase_kernel<T, GS_PATH_CONST>;
+    case GS_PATH_SHARED: return (const void *)chase_kernel<T, GS_PATH_SHARED>;
+    default: return (const void *)chase_local_kernel<T>;
+    }
+}
+
+const void *gs_chase_kernel(int path, unsigned element_bytes, bool delta)
+{
+    return element_bytes == 8 ? kernel_for<uint64_t>(path, delta)
+                              : kernel_for<uint32_t>(path, delta);
+}
+
+cudaError_t gs_chase_scatter(char *base, const uint64_t *off, const uint64_t *val, size_t n,
+                             unsigned element_bytes, int sm_count)
+{
+    unsigned blocks = (unsigned)((n + 255) / 256);
+    if (blocks > (unsigned)sm_count * 8u)
+        blocks = (unsigned)sm_count * 8u;
+    if (blocks == 0)
+        blocks = 1;
+    if (element_bytes == 8)
+        chase_scatter<uint64_t><<<blocks, 256>>>(base, off, val, n);
+    else
+        chase_scatter<uint32_t><<<blocks, 256>>>(base, off, val, n);
+    return cudaGetLastError();
+}
+
+cudaError_t gs_chase_const_upload(const void *image, size_t bytes)
+{
+    return cudaMemcpyToSymbol(gs_const_chain, image, bytes);
+}

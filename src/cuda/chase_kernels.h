@@ -1,0 +1,46 @@
+/* The pointer-chase kernels' interface (src/cuda/ only): the argument block that
+ * chase_kernels.cu's kernels take, and the launch helpers that chase.cu (the host side) calls. */
+#ifndef GS_CUDA_CHASE_KERNELS_H
+#define GS_CUDA_CHASE_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "backend.h"
+
+enum { GS_LOCAL_CHAIN_BYTES = 16384, GS_CONST_CHAIN_BYTES = 65536 };
+
+typedef struct chase_args {
+    const char *base;                 /* global/texture buffer (4-byte offsets count from here) */
+    cudaTextureObject_t tex;
+    const uint4 *image;               /* shared/local: the chain image, copied on chip first */
+    uint32_t image_bytes;
+    const uint64_t *start;            /* per walker: lane 0's first cursor */
+    uint64_t lane_add;                /* cursor displacement of lane i is i * lane_add */
+    uint64_t cursor_mask;             /* delta kernels: cursors are taken modulo cursor_mask + 1 */
+    uint32_t lanes;
+    uint64_t warm_accesses;
+    uint64_t timed;                   /* accesses timed (average) or recorded (fine-grained) */
+    uint32_t record;                  /* 1: fine-grained */
+    uint32_t trace_words;             /* record ? timed + 1 (scratch) rounded up to 4 : 0 */
+    uint32_t *trace;                  /* walker 0's trace: latency[timed] then index[timed] */
+    uint64_t *final_cursor;           /* walkers * lanes: where each lane stopped */
+    long long *cycles;                /* walkers * 2: clock64 at start and end */
+    unsigned long long *ns;           /* walkers * 2: globaltimer at start and end */
+    uint32_t *sm_id;                  /* walkers: the SM each walker ran on */
+} chase_args;
+
+/* The chase kernel for a path (GS_PATH_*, after the space was resolved to a path) and element
+ * width (4 or 8); delta: elements hold distances (aliased global chains). Launch with one block of 32 threads per walker and the trace (plus, for the
+ * shared path, the chain image) as dynamic shared memory. */
+const void *gs_chase_kernel(int path, unsigned element_bytes, bool delta);
+
+/* Write n visited elements: *(T *)(base + off[i]) = val[i] (device arrays); launch only. */
+cudaError_t gs_chase_scatter(char *base, const uint64_t *off, const uint64_t *val, size_t n,
+                             unsigned element_bytes, int sm_count);
+
+/* Copy a chain image of bytes (<= GS_CONST_CHAIN_BYTES) into the constant-space chain. */
+cudaError_t gs_chase_const_upload(const void *image, size_t bytes);
+
+#endif

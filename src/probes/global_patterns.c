@@ -1,0 +1,409 @@
+/* Probe `global-patterns`: global-memory latency patterns and warp access patterns.
+ * 1. Table 3 of the memory-hierarchy paper (section 4.2): the latency of an L1 hit, an L1 miss
+ *    that hits L2, an L2 miss (TLB hit) and a TLB miss, for each load path, from fine-grained
+ *    single-lane chases (Listing 2): small warm chain; L2-sized random chain; cold chain inside
+ *    one page region; cold chain with one element per far-apart region.
+ * 2. Coalescing (textbook notes: 128-byte lines of 32-byte sectors): one warp whose lanes load at
+ *    i * lane_stride (lane strides 4 B .. 4 KB, then scattered far apart), in a warm L1 (path ca)
+ *    and through L2 only (path cg); latency per request with one warp, and requests per ns with
+ *    many warps. analysis/granularity.c infers the sector and line size of a request. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/chain.h"
+#include "analysis/granularity.h"
+#include "analysis/stats.h"
+#include "probes/probe.h"
+#include "util/interrupt.h"
+
+static struct {
+    long long record;
+    long long walkers;
+    long long timed;
+    const char *paths;
+    uint64_t tlb_footprint;
+} opt;
+
+const gs_opt gs_probe_global_patterns_opts[] = {
+    {"record", GS_OPT_INT, &opt.record, "N",
+     "latencies recorded per pattern (default 256, 1024 with --thorough)", NULL, 16, 1 << 20},
+    {"walkers", GS_OPT_INT, &opt.walkers, "N",
+     "warps chasing at once for throughput (default: SMs x blocks per SM, at most 32 each)",
+     NULL, 0, 1 << 20},
+    {"timed", GS_OPT_INT, &opt.timed, "N", "requests per warp timed for throughput (default 256)",
+     NULL, 1, 1 << 24},
+    {"paths", GS_OPT_STRING, &opt.paths, "LIST",
+     "load paths for the latency table (default default,ca,cg,cv,nc)", NULL, 0, 0},
+    {"tlb-footprint", GS_OPT_BYTES, &opt.tlb_footprint, "BYTES",
+     "span of the TLB-miss pattern (default: a quarter of free memory, at most 16GB)", NULL, 0, 0},
+};
+const int gs_probe_global_patterns_opt_count =
+    sizeof gs_probe_global_patterns_opts / sizeof gs_probe_global_patterns_opts[0];
+
+#define ELEMENT_SPACING 256u      /* bytes between chain elements of the latency patterns */
+#define BLOCK_BYTES 65536u        /* the L2-miss pattern stays inside blocks this large */
+#define LANES 32u
+#define TLB_REGIONS 8192u         /* regions of the TLB-miss pattern (at least --record) */
+
+/* A chain and the plan around it. */
+typedef struct pattern {
+    const char *name;
+    uint64_t *chain;
+    size_t len;
+    uint64_t footprint_bytes;
+    unsigned warmup_passes;
+} pattern;
+
+/* Offsets visited in blocks of BLOCK_BYTES in order, in random order inside each block. */
+static int blocked_chain(gs_rng *rng, size_t count, uint64_t *out)
+{
+    size_t per_block = BLOCK_BYTES / ELEMENT_SPACING;
+    for (size_t b = 0; b * per_block < count; b++) {
+        size_t n = count - b * per_block < per_block ? count - b * per_block : per_block;
+        if (gs_chain_sattolo(rng, n, ELEMENT_SPACING, out + b * per_block))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            out[b * per_block + i] += (uint64_t)b * BLOCK_BYTES;
+    }
+    return 0;
+}
+
+enum { PAT_L1_HIT, PAT_L2_HIT, PAT_L2_MISS, PAT_TLB_MISS, PAT_COUNT };
+static const char *const pattern_names[PAT_COUNT] = { "l1_hit", "l2_hit", "l2_miss", "tlb_miss" };
+static const char *const pattern_methods[PAT_COUNT] = {
+    "median of recorded latencies (ci95 over all): 16 elements 256 B apart, random cycle, 2 warm passes",
+    "median of recorded latencies: random cycle over a quarter of L2 (256 B apart), 1 warm pass",
+    "median of recorded latencies: cold (no warm pass), random inside 64 KB blocks in order",
+    "median of recorded latencies: cold, one element in each of 8192 --tlb-footprint regions",
+};
+
+static uint64_t tlb_footprint_default(const gs_device_info *info)
+{
+    uint64_t free_bytes = info->global_mem_free_bytes ? info->global_mem_free_bytes
+                                                      : info->global_mem_bytes;
+    uint64_t f = free_bytes / 4, cap = 16ull << 30;
+    return f < cap ? f : cap;
+}
+
+/* Chain and warm-up of one latency pattern (Table 3). */
+static int build_pattern(int which, const gs_device_info *info, size_t record, gs_rng *rng,
+                         pattern *p)
+{
+    size_t len = 16;
+    uint64_t spacing = ELEMENT_SPACING;
+    p->name = pattern_names[which];
+    p->warmup_passes = which == PAT_L1_HIT ? 2 : which == PAT_L2_HIT ? 1 : 0;
+    if (which == PAT_L2_HIT) {
+        uint64_t n = info->l2_bytes / 4 / ELEMENT_SPACING;
+        len = n < 64 ? 64 : n > 65536 ? 65536 : (size_t)n;
+    } else if (which == PAT_L2_MISS) {
+        len = record > 2048 ? record : 2048;
+    } else if (which == PAT_TLB_MISS) {   /* many regions: writing them evicts the first from
+                                             the TLBs before the cold pass starts */
+        len = record > TLB_REGIONS ? record : TLB_REGIONS;
+        spacing = opt.tlb_footprint / len / 4096 * 4096;
+        if (spacing < BLOCK_BYTES)
+            spacing = BLOCK_BYTES;
+    }
+    p->chain = malloc(len * sizeof *p->chain);
+    if (!p->chain)
+        return -1;
+    p->len = len;
+    int rc = which == PAT_L2_MISS ? blocked_chain(rng, len, p->chain)
+                                  : gs_chain_sattolo(rng, len, spacing, p->chain);
+    p->footprint_bytes = which == PAT_L2_MISS
+        ? (len * ELEMENT_SPACING + BLOCK_BYTES - 1) / BLOCK_BYTES * BLOCK_BYTES : len * spacing;
+    return rc;
+}
+
+static bool soft_error(int rc)
+{
+    return rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY;
+}
+
+/* One fine-grained chase (walkers 1): the recorded latencies summarized. */
+static int chase_latency(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path, unsigned eb,
+                         unsigned lanes, uint64_t lane_stride, size_t record, gs_summary *s,
+                         gs_error *err)
+{
+    if (gs_interrupted())
+        return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
+    uint32_t *lat = calloc(record, sizeof *lat);
+    double *x = calloc(record, sizeof *x);
+    int rc = 0;
+    if (!lat || !x) {
+        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for %zu latencies", record);
+    } else {
+        gs_chase_plan plan = { .space = GS_SPACE_GLOBAL, .path = path,
+                               .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
+                               .chain_len = pt->len, .element_bytes = eb,
+                               .warmup_passes = pt->warmup_passes, .record_n = record,
+                               .walkers = 1, .lanes = lanes, .lane_stride_bytes = lane_stride,
+                               .carveout_percent = -1 };
+        gs_chase_result res = { .latency_cycles = lat };
+        rc = ctx->backend->ops->chase(ctx->backend, &plan, &res, err);
+        for (size_t i = 0; !rc && i < res.recorded; i++)
+            x[i] = lat[i];
+        if (!rc) {
+            *s = gs_summarize(x, res.recorded);
+            s->mean = gs_trimmed_mean(x, res.recorded, 0.1);   /* the sweeps fit this */
+        }
+    }
+    free(lat);
+    free(x);
+    return rc;
+}
+
+/* Many warps at once (average mode): warp requests completed per ns, all warps together. */
+static int chase_throughput(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path,
+                            uint64_t lane_stride, double *per_ns, gs_error *err)
+{
+    if (gs_interrupted())
+        return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
+    gs_chase_plan plan = { .space = GS_SPACE_GLOBAL, .path = path,
+                           .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
+                           .chain_len = pt->len, .element_bytes = 4,
+                           .warmup_passes = pt->warmup_passes, .timed_accesses = (uint64_t)opt.timed,
+                           .walkers = (unsigned)opt.walkers, .lanes = LANES,
+                           .lane_stride_bytes = lane_stride, .carveout_percent = -1 };
+    gs_chase_result res = { 0 };
+    int rc = ctx->backend->ops->chase(ctx->backend, &plan, &res, err);
+    *per_ns = rc ? NAN : res.accesses_per_ns;
+    return rc;
+}
+
+/* Table 3: every pattern on every path of --paths. */
+static int latency_table(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, gs_error *err)
+{
+    char list[128];
+    snprintf(list, sizeof list, "%s", opt.paths);
+    int rc = 0;
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name && !rc;
+         name = strtok_r(NULL, ",", &save)) {
+        gs_load_path path;
+        if (gs_path_parse(name, &path) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--paths: '%s' is not a load path", name);
+        gs_progress(ctx, "global-patterns: latency table, path %s", name);
+        double x[PAT_COUNT], y[PAT_COUNT];
+        for (int k = 0; k < PAT_COUNT && !rc; k++) {
+            pattern pt = { 0 };
+            char fig[64];
+            snprintf(fig, sizeof fig, "latency_%s_%s_cycles", pattern_names[k], name);
+            x[k] = k;
+            y[k] = NAN;
+            gs_summary s;
+            if (build_pattern(k, ctx->info, (size_t)opt.record, rng, &pt) != 0)
+                rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the %s chain",
+                             pattern_names[k]);
+            else
+                rc = chase_latency(ctx, &pt, path, 8, 1, 0, (size_t)opt.record, &s, err);
+            if (!rc) {
+                gs_figure(p, fig, s.median, "cycles", s.ci95, s.n, pattern_methods[k]);
+                y[k] = s.median;
+            } else if (soft_error(rc)) {
+                gs_figure_nd(p, fig, "cycles", pattern_methods[k], "%s", err->msg);
+                rc = 0;
+            }
+            free(pt.chain);
+        }
+        char series[48];
+        snprintf(series, sizeof series, "table3_%s", name);
+        gs_series(p, series, "pattern (0 l1_hit, 1 l2_hit, 2 l2_miss, 3 tlb_miss)", "",
+                  "latency", "cycles", x, y, PAT_COUNT);
+    }
+    return rc;
+}
+
+#define N_STRIDES 12              /* 4 B .. 4 KB, then scattered */
+
+/* Lane strides 4, 8, .. 128 B, then 2^k + 128 B up to 4224 B: odd multiples of 128 B, so that 32
+ * lanes fall in 32 different sets of a power-of-two-set cache and stay resident. */
+static uint64_t sweep_stride(size_t k)
+{
+    return k < 6 ? 4ull << k : (256ull << (k - 6)) + 128;
+}
+
+/* The chain of one sweep point: "l1": one slot, warm; "l2": random slots over a quarter of L2
+ * that never share a line between lanes or slots. */
+static int sweep_chain(bool l1, const gs_device_info *info, uint64_t ls, bool scattered,
+                       gs_rng *rng, pattern *pt)
+{
+    uint64_t slot = scattered ? ELEMENT_SPACING : LANES * ls;
+    size_t slots = 1;
+    if (!l1) {   /* a quarter of L2 in the lines touched (32 lanes, at most 256 B each) */
+        uint64_t touched = LANES * (ls < 256 ? ls : 256);
+        uint64_t n = scattered ? 64 : info->l2_bytes / 4 / touched;
+        slots = n < 8 ? 8 : n > 4096 ? 4096 : (size_t)n;
+    }
+    pt->chain = malloc(slots * sizeof *pt->chain);
+    if (!pt->chain)
+        return -1;
+    pt->len = slots;
+    pt->warmup_passes = l1 ? 2 : 1;
+    pt->footprint_bytes = (slots - 1) * slot + (LANES - 1) * ls + 4;
+    pt->footprint_bytes = (pt->footprint_bytes + 255) / 256 * 256;
+    return gs_chain_sattolo(rng, slots, slot, pt->chain);
+}
+
+typedef struct sweep_out {
+    double stride[N_STRIDES], latency[N_STRIDES], ci95[N_STRIDES], per_ns[N_STRIDES];
+    uint64_t strides[N_STRIDES];
+    size_t n;
+} sweep_out;
+
+/* One warp-pattern sweep: latency per request (one warp) and requests per ns (many warps). */
+static int sweep(gs_probe_ctx *ctx, bool l1, gs_rng *rng, sweep_out *o, gs_error *err)
+{
+    gs_load_path path = l1 ? GS_PATH_CA : GS_PATH_CG;
+    uint64_t scattered = ctx->info->l2_bytes / 128 / 128 * 128 + 128;
+    if (scattered < 64 * ELEMENT_SPACING + 128)
+        scattered = 64 * ELEMENT_SPACING + 128;
+    gs_progress(ctx, "global-patterns: warp patterns, path %s, lane strides 4 B..4 KB and %llu B",
+                gs_path_name(path), (unsigned long long)scattered);
+    int rc = 0;
+    o->n = 0;
+    for (size_t k = 0; k < N_STRIDES && !rc; k++) {
+        uint64_t ls = k + 1 == N_STRIDES ? scattered : sweep_stride(k);
+        pattern pt = { .name = l1 ? "l1" : "l2" };
+        gs_summary s = { 0 };
+        double per_ns = NAN;
+        if (sweep_chain(l1, ctx->info, ls, k + 1 == N_STRIDES, rng, &pt) != 0)
+            rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a sweep chain");
+        if (!rc)
+            rc = chase_latency(ctx, &pt, path, 4, LANES, ls, (size_t)opt.record, &s, err);
+        if (!rc)
+            rc = chase_throughput(ctx, &pt, path, ls, &per_ns, err);
+        free(pt.chain);
+        if (rc)
+            break;
+        o->strides[o->n] = ls;
+        o->stride[o->n] = (double)ls;
+        o->latency[o->n] = s.mean;
+        o->ci95[o->n] = s.ci95;
+        o->per_ns[o->n++] = per_ns;
+    }
+    return rc;
+}
+
+static void record_granularity(gs_probe_out *p, const char *prefix, const char *unit,
+                               const uint64_t *ls, const double *cost, const double *ci95,
+                               size_t n, const char *what, gs_granularity_fit *fit)
+{
+    gs_granularity_fit f;
+    char name[64], method[256];
+    snprintf(method, sizeof method, "least squares of %s over lane strides: base + cost x (distinct "
+             "sectors - 1) + cost x (distinct lines - 1), best of sector 4..512 B, line ..4096 B", what);
+    if (gs_granularity_infer(ls, cost, ci95, n, LANES, 4, 0.02, 0.05, &f) != 0)
+        return;
+    snprintf(name, sizeof name, "%s_sector_bytes", prefix);
+    if (f.sector_determined) {
+        gs_figure(p, name, (double)f.sector_bytes, "B", 0, f.points, method);
+        snprintf(name, sizeof name, "%s_extra_sector_%s", prefix, unit);
+        gs_figure(p, name, f.sector_cost, unit, f.sector_ci95, f.points, method);
+    } else {
+        gs_figure_nd(p, name, "B", method, "%s", f.sector_reason);
+    }
+    snprintf(name, sizeof name, "%s_line_bytes", prefix);
+    if (f.line_determined) {
+        gs_figure(p, name, (double)f.line_bytes, "B", 0, f.points, method);
+        snprintf(name, sizeof name, "%s_extra_line_%s", prefix, unit);
+        gs_figure(p, name, f.line_cost, unit, f.line_ci95, f.points, method);
+    } else {
+        gs_figure_nd(p, name, "B", method, "%s", f.line_reason);
+    }
+    snprintf(name, sizeof name, "%s_fit_rms_%s", prefix, unit);
+    if (f.points)
+        gs_figure(p, name, f.rms, unit, 0, f.points, "residual rms of that fit");
+    if (fit)
+        *fit = f;
+}
+
+static void record_sweep(gs_probe_out *p, const char *prefix, const sweep_out *o)
+{
+    char name[64];
+    double gbps[N_STRIDES], ns_per[N_STRIDES];
+    for (size_t k = 0; k < o->n; k++) {
+        gbps[k] = o->per_ns[k] * LANES * 4;     /* useful bytes per ns = GB/s */
+        ns_per[k] = o->per_ns[k] > 0 ? 1.0 / o->per_ns[k] : NAN;
+    }
+    snprintf(name, sizeof name, "%s_latency", prefix);
+    gs_series(p, name, "lane_stride", "B", "latency_per_request (10% trimmed mean)", "cycles",
+              o->stride, o->latency, o->n);
+    snprintf(name, sizeof name, "%s_latency_ci95", prefix);
+    gs_series(p, name, "lane_stride", "B", "ci95", "cycles", o->stride, o->ci95, o->n);
+    snprintf(name, sizeof name, "%s_requests_per_ns", prefix);
+    gs_series(p, name, "lane_stride", "B", "warp_requests", "1/ns", o->stride, o->per_ns, o->n);
+    snprintf(name, sizeof name, "%s_useful_gbps", prefix);
+    gs_series(p, name, "lane_stride", "B", "useful_bandwidth", "GB/s", o->stride, gbps, o->n);
+    if (o->n) {
+        snprintf(name, sizeof name, "%s_coalesced_cycles", prefix);
+        gs_figure(p, name, o->latency[0], "cycles", o->ci95[0], (size_t)opt.record,
+                  "10% trimmed mean latency of one warp request, lanes 4 B apart (a 128-B span)");
+        snprintf(name, sizeof name, "%s_scattered_cycles", prefix);
+        gs_figure(p, name, o->latency[o->n - 1], "cycles", o->ci95[o->n - 1], (size_t)opt.record,
+                  "10% trimmed mean latency of one warp request, lanes far apart");
+    }
+    gs_granularity_fit fit = { .sector_reason = "out of host memory",
+                               .line_reason = "out of host memory" };
+    snprintf(name, sizeof name, "%s_latency", prefix);
+    record_granularity(p, name, "cycles", o->strides, o->latency, o->ci95, o->n,
+                       "latency per request", &fit);
+    snprintf(name, sizeof name, "%s_loaded", prefix);
+    record_granularity(p, name, "ns", o->strides, ns_per, NULL, o->n,
+                       "ns per warp request with many warps (1 / requests per ns)", NULL);
+    if (strcmp(prefix, "l1") != 0)
+        return;
+    const char *m = "the L1-hit warp sweep (path ca): l1_latency_sector_bytes and l1_latency_line_bytes";
+    if (fit.sector_determined && fit.sector_bytes < fit.line_bytes)
+        gs_figure(p, "sector_bytes", (double)fit.sector_bytes, "B", 0, fit.points, m);
+    else if (fit.sector_determined)
+        gs_figure_nd(p, "sector_bytes", "B", m, "only one unit (%llu B) has a visible cost in the "
+                     "L1-hit latency: no cost per smaller sector shows",
+                     (unsigned long long)fit.sector_bytes);
+    else
+        gs_figure_nd(p, "sector_bytes", "B", m, "%s", fit.sector_reason);
+    if (fit.line_determined)
+        gs_figure(p, "line_bytes", (double)fit.line_bytes, "B", 0, fit.points, m);
+    else
+        gs_figure_nd(p, "line_bytes", "B", m, "%s", fit.line_reason);
+}
+
+int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
+{
+    int per_sm = ctx->info->max_blocks_per_sm > 0 && ctx->info->max_blocks_per_sm < 32
+               ? ctx->info->max_blocks_per_sm : 32;
+    opt.record = ctx->thorough ? 1024 : 256;
+    opt.walkers = (long long)(ctx->info->sm_count > 0 ? ctx->info->sm_count : 1) * per_sm;
+    opt.timed = 256;
+    opt.paths = "default,ca,cg,cv,nc";
+    opt.tlb_footprint = tlb_footprint_default(ctx->info);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_global_patterns_opts,
+                                 gs_probe_global_patterns_opt_count, err);
+    if (rc)
+        return rc;
+    if (opt.walkers < 1)
+        return gs_fail(err, GS_ERR_USAGE, "--walkers must be at least 1");
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "global-patterns");
+    gs_param_int(p, "record", opt.record);
+    gs_param_int(p, "walkers", opt.walkers);
+    gs_param_int(p, "timed", opt.timed);
+    gs_param_string(p, "paths", opt.paths);
+    gs_param_int(p, "tlb_footprint_bytes", (long long)opt.tlb_footprint);
+    gs_rng rng;
+    gs_rng_seed(&rng, ctx->seed);
+    rc = latency_table(ctx, p, &rng, err);
+    static const char *const prefixes[2] = { "l1", "l2" };
+    for (int l = 0; l < 2 && !rc; l++) {
+        sweep_out o;
+        rc = sweep(ctx, l == 0, &rng, &o, err);
+        if (soft_error(rc)) {
+            gs_probe_warning(p, "warp patterns through %s not run: %s", l == 0 ? "ca" : "cg", err->msg);
+            rc = 0;
+            continue;
+        }
+        record_sweep(p, prefixes[l], &o);
+    }
+    return rc;
+}

@@ -1,0 +1,95 @@
+/* Shared measurement helpers of the pipeline, roofline and divergence probes (issue_point.h). */
+#include "probes/issue_point.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPS 1000
+
+int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, double target_cycles,
+                     gs_issue_point *out, gs_error *err)
+{
+    gs_issue_result r;
+    double ipc[MAX_REPS], cpi[MAX_REPS], cycles[MAX_REPS], ns[MAX_REPS];
+    reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+    /* Several blocks per SM: on the H100 their spans did not overlap as planned in 50 us kernels
+     * (throughput up to 10% off), and agreed with event timing in 1 ms ones (docs/methods.md). */
+    if (plan->blocks > (unsigned)ctx->info->sm_count)
+        target_cycles *= GS_ISSUE_MULTI_BLOCK_FACTOR;
+    plan->iterations = 4;
+    int rc = ctx->backend->ops->issue(ctx->backend, plan, &r, err);
+    if (rc)
+        return rc;
+    double it = plan->iterations * target_cycles / (r.cycles > 1 ? r.cycles : 1);
+    plan->iterations = it < 4 ? 4 : it > 1e8 ? 100000000u : (unsigned)it;
+    for (unsigned i = 0; i < reps; i++) {
+        if ((rc = ctx->backend->ops->issue(ctx->backend, plan, &r, err)) != 0)
+            return rc;
+        ipc[i] = r.instr_per_cycle_per_sm;
+        cpi[i] = r.instr_per_cycle_per_sm > 0 ? 1.0 / r.instr_per_cycle_per_sm : NAN;
+        cycles[i] = r.cycles;
+        ns[i] = r.ns;
+    }
+    out->ipc = gs_summarize(ipc, reps);
+    out->cpi = gs_summarize(cpi, reps);
+    out->cycles = gs_median(cycles, reps);
+    out->ns = gs_median(ns, reps);
+    out->warps_per_sm = r.warps_per_sm;
+    out->instructions = r.instructions;
+    out->iterations = plan->iterations;
+    return 0;
+}
+
+bool gs_issue_plan_warps(const gs_device_info *info, gs_instr instr, unsigned ilp, unsigned warps,
+                         gs_issue_plan *plan)
+{
+    unsigned max_wpb = (unsigned)(info->max_threads_per_block / info->warp_size);
+    unsigned max_warps = (unsigned)(info->max_threads_per_sm / info->warp_size);
+    if (warps < 1 || warps > max_warps)
+        return false;
+    unsigned blocks_per_sm = warps <= max_wpb ? 1 : 2;
+    if (warps % blocks_per_sm || warps / blocks_per_sm > max_wpb)
+        return false;
+    memset(plan, 0, sizeof *plan);
+    plan->instr = instr;
+    plan->ilp = ilp;
+    plan->warps_per_block = warps / blocks_per_sm;
+    plan->blocks = blocks_per_sm * (unsigned)info->sm_count;
+    plan->blocks_per_sm_limit = blocks_per_sm;
+    return true;
+}
+
+size_t gs_issue_warps_grid(const gs_device_info *info, unsigned *grid, size_t cap)
+{
+    unsigned max_wpb = (unsigned)(info->max_threads_per_block / info->warp_size);
+    unsigned max_warps = (unsigned)(info->max_threads_per_sm / info->warp_size);
+    size_t n = 0;
+    for (unsigned w = 1; w <= max_wpb && w <= max_warps && n < cap; w++)
+        grid[n++] = w;
+    /* Above one block: two equal blocks, in steps of 4 warps (one per scheduler on recent SMs). */
+    for (unsigned w = (max_wpb / 4 + 1) * 4; w <= max_warps && w <= 2 * max_wpb && n < cap; w += 4)
+        grid[n++] = w;
+    return n;
+}
+
+int gs_issue_parse_types(const char *list, bool want[GS_INSTR_COUNT], gs_error *err)
+{
+    char buf[256];
+    bool all = !list || strcmp(list, "all") == 0;
+    for (int i = 0; i < GS_INSTR_COUNT; i++)
+        want[i] = all;
+    if (all)
+        return 0;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        gs_instr t;
+        if (gs_instr_parse(tok, &t) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--types: '%s' is not an instruction type; use a "
+                           "comma-separated list of fadd, ffma, iadd, imul, dfma, sfu-sin, "
+                           "sfu-rsqrt, sw-sin, hfma2, mma, or all", tok);
+        want[t] = true;
+    }
+    return 0;
+}

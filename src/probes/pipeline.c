@@ -1,0 +1,190 @@
+/* Probe `pipeline`: the issue latency lambda and the completion latency Lambda of each instruction
+ * type (SP add, MADD/FMA, INT add and multiply, DP FMA, native and software special functions,
+ * fp16x2 FMA, one tensor-core MMA shape) at ILP 1, 2 and 4, by the method of the roofline paper
+ * (Lemeire et al., section V.A-C): throughput against concurrent warps per SM, from one warp to
+ * full occupancy (warps set by block size, concurrent blocks held by Eq. 2); CPI_warp = 1 /
+ * throughput (section V.B); lambda = min CPI_warp (Eq. 4), Lambda = max CPI_warp (Eq. 5); the
+ * saturation peak, the knee (Lambda / lambda) and the ridge point (fewest warps within 5% of the
+ * peak, section III). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/pipeline_model.h"
+#include "probes/issue_point.h"
+#include "util/interrupt.h"
+
+#define MAX_GRID 128
+
+static const unsigned ilps[3] = {1, 2, 4};
+
+static struct {
+    const char *types;
+    long long reps;
+    double target_cycles;
+} opt;
+
+const gs_opt gs_probe_pipeline_opts[] = {
+    {"types", GS_OPT_STRING, &opt.types, "LIST",
+     "instruction types, comma-separated (fadd,ffma,iadd,imul,dfma,sfu-sin,sfu-rsqrt,sw-sin,"
+     "hfma2,mma) or all (default)", NULL, 0, 0},
+    {"reps", GS_OPT_INT, &opt.reps, "N",
+     "repetitions of each point (default 5; 25, the paper's, with --thorough)", NULL, 1, 1000},
+    {"target-cycles", GS_OPT_DOUBLE, &opt.target_cycles, "N",
+     "cycles each kernel is sized to run (default 100000; 400000 with --thorough)", NULL, 0, 0},
+};
+const int gs_probe_pipeline_opt_count = sizeof gs_probe_pipeline_opts / sizeof gs_probe_pipeline_opts[0];
+
+/* One curve: the points of the warps grid at one ILP. */
+typedef struct curve {
+    size_t n;
+    double warps[MAX_GRID], ipc[MAX_GRID], cpi[MAX_GRID];
+    gs_issue_point point[MAX_GRID];
+} curve;
+
+static int measure_curve(gs_probe_ctx *ctx, gs_instr t, unsigned ilp, curve *c, gs_error *err)
+{
+    unsigned grid[MAX_GRID];
+    size_t n = gs_issue_warps_grid(ctx->info, grid, MAX_GRID);
+    c->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        gs_issue_plan plan;
+        if (!gs_issue_plan_warps(ctx->info, t, ilp, grid[i], &plan))
+            continue;
+        if (gs_interrupted())
+            return gs_fail(err, GS_ERR_INTERRUPTED, "pipeline: interrupted");
+        gs_issue_point *pt = &c->point[c->n];
+        int rc = gs_issue_measure(ctx, &plan, (unsigned)opt.reps, opt.target_cycles, pt, err);
+        if (rc)
+            return rc;
+        c->warps[c->n] = pt->warps_per_sm > 0 ? pt->warps_per_sm : grid[i];
+        c->ipc[c->n] = pt->ipc.median;
+        c->cpi[c->n] = pt->ipc.median > 0 ? 1.0 / pt->ipc.median : NAN;
+        c->n++;
+    }
+    return 0;
+}
+
+static void figure_name(char *buf, size_t len, gs_instr t, unsigned ilp, const char *what)
+{
+    if (ilp)
+        snprintf(buf, len, "%s_ilp%u_%s", gs_instr_name(t), ilp, what);
+    else
+        snprintf(buf, len, "%s_%s", gs_instr_name(t), what);
+}
+
+/* Figures and the CPI series of one curve. */
+static void record_curve(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, unsigned ilp,
+                         const curve *c, const gs_pipe_curve_fit *f)
+{
+    char name[96];
+    const gs_issue_point *hi = &c->point[f->peak_index], *lo = &c->point[f->min_index];
+    figure_name(name, sizeof name, t, ilp, "lambda_cycles");
+    gs_figure(p, name, f->lambda_issue_cycles, "cycles", hi->cpi.ci95, hi->cpi.n,
+              "Eq. 4: min over warps per SM of CPI_warp = 1 / (warp instructions per cycle per SM)");
+    figure_name(name, sizeof name, t, ilp, "Lambda_cycles");
+    gs_figure(p, name, f->Lambda_completion_cycles, "cycles", lo->cpi.ci95, lo->cpi.n,
+              "Eq. 5: max over warps per SM of CPI_warp (one warp per SM)");
+    figure_name(name, sizeof name, t, ilp, "peak_ipc");
+    gs_figure(p, name, f->peak_ipc, "warp instr/cycle/SM", hi->ipc.ci95, hi->ipc.n,
+              "saturation peak: max over warps per SM of warp instructions per cycle per SM");
+    figure_name(name, sizeof name, t, ilp, "gops");
+    double khz = ctx->clock_khz > 0 ? ctx->clock_khz : ctx->info->sm_clock_khz;
+    gs_figure(p, name, f->peak_ipc * ctx->info->warp_size * ctx->info->sm_count * khz * 1e-6,
+              "Gop/s", hi->ipc.ci95 * ctx->info->warp_size * ctx->info->sm_count * khz * 1e-6,
+              hi->ipc.n, ctx->clock_khz > 0 ? "peak x warp_size x SMs x measured SM clock"
+                                            : "peak x warp_size x SMs x the driver's SM clock");
+    figure_name(name, sizeof name, t, ilp, "knee_warps");
+    gs_figure(p, name, f->knee_warps, "warps", 0, c->n,
+              "where the latency line w / Lambda meets the peak: Lambda / lambda");
+    figure_name(name, sizeof name, t, ilp, "ridge_warps");
+    gs_figure(p, name, f->ridge_warps, "warps", 0, c->n,
+              "section III: fewest concurrent warps per SM within 5% of the peak");
+    figure_name(name, sizeof name, t, ilp, "cpi");
+    gs_series(p, name, "warps_per_sm", "warps", "cpi_warp", "cycles", c->warps, c->cpi, c->n);
+}
+
+/* The row of the summary table: lambda (least over ILP), Lambda (ILP 1), peak, ridge (ILP 1). */
+static void record_summary(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t,
+                           const gs_pipe_curve_fit f[3])
+{
+    char name[96];
+    double lambda = fmin(f[0].lambda_issue_cycles, fmin(f[1].lambda_issue_cycles,
+                                                        f[2].lambda_issue_cycles));
+    figure_name(name, sizeof name, t, 0, "lambda_cycles");
+    gs_figure(p, name, lambda, "cycles", 0, 3, "least Eq. 4 lambda over ILP 1, 2 and 4");
+    figure_name(name, sizeof name, t, 0, "Lambda_cycles");
+    gs_figure(p, name, f[0].Lambda_completion_cycles, "cycles", 0, 1,
+              "Eq. 5 at ILP 1: one warp's dependent chain (the completion latency)");
+    figure_name(name, sizeof name, t, 0, "peak_ops_per_cycle_per_sm");
+    gs_figure(p, name, ctx->info->warp_size / lambda, "thread instr/cycle/SM", 0, 3,
+              "warp_size / lambda: thread instructions per cycle per SM at the saturation peak");
+    figure_name(name, sizeof name, t, 0, "ridge_warps");
+    gs_figure(p, name, f[0].ridge_warps, "warps", 0, 1, "ridge point at ILP 1 (section III)");
+    if (t == GS_INSTR_MMA) {
+        figure_name(name, sizeof name, t, 0, "peak_flops_per_cycle_per_sm");
+        gs_figure(p, name, 2.0 * 16 * 8 * 16 / lambda, "flop/cycle/SM", 0, 3,
+                  "m16n8k16: 2 x 16 x 8 x 16 flops per warp MMA / lambda");
+    }
+}
+
+static void record_not_determined(gs_probe_out *p, gs_instr t, const char *why)
+{
+    static const char *const what[] = {"lambda_cycles", "Lambda_cycles", "peak_ops_per_cycle_per_sm",
+                                       "ridge_warps"};
+    char name[96];
+    for (int i = 0; i < 4; i++) {
+        figure_name(name, sizeof name, t, 0, what[i]);
+        gs_figure_nd(p, name, i == 3 ? "warps" : i == 2 ? "thread instr/cycle/SM" : "cycles",
+                     "pipeline sweep (roofline paper, section V)", "%s", why);
+    }
+}
+
+static int run_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, gs_error *err)
+{
+    static curve c;
+    gs_pipe_curve_fit f[3];
+    for (int k = 0; k < 3; k++) {
+        gs_progress(ctx, "pipeline: %s ILP %u", gs_instr_name(t), ilps[k]);
+        int rc = measure_curve(ctx, t, ilps[k], &c, err);
+        if (rc == GS_ERR_UNSUPPORTED) {
+            record_not_determined(p, t, err->msg);
+            gs_error_clear(err);
+            return 0;
+        }
+        if (rc)
+            return rc;
+        if (gs_pipe_fit_curve(c.warps, c.ipc, c.n, GS_PIPE_RIDGE_TOLERANCE, &f[k]) != 0) {
+            record_not_determined(p, t, "no usable point in the warps sweep");
+            return 0;
+        }
+        record_curve(ctx, p, t, ilps[k], &c, &f[k]);
+    }
+    record_summary(ctx, p, t, f);
+    return 0;
+}
+
+int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err)
+{
+    bool want[GS_INSTR_COUNT];
+    opt.types = "all";
+    opt.reps = ctx->thorough ? 25 : 5;
+    opt.target_cycles = ctx->thorough ? 400000 : 100000;
+    int rc = gs_probe_parse_opts(ctx, gs_probe_pipeline_opts, gs_probe_pipeline_opt_count, err);
+    if (!rc)
+        rc = gs_issue_parse_types(opt.types, want, err);
+    if (rc)
+        return rc;
+    if (!(opt.target_cycles >= 1000 && opt.target_cycles <= 1e10))
+        return gs_fail(err, GS_ERR_USAGE, "--target-cycles %g: use 1000 to 1e10", opt.target_cycles);
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "pipeline");
+    gs_param_string(p, "types", opt.types);
+    gs_param_int(p, "reps", opt.reps);
+    gs_param_double(p, "target_cycles", opt.target_cycles);
+    gs_param_string(p, "warps_layout", "one block per SM up to the largest block, then two equal "
+                    "blocks; concurrent blocks held by dynamic shared memory (Eq. 2)");
+    for (int t = 0; t < GS_INSTR_COUNT && !rc; t++)
+        if (want[t])
+            rc = run_type(ctx, p, (gs_instr)t, err);
+    return rc;
+}

@@ -1,0 +1,431 @@
+/* Probe `random-walk`: the random walk and the varying-size random walk of the roofline paper
+ * (Lemeire et al., Sections VI.B and VI.C). One warp follows a Sattolo cycle (one random cyclic
+ * permutation, so every element is visited before the walk returns) through global, shared,
+ * constant and local memory; the cycles per access at each array size give a rounded step per
+ * cache level, fitted with Eq. 6 for each level's capacity and latency (src/analysis/eq6.c).
+ * Global walks visit one element per slot of slot_bytes (default: the smallest line the cache
+ * probe found in this run, else 32 B): while slot <= line the fitted capacity is the cache's. Then
+ * more and more warps walk at once (cold, every access a first touch): throughput against
+ * concurrent walkers, the memory side of the occupancy roofline, and the walkers that saturate
+ * it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/chain.h"
+#include "analysis/eq6.h"
+#include "analysis/saturation.h"
+#include "probes/probe.h"
+#include "util/interrupt.h"
+
+#define MAX_POINTS 96
+#define SATURATION_FRACTION 0.9
+
+static struct {
+    uint64_t slot;
+    uint64_t min_size;
+    uint64_t max_size;
+    long long per_octave;
+    long long timed;
+    long long walkers_max;
+    long long walker_accesses;
+    long long lanes;
+} opt;
+
+const gs_opt gs_probe_random_walk_opts[] = {
+    {"slot", GS_OPT_BYTES, &opt.slot, "BYTES", "global walks: one element per slot (default: the "
+     "smallest cache line found by the cache probe in this run, else 32 B)", NULL, 0, 0},
+    {"min-size", GS_OPT_BYTES, &opt.min_size, "BYTES", "smallest array (default 1 KB)", NULL, 0, 0},
+    {"max-size", GS_OPT_BYTES, &opt.max_size, "BYTES",
+     "largest global array (default 3 x L2, 8 x L2 with --thorough)", NULL, 0, 0},
+    {"per-octave", GS_OPT_INT, &opt.per_octave, "N", "array sizes per doubling (default 2, 4 with "
+     "--thorough)", NULL, 1, 16},
+    {"timed", GS_OPT_INT, &opt.timed, "N", "timed accesses per array size, after one whole pass "
+     "(default 2048, 8192 with --thorough)", NULL, 16, 1 << 24},
+    {"walkers-max", GS_OPT_INT, &opt.walkers_max, "N", "most concurrent walkers (default: SMs x "
+     "blocks per SM; 0 skips the walkers sweep)", NULL, 0, 1 << 20},
+    {"walker-accesses", GS_OPT_INT, &opt.walker_accesses, "N", "accesses of each lane of each "
+     "walker in the walkers sweep (default 32)", NULL, 8, 1 << 16},
+    {"lanes", GS_OPT_INT, &opt.lanes, "N", "lanes of each walker's warp that chase, each its own "
+     "copy of the chain (default 32: a warp-wide random gather per step; 1: the paper's single "
+     "chase)", NULL, 1, 32},
+};
+
+const int gs_probe_random_walk_opt_count =
+    sizeof gs_probe_random_walk_opts / sizeof gs_probe_random_walk_opts[0];
+
+typedef struct space_walk {
+    gs_space space;
+    const char *name;
+    uint64_t min_bytes, max_bytes;
+    uint64_t slot_bytes;
+    int max_levels;
+    int density;                  /* sizes per octave: this times --per-octave */
+} space_walk;
+
+/* One chase over a Sattolo cycle of footprint / slot elements. */
+static int walk(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uint64_t slot,
+                unsigned warmup_passes, uint64_t timed, unsigned walkers, unsigned lanes,
+                gs_rng *rng, gs_chase_result *res, gs_error *err)
+{
+    uint64_t count = footprint / slot;   /* each lane i walks its own copy, i * footprint on */
+    uint64_t *chain = malloc(count * sizeof *chain);
+    if (!chain || gs_chain_sattolo(rng, count, slot, chain) != 0) {
+        free(chain);
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a %llu-element chain",
+                       (unsigned long long)count);
+    }
+    uint64_t span = footprint * lanes;
+    gs_chase_plan plan = { .space = space, .path = GS_PATH_DEFAULT, .footprint_bytes = span,
+                           .chain = chain, .chain_len = count,
+                           .element_bytes = span > 0xffffffffull ? 8 : 4,
+                           .warmup_passes = warmup_passes, .timed_accesses = timed,
+                           .walkers = walkers, .lanes = lanes, .lane_stride_bytes = footprint,
+                           .carveout_percent = -1 };
+    memset(res, 0, sizeof *res);
+    int rc = ctx->backend->ops->chase(ctx->backend, &plan, res, err);
+    free(chain);
+    return rc;
+}
+
+static double ns_of(const gs_probe_ctx *ctx, const gs_chase_result *r)
+{
+    return r->avg_ns > 0 ? r->avg_ns : gs_cycles_to_ns(ctx, r->avg_cycles);
+}
+
+/* The smallest line_bytes of the `cache` records of global memory already in this run (the
+ * caches a global walk goes through); 0 when none. */
+static uint64_t cache_probe_line(const gs_probe_ctx *ctx)
+{
+    size_t i;
+    json_t *p;
+    double best = 0;
+    json_array_foreach(ctx->run->probes, i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *space = json_string_value(json_object_get(json_object_get(p, "params"),
+                                                              "space"));
+        double line;
+        if (name && strcmp(name, "cache") == 0 && space && strcmp(space, "global") == 0 &&
+            gs_figure_get(p, "line_bytes", &line) == 0 && line >= 4 && (best == 0 || line < best))
+            best = line;
+    }
+    return (uint64_t)best;
+}
+
+/* Array sizes from min to max, density x per_octave per doubling, multiples of slot, max last. */
+static size_t sizes_for(const space_walk *sw, double *sizes)
+{
+    size_t n = 0;
+    double step = 1.0 / (double)(opt.per_octave * sw->density);
+    for (double x = log2((double)sw->min_bytes); n + 1 < MAX_POINTS; x += step) {
+        uint64_t s = (uint64_t)exp2(x) / sw->slot_bytes * sw->slot_bytes;
+        if (s >= sw->max_bytes)
+            break;
+        if (s >= 2 * sw->slot_bytes && (n == 0 || s > sizes[n - 1]))
+            sizes[n++] = (double)s;
+    }
+    sizes[n++] = (double)(sw->max_bytes / sw->slot_bytes * sw->slot_bytes);
+    return n;
+}
+
+static void name_of(char *buf, size_t len, const space_walk *sw, const char *what)
+{
+    snprintf(buf, len, "%s_%s", sw->name, what);
+}
+
+/* Eq. 6 fit of one space's curve into figures. */
+static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
+                       const double *sizes, const double *cycles, size_t n)
+{
+    char name[96];
+    gs_eq6_fit fit;
+    const char *method = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
+                         "(least squares; levels and step sharpness chosen by BIC)";
+    if (gs_eq6_fit_curve_sharp(sizes, cycles, n, sw->max_levels, &fit) != 0) {
+        name_of(name, sizeof name, sw, "latencies_cycles");
+        gs_figure_nd(p, name, "cycles", method, "fewer than 3 array sizes were walked");
+        return;
+    }
+    name_of(name, sizeof name, sw, "levels");
+    gs_figure(p, name, fit.levels, "", 0, fit.n, method);
+    name_of(name, sizeof name, sw, "latencies_cycles");
+    gs_figure_list(p, name, fit.latency, (size_t)fit.levels + 1, "cycles", fit.n, method);
+    name_of(name, sizeof name, sw, "capacities_bytes");
+    if (fit.levels > 0)
+        gs_figure_list(p, name, fit.capacity_bytes, (size_t)fit.levels, "B", fit.n, method);
+    else
+        gs_figure_nd(p, name, "B", method, "no step between %llu B and %llu B: one level serves "
+                     "every size walked", (unsigned long long)sizes[0],
+                     (unsigned long long)sizes[n - 1]);
+    for (int k = 0; k <= fit.levels; k++) {
+        snprintf(name, sizeof name, "%s_level%d_latency_cycles", sw->name, k + 1);
+        gs_figure(p, name, fit.latency[k], "cycles", 0, fit.n, method);
+        snprintf(name, sizeof name, "%s_level%d_latency_ns", sw->name, k + 1);
+        gs_figure(p, name, gs_cycles_to_ns(ctx, fit.latency[k]), "ns", 0, fit.n, method);
+        if (k < fit.levels) {
+            snprintf(name, sizeof name, "%s_level%d_capacity_bytes", sw->name, k + 1);
+            gs_figure(p, name, fit.capacity_bytes[k], "B", 0, fit.n, method);
+        }
+    }
+    name_of(name, sizeof name, sw, "step_sharpness");
+    if (fit.levels > 0)
+        gs_figure_list(p, name, fit.sharpness, (size_t)fit.levels, "", fit.n, "g_k of the hit "
+                       "ratio (C_k/s)^g_k past each capacity: 1 is Eq. 6 (random hits), large is a "
+                       "sharp LRU-like step");
+    name_of(name, sizeof name, sw, "fit_residual_cycles");
+    gs_figure(p, name, fit.residual_sd, "cycles", 0, fit.n, "sd of the Eq. 6 fit's residuals");
+}
+
+/* A space's latency curve, kept sorted by array size. */
+typedef struct curve {
+    double sizes[MAX_POINTS], cycles[MAX_POINTS], ns[MAX_POINTS];
+    size_t n;
+} curve;
+
+/* The largest walk as the space's latency, the curve as a series, then the fit. */
+static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
+                         const curve *c)
+{
+    char name[96], method[160];
+    size_t last = c->n - 1;
+    snprintf(method, sizeof method, "random walk (Sattolo cycle over every %llu-B element of a "
+             "%llu-B array), one warp, after one whole pass: average cycles per access",
+             (unsigned long long)sw->slot_bytes, (unsigned long long)c->sizes[last]);
+    name_of(name, sizeof name, sw, "latency_cycles");
+    gs_figure(p, name, c->cycles[last], "cycles", 0, (size_t)opt.timed, method);
+    name_of(name, sizeof name, sw, "latency_ns");
+    gs_figure(p, name, c->ns[last], "ns", 0, (size_t)opt.timed, method);
+    name_of(name, sizeof name, sw, "walk");
+    gs_series(p, name, "array", "B", "latency", "cycles", c->sizes, c->cycles, c->n);
+    record_fit(ctx, p, sw, c->sizes, c->cycles, c->n);
+}
+
+/* Walk one array size into the curve (inserted in order). */
+static int walk_point(gs_probe_ctx *ctx, const space_walk *sw, double size, gs_rng *rng,
+                      curve *c, gs_error *err)
+{
+    gs_chase_result r;
+    if (gs_interrupted())
+        return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
+    int rc = walk(ctx, sw->space, (uint64_t)size, sw->slot_bytes, 1, (uint64_t)opt.timed, 1, 1,
+                  rng, &r, err);
+    if (rc)
+        return rc;
+    size_t i = c->n;
+    for (; i > 0 && c->sizes[i - 1] > size; i--) {
+        c->sizes[i] = c->sizes[i - 1];
+        c->cycles[i] = c->cycles[i - 1];
+        c->ns[i] = c->ns[i - 1];
+    }
+    c->sizes[i] = size;
+    c->cycles[i] = r.avg_cycles;
+    c->ns[i] = ns_of(ctx, &r);
+    c->n++;
+    return 0;
+}
+
+/* Sizes that sharpen each capacity of a first fit: the geometric middles of the interval that
+ * holds it and of the next one (where the step rounds off), as multiples of the slot. */
+static size_t refine_sizes(const space_walk *sw, const curve *c, double *add, size_t room)
+{
+    gs_eq6_fit fit;
+    size_t n = 0;
+    if (gs_eq6_fit_curve_sharp(c->sizes, c->cycles, c->n, sw->max_levels, &fit) != 0)
+        return 0;
+    for (int k = 0; k < fit.levels; k++)
+        for (size_t i = 0; i + 1 < c->n; i++) {
+            if (!(c->sizes[i] <= fit.capacity_bytes[k] && fit.capacity_bytes[k] < c->sizes[i + 1]))
+                continue;
+            for (size_t j = i; j <= i + 1 && j + 1 < c->n && n < room; j++) {
+                double mid = sqrt(c->sizes[j] * c->sizes[j + 1]);
+                mid = floor(mid / (double)sw->slot_bytes) * (double)sw->slot_bytes;
+                if (mid > c->sizes[j] && mid < c->sizes[j + 1] && (n == 0 || add[n - 1] != mid))
+                    add[n++] = mid;
+            }
+        }
+    return n;
+}
+
+/* The varying-size walk of one space, refined around the fitted capacities; a size the backend
+ * cannot walk ends the sweep there. */
+static int sweep_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw, gs_rng *rng,
+                       gs_error *err)
+{
+    double sizes[MAX_POINTS], add[2 * GS_EQ6_MAX_LEVELS];
+    static curve c;
+    size_t n = sizes_for(sw, sizes), extra = 0;
+    char name[96];
+    c.n = 0;
+    gs_progress(ctx, "random-walk: %s, %zu sizes from %.0f B to %.0f B", sw->name, n, sizes[0],
+                sizes[n - 1]);
+    double at = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = walk_point(ctx, sw, at = sizes[i], rng, &c, err);
+    if (rc == 0)
+        extra = refine_sizes(sw, &c, add, MAX_POINTS - n < 8 ? MAX_POINTS - n : 8);
+    for (size_t i = 0; i < extra && rc == 0; i++)
+        rc = walk_point(ctx, sw, at = add[i], rng, &c, err);
+    if ((rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY) && c.n == 0) {
+        name_of(name, sizeof name, sw, "latency_cycles");
+        gs_figure_nd(p, name, "cycles", "random walk", "%s", err->msg);
+        gs_error_clear(err);
+        return 0;
+    }
+    if (rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY) {
+        gs_probe_warning(p, "%s walk stopped at %.0f B: %s", sw->name, at, err->msg);
+        gs_error_clear(err);
+    } else if (rc) {
+        return rc;
+    }
+    record_space(ctx, p, sw, &c);
+    return 0;
+}
+
+/* Walker counts 1, 2, 4, ... up to max (max last). */
+static size_t walker_counts(unsigned max, double *w)
+{
+    size_t n = 0;
+    for (unsigned x = 1; x < max && n + 1 < MAX_POINTS; x *= 2)
+        w[n++] = x;
+    w[n++] = max;
+    return n;
+}
+
+static void record_walkers(gs_probe_ctx *ctx, gs_probe_out *p, const double *w,
+                           const double *rate, const double *cycles, size_t n)
+{
+    const char *method = "walkers warps chase one cold Sattolo cycle at once, each from its own "
+                         "place (every access a first touch): accesses (of all lanes) completed "
+                         "per ns";
+    gs_series(p, "walkers_throughput", "walkers", "warps", "throughput", "accesses/ns", w, rate, n);
+    gs_series(p, "walkers_latency", "walkers", "warps", "latency", "cycles", w, cycles, n);
+    gs_figure(p, "walkers_unloaded_latency_cycles", cycles[0], "cycles", 0,
+              (size_t)opt.walker_accesses, "one walker, cold: average cycles per access");
+    gs_saturation s;
+    if (gs_saturation_find(w, rate, n, SATURATION_FRACTION, &s) != 0) {
+        gs_figure_nd(p, "walkers_saturation", "warps", method, "no throughput was measured");
+        return;
+    }
+    gs_figure(p, "walkers_peak_accesses_per_ns", s.peak, "accesses/ns", 0, n, method);
+    const char *sm = "first walker count reaching 90% of the peak throughput, with the curve "
+                     "flat after it";
+    if (!s.saturated) {
+        gs_figure_nd(p, "walkers_saturation", "warps", sm, "throughput still rises at %.0f "
+                     "walkers (the most tried): memory did not saturate", w[n - 1]);
+        return;
+    }
+    gs_figure(p, "walkers_saturation", w[s.knee_index], "warps", 0, n, sm);
+    gs_figure(p, "walkers_saturation_per_sm", w[s.knee_index] / ctx->info->sm_count, "warps",
+              0, n, sm);
+    gs_figure(p, "walkers_latency_at_saturation_cycles", cycles[s.knee_index], "cycles", 0,
+              (size_t)opt.walker_accesses, "average cycles per access of each walker at the "
+              "saturation point (loaded latency)");
+}
+
+/* Throughput against concurrent walkers (the memory side of the occupancy roofline). */
+static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_rng *rng,
+                         gs_error *err)
+{
+    double w[MAX_POINTS], rate[MAX_POINTS], cycles[MAX_POINTS];
+    size_t n = walker_counts((unsigned)opt.walkers_max, w), done = 0;
+    uint64_t footprint = (uint64_t)opt.walkers_max * (uint64_t)opt.walker_accesses * slot;
+    gs_param_int(p, "walkers_footprint_bytes", (long long)(footprint * opt.lanes));
+    gs_param_int(p, "walker_lanes", opt.lanes);
+    gs_progress(ctx, "random-walk: 1 to %lld concurrent walkers of %lld lane%s over %.0f MB",
+                opt.walkers_max, opt.lanes, opt.lanes > 1 ? "s" : "",
+                footprint * opt.lanes / 1048576.0);
+    for (; done < n; done++) {
+        if (gs_interrupted())
+            return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
+        gs_chase_result r;
+        int rc = walk(ctx, GS_SPACE_GLOBAL, footprint, slot, 0, (uint64_t)opt.walker_accesses,
+                      (unsigned)w[done], (unsigned)opt.lanes, rng, &r, err);
+        if (rc == GS_ERR_UNSUPPORTED && done > 0) {
+            gs_probe_warning(p, "walkers sweep stopped at %.0f walkers: %s", w[done], err->msg);
+            gs_error_clear(err);
+            break;
+        }
+        if (rc)
+            return rc;
+        rate[done] = (r.accesses_per_ns > 0 ? r.accesses_per_ns
+                                            : w[done] / ns_of(ctx, &r))   /* Little's law */
+                     * (double)opt.lanes;                 /* each lane's load is an access */
+        cycles[done] = r.avg_cycles;
+    }
+    record_walkers(ctx, p, w, rate, cycles, done);
+    return 0;
+}
+
+static int check_opts(const gs_device_info *info, gs_error *err)
+{
+    if (opt.min_size < 16 || opt.max_size <= opt.min_size)
+        return gs_fail(err, GS_ERR_USAGE, "--min-size %llu B and --max-size %llu B: use "
+                       "16 B <= min < max", (unsigned long long)opt.min_size,
+                       (unsigned long long)opt.max_size);
+    if (opt.slot < 4 || opt.slot % 4 || opt.slot > opt.max_size / 4)
+        return gs_fail(err, GS_ERR_USAGE, "--slot %llu B: use a multiple of 4 B, at most a "
+                       "quarter of --max-size", (unsigned long long)opt.slot);
+    if (info->global_mem_free_bytes && opt.max_size > info->global_mem_free_bytes / 2)
+        return gs_fail(err, GS_ERR_USAGE, "--max-size %llu B exceeds half of the free device "
+                       "memory (%llu B)", (unsigned long long)opt.max_size,
+                       (unsigned long long)info->global_mem_free_bytes);
+    return 0;
+}
+
+static void set_defaults(const gs_probe_ctx *ctx)
+{
+    const gs_device_info *info = ctx->info;
+    opt.slot = 0;
+    opt.min_size = 256;
+    opt.max_size = info->l2_bytes ? (ctx->thorough ? 8 : 3) * info->l2_bytes : 64ull << 20;
+    opt.per_octave = ctx->thorough ? 4 : 2;
+    opt.timed = ctx->thorough ? 8192 : 2048;
+    opt.walkers_max = (long long)info->sm_count * (info->max_blocks_per_sm > 0
+                                                   ? info->max_blocks_per_sm : 16);
+    opt.walker_accesses = 32;
+    opt.lanes = 32;
+}
+
+int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
+{
+    set_defaults(ctx);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_random_walk_opts, gs_probe_random_walk_opt_count,
+                                 err);
+    if (rc)
+        return rc;
+    uint64_t line = cache_probe_line(ctx);
+    bool auto_slot = opt.slot == 0;
+    if (auto_slot)
+        opt.slot = line ? line : 32;
+    if ((rc = check_opts(ctx->info, err)) != 0)
+        return rc;
+    const gs_device_info *info = ctx->info;
+    space_walk spaces[] = {
+        /* The small spaces are cheap to walk: twice the sizes per octave. */
+        { GS_SPACE_GLOBAL, "global", opt.min_size, opt.max_size, opt.slot, 4, 1 },
+        { GS_SPACE_SHARED, "shared", opt.min_size, info->smem_per_block_bytes, 4, 2, 2 },
+        { GS_SPACE_CONSTANT, "constant", opt.min_size, info->const_mem_bytes, 4, 3, 2 },
+        { GS_SPACE_LOCAL, "local", opt.min_size, 16384, 4, 2, 2 },
+    };
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "random-walk");
+    gs_param_int(p, "slot_bytes", (long long)opt.slot);
+    gs_param_string(p, "slot_from", !auto_slot ? "--slot" : line ? "cache probe's smallest line"
+                                                                 : "default (no cache record)");
+    gs_param_int(p, "min_size_bytes", (long long)opt.min_size);
+    gs_param_int(p, "max_size_bytes", (long long)opt.max_size);
+    gs_param_int(p, "per_octave", opt.per_octave);
+    gs_param_int(p, "timed_accesses", opt.timed);
+    gs_param_int(p, "walkers_max", opt.walkers_max);
+    gs_param_int(p, "walker_accesses", opt.walker_accesses);
+    gs_param_int(p, "seed", (long long)ctx->seed);
+    gs_rng rng;
+    gs_rng_seed(&rng, ctx->seed);
+    for (size_t i = 0; rc == 0 && i < sizeof spaces / sizeof spaces[0]; i++)
+        if (spaces[i].max_bytes > spaces[i].min_bytes)
+            rc = sweep_space(ctx, p, &spaces[i], &rng, err);
+    if (rc == 0 && opt.walkers_max > 0)
+        rc = sweep_walkers(ctx, p, opt.slot, &rng, err);
+    return rc;
+}

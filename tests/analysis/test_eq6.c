@@ -1,0 +1,221 @@
+/* Unit tests of the Eq. 6 fit (src/analysis/eq6.c) on synthetic varying-size random walks whose
+ * levels are known: exact curves, curves with seeded noise, flat curves, NaN and too few points. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#include "analysis/eq6.h"
+#include "util/rng.h"
+
+#define MAXN 128
+
+/* Sizes from lo to hi bytes with per_octave points per octave. */
+static size_t sizes(double lo, double hi, int per_octave, double *s)
+{
+    size_t n = 0;
+    for (double x = log2(lo); x <= log2(hi) + 1e-9 && n < MAXN; x += 1.0 / per_octave)
+        s[n++] = exp2(x);
+    return n;
+}
+
+static void curve(const gs_eq6_fit *truth, const double *s, size_t n, double noise_sd,
+                  uint64_t seed, double *y)
+{
+    gs_rng rng;
+    gs_rng_seed(&rng, seed);
+    for (size_t i = 0; i < n; i++) {
+        double g = 0;   /* approximately normal: sum of 12 uniforms */
+        for (int k = 0; k < 12; k++)
+            g += gs_rng_unit(&rng);
+        y[i] = gs_eq6_eval(truth, s[i]) + noise_sd * (g - 6.0);
+    }
+}
+
+static void expect_levels(const gs_eq6_fit *truth, const gs_eq6_fit *fit, double cap_tol,
+                          double lat_tol)
+{
+    assert_int_equal(fit->levels, truth->levels);
+    for (int k = 0; k < truth->levels; k++) {
+        double r = fit->capacity_bytes[k] / truth->capacity_bytes[k];
+        assert_true(r > 1 - cap_tol && r < 1 + cap_tol);
+    }
+    for (int k = 0; k <= truth->levels; k++)
+        assert_true(fabs(fit->latency[k] - truth->latency[k]) <= lat_tol * truth->latency[k]);
+}
+
+static void test_eval_is_eq6(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 1, .capacity_bytes = { 8192 }, .latency = { 48, 90.6 } };
+    assert_true(fabs(gs_eq6_eval(&t, 4096) - 48) < 1e-9);
+    assert_true(fabs(gs_eq6_eval(&t, 8192) - 48) < 1e-9);
+    assert_true(fabs(gs_eq6_eval(&t, 16384) - (48 + 42.6 * 0.5)) < 1e-9);
+}
+
+static void test_one_level_exact(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 1, .capacity_bytes = { 8192 }, .latency = { 48, 90.6 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(256, 65536, 4, s);
+    curve(&t, s, n, 0, 1, y);
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    expect_levels(&t, &f, 0.01, 0.001);
+}
+
+static void test_three_levels_exact(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 3, .capacity_bytes = { 256 * 1024.0, 50 * 1048576.0, 1e9 },
+                     .latency = { 33, 260, 600, 1100 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(1024, 8e9, 3, s);
+    curve(&t, s, n, 0, 1, y);
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    expect_levels(&t, &f, 0.02, 0.01);
+}
+
+static void test_two_levels_noisy(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 2, .capacity_bytes = { 32768, 2097152 },
+                     .latency = { 30, 200, 500 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(1024, 16 * 1048576.0, 4, s);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        curve(&t, s, n, 3.0, seed, y);
+        assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+        expect_levels(&t, &f, 0.15, 0.05);
+        assert_true(f.residual_sd > 1.5 && f.residual_sd < 5);
+    }
+}
+
+static void test_unsorted_and_nan(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 1, .capacity_bytes = { 65536 }, .latency = { 20, 300 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(1024, 1048576, 4, s);
+    curve(&t, s, n, 0, 1, y);
+    for (size_t i = 0; i < n / 2; i++) {   /* reverse */
+        double a = s[i], b = y[i];
+        s[i] = s[n - 1 - i]; y[i] = y[n - 1 - i];
+        s[n - 1 - i] = a; y[n - 1 - i] = b;
+    }
+    y[3] = NAN;
+    s[5] = -1;
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    assert_int_equal(f.n, n - 2);
+    expect_levels(&t, &f, 0.01, 0.001);
+}
+
+static void test_flat_is_no_level(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 0, .latency = { 40 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(1024, 1048576, 4, s);
+    curve(&t, s, n, 0, 1, y);
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    assert_int_equal(f.levels, 0);
+    assert_true(fabs(f.latency[0] - 40) < 1e-9);
+    curve(&t, s, n, 1.0, 7, y);
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    assert_int_equal(f.levels, 0);
+    assert_true(fabs(f.latency[0] - 40) < 1);
+}
+
+static void test_step_beyond_range_not_claimed(void **state)
+{
+    (void)state;
+    /* The cache is larger than every size walked: nothing can be said about it. */
+    gs_eq6_fit t = { .levels = 1, .capacity_bytes = { 1e9 }, .latency = { 40, 400 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(1024, 1048576, 4, s);
+    curve(&t, s, n, 0.5, 3, y);
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    assert_int_equal(f.levels, 0);
+}
+
+static void test_sharp_step_needs_sharpness(void **state)
+{
+    (void)state;
+    /* An LRU-like step: almost every access misses once the array exceeds the cache. */
+    gs_eq6_fit t = { .levels = 2, .capacity_bytes = { 196608, 50 * 1048576.0 },
+                     .latency = { 34, 246, 546 }, .sharpness = { 16, 16 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(256, 200 * 1048576.0, 4, s);
+    curve(&t, s, n, 1.0, 11, y);
+    assert_int_equal(gs_eq6_fit_curve_sharp(s, y, n, 4, &f), 0);
+    expect_levels(&t, &f, 0.05, 0.01);
+    assert_true(f.sharpness[0] >= 8 && f.sharpness[1] >= 8);
+    /* Two sizes per octave bracket a sharp step only within the sampling interval. */
+    n = sizes(256, 200 * 1048576.0, 2, s);
+    curve(&t, s, n, 1.0, 12, y);
+    assert_int_equal(gs_eq6_fit_curve_sharp(s, y, n, 4, &f), 0);
+    expect_levels(&t, &f, 0.25, 0.01);
+    /* Plain Eq. 6 sees the same steps but puts them too early: the reason for the option. */
+    assert_int_equal(gs_eq6_fit_curve(s, y, n, 4, &f), 0);
+    assert_true(f.capacity_bytes[0] < 0.9 * t.capacity_bytes[0]);
+}
+
+static void test_mixed_sharpness(void **state)
+{
+    (void)state;
+    /* A small cache whose lines are shared by many elements (a smooth Eq. 6 tail) below a sharp
+     * one: each level keeps its own shape. */
+    gs_eq6_fit t = { .levels = 2, .capacity_bytes = { 2048, 32768 }, .latency = { 25, 61, 200 },
+                     .sharpness = { 1, 16 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(256, 65536, 4, s);
+    curve(&t, s, n, 0.3, 3, y);
+    assert_int_equal(gs_eq6_fit_curve_sharp(s, y, n, 3, &f), 0);
+    expect_levels(&t, &f, 0.05, 0.02);
+    assert_true(f.sharpness[0] <= 2 && f.sharpness[1] >= 8);
+}
+
+static void test_sharp_fit_keeps_eq6_curves(void **state)
+{
+    (void)state;
+    gs_eq6_fit t = { .levels = 2, .capacity_bytes = { 32768, 2097152 },
+                     .latency = { 30, 200, 500 } }, f;
+    double s[MAXN], y[MAXN];
+    size_t n = sizes(1024, 16 * 1048576.0, 4, s);
+    curve(&t, s, n, 0.5, 5, y);
+    assert_int_equal(gs_eq6_fit_curve_sharp(s, y, n, 4, &f), 0);
+    expect_levels(&t, &f, 0.05, 0.02);
+    assert_true(f.sharpness[0] == 1 && f.sharpness[1] == 1);
+}
+
+static void test_too_few_points(void **state)
+{
+    (void)state;
+    double s[2] = { 1024, 2048 }, y[2] = { 1, 2 };
+    gs_eq6_fit f;
+    assert_int_equal(gs_eq6_fit_curve(s, y, 2, 4, &f), -1);
+    assert_int_equal(f.levels, 0);
+    assert_true(isnan(f.latency[0]));
+    assert_int_equal(gs_eq6_fit_curve(NULL, NULL, 0, 4, &f), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval_is_eq6),
+        cmocka_unit_test(test_one_level_exact),
+        cmocka_unit_test(test_three_levels_exact),
+        cmocka_unit_test(test_two_levels_noisy),
+        cmocka_unit_test(test_unsorted_and_nan),
+        cmocka_unit_test(test_flat_is_no_level),
+        cmocka_unit_test(test_step_beyond_range_not_claimed),
+        cmocka_unit_test(test_sharp_step_needs_sharpness),
+        cmocka_unit_test(test_mixed_sharpness),
+        cmocka_unit_test(test_sharp_fit_keeps_eq6_curves),
+        cmocka_unit_test(test_too_few_points),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end test of probe global-patterns on the built-in simulator models: the request
+# granularity inferred from the L1-hit warp sweep (sector_bytes, line_bytes, and the extra cycles
+# per sector and per line) must equal the model's L1 geometry and warp_request costs, and the
+# latency table must order as the model does (L1 hit < L2 hit < L2 miss < TLB miss, and path cg
+# never hits L1).
+set -u
+B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
+SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+for m in hopper kepler fermi; do
+  if ! $B run global-patterns -q --device "sim:$m" --seed 5 --json "$T/$m.json" >/dev/null 2>"$T/err"; then
+    echo "FAIL $m: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1)); continue
+  fi
+  $PY - "$T/$m.json" "$SRC/models/$m.json" "$SRC/docs/gpusonar-1.schema.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+model = json.load(open(sys.argv[2]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[3])))
+except ImportError:
+    pass
+mem = model["memory"]
+l1 = [c for c in mem["caches"] if "ca" in c["paths"]][0]
+line = l1["line_bytes"]
+sector = l1.get("sector_bytes", line)
+req = mem["warp_request"]
+fig = doc["probes"][0]["figures"]
+def val(k):
+    v = fig.get(k, {}).get("value")
+    if v is None:
+        sys.exit("FAIL %s: %s not determined: %s" % (model["name"], k, fig.get(k, {}).get("reason")))
+    return v
+bad = []
+if sector == line:                          # one unit: no sector size to find
+    if fig["sector_bytes"].get("value") is not None: bad.append("sector_bytes determined without sectors")
+elif val("sector_bytes") != sector: bad.append("sector_bytes %s != %s" % (val("sector_bytes"), sector))
+if val("line_bytes") != line: bad.append("line_bytes %s != %s" % (val("line_bytes"), line))
+def close(k, want):
+    v, ci = val(k), fig[k]["ci95"]
+    if abs(v - want) > 2 * ci + 0.1: bad.append("%s %.3f +- %.3f != %s" % (k, v, ci, want))
+if sector != line:
+    close("l1_latency_extra_sector_cycles", req["extra_sector_cycles"])
+    close("l1_latency_extra_line_cycles", req["extra_line_cycles"])
+else:
+    close("l1_latency_extra_line_cycles", req["extra_sector_cycles"] + req["extra_line_cycles"])
+order = [val("latency_%s_ca_cycles" % p) for p in ("l1_hit", "l2_hit", "l2_miss", "tlb_miss")]
+has_l1 = "cg" not in l1["paths"]           # the first cache on path ca is an L1 (not the L2)
+if not (order[0] <= order[1] < order[2] < order[3]) or (has_l1 and not order[0] < order[1]):
+    bad.append("path ca latencies not increasing: %s" % order)
+if has_l1 and val("latency_l1_hit_cg_cycles") <= val("latency_l1_hit_ca_cycles"):
+    bad.append("path cg hit L1")
+want = l1["hit_latency_cycles"] + mem.get("path_extra_cycles", {}).get("ca", 0)
+if abs(val("latency_l1_hit_ca_cycles") - want) > model.get("noise", {}).get("jitter_cycles", 0) + 1:
+    bad.append("first-level hit latency %s != model %s" % (val("latency_l1_hit_ca_cycles"), want))
+if bad:
+    sys.exit("FAIL %s: %s" % (model["name"], "; ".join(bad)))
+print("ok %s: sector %d B, line %d B, ca latencies %s" % (model["name"], sector, line, [round(x) for x in order]))
+PYEOF
+done
+[ $fails -eq 0 ] && echo "banks_patterns: all passed" || echo "banks_patterns: $fails failed"
+exit $((fails > 0))

@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""Compare the `cache` probe's JSON (from `gpusonar run cache --target all`) with the truth of the
+simulator model file it ran on (tests/e2e/cache_*.sh). The truth is read from the model file only;
+the probe never saw it. Integers must be equal, the policy's name equal, weighted/random way
+probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
+
+usage: cache_truth.py RESULT.json MODEL.json [SCHEMA.json]"""
+import json
+import math
+import sys
+
+PATHS = {"l1": "ca", "tex": "tex", "ro": "nc", "l2": "cg", "const": "const"}
+
+
+def pow2(n):
+    return n > 0 and n & (n - 1) == 0
+
+
+def log2(n):
+    return int(math.log2(n))
+
+
+def geometry(g, line):
+    """sets, ways list, mapping truth of a cache or TLB entry."""
+    if "ways_per_set" in g:
+        ways = list(g["ways_per_set"])
+    elif "ways" in g:
+        ways = [g["ways"]] * g.get("sets", 1)
+    else:                                    # fully associative TLB
+        ways = [g["entries"]]
+    sets = len(ways)
+    m = g.get("mapping", "modulo")
+    if isinstance(m, dict) and "bits" in m:
+        mapping = sorted(m["bits"])
+    elif isinstance(m, dict):
+        mapping = "hashed"
+    elif sets == 1:
+        mapping = []
+    elif pow2(sets) and len(set(ways)) == 1:
+        mapping = list(range(log2(line), log2(line) + log2(sets)))
+    else:
+        mapping = "modulo"
+    return sets, ways, mapping
+
+
+def cache_truth(c):
+    line = c["line_bytes"]
+    sets, ways, mapping = geometry(c, line)
+    t = {"size_bytes": c["size_bytes"], "line_bytes": line, "sets": sets, "mapping": mapping,
+         "policy": c.get("policy", "lru")}
+    if c.get("sector_bytes", line) != line:
+        t["sector_bytes"] = c["sector_bytes"]
+    t["ways" if len(set(ways)) == 1 else "ways_per_set"] = ways[0] if len(set(ways)) == 1 else ways
+    if t["policy"] == "weighted":
+        t["way_probabilities"] = [frac(p) for p in c["way_probabilities"]]
+    if t["policy"] == "random":
+        t["way_probabilities"] = [1.0 / ways[0]] * ways[0]
+    return t
+
+
+def frac(p):
+    if isinstance(p, str):
+        a, b = p.split("/")
+        return float(a) / float(b)
+    return float(p)
+
+
+def tlb_truth(t, first_page):
+    cover = t.get("coverage_bytes", t["page_bytes"])
+    sets, ways, mapping = geometry(t, cover)
+    r = {"entries": t["entries"], "coverage_bytes": cover, "page_bytes": first_page,
+         "size_bytes": t["entries"] * cover, "sets": sets, "mapping": mapping,
+         "policy": t.get("policy", "lru")}
+    r["ways" if len(set(ways)) == 1 else "ways_per_set"] = ways[0] if len(set(ways)) == 1 else ways
+    return r
+
+
+def truths(model):
+    mem = model["memory"]
+    out = {}
+    l2 = [c for c in mem["caches"] if "cg" in c.get("paths", [])]
+    const_bytes = model["device"].get("const_mem_bytes", 65536)
+    for target, path in PATHS.items():
+        levels = [c for c in mem["caches"] if path in c.get("paths", [])]
+        if target == "const":
+            # the constant space is const_mem_bytes long: a level at least that large is unseen
+            for i, c in enumerate(levels):
+                if c["size_bytes"] < const_bytes:
+                    out["const%d" % (i + 1)] = cache_truth(c)
+        elif levels and (target == "l2" or not l2 or levels[0] is not l2[0]):
+            out[target] = cache_truth(levels[0])
+        elif levels:
+            out[target] = {"size_bytes": None}     # the path goes straight to L2: none found
+    tlbs = [t for t in mem.get("tlbs", []) if "cg" in t.get("paths", ["cg"])]
+    for i, t in enumerate(tlbs):
+        out["l%dtlb" % (i + 1)] = tlb_truth(t, tlbs[0].get("coverage_bytes", tlbs[0]["page_bytes"]))
+    return out
+
+
+def value(fig):
+    v = fig.get("value")
+    return v
+
+
+def compare(name, truth, figs):
+    bad = []
+    for key, want in truth.items():
+        if key not in figs:
+            bad.append("%s.%s: missing (want %s)" % (name, key, want))
+            continue
+        got = value(figs[key])
+        if want is None:
+            ok = got is None
+        elif key == "way_probabilities":
+            ok = isinstance(got, list) and len(got) == len(want) and \
+                all(abs(a - b) <= 0.05 for a, b in zip(got, want))
+        elif isinstance(want, list):
+            ok = isinstance(got, list) and [int(round(x)) for x in got] == want
+        elif isinstance(want, str):
+            ok = got == want
+        else:
+            ok = got is not None and abs(got - want) < 0.5
+        if not ok:
+            reason = figs[key].get("reason", "")
+            bad.append("%s.%s: got %s%s, want %s" % (name, key, got,
+                                                     " (%s)" % reason if reason else "", want))
+    return bad
+
+
+def main():
+    doc = json.load(open(sys.argv[1]))
+    model = json.load(open(sys.argv[2]))
+    if len(sys.argv) > 3:
+        try:
+            import jsonschema
+            jsonschema.validate(doc, json.load(open(sys.argv[3])))
+        except ImportError:
+            pass
+    got = {}
+    for p in doc["probes"]:
+        if p["name"] == "cache":
+            got[p["params"]["level"]] = p["figures"]
+    bad = []
+    truth = truths(model)
+    only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 and sys.argv[4] else None
+    for level, t in truth.items():
+        if only and level not in only:
+            continue
+        if level not in got:
+            bad.append("%s: level not reported" % level)
+            continue
+        bad += compare(level, t, got[level])
+    for line in bad:
+        print("  " + line)
+    checked = [l for l in truth if not only or l in only]
+    print("  %s: %d levels checked (%s), %d differences" %
+          (model.get("name"), len(checked), ", ".join(checked), len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Test of scripts/check_sass.sh, the check that each issue kernel's timed loop holds only the
+# instruction it claims: a saved H100 (sm_90) dump of the current kernels passes; a dump of an early
+# version fails where it was wrong (ptxas fused add pairs into half as many IADD3, the mma loop held
+# register moves and a WARPSYNC, a division left a MUFU.RCP in the software-sinf kernel); a good dump
+# with one foreign instruction planted in the FFMA loop fails. Where nvcc and cuobjdump exist, the
+# live kernels are checked too.
+set -u
+SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
+CHECK="$SRC/scripts/check_sass.sh"
+FIX="$SRC/tests/fixtures"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+EXPECT_KERNELS=5 bash "$CHECK" --sass "$FIX/issue_sm90_good.sass" > "$T/good" 2>&1 ||
+  { echo "FAIL: the good dump does not pass:"; cat "$T/good"; fails=$((fails+1)); }
+
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_bad.sass" > "$T/bad" 2>&1 &&
+  { echo "FAIL: the early version's dump passes"; fails=$((fails+1)); }
+for k in gs_issue_iadd_1 gs_issue_mma_4 gs_issue_sw_sin_1; do
+  grep -q "^FAIL $k" "$T/bad" || { echo "FAIL: $k of the early version not flagged"; fails=$((fails+1)); }
+done
+
+# Plant an FMUL in the FFMA loop (right after its first FFMA).
+awk '/Function : gs_issue_ffma_1/ {f=1} f && /FFMA/ && !done {print; print "        /*0fff*/                   FMUL R9, R9, R0 ;"; done=1; next} {print}' \
+  "$FIX/issue_sm90_good.sass" > "$T/planted.sass"
+EXPECT_KERNELS=5 bash "$CHECK" --sass "$T/planted.sass" > "$T/planted" 2>&1 &&
+  { echo "FAIL: a planted FMUL passes"; fails=$((fails+1)); }
+grep -q "^FAIL gs_issue_ffma_1.*FMUL" "$T/planted" ||
+  { echo "FAIL: the planted FMUL is not named"; cat "$T/planted"; fails=$((fails+1)); }
+
+if command -v cuobjdump >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/cuobjdump ]; then
+  bash "$CHECK" 90 > "$T/live" 2>&1 || { echo "FAIL: live SASS check:"; cat "$T/live"; fails=$((fails+1)); }
+else
+  echo "live SASS check skipped: no cuobjdump here (the fixtures were checked)"
+fi
+
+[ "$fails" -eq 0 ] && echo "pipeline_sass: all passed" || echo "pipeline_sass: $fails failed"
+exit $((fails > 0))

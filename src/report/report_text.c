@@ -34,6 +34,8 @@ void gs_report_format_figure(const json_t *f, char *buf, size_t len)
         snprintf(buf, len, "not determined: %s", str_or(f, "reason", "no reason given"));
     } else if (json_is_string(v)) {
         snprintf(buf, len, "%s", json_string_value(v));
+    } else if (json_is_array(v) && json_array_size(v) == 0) {
+        snprintf(buf, len, "none");
     } else if (json_is_array(v)) {
         size_t used = 0, i;
         json_t *e;

@@ -14,7 +14,8 @@ status=$?
 end=$(date +%s.%N)
 /usr/bin/python3 - "$DIR/report.json" "$start" "$end" "$LIMIT" "$status" <<'PYEOF'
 import json, sys
-start, end, limit, status = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+start, end = float(sys.argv[2]), float(sys.argv[3])
+limit, status = float(sys.argv[4]), int(sys.argv[5])
 try:
     doc = json.load(open(sys.argv[1]))
     for p in doc["probes"]:

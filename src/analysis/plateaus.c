@@ -81,7 +81,7 @@ void gs_plateaus_name(const gs_plateau *p, int count, int constant, double l1_by
         if (constant) {
             names[i] = i < 3 ? const_levels[i] : "unknown";
         } else if (i + 1 < count && p[i].last_x < l1_bytes && next_l2 == 0 &&
-                   p[i].latency < 0.5 * p[i + 1].latency) {
+                   p[i].latency < 0.7 * p[i + 1].latency) {
             names[i] = "l1";
         } else if (i + 1 == count && i > 0 && p[i].first_x > l2_bytes) {
             names[i] = "dram";

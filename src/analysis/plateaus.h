@@ -26,7 +26,8 @@ int gs_plateaus_find(const double *x, const double *y, size_t n, double toleranc
 
 /* Names for the plateaus of one load path, in order (names[i] for out[i]):
  * global-memory paths: a plateau that ends below l1_bytes, is not the last and takes less than
- * half the next plateau's latency (an L1 hit is several times faster than an L2 hit): "l1"; the
+ * 0.7 of the next plateau's latency (an L1 hit is at least twice as fast as an L2 hit: 0.27 on
+ * the H100, 0.5 for Kepler's texture L1; L2 partitions differ by far less): "l1"; the
  * last plateau when it starts beyond l2_bytes: "dram"; the others in order "l2", "l2-far", then
  * "unknown". Constant path (constant = 1): "const-l1", "const-l1.5", "l2", then "unknown" (on
  * a GPU whose constant caches hold 64 KB, the chain never reaches the L2). */

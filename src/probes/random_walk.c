@@ -3,11 +3,10 @@
  * permutation, so every element is visited before the walk returns) through global, shared,
  * constant and local memory; the cycles per access at each array size give a rounded step per
  * cache level, fitted with Eq. 6 for each level's capacity and latency (src/analysis/eq6.c).
- * Global walks visit one element per slot of slot_bytes (default: the smallest line the cache
- * probe found in this run, else 32 B): while slot <= line the fitted capacity is the cache's. Then
- * more and more warps walk at once (cold, every access a first touch): throughput against
- * concurrent walkers, the memory side of the occupancy roofline, and the walkers that saturate
- * it. */
+ * Global walks visit one element per slot of slot_bytes (default 32 B, a sector): while slot <=
+ * line the fitted capacity is the cache's. Then more and more warps (of 32 chasing lanes) walk at
+ * once (cold, every access a first touch): throughput against concurrent walkers, the memory side
+ * of the occupancy roofline, and the walkers that saturate it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #define MAX_POINTS 96
 #define SATURATION_FRACTION 0.9
+#define DEFAULT_SLOT_BYTES 32      /* a sector: no cache level of the GPUs we know is finer */
 
 static struct {
     uint64_t slot;
@@ -31,11 +31,12 @@ static struct {
     long long walkers_max;
     long long walker_accesses;
     long long lanes;
+    uint64_t walker_slot;
 } opt;
 
 const gs_opt gs_probe_random_walk_opts[] = {
-    {"slot", GS_OPT_BYTES, &opt.slot, "BYTES", "global walks: one element per slot (default: the "
-     "smallest cache line found by the cache probe in this run, else 32 B)", NULL, 0, 0},
+    {"slot", GS_OPT_BYTES, &opt.slot, "BYTES", "global walks: one element per slot (default 32 B, "
+     "or a smaller line or sector found by the cache probe in this run)", NULL, 0, 0},
     {"min-size", GS_OPT_BYTES, &opt.min_size, "BYTES", "smallest array (default 1 KB)", NULL, 0, 0},
     {"max-size", GS_OPT_BYTES, &opt.max_size, "BYTES",
      "largest global array (default 3 x L2, 8 x L2 with --thorough)", NULL, 0, 0},
@@ -47,6 +48,8 @@ const gs_opt gs_probe_random_walk_opts[] = {
      "blocks per SM; 0 skips the walkers sweep)", NULL, 0, 1 << 20},
     {"walker-accesses", GS_OPT_INT, &opt.walker_accesses, "N", "accesses of each lane of each "
      "walker in the walkers sweep (default 32)", NULL, 8, 1 << 16},
+    {"walker-slot", GS_OPT_BYTES, &opt.walker_slot, "BYTES", "walkers sweep: one element per "
+     "slot (default 256 B, so that no two accesses share a line or a DRAM burst)", NULL, 0, 0},
     {"lanes", GS_OPT_INT, &opt.lanes, "N", "lanes of each walker's warp that chase, each its own "
      "copy of the chain (default 32: a warp-wide random gather per step; 1: the paper's single "
      "chase)", NULL, 1, 32},
@@ -94,10 +97,11 @@ static double ns_of(const gs_probe_ctx *ctx, const gs_chase_result *r)
     return r->avg_ns > 0 ? r->avg_ns : gs_cycles_to_ns(ctx, r->avg_cycles);
 }
 
-/* The smallest line_bytes of the `cache` records of global memory already in this run (the
+/* The smallest line or sector of the `cache` records of global memory already in this run (the
  * caches a global walk goes through); 0 when none. */
-static uint64_t cache_probe_line(const gs_probe_ctx *ctx)
+static uint64_t cache_probe_unit(const gs_probe_ctx *ctx)
 {
+    static const char *const units[] = { "line_bytes", "sector_bytes" };
     size_t i;
     json_t *p;
     double best = 0;
@@ -105,10 +109,13 @@ static uint64_t cache_probe_line(const gs_probe_ctx *ctx)
         const char *name = json_string_value(json_object_get(p, "name"));
         const char *space = json_string_value(json_object_get(json_object_get(p, "params"),
                                                               "space"));
-        double line;
-        if (name && strcmp(name, "cache") == 0 && space && strcmp(space, "global") == 0 &&
-            gs_figure_get(p, "line_bytes", &line) == 0 && line >= 4 && (best == 0 || line < best))
-            best = line;
+        if (!name || strcmp(name, "cache") != 0 || !space || strcmp(space, "global") != 0)
+            continue;
+        for (int u = 0; u < 2; u++) {
+            double v;
+            if (gs_figure_get(p, units[u], &v) == 0 && v >= 4 && (best == 0 || v < best))
+                best = v;
+        }
     }
     return (uint64_t)best;
 }
@@ -367,6 +374,9 @@ static int check_opts(const gs_device_info *info, gs_error *err)
     if (opt.slot < 4 || opt.slot % 4 || opt.slot > opt.max_size / 4)
         return gs_fail(err, GS_ERR_USAGE, "--slot %llu B: use a multiple of 4 B, at most a "
                        "quarter of --max-size", (unsigned long long)opt.slot);
+    if (opt.walker_slot < 8 || opt.walker_slot % 8)
+        return gs_fail(err, GS_ERR_USAGE, "--walker-slot %llu B: use a multiple of 8 B",
+                       (unsigned long long)opt.walker_slot);
     if (info->global_mem_free_bytes && opt.max_size > info->global_mem_free_bytes / 2)
         return gs_fail(err, GS_ERR_USAGE, "--max-size %llu B exceeds half of the free device "
                        "memory (%llu B)", (unsigned long long)opt.max_size,
@@ -386,6 +396,7 @@ static void set_defaults(const gs_probe_ctx *ctx)
                                                    ? info->max_blocks_per_sm : 16);
     opt.walker_accesses = 32;
     opt.lanes = 32;
+    opt.walker_slot = 256;
 }
 
 int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
@@ -395,10 +406,12 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
                                  err);
     if (rc)
         return rc;
-    uint64_t line = cache_probe_line(ctx);
+    /* The slot must not exceed any line on the way (else capacities come out slot / line too
+     * large): 32 B, the sector, unless the cache probe found a smaller unit in this run. */
+    uint64_t unit = cache_probe_unit(ctx);
     bool auto_slot = opt.slot == 0;
     if (auto_slot)
-        opt.slot = line ? line : 32;
+        opt.slot = unit && unit < DEFAULT_SLOT_BYTES ? unit : DEFAULT_SLOT_BYTES;
     if ((rc = check_opts(ctx->info, err)) != 0)
         return rc;
     const gs_device_info *info = ctx->info;
@@ -411,14 +424,16 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
     };
     gs_probe_out *p = gs_run_add_probe(ctx->run, "random-walk");
     gs_param_int(p, "slot_bytes", (long long)opt.slot);
-    gs_param_string(p, "slot_from", !auto_slot ? "--slot" : line ? "cache probe's smallest line"
-                                                                 : "default (no cache record)");
+    gs_param_string(p, "slot_from", !auto_slot ? "--slot"
+                    : unit && unit < DEFAULT_SLOT_BYTES ? "cache probe's smallest line or sector"
+                    : "default");
     gs_param_int(p, "min_size_bytes", (long long)opt.min_size);
     gs_param_int(p, "max_size_bytes", (long long)opt.max_size);
     gs_param_int(p, "per_octave", opt.per_octave);
     gs_param_int(p, "timed_accesses", opt.timed);
     gs_param_int(p, "walkers_max", opt.walkers_max);
     gs_param_int(p, "walker_accesses", opt.walker_accesses);
+    gs_param_int(p, "walker_slot_bytes", (long long)opt.walker_slot);
     gs_param_int(p, "seed", (long long)ctx->seed);
     gs_rng rng;
     gs_rng_seed(&rng, ctx->seed);
@@ -426,6 +441,6 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
         if (spaces[i].max_bytes > spaces[i].min_bytes)
             rc = sweep_space(ctx, p, &spaces[i], &rng, err);
     if (rc == 0 && opt.walkers_max > 0)
-        rc = sweep_walkers(ctx, p, opt.slot, &rng, err);
+        rc = sweep_walkers(ctx, p, opt.walker_slot, &rng, err);
     return rc;
 }

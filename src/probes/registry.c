@@ -21,7 +21,7 @@ const gs_probe_def gs_probes[] = {
     {"bandwidth", gs_probe_bandwidth_run, GS_PROBE_DEFAULT,
      "copy and read kernels per element size and loop bound, cudaMemcpy D2D/H2D/D2H, in GB/s",
      gs_probe_bandwidth_opts, &gs_probe_bandwidth_opt_count},
-    /* after cache: its global walks take their slot from the cache probe's line size */
+    /* after cache: a line or sector it finds under 32 B becomes the global walks' slot */
     {"random-walk", gs_probe_random_walk_run, GS_PROBE_DEFAULT,
      "Sattolo random walks in global/shared/constant/local memory, Eq. 6 levels, walkers sweep",
      gs_probe_random_walk_opts, &gs_probe_random_walk_opt_count},

@@ -72,6 +72,22 @@ static void test_near_far_is_not_l1(void **state)
     assert_string_equal(names[2], "dram");
 }
 
+/* Kepler's texture L1 at half the L2 latency is still an L1. */
+static void test_slow_l1_is_l1(void **state)
+{
+    (void)state;
+    const double x[] = {2 * KB, 16 * KB, 32 * KB, 64 * KB, 1 * MB, 2 * MB, 4 * MB};
+    const double y[] = {111, 111, 111, 221, 221, 362, 363};
+    gs_plateau p[8];
+    const char *names[8];
+    int n = gs_plateaus_find(x, y, 7, 0.1, p, 8);
+    assert_int_equal(n, 3);
+    gs_plateaus_name(p, n, 0, 48 * KB, 1.5 * MB, names);
+    assert_string_equal(names[0], "l1");
+    assert_string_equal(names[1], "l2");
+    assert_string_equal(names[2], "dram");
+}
+
 static void test_constant_path(void **state)
 {
     (void)state;
@@ -125,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_levels_of_a_global_path),
         cmocka_unit_test(test_bypass_path_starts_at_l2),
         cmocka_unit_test(test_near_far_is_not_l1),
+        cmocka_unit_test(test_slow_l1_is_l1),
         cmocka_unit_test(test_constant_path),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_bad_input),

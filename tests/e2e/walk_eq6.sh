@@ -52,7 +52,8 @@ run() { # NAME ARGS...: run gpusonar into $T/NAME.json
   fi
 }
 
-if run quick run random-walk --device "$MODEL" --walkers-max 2048 --lanes 1 --walker-accesses 256; then
+if run quick run random-walk --device "$MODEL" --walkers-max 2048 --lanes 1 \
+       --walker-accesses 256; then
   check quick "$T/quick.json" '
 caps, lats = fig("global_capacities_bytes"), fig("global_latencies_cycles")
 if len(caps) != 2: bad.append("levels %d, truth 2 (%s)" % (len(caps), caps))
@@ -105,7 +106,8 @@ if "16-byte" not in fig("best_copy_config") or "constant" not in fig("best_copy_
 fi
 
 # A model without the section: the probe fails and says which section is missing.
-if "$B" run bandwidth --device sim:"$SRC/tests/models/cache_noisy.json" -q >/dev/null 2>"$T/err"; then
+if "$B" run bandwidth --device sim:"$SRC/tests/models/cache_noisy.json" -q >/dev/null \
+     2>"$T/err"; then
   echo "FAIL no-section: exit status 0"; fails=$((fails+1))
 elif ! grep -q '"bandwidth"' "$T/err"; then
   echo "FAIL no-section: message does not name the section:"; cat "$T/err"; fails=$((fails+1))

@@ -34,15 +34,18 @@ static void line_with(const char *text, const char *key, char *line, size_t len)
     snprintf(line, len, "%.*s", (int)(n < len ? n : len - 1), at);
 }
 
-#define FIG(v, u) "{\"value\": " v ", \"unit\": \"" u "\", \"ci95\": 0, \"n\": 1, \"method\": \"m\"}"
+#define FIG(v, u) \
+    "{\"value\": " v ", \"unit\": \"" u "\", \"ci95\": 0, \"n\": 1, \"method\": \"m\"}"
 #define ND "{\"value\": null, \"unit\": \"\", \"reason\": \"why\"}"
 
 static const char *full_doc =
     "{\"schema\": \"gpusonar/1\", \"probes\": ["
     " {\"name\": \"pipeline\", \"params\": {}, \"figures\": {"
     "   \"ffma_ilp1_gops\": " FIG("249", "Gop/s") ", \"ffma_ilp2_gops\": " FIG("363", "Gop/s") ","
-    "   \"ffma_ilp4_gops\": " FIG("388", "Gop/s") ", \"ffma_ilp1_lambda_cycles\": " FIG("0.43", "c") ","
-    "   \"ffma_ilp1_Lambda_cycles\": " FIG("9.1", "c") ", \"ffma_ilp1_ridge_warps\": " FIG("48", "w")
+    "   \"ffma_ilp4_gops\": " FIG("388", "Gop/s") ","
+    "   \"ffma_ilp1_lambda_cycles\": " FIG("0.43", "c") ","
+    "   \"ffma_ilp1_Lambda_cycles\": " FIG("9.1", "c") ","
+    "   \"ffma_ilp1_ridge_warps\": " FIG("48", "w")
     " }},"
     " {\"name\": \"roofline\", \"params\": {}, \"figures\": {"
     "   \"ffma_ilp1_ridge_warps\": " FIG("47", "w") "}},"

@@ -405,7 +405,9 @@ static int cmd_run(int argc, char **argv)
     return run_probes(&def, 1, C.argc, C.argv, true);
 }
 
-static int cmd_list(int argc, char **argv)
+/* The start of a command without probe options: parse the common options, answer --help.
+ * Returns -1 to go on, else the exit status. */
+static int begin_command(int argc, char **argv, const char *cmd, const char *what)
 {
     gs_error err;
     if (parse_common(argc, argv, NULL, 0, false, &err)) {
@@ -413,9 +415,17 @@ static int cmd_list(int argc, char **argv)
         return 2;
     }
     if (C.help) {
-        usage_simple("list", "Lists the probes; '*' marks those in the default report.");
+        usage_simple(cmd, what);
         return 0;
     }
+    return -1;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    int done = begin_command(argc, argv, "list", "Lists the probes; '*' marks those in the default report.");
+    if (done >= 0)
+        return done;
     for (int i = 0; i < gs_probe_count; i++)
         printf("%c %-18s %s\n", gs_probes[i].flags & GS_PROBE_DEFAULT ? '*' : ' ',
                gs_probes[i].name, gs_probes[i].summary);
@@ -460,15 +470,11 @@ static void print_info(const gs_device_info *d, double measured_khz)
 
 static int cmd_info(int argc, char **argv)
 {
+    int done = begin_command(argc, argv, "info",
+                             "Prints the device's properties and its SM clock measured now.");
+    if (done >= 0)
+        return done;
     gs_error err;
-    if (parse_common(argc, argv, NULL, 0, false, &err)) {
-        fprintf(stderr, "gpusonar: %s\n", err.msg);
-        return 2;
-    }
-    if (C.help) {
-        usage_simple("info", "Prints the device's properties and its SM clock measured now.");
-        return 0;
-    }
     gs_backend *b = NULL;
     gs_device_info info;
     int rc = open_device(&b, &info, &err);
@@ -495,16 +501,11 @@ static int cmd_info(int argc, char **argv)
 
 static int cmd_models(int argc, char **argv)
 {
-    gs_error err;
-    if (parse_common(argc, argv, NULL, 0, false, &err)) {
-        fprintf(stderr, "gpusonar: %s\n", err.msg);
-        return 2;
-    }
-    if (C.help) {
-        usage_simple("models", "Lists the built-in simulator models (use one with --device "
+    int done = begin_command(argc, argv, "models", "Lists the built-in simulator models (use one with --device "
                                "sim:NAME).");
-        return 0;
-    }
+    if (done >= 0)
+        return done;
+    gs_error err;
     char dir[PATH_MAX];
     if (gs_sim_models_dir(dir, sizeof dir, &err)) {
         fprintf(stderr, "gpusonar: %s\n", err.msg);

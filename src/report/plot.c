@@ -9,14 +9,6 @@
 
 #include "report/report.h"
 
-static void file_safe(char *s)
-{
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '-' || *s == '_' || *s == '.'))
-            *s = '_';
-}
-
 /* Quote s for a gnuplot double-quoted string (drop characters that would end it). */
 static void gp_text(char *dst, size_t len, const char *s)
 {
@@ -27,8 +19,7 @@ static void gp_text(char *dst, size_t len, const char *s)
     dst[j] = '\0';
 }
 
-static int write_one(const char *dir, const char *base, const json_t *probe, const json_t *s,
-                     gs_error *err)
+static int write_one(const char *dir, const char *base, const json_t *s, gs_error *err)
 {
     char dat[1200], gp[1200], png[1200];
     snprintf(dat, sizeof dat, "%s/%s.dat", dir, base);
@@ -51,7 +42,6 @@ static int write_one(const char *dir, const char *base, const json_t *probe, con
     snprintf(tmp, sizeof tmp, "%s [%s]", json_string_value(json_object_get(s, "y_label")),
              json_string_value(json_object_get(s, "y_unit")));
     gp_text(yl, sizeof yl, tmp);
-    (void)probe;
     f = fopen(gp, "w");
     if (!f)
         return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", gp, strerror(errno));
@@ -82,27 +72,17 @@ static int write_one(const char *dir, const char *base, const json_t *probe, con
     return 0;
 }
 
+static int plot_one(const char *dir, const char *base, const json_t *series, void *ctx,
+                    gs_error *err)
+{
+    int rc = write_one(dir, base, series, err);
+    if (!rc)
+        (*(int *)ctx)++;
+    return rc;
+}
+
 int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err)
 {
     *count = 0;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return gs_fail(err, GS_ERR_IO, "cannot create plot folder '%s': %s", dir, strerror(errno));
-    size_t i;
-    json_t *p;
-    json_array_foreach(json_object_get(doc, "probes"), i, p) {
-        const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
-        const char *sname;
-        json_t *s;
-        json_object_foreach(json_object_get(p, "series"), sname, s) {
-            char base[256];
-            snprintf(base, sizeof base, "%zu-%s%s%s-%s", i, json_string_value(json_object_get(p, "name")),
-                     level ? "-" : "", level ? level : "", sname);
-            file_safe(base);
-            int rc = write_one(dir, base, p, s, err);
-            if (rc)
-                return rc;
-            (*count)++;
-        }
-    }
-    return 0;
+    return gs_report_each_series(doc, dir, true, plot_one, count, err);
 }

@@ -3,6 +3,7 @@
 #ifndef GS_REPORT_H
 #define GS_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -27,6 +28,13 @@ int gs_report_csv(const json_t *doc, const char *dir, gs_error *err);
 /* Format a figure's value with its unit ("16 KB", "33.2 cycles ±0.4", "not determined: ...")
  * into buf. */
 void gs_report_format_figure(const json_t *figure, char *buf, size_t len);
+
+/* Call fn for every series of the document with a file-safe base name
+ * "[<record index>-]<probe>[-<level>]-<series>", after creating dir if missing. */
+typedef int (*gs_series_fn)(const char *dir, const char *base, const json_t *series, void *ctx,
+                            gs_error *err);
+int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
+                          void *ctx, gs_error *err);
 
 /* One PNG per series, made by gnuplot, with its data file and script, into dir (created if
  * missing); *count gets the number of plots. */

@@ -2,6 +2,7 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -31,27 +32,43 @@ static int write_series(const char *path, const json_t *s, gs_error *err)
     return 0;
 }
 
-int gs_report_csv(const json_t *doc, const char *dir, gs_error *err)
+int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
+                          void *ctx, gs_error *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return gs_fail(err, GS_ERR_IO, "cannot create --csv folder '%s': %s", dir, strerror(errno));
+        return gs_fail(err, GS_ERR_IO, "cannot create folder '%s': %s", dir, strerror(errno));
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p) {
         const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
+        char number[24] = "";
+        if (numbered)
+            snprintf(number, sizeof number, "%zu-", i);
         const char *sname;
         json_t *s;
         json_object_foreach(json_object_get(p, "series"), sname, s) {
-            char file[256], path[1024];
-            snprintf(file, sizeof file, "%s%s%s-%s.csv",
+            char base[256];
+            snprintf(base, sizeof base, "%s%s%s%s-%s", number,
                      json_string_value(json_object_get(p, "name")), level ? "-" : "",
                      level ? level : "", sname);
-            safe_name(file);
-            snprintf(path, sizeof path, "%s/%s", dir, file);
-            int rc = write_series(path, s, err);
+            safe_name(base);
+            int rc = fn(dir, base, s, ctx, err);
             if (rc)
                 return rc;
         }
     }
     return 0;
+}
+
+static int csv_one(const char *dir, const char *base, const json_t *series, void *ctx, gs_error *err)
+{
+    (void)ctx;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s.csv", dir, base);
+    return write_series(path, series, err);
+}
+
+int gs_report_csv(const json_t *doc, const char *dir, gs_error *err)
+{
+    return gs_report_each_series(doc, dir, false, csv_one, NULL, err);
 }

@@ -5,12 +5,7 @@
 # and broadcast_rule must equal the model's "shared_memory" truth; a model without that section
 # must fail with a message naming it.
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 
 compare() { # DEVICE MODEL_JSON: run the probe and compare figures to the model file's truth
   if ! $B run smem-banks -q --device "$1" --seed 3 --json "$T/out.json" >/dev/null 2>"$T/err"; then

@@ -5,12 +5,7 @@
 # latency table must order as the model does (L1 hit < L2 hit < L2 miss < TLB miss, and path cg
 # never hits L1).
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 
 for m in hopper kepler fermi; do
   if ! $B run global-patterns -q --device "sim:$m" --seed 5 --json "$T/$m.json" >/dev/null 2>"$T/err"; then

@@ -5,12 +5,7 @@
 # truth, read by tests/e2e/cache_truth.py from the model file alone. Two seeds each. Also checks
 # that `pchase --trace` writes the raw trace as CSV.
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 for model in fermi kepler hopper; do
   for seed in 1 2; do
     if ! $B run cache --target all -q --device "sim:$model" --seed $seed --json "$T/out.json" \

@@ -5,12 +5,7 @@
 # entries covering many pages. Each level's inferred structure must equal the model file's truth
 # (tests/e2e/cache_truth.py reads it from the model file; the probe never sees it).
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.json; do
   seeds="1"; case "$model" in *noisy*|*random*) seeds="1 2";; esac
   for seed in $seeds; do

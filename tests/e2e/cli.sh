@@ -2,13 +2,9 @@
 # End-to-end tests of the command line on simulator models: exit statuses, one-line errors for
 # bad input, the JSON document against its schema, CSV output, Ctrl-C, and no partial files.
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
+. "$(dirname "$0")/common.bash"
 MIN="sim:$SRC/tests/models/cli_minimal.json"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0; passes=0
+passes=0
 
 check() { # NAME EXPECTED_STATUS COMMAND... ; stderr kept in $T/err, stdout in $T/out
   local name=$1 want=$2; shift 2

@@ -3,11 +3,7 @@
 # truth is known: which paths pass through the L1 (default, ca, nc, tex but not cg, cv), the
 # constant caches (2 KB, 32 KB) and the L2 partition hash (XOR of bits 12, 14, 17, 20, 23).
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/common.bash"
 
 "$B" run paths --device sim:hopper -q --json "$T/paths.json" --stride 256 --max-footprint 128MB \
     --accesses 1024 >/dev/null 2>"$T/err" || { echo "FAIL paths run:"; cat "$T/err"; exit 1; }

@@ -4,12 +4,7 @@
 # model's own truth (worked out here from the model file, independently of the analysis), the
 # roofline's model prediction agrees with the measurement, and divergent paths serialize.
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 
 for model in hopper kepler fermi; do
   if ! "$B" run pipeline --device "sim:$model" --seed 3 -q --json "$T/p_$model.json" >/dev/null 2>"$T/err"; then

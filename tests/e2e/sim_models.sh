@@ -5,12 +5,7 @@
 # sets, probabilities not summing to 1, an unknown key, a wrong type) are refused with exit status 2
 # and a message naming the key path.
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 
 for f in "$SRC"/models/*.json "$SRC"/tests/models/*.json; do
   if ! $PY - "$f" "$SRC/docs/sim-model.schema.json" <<'PYEOF'; then

@@ -7,12 +7,7 @@
 # the saturation of a model whose DRAM serves 2 accesses/ns; and the copy kernels must report the
 # model's bandwidth, cudaMemcpy and their ratio.
 set -u
-B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
-SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/common.bash"
 MODEL="sim:$SRC/tests/models/walk_levels.json"
 
 # check NAME JSON PYTHON-ASSERTIONS: fig(k) is a figure's value, fail(msg) records a failure

@@ -4,7 +4,9 @@
  * SMs x 128 lanes x 2 x f at the clock measured in the same run. Prints CSV rows (curve, blocks,
  * divergence) and a summary; used by bench/fma_peak.sh and for the first H100 runs.
  *
- * usage: issue_sweep [all|peak|small] [TYPE...]   (small: a tiny configuration for compute-sanitizer)
+ * usage: issue_sweep [all|peak|small|timing [STAMPS.csv]] [TYPE...]
+ *        (small: a tiny configuration for compute-sanitizer; timing: the per-SM timing checks of
+ *        short multi-block kernels, each repetition printed, raw stamps of some appended to CSV)
  * build: see bench/fma_peak.sh */
 #include <math.h>
 #include <stdio.h>
@@ -197,6 +199,51 @@ static void small(void)
         }
 }
 
+/* The timing of multi-block kernels: for each plan and kernel length, every repetition's
+ * throughput by the backend's method (globaltimer per SM x the SM's own clock), by clock64 spans
+ * across the blocks of one SM id (the old method), over the whole kernel (globaltimer, a lower
+ * bound) and from the events; and the checks. Stamps of the first repetition of each go to csv. */
+static void timing_check(const char *csv)
+{
+    struct { gs_instr t; unsigned ilp, wpb, per_sm, paths; } plans[] = {
+        {GS_INSTR_FFMA, 4, 32, 1, 1}, {GS_INSTR_FFMA, 4, 24, 2, 1}, {GS_INSTR_FFMA, 4, 32, 2, 1},
+        {GS_INSTR_FFMA, 1, 19, 2, 1}, {GS_INSTR_FFMA, 4, 32, 2, 2}, {GS_INSTR_FFMA, 1, 1, 17, 1},
+        {GS_INSTR_FFMA, 1, 2, 32, 1}, {GS_INSTR_DFMA, 1, 23, 2, 1},
+    };
+    static const double targets[] = {25000, 100000, 2000000};
+    for (size_t k = 0; k < sizeof plans / sizeof plans[0]; k++)
+        for (int j = 0; j < 3; j++) {
+            gs_issue_plan p = {.instr = plans[k].t, .ilp = plans[k].ilp,
+                               .warps_per_block = plans[k].wpb,
+                               .blocks = plans[k].per_sm * (unsigned)info.sm_count,
+                               .blocks_per_sm_limit = plans[k].per_sm,
+                               .divergent_paths = plans[k].paths};
+            gs_issue_result r;
+            p.iterations = 8;
+            if (issue(&p, &r))
+                break;
+            double it = p.iterations * targets[j] / (r.cycles > 1 ? r.cycles : 1);
+            p.iterations = it < 8 ? 8 : (unsigned)it;
+            for (int i = 0; i < REPS; i++) {
+                if (csv && i == 0 && j < 2)
+                    setenv("GS_ISSUE_STAMPS_CSV", csv, 1);
+                int bad = issue(&p, &r);
+                unsetenv("GS_ISSUE_STAMPS_CSV");
+                if (bad)
+                    break;
+                double ev = r.instructions / (info.sm_count * r.ns * r.clock_khz * 1e-6);
+                printf("timing,%s,ilp%u,%ux%u warps,paths %u,target %.0f,rep %d,ipc %.4f,"
+                       "clock64_ipc %.4f,kernel_ipc %.4f,event_ipc %.4f,warps %.1f,"
+                       "start_spread %.0f,mismatch_sms %u,moved %u,error %d,clock %.0f kHz,"
+                       "cycles %.0f\n", gs_instr_name(p.instr), p.ilp, plans[k].per_sm, p.warps_per_block,
+                       plans[k].paths, targets[j], i, r.instr_per_cycle_per_sm, r.clock64_ipc_per_sm,
+                       r.kernel_ipc_per_sm, ev, r.warps_per_sm, r.start_spread_cycles,
+                       r.clock_mismatch_sms, r.moved_blocks, (int)r.measurement_error, r.clock_khz,
+                       r.cycles);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
     gs_error err;
@@ -211,6 +258,8 @@ int main(int argc, char **argv)
             info.name, info.sm_count, info.cc_major, info.cc_minor, info.sm_clock_khz, f_khz);
     if (strcmp(mode, "small") == 0) {
         small();
+    } else if (strcmp(mode, "timing") == 0) {
+        timing_check(argc > 2 ? argv[2] : NULL);
     } else if (strcmp(mode, "peak") == 0) {
         fma_peak();
     } else {

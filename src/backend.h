@@ -168,11 +168,20 @@ typedef struct gs_issue_plan {
 } gs_issue_plan;
 
 typedef struct gs_issue_result {
-    double cycles;                /* SM cycles of the whole kernel (max over SMs of clock64 span) */
+    double cycles;                /* SM cycles of the longest SM span (earliest block start to
+                                     latest block end on that SM) */
     double ns;                    /* wall time of the kernel */
     double instructions;          /* warp instructions of the measured type executed in total */
     double warps_per_sm;          /* concurrent warps per SM that actually ran */
     double instr_per_cycle_per_sm;/* warp instructions per cycle per SM */
+    /* Timing checks (added at the end; zero where a backend does not fill them): */
+    double clock_khz;             /* SM clock during the kernel (clock64 over globaltimer) */
+    double kernel_ipc_per_sm;     /* instructions / (SMs x whole-kernel cycles): a lower bound */
+    double clock64_ipc_per_sm;    /* throughput from clock64 spans across the blocks of an SM id */
+    double start_spread_cycles;   /* median over SMs of latest minus earliest block start */
+    unsigned clock_mismatch_sms;  /* SMs whose blocks' clock64 values were not comparable */
+    unsigned moved_blocks;        /* blocks whose %smid changed during the timed region */
+    bool measurement_error;       /* a timing check failed: instr_per_cycle_per_sm is not valid */
 } gs_issue_result;
 
 /* ---- stream ---------------------------------------------------------------------------------- */

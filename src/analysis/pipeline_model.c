@@ -120,3 +120,10 @@ double gs_pipe_model_ridge(const gs_pipe_model *m, const double *warps, size_t n
     }
     return ridge;
 }
+
+bool gs_pipe_over_ceiling(double ipc, double ceiling, double tolerance)
+{
+    if (!(ceiling > 0) || !isfinite(ceiling))
+        return false;
+    return ipc > ceiling * (1 + tolerance);
+}

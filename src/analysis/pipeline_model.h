@@ -6,6 +6,7 @@
 #ifndef GS_PIPELINE_MODEL_H
 #define GS_PIPELINE_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The paper's ridge rule: the fewest warps whose throughput differs from the peak by less than 5%
@@ -90,5 +91,10 @@ double gs_pipe_predict_cycles(const gs_pipe_model *m, const gs_pipe_launch *l, u
  * against the model's own peak over the grid). NaN when the grid is empty. */
 double gs_pipe_model_ridge(const gs_pipe_model *m, const double *warps, size_t n, unsigned ilp,
                            double tol);
+
+/* Whether a throughput reads above a ceiling measured where the timing is sound (one block per SM)
+ * by more than the relative tolerance: no unit runs faster than its saturation, so such a point is
+ * a measurement error. false when the ceiling is unknown (<= 0 or not finite). */
+bool gs_pipe_over_ceiling(double ipc, double ceiling, double tolerance);
 
 #endif

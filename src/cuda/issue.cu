@@ -4,12 +4,18 @@
  * blocks per SM (Eq. 2 of the roofline paper: dynamic shared memory limits the blocks), with an
  * optional split of each warp's lanes into divergent paths (section V.D). Roofline paper, sections
  * III and V. The timed loop holds only the instruction under test (inline PTX); scripts/check_sass.sh
- * checks that in the SASS. Each block's first thread records its SM and clock64 at the start and
- * end; cycles are per SM (latest end minus earliest start), the wall time comes from cudaEvents. */
+ * checks that in the SASS. Each block's first thread records clock64, globaltimer and %smid at the
+ * start and end of its timed region; an SM's cycles are the globaltimer span from its earliest
+ * block start to its latest block end, times that SM's own clock (src/analysis/issue_spans.h: a
+ * block's clock64 is comparable only with blocks of the same physical SM); the wall time comes
+ * from cudaEvents. */
 #include <cuda_fp16.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/issue_spans.h"
 #include "cuda/cuda_internal.h"
 
 /* Instructions per loop trip, summed over the ILP chains (each chain gets per_trip / ilp). Large
@@ -19,10 +25,14 @@
 #define TRIP_SW_SIN 8     /* each is a whole software sinf: tens of instructions */
 #define TRIP_MMA 128
 
-struct issue_stamp {
-    unsigned long long start_cycles, end_cycles;
-    unsigned smid, pad;
-};
+typedef gs_block_stamp issue_stamp;
+
+static __device__ __forceinline__ unsigned long long global_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 static __device__ __forceinline__ unsigned sm_id(void)
 {
@@ -190,7 +200,9 @@ static __device__ __forceinline__ void issue_loop(typename Op::T (&x)[ILP], cons
 template <class Op, int ILP, int PER_TRIP, bool DIVERGE>
 static __device__ __forceinline__ void issue_body(const float *in, float *out, unsigned iterations,
                                                   unsigned paths, int write_flag,
-                                                  issue_stamp *stamps)
+                                                  issue_stamp *stamps,
+                                                  unsigned long long *start_at,
+                                                  unsigned long long start_lead_ns)
 {
     typedef typename Op::T T;
     T x[ILP];
@@ -202,13 +214,34 @@ static __device__ __forceinline__ void issue_body(const float *in, float *out, u
     while (my_path >= paths)
         my_path -= paths;
 
+    /* The start rendezvous. On the H100 the second of two 24- or 32-warp blocks of an SM began
+     * its timed region only when the first block ended (not yet placed, or its prologue starved
+     * by a scheduler that favours the older block's warps), so the SM ran one block at a time,
+     * not the planned two. So every block first finishes its prologue, then its thread 0 waits
+     * (the other warps parked at a barrier, leaving the issue slots free) until one globaltimer
+     * instant common to the grid: the first block to get here sets it start_lead_ns ahead. This
+     * aligned the starts of most plans; a block that arrives later starts at once, and the
+     * backend reports that as start spread (docs/methods.md, the issue kernels). */
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long want = global_ns() + start_lead_ns;
+        unsigned long long prev = atomicCAS(start_at, 0ull, want);
+        unsigned long long at = prev ? prev : want;
+        while (global_ns() < at)
+            ;
+    }
+
     /* The clock reads wait for the barriers: a plain __syncthreads() is BAR.SYNC.DEFER_BLOCKING,
      * and a clock read right after it ran before the other warps had arrived (seen on the H100:
      * spans that ended when warp 0 finished, throughput above the unit's ceiling). A branch on
      * the barrier's count cannot be taken before the barrier completes. */
-    unsigned long long t0 = 0, t1 = 0;
-    if (__syncthreads_count(1) == blockDim.x)
+    unsigned long long t0 = 0, t1 = 0, g0 = 0, g1 = 0;
+    unsigned s0 = 0, s1 = 0;
+    if (__syncthreads_count(1) == blockDim.x) {
         t0 = clock64();
+        g0 = global_ns();
+        s0 = sm_id();
+    }
     if (DIVERGE) {
         for (unsigned p = 0; p < paths; p++) {
             if (my_path == p)
@@ -217,13 +250,19 @@ static __device__ __forceinline__ void issue_body(const float *in, float *out, u
     } else {
         issue_loop<Op, ILP, PER_TRIP>(x, c, iterations);
     }
-    if (__syncthreads_count(1) == blockDim.x)
+    if (__syncthreads_count(1) == blockDim.x) {
+        g1 = global_ns();
         t1 = clock64();
+        s1 = sm_id();
+    }
 
     if (threadIdx.x == 0) {
         stamps[blockIdx.x].start_cycles = t0;
         stamps[blockIdx.x].end_cycles = t1;
-        stamps[blockIdx.x].smid = sm_id();
+        stamps[blockIdx.x].start_ns = g0;
+        stamps[blockIdx.x].end_ns = g1;
+        stamps[blockIdx.x].smid_start = s0;
+        stamps[blockIdx.x].smid_end = s1;
     }
     if (write_flag) {
         T acc = x[0];
@@ -239,9 +278,10 @@ static __device__ __forceinline__ void issue_body(const float *in, float *out, u
 #define ISSUE_KERNEL(name, Op, ilp, trip, diverge)                                               \
     extern "C" __global__ void __launch_bounds__(1024) gs_issue_##name##_##ilp(                  \
         const float *in, float *out, unsigned iterations, unsigned paths, int write_flag,        \
-        issue_stamp *stamps)                                                                     \
+        issue_stamp *stamps, unsigned long long *start_at, unsigned long long start_lead_ns)     \
     {                                                                                            \
-        issue_body<Op, ilp, trip, diverge>(in, out, iterations, paths, write_flag, stamps);      \
+        issue_body<Op, ilp, trip, diverge>(in, out, iterations, paths, write_flag, stamps,       \
+                                           start_at, start_lead_ns);                             \
     }
 #define ISSUE_KERNELS(name, Op, trip, diverge)                                                   \
     ISSUE_KERNEL(name, Op, 1, trip, diverge)                                                     \
@@ -259,7 +299,13 @@ ISSUE_KERNELS(sw_sin, op_sw_sin, TRIP_SW_SIN, true)
 ISSUE_KERNELS(hfma2, op_hfma2, TRIP_SIMPLE, true)
 ISSUE_KERNELS(mma, op_mma, TRIP_MMA, false)
 
-typedef void (*issue_kernel_fn)(const float *, float *, unsigned, unsigned, int, issue_stamp *);
+typedef void (*issue_kernel_fn)(const float *, float *, unsigned, unsigned, int, issue_stamp *,
+                                unsigned long long *, unsigned long long);
+
+/* How far ahead of the first block's arrival the common start is set (issue_body): enough for the
+ * launch to place every block of one wave and for starved prologues to finish (the H100 started
+ * 2244 one-warp blocks within 2.4 us); short against the kernels (50 us by default). */
+#define START_LEAD_NS 10000ull
 
 /* The table: kernels per ILP (1, 2, 4), instructions per trip, the oldest compute capability. */
 struct issue_entry {
@@ -288,10 +334,11 @@ static struct {
     int ordinal;
     float *in;
     float *out;
+    unsigned long long *start_at;
     issue_stamp *stamps;
     size_t stamp_capacity;
     cudaEvent_t start, stop;
-} issue_buf = {-1, NULL, NULL, NULL, 0, NULL, NULL};
+} issue_buf = {-1, NULL, NULL, NULL, NULL, 0, NULL, NULL};
 
 static int issue_buffers(int ordinal, size_t blocks, gs_error *err)
 {
@@ -301,6 +348,7 @@ static int issue_buffers(int ordinal, size_t blocks, gs_error *err)
             return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: one CUDA device per process");
         CUDA_TRY(cudaMalloc((void **)&issue_buf.in, 16 * sizeof(float)));
         CUDA_TRY(cudaMalloc((void **)&issue_buf.out, 64));
+        CUDA_TRY(cudaMalloc((void **)&issue_buf.start_at, sizeof(unsigned long long)));
         CUDA_TRY(cudaEventCreate(&issue_buf.start));
         CUDA_TRY(cudaEventCreate(&issue_buf.stop));
         issue_buf.ordinal = ordinal;
@@ -355,69 +403,54 @@ static int smem_for_limit(issue_kernel_fn kernel, int threads, unsigned limit, s
             lo = mid + 1;
     }
     *smem_bytes = lo;
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, lo));
+    if ((unsigned)occ < limit)
+        return gs_fail(err, GS_ERR_UNSUPPORTED,
+                       "issue: %u block(s) of %d threads cannot be resident on one SM together "
+                       "(the occupancy calculator allows %d)", limit, threads, occ);
 fail:
     return rc;
 }
 
-/* Per-SM spans (latest end minus earliest start) and concurrency (most blocks of one SM whose
- * intervals overlap) from the blocks' stamps, sorted here by SM and start. Fills the longest span,
- * the sum of spans and the median over SMs of the concurrent blocks. */
-static int compare_double(const void *a, const void *b)
+/* Diagnostics: with GS_ISSUE_STAMPS_CSV=FILE set, the raw stamps of every launch are appended to
+ * FILE (launch number, block, SM ids, clock64 and globaltimer at both ends); bench/issue_sweep.c
+ * `timing` uses it. Nothing is written without the variable. */
+static void dump_stamps(const issue_stamp *st, size_t n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    static unsigned launch;
+    const char *path = getenv("GS_ISSUE_STAMPS_CSV");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    launch++;
+    if (!f)
+        return;
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%u,%zu,%u,%u,%llu,%llu,%llu,%llu\n", launch, i, st[i].smid_start, st[i].smid_end,
+                (unsigned long long)st[i].start_cycles, (unsigned long long)st[i].end_cycles,
+                (unsigned long long)st[i].start_ns, (unsigned long long)st[i].end_ns);
+    fclose(f);
 }
 
-static int compare_stamp(const void *a, const void *b)
+/* The result from the per-SM spans. When %smid cannot be trusted to name the physical SM (a block
+ * moved, or an SM id held more blocks than the plan allows), the per-SM grouping is unsound: the
+ * throughput is then the whole-kernel lower bound and the point is marked a measurement error. */
+static void issue_fill(const gs_issue_plan *plan, const gs_span_summary *sp, double instructions,
+                       unsigned sm_count, gs_issue_result *out)
 {
-    const issue_stamp *x = (const issue_stamp *)a, *y = (const issue_stamp *)b;
-    if (x->smid != y->smid)
-        return x->smid < y->smid ? -1 : 1;
-    return (x->start_cycles > y->start_cycles) - (x->start_cycles < y->start_cycles);
-}
-
-/* Most intervals of st[0..n) (sorted by start) that contain one of their starts. */
-static int most_overlapping(const issue_stamp *st, size_t n)
-{
-    int most = 0;
-    for (size_t i = 0; i < n; i++) {
-        int k = 0;
-        for (size_t j = 0; j <= i; j++)
-            k += st[j].end_cycles > st[i].start_cycles;
-        most = k > most ? k : most;
-    }
-    return most;
-}
-
-static int issue_spans(issue_stamp *st, size_t blocks, double *max_span, double *sum_span,
-                       double *conc_blocks, gs_error *err)
-{
-    double *conc = (double *)malloc(blocks * sizeof *conc);
-    size_t nsm = 0;
-    if (!conc)
-        return gs_fail(err, GS_ERR_NO_MEMORY, "issue: no host memory for %zu blocks", blocks);
-    for (size_t i = 0; i < blocks; i++)
-        if (st[i].end_cycles < st[i].start_cycles) {
-            free(conc);
-            return gs_fail(err, GS_ERR_DEVICE, "issue: block %zu has a bad stamp (SM %u)", i,
-                           st[i].smid);
-        }
-    qsort(st, blocks, sizeof *st, compare_stamp);
-    *max_span = 0;
-    *sum_span = 0;
-    for (size_t a = 0, b; a < blocks; a = b) {
-        unsigned long long last = st[a].end_cycles;
-        for (b = a; b < blocks && st[b].smid == st[a].smid; b++)
-            last = st[b].end_cycles > last ? st[b].end_cycles : last;
-        double span = (double)(last - st[a].start_cycles);
-        *max_span = span > *max_span ? span : *max_span;
-        *sum_span += span;
-        conc[nsm++] = most_overlapping(st + a, b - a);
-    }
-    qsort(conc, nsm, sizeof conc[0], compare_double);
-    *conc_blocks = nsm % 2 ? conc[nsm / 2] : 0.5 * (conc[nsm / 2 - 1] + conc[nsm / 2]);
-    free(conc);
-    return 0;
+    bool grouping_ok = gs_issue_spans_grouping_ok(sp, plan->blocks_per_sm_limit, sm_count);
+    unsigned sms_used = sp->sms < sm_count ? sp->sms : sm_count;
+    out->cycles = sp->max_sm_cycles;
+    out->instructions = instructions;
+    out->warps_per_sm = floor(sp->conc_blocks * plan->warps_per_block + 0.5);
+    out->clock_khz = sp->clock_khz;
+    out->kernel_ipc_per_sm = sp->kernel_cycles > 0 ? instructions / (sms_used * sp->kernel_cycles) : 0;
+    out->clock64_ipc_per_sm = sp->sum_sm_clock64_cycles > 0 ? instructions / sp->sum_sm_clock64_cycles
+                                                            : 0;
+    out->start_spread_cycles = sp->start_spread_cycles;
+    out->clock_mismatch_sms = sp->clock_mismatch_sms;
+    out->moved_blocks = sp->moved_blocks;
+    out->measurement_error = !grouping_ok;
+    out->instr_per_cycle_per_sm = grouping_ok && sp->sum_sm_cycles > 0
+                                      ? instructions / sp->sum_sm_cycles : out->kernel_ipc_per_sm;
 }
 
 static int issue_check_plan(const gs_cuda *cu, const gs_issue_plan *plan, gs_error *err)
@@ -456,7 +489,8 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
     size_t smem = 0;
     unsigned paths = plan->divergent_paths > 1 ? plan->divergent_paths : 1;
     int threads;
-    double max_span = 0, sum_span = 0, conc = 0;
+    gs_span_summary sp;
+    size_t bad = 0;
 
     if ((rc = issue_check_plan(cu, plan, err)) != 0)
         return rc;
@@ -472,9 +506,10 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
         return rc;
     issue_seeds(plan->instr, in);
     CUDA_TRY(cudaMemcpy(issue_buf.in, in, sizeof in, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemset(issue_buf.start_at, 0, sizeof(unsigned long long)));
     CUDA_TRY(cudaEventRecord(issue_buf.start));
     kernel<<<plan->blocks, threads, smem>>>(issue_buf.in, issue_buf.out, plan->iterations, paths, 0,
-                                           issue_buf.stamps);
+                                           issue_buf.stamps, issue_buf.start_at, START_LEAD_NS);
     CUDA_TRY(cudaGetLastError());
     CUDA_TRY(cudaEventRecord(issue_buf.stop));
     CUDA_LAUNCH_CHECK();
@@ -484,14 +519,17 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
         return gs_fail(err, GS_ERR_NO_MEMORY, "issue: no host memory for %u stamps", plan->blocks);
     CUDA_TRY(cudaMemcpy(stamps, issue_buf.stamps, plan->blocks * sizeof *stamps,
                         cudaMemcpyDeviceToHost));
-    if ((rc = issue_spans(stamps, plan->blocks, &max_span, &sum_span, &conc, err)) != 0)
+    dump_stamps(stamps, plan->blocks);
+    if (gs_issue_spans(stamps, plan->blocks, 0, &sp, &bad) != 0) {
+        rc = gs_fail(err, GS_ERR_DEVICE, "issue: block %zu has a bad stamp (clock64 %llu..%llu, "
+                     "globaltimer %llu..%llu ns)", bad, (unsigned long long)stamps[bad].start_cycles,
+                     (unsigned long long)stamps[bad].end_cycles,
+                     (unsigned long long)stamps[bad].start_ns, (unsigned long long)stamps[bad].end_ns);
         goto fail;
-    out->cycles = max_span;
+    }
+    issue_fill(plan, &sp, (double)plan->blocks * plan->warps_per_block * (double)plan->iterations *
+               e->per_trip * paths, (unsigned)cu->prop.multiProcessorCount, out);
     out->ns = (double)ms * 1e6;
-    out->instructions = (double)plan->blocks * plan->warps_per_block * (double)plan->iterations *
-                        e->per_trip * paths;
-    out->warps_per_sm = conc * plan->warps_per_block;
-    out->instr_per_cycle_per_sm = sum_span > 0 ? out->instructions / sum_span : 0;
 fail:
     free(stamps);
     return rc;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "analysis/pipeline_model.h"
 #include "probes/issue_point.h"
 #include "util/interrupt.h"
 
@@ -48,7 +49,7 @@ static double serialization_slope(const double *paths, const double *relative, s
 
 /* The sweep: plan at full occupancy, paths 1..32, the same work per lane at every P. */
 static int sweep(gs_probe_ctx *ctx, gs_instr t, double *paths, double *ops, double *cycles,
-                 size_t *count, gs_error *err)
+                 size_t *count, bool *bad, gs_error *err)
 {
     unsigned max_warps = (unsigned)(ctx->info->max_threads_per_sm / ctx->info->warp_size);
     gs_issue_plan plan;
@@ -69,6 +70,7 @@ static int sweep(gs_probe_ctx *ctx, gs_instr t, double *paths, double *ops, doub
             return rc;
         if (p == 1)
             iterations = pt.iterations;
+        bad[*count] = pt.measurement_error;
         /* each lane runs the loop once: useful thread instructions = issued / P * warp_size */
         paths[*count] = p;
         ops[*count] = pt.ipc.median / p * ctx->info->warp_size;
@@ -78,10 +80,38 @@ static int sweep(gs_probe_ctx *ctx, gs_instr t, double *paths, double *ops, doub
     return 0;
 }
 
+/* The one-path point against the type's one-block ceiling at ILP 4 (timing sound there): more
+ * than GS_ISSUE_CEILING_TOLERANCE above it is a measurement error (bad[0]); counted as a figure. */
+static int check_one_path(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, const double *ops,
+                          bool *bad, size_t n, gs_error *err)
+{
+    double ceiling = 0, ws = ctx->info->warp_size;
+    int rc = gs_issue_reference_ceiling(ctx, t, (unsigned)opt.reps, opt.target_cycles, &ceiling, err);
+    if (rc)
+        return rc;
+    gs_figure(p, "ceiling_ops_per_cycle_per_sm", ceiling * ws, "thread instr/cycle/SM", 0, 1,
+              "one block per SM of the largest size, ILP 4, one path: the type's throughput where "
+              "the timing is sound");
+    size_t errors = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* P paths issue P times the instructions: compare issued throughput, ops x P / warp_size */
+        if (!bad[i] && gs_pipe_over_ceiling(ops[i] * (double)(i + 1) / ws, ceiling,
+                                            GS_ISSUE_CEILING_TOLERANCE))
+            bad[i] = true;
+        errors += bad[i];
+    }
+    gs_figure(p, "measurement_errors", (double)errors, "points", 0, n,
+              "paths whose point failed the timing checks or read more than 2% above the ceiling");
+    if (errors)
+        gs_probe_warning(p, "divergence: %zu point(s) are measurement errors", errors);
+    return 0;
+}
+
 int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
 {
     gs_instr t;
     double paths[MAX_PATHS], ops[MAX_PATHS], cycles[MAX_PATHS], relative[MAX_PATHS];
+    bool bad[MAX_PATHS];
     size_t n = 0;
     opt.type = "ffma";
     opt.ilp = 4;
@@ -102,12 +132,23 @@ int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "ilp", opt.ilp);
     gs_param_int(p, "reps", opt.reps);
     gs_progress(ctx, "divergence: %s, 1 to %d paths", opt.type, MAX_PATHS);
-    rc = sweep(ctx, t, paths, ops, cycles, &n, err);
+    rc = sweep(ctx, t, paths, ops, cycles, &n, bad, err);
     if (n == 0)
+        return rc;
+    if (!rc && (rc = check_one_path(ctx, p, t, ops, bad, n, err)) != 0)
         return rc;
     for (size_t i = 0; i < n; i++)
         relative[i] = cycles[i] / cycles[0];
     const char *m = "useful thread instructions per cycle per SM (issued / paths x warp_size)";
+    if (bad[0]) {
+        static const char *const against_one[] = {"ops_per_cycle_per_sm_1_path", "efficiency_2_paths",
+                                                  "efficiency_32_paths", "serialization_slope"};
+        for (int i = 0; i < 4; i++)
+            gs_figure_nd(p, against_one[i], i ? "" : "thread instr/cycle/SM", m, "measurement "
+                         "error: the one-path point failed its timing checks or read above the "
+                         "one-block ceiling");
+        return rc;
+    }
     gs_figure(p, "ops_per_cycle_per_sm_1_path", ops[0], "thread instr/cycle/SM", 0, 1, m);
     gs_figure(p, "ops_per_cycle_per_sm_32_paths", n == MAX_PATHS ? ops[n - 1] : NAN,
               "thread instr/cycle/SM", 0, 1, m);

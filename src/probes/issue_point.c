@@ -1,6 +1,8 @@
 /* Shared measurement helpers of the pipeline, roofline and divergence probes (issue_point.h). */
 #include "probes/issue_point.h"
 
+#include "analysis/pipeline_model.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +14,11 @@ int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, doub
                      gs_issue_point *out, gs_error *err)
 {
     gs_issue_result r;
-    double ipc[MAX_REPS], cpi[MAX_REPS], cycles[MAX_REPS], ns[MAX_REPS];
+    double ipc[MAX_REPS], cpi[MAX_REPS], cycles[MAX_REPS], ns[MAX_REPS], old[MAX_REPS],
+        whole[MAX_REPS], spread[MAX_REPS];
+    size_t good = 0;
     reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
-    /* Several blocks per SM: on the H100 their spans did not overlap as planned in 50 us kernels
-     * (throughput up to 10% off), and agreed with event timing in 1 ms ones (docs/methods.md). */
-    if (plan->blocks > (unsigned)ctx->info->sm_count)
-        target_cycles *= GS_ISSUE_MULTI_BLOCK_FACTOR;
+    memset(out, 0, sizeof *out);
     plan->iterations = 4;
     int rc = ctx->backend->ops->issue(ctx->backend, plan, &r, err);
     if (rc)
@@ -27,19 +28,74 @@ int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, doub
     for (unsigned i = 0; i < reps; i++) {
         if ((rc = ctx->backend->ops->issue(ctx->backend, plan, &r, err)) != 0)
             return rc;
-        ipc[i] = r.instr_per_cycle_per_sm;
-        cpi[i] = r.instr_per_cycle_per_sm > 0 ? 1.0 / r.instr_per_cycle_per_sm : NAN;
-        cycles[i] = r.cycles;
-        ns[i] = r.ns;
+        out->clock_mismatch_sms = r.clock_mismatch_sms > out->clock_mismatch_sms
+                                      ? r.clock_mismatch_sms : out->clock_mismatch_sms;
+        old[i] = r.clock64_ipc_per_sm;
+        whole[i] = r.kernel_ipc_per_sm;
+        spread[i] = r.start_spread_cycles;
+        if (r.measurement_error) {
+            out->error_reps++;
+            continue;
+        }
+        ipc[good] = r.instr_per_cycle_per_sm;
+        cpi[good] = r.instr_per_cycle_per_sm > 0 ? 1.0 / r.instr_per_cycle_per_sm : NAN;
+        cycles[good] = r.cycles;
+        ns[good] = r.ns;
+        good++;
     }
-    out->ipc = gs_summarize(ipc, reps);
-    out->cpi = gs_summarize(cpi, reps);
-    out->cycles = gs_median(cycles, reps);
-    out->ns = gs_median(ns, reps);
+    out->measurement_error = good == 0;
+    out->ipc = gs_summarize(ipc, good);
+    out->cpi = gs_summarize(cpi, good);
+    out->cycles = good ? gs_median(cycles, good) : r.cycles;
+    out->ns = good ? gs_median(ns, good) : r.ns;
+    out->clock64_ipc = gs_median(old, reps);
+    out->kernel_ipc = gs_median(whole, reps);
+    out->start_spread_cycles = gs_median(spread, reps);
     out->warps_per_sm = r.warps_per_sm;
     out->instructions = r.instructions;
     out->iterations = plan->iterations;
+    out->multi_block = plan->blocks > (unsigned)ctx->info->sm_count;
     return 0;
+}
+
+size_t gs_issue_flag_over_ceiling(gs_issue_point *pts, size_t n, double ceiling)
+{
+    size_t flagged = 0;
+    for (size_t i = 0; i < n; i++) {
+        double ipc = pts[i].ipc.median;
+        if (pts[i].multi_block && !pts[i].measurement_error &&
+            gs_pipe_over_ceiling(ipc, ceiling, GS_ISSUE_CEILING_TOLERANCE)) {
+            pts[i].measurement_error = true;
+            flagged++;
+        }
+    }
+    return flagged;
+}
+
+double gs_issue_ceiling(const gs_issue_point *pts, size_t n)
+{
+    double c = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!pts[i].multi_block && !pts[i].measurement_error && pts[i].ipc.median > c)
+            c = pts[i].ipc.median;
+    return c;
+}
+
+int gs_issue_reference_ceiling(gs_probe_ctx *ctx, gs_instr t, unsigned reps, double target_cycles,
+                               double *ceiling, gs_error *err)
+{
+    const gs_device_info *info = ctx->info;
+    unsigned max_wpb = (unsigned)(info->max_threads_per_block / info->warp_size);
+    unsigned max_warps = (unsigned)(info->max_threads_per_sm / info->warp_size);
+    gs_issue_plan plan;
+    gs_issue_point pt;
+    *ceiling = 0;
+    if (!gs_issue_plan_warps(info, t, 4, max_wpb < max_warps ? max_wpb : max_warps, &plan))
+        return 0;
+    int rc = gs_issue_measure(ctx, &plan, reps, target_cycles, &pt, err);
+    if (rc == 0 && !pt.measurement_error)
+        *ceiling = pt.ipc.median;
+    return rc;
 }
 
 bool gs_issue_plan_warps(const gs_device_info *info, gs_instr instr, unsigned ilp, unsigned warps,

@@ -58,11 +58,27 @@ static int measure_curve(gs_probe_ctx *ctx, gs_instr t, unsigned ilp, curve *c, 
         if (rc)
             return rc;
         c->warps[c->n] = pt->warps_per_sm > 0 ? pt->warps_per_sm : grid[i];
-        c->ipc[c->n] = pt->ipc.median;
-        c->cpi[c->n] = pt->ipc.median > 0 ? 1.0 / pt->ipc.median : NAN;
         c->n++;
     }
     return 0;
+}
+
+/* Leaves out the points marked as measurement errors (the backend's timing checks, or above the
+ * type's ceiling) and fills the ipc and cpi arrays of the rest; returns how many were left out. */
+static size_t keep_sound_points(curve *c)
+{
+    size_t kept = 0, n = c->n;
+    for (size_t i = 0; i < n; i++) {
+        if (c->point[i].measurement_error)
+            continue;
+        c->point[kept] = c->point[i];
+        c->warps[kept] = c->warps[i];
+        c->ipc[kept] = c->point[i].ipc.median;
+        c->cpi[kept] = c->ipc[kept] > 0 ? 1.0 / c->ipc[kept] : NAN;
+        kept++;
+    }
+    c->n = kept;
+    return n - kept;
 }
 
 static void figure_name(char *buf, size_t len, gs_instr t, unsigned ilp, const char *what)
@@ -140,13 +156,41 @@ static void record_not_determined(gs_probe_out *p, gs_instr t, const char *why)
     }
 }
 
+/* The type's ceiling is its best one-block point over the three ILPs (one block per SM: timing
+ * sound); multi-block points above it are measurement errors, counted and left out of the fits. */
+static size_t check_curves(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, curve c[3])
+{
+    char name[96];
+    double ceiling = 0;
+    size_t errors = 0, backend_errors = 0;
+    for (int k = 0; k < 3; k++)
+        ceiling = fmax(ceiling, gs_issue_ceiling(c[k].point, c[k].n));
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i < c[k].n; i++)
+            backend_errors += c[k].point[i].measurement_error;
+        errors += gs_issue_flag_over_ceiling(c[k].point, c[k].n, ceiling);
+    }
+    for (int k = 0; k < 3; k++)
+        keep_sound_points(&c[k]);
+    errors += backend_errors;
+    figure_name(name, sizeof name, t, 0, "measurement_errors");
+    gs_figure(p, name, (double)errors, "points", 0, 1,
+              "points left out: timing checks failed (clock64 / globaltimer / %smid), or more than "
+              "2% above the best one-block throughput of the type");
+    if (errors)
+        gs_probe_warning(p, "pipeline: %s: %zu point(s) left out as measurement errors",
+                         gs_instr_name(t), errors);
+    (void)ctx;
+    return errors;
+}
+
 static int run_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, gs_error *err)
 {
-    static curve c;
+    static curve c[3];
     gs_pipe_curve_fit f[3];
     for (int k = 0; k < 3; k++) {
         gs_progress(ctx, "pipeline: %s ILP %u", gs_instr_name(t), ilps[k]);
-        int rc = measure_curve(ctx, t, ilps[k], &c, err);
+        int rc = measure_curve(ctx, t, ilps[k], &c[k], err);
         if (rc == GS_ERR_UNSUPPORTED) {
             record_not_determined(p, t, err->msg);
             gs_error_clear(err);
@@ -154,12 +198,15 @@ static int run_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, gs_error *er
         }
         if (rc)
             return rc;
-        if (gs_pipe_fit_curve(c.warps, c.ipc, c.n, GS_PIPE_RIDGE_TOLERANCE, &f[k]) != 0) {
+    }
+    check_curves(ctx, p, t, c);
+    for (int k = 0; k < 3; k++)
+        if (gs_pipe_fit_curve(c[k].warps, c[k].ipc, c[k].n, GS_PIPE_RIDGE_TOLERANCE, &f[k]) != 0) {
             record_not_determined(p, t, "no usable point in the warps sweep");
             return 0;
         }
-        record_curve(ctx, p, t, ilps[k], &c, &f[k]);
-    }
+    for (int k = 0; k < 3; k++)
+        record_curve(ctx, p, t, ilps[k], &c[k], &f[k]);
     record_summary(ctx, p, t, f);
     return 0;
 }

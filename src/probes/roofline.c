@@ -44,12 +44,16 @@ typedef struct series {
     size_t n;
     double warps[MAX_POINTS], ipc[MAX_POINTS], cycles[MAX_POINTS];
     gs_pipe_launch launch[MAX_POINTS];
+    gs_issue_point point[MAX_POINTS];
 } series;
 
 typedef struct type_data {
     bool measured;
     series by_size, by_blocks;
     double Lambda_ilp1;           /* CPI of one warp at ILP 1 */
+    double ceiling_ipc;           /* best one-block throughput (the by-size points, one block of
+                                     the largest size at ILP 4) */
+    size_t measurement_errors;    /* points left out (timing checks, or above the ceiling) */
     gs_pipe_curve_fit fit;        /* of by_size */
 } type_data;
 
@@ -77,12 +81,33 @@ static int add_point(gs_probe_ctx *ctx, series *s, gs_issue_plan *plan, gs_error
     int rc = gs_issue_measure(ctx, plan, (unsigned)opt.reps, opt.target_cycles, &pt, err);
     if (rc || s->n >= MAX_POINTS)
         return rc;
+    s->point[s->n] = pt;
     s->warps[s->n] = pt.warps_per_sm;
     s->ipc[s->n] = pt.ipc.median;
     s->cycles[s->n] = pt.cycles;
     s->launch[s->n] = launch_of(ctx->info, plan, &pt);
     s->n++;
     return 0;
+}
+
+/* Marks the multi-block points above the ceiling as measurement errors and leaves out every point
+ * so marked (also by the backend's timing checks); returns how many were left out. */
+static size_t drop_errors(series *s, double ceiling)
+{
+    size_t kept = 0, n = s->n;
+    gs_issue_flag_over_ceiling(s->point, s->n, ceiling);
+    for (size_t i = 0; i < n; i++) {
+        if (s->point[i].measurement_error)
+            continue;
+        s->point[kept] = s->point[i];
+        s->warps[kept] = s->warps[i];
+        s->ipc[kept] = s->ipc[i];
+        s->cycles[kept] = s->cycles[i];
+        s->launch[kept] = s->launch[i];
+        kept++;
+    }
+    s->n = kept;
+    return n - kept;
 }
 
 /* Warps by block size (one block per SM, then two), and by concurrent blocks (Eq. 2) of
@@ -106,8 +131,14 @@ static int measure_type(gs_probe_ctx *ctx, gs_instr t, type_data *d, gs_error *e
                             .blocks = b * (unsigned)info->sm_count, .blocks_per_sm_limit = b};
         rc = add_point(ctx, &d->by_blocks, &bp, err);
     }
+    if (!rc)
+        rc = gs_issue_reference_ceiling(ctx, t, (unsigned)opt.reps, opt.target_cycles,
+                                        &d->ceiling_ipc, err);
     if (rc)
         return rc;
+    d->ceiling_ipc = fmax(d->ceiling_ipc, gs_issue_ceiling(d->by_size.point, d->by_size.n));
+    d->measurement_errors = drop_errors(&d->by_size, d->ceiling_ipc) +
+                            drop_errors(&d->by_blocks, d->ceiling_ipc);
     if (gs_pipe_fit_curve(d->by_size.warps, d->by_size.ipc, d->by_size.n, GS_PIPE_RIDGE_TOLERANCE,
                           &d->fit) != 0)
         return gs_fail(err, GS_ERR_PROBE, "roofline: no usable point for %s", gs_instr_name(t));
@@ -219,6 +250,14 @@ static void record_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, unsigned
     snprintf(name, sizeof name, "%s_model_error_by_blocks_percent", tn);
     gs_figure(p, name, err_blocks, "%", 0, d->by_blocks.n,
               "the same for warps by concurrent blocks (Eq. 2)");
+    snprintf(name, sizeof name, "%s_measurement_errors", tn);
+    gs_figure(p, name, (double)d->measurement_errors, "points", 0, 1,
+              "points left out: timing checks failed (clock64 / globaltimer / %smid), or more than "
+              "2% above the best one-block throughput of the type (ILP 1 by size, ILP 4 at the "
+              "largest block)");
+    if (d->measurement_errors)
+        gs_probe_warning(p, "roofline: %s: %zu point(s) left out as measurement errors", tn,
+                         d->measurement_errors);
     record_series(p, t, "by_block_size", &d->by_size, ws);
     record_series(p, t, "by_blocks", &d->by_blocks, ws);
     snprintf(name, sizeof name, "%s_model", tn);

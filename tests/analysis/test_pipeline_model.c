@@ -147,6 +147,18 @@ static void test_runs_equations(void **state)
     assert_true(isnan(gs_pipe_predict_cycles(&m, &bad, 1)));
 }
 
+/* The ceiling check: above ceiling x (1 + tolerance) only; unknown ceilings check nothing. */
+static void test_over_ceiling(void **state)
+{
+    (void)state;
+    assert_false(gs_pipe_over_ceiling(4.0, 3.95, 0.02));
+    assert_false(gs_pipe_over_ceiling(4.02, 3.95, 0.02));
+    assert_true(gs_pipe_over_ceiling(4.3, 3.95, 0.02));
+    assert_true(gs_pipe_over_ceiling(140.0 / 32, 3.95, 0.02)); /* divergence's one-path point */
+    assert_false(gs_pipe_over_ceiling(4.3, 0, 0.02));
+    assert_false(gs_pipe_over_ceiling(4.3, NAN, 0.02));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_model_known_points),
         cmocka_unit_test(test_model_roundtrip),
         cmocka_unit_test(test_runs_equations),
+        cmocka_unit_test(test_over_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@ CUDA=${CUDA_HOME:-/usr/local/cuda}
 driver=$build/issue_sweep
 if [[ ! -x $driver || $driver -ot $here/bench/issue_sweep.c ]]; then
     cc -O2 -std=gnu11 -I"$here/src" "$here/bench/issue_sweep.c" "$build/libgs.a" \
-       -L"$build/lib" -L"$CUDA/lib64" -L"$CUDA/lib" -lcudart -lcuda -ljansson -lm -ldl -lstdc++ -o "$driver"
+       -L"$build/lib" -L"$CUDA/lib64" -L"$CUDA/lib" -lcudart -ljansson -lm -ldl -lstdc++ -o "$driver"
 fi
 out=$(LANES=$LANES "$driver" peak)
 echo "$out"

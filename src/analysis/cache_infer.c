@@ -406,3 +406,28 @@ uint64_t gs_bit_select_line(uint64_t size_bytes, unsigned index_bits, unsigned l
         return 0;
     return line;
 }
+
+/* ---- average-mode cross-checks ---------------------------------------------------------------- */
+
+bool gs_sizes_consistent(uint64_t fine_bytes, uint64_t avg_bytes, uint64_t resolution_bytes)
+{
+    uint64_t d = fine_bytes > avg_bytes ? fine_bytes - avg_bytes : avg_bytes - fine_bytes;
+    uint64_t allow = 2 * resolution_bytes > avg_bytes / 8 ? 2 * resolution_bytes : avg_bytes / 8;
+    return fine_bytes && avg_bytes && d <= allow;
+}
+
+uint64_t gs_fetch_from_strides(const uint64_t *stride_bytes, const double *avg_cycles, size_t n,
+                               double tolerance)
+{
+    if (n < 3 || !(tolerance > 0))
+        return 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        double a = avg_cycles[i];
+        bool flat = isfinite(a) && a > 0;
+        for (size_t k = i + 1; k < n && flat; k++)
+            flat = isfinite(avg_cycles[k]) && fabs(avg_cycles[k] - a) <= tolerance * a;
+        if (flat)
+            return avg_cycles[0] < a * (1 - tolerance) ? stride_bytes[i] : 0;
+    }
+    return 0;
+}

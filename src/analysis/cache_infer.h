@@ -121,4 +121,21 @@ bool gs_counts_uniform(const uint64_t *counts, unsigned k);
 uint64_t gs_bit_select_line(uint64_t size_bytes, unsigned index_bits, unsigned lowest_index_bit,
                             unsigned ways, uint64_t min_line_bytes);
 
+/* ---- average-mode cross-checks (no trace in shared memory) ------------------------------------ */
+
+/* Do a fine-grained capacity and an average-mode capacity (found to resolution_bytes) describe
+ * the same level? Yes when they differ by at most twice the resolution or an eighth of the
+ * average-mode size. A fine-grained trace held in shared memory can shrink a unified L1; then
+ * they disagree and the fine-grained structure does not describe the level as configured. */
+bool gs_sizes_consistent(uint64_t fine_bytes, uint64_t avg_bytes, uint64_t resolution_bytes);
+
+/* Fetch granularity from cold sequential stride walks (average mode): stride_bytes ascending,
+ * each double the one before, avg_cycles the average latency of each. Below the granularity g a
+ * walk of stride s misses once every g / s accesses, so the average grows with s; from g on every
+ * access misses and it stays flat. Returns the smallest stride from which every later average
+ * lies within tolerance (relative) of it, provided the first average lies below it by more than
+ * the tolerance; 0 when no such stride (no growth seen, or no flat end). */
+uint64_t gs_fetch_from_strides(const uint64_t *stride_bytes, const double *avg_cycles, size_t n,
+                               double tolerance);
+
 #endif

@@ -130,10 +130,16 @@ struct op_mma {
     typedef mma_ab C;
     static __device__ __forceinline__ void run(T &x, const C &c)
     {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, "
                      "{%6, %7}, {%0, %1};"
                      : "+r"(x.d0), "+r"(x.d1)
                      : "r"(c.a0), "r"(c.a1), "r"(c.a2), "r"(c.a3), "r"(c.b0), "r"(c.b1));
+#else
+        (void)x;
+        (void)c;
+        __trap(); /* m16n8k16 needs sm_80; the host refuses mma below 8.0 (issue_table) */
+#endif
     }
 };
 

@@ -4,9 +4,14 @@
  * set-index bits from moving one member of a conflicting group, ways and line from a stride walk
  * that stays in one set (bit-select mappings) or from the growth of missing blocks past capacity
  * (any mapping, unequal sets), and the replacement policy from predicted versus observed misses
- * and from victim ways. It only builds chase plans, so it runs unchanged on every backend.
+ * and from victim ways. Every data-cache and TLB result is cross-checked by average-mode walks
+ * that keep no trace in shared memory (cache_avg.c; docs/methods.md "Average-mode cross-checks"):
+ * where they disagree, as on an H100 whose unified L1 the trace shrinks, the average-mode figures
+ * are reported and the rest is "not determined". The l1 record also gets the L1 size per
+ * shared-memory carve-out. It only builds chase plans, so it runs unchanged on every backend.
  * Usage: gpusonar run cache --target l1|tex|ro|l2|const|tlb|all */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +52,14 @@ static const target_def targets[] = {
 
 static void add_latency_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_level *lv)
 {
-    const char *hit_m = "median latency of a trace that fits the level (fine-grained P-chase)";
-    const char *miss_m = "median latency of the missing accesses just past capacity, less the hit "
-                         "latency";
+    const char *hit_m = lv->latency_method
+                            ? "latency of the level's plateau in an average-mode footprint sweep"
+                            : "median latency of a trace that fits the level (fine-grained "
+                              "P-chase)";
+    const char *miss_m = lv->latency_method
+                             ? lv->latency_method
+                             : "median latency of the missing accesses just past capacity, less "
+                               "the hit latency";
     if (!lv->tlb) {
         gs_figure(p, "hit_latency_cycles", lv->band.hit_cycles, "cycles", 0, lv->band.n, hit_m);
         gs_figure(p, "hit_latency_ns", gs_cycles_to_ns(ctx, lv->band.hit_cycles), "ns", 0,
@@ -69,6 +79,13 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
 {
     const char *blk = lv->tlb ? "coverage_bytes" : "line_bytes";
     if (!lv->line_bytes) {
+        if (!lv->tlb && lv->fetch_bytes)
+            gs_figure(p, "sector_bytes", (double)lv->fetch_bytes, "B", 0, 1,
+                      "miss granularity of cold sequential stride walks (average mode): the "
+                      "stride from which every access misses (a sector, or the line if lines "
+                      "are not sectored)");
+        else if (!lv->tlb)
+            gs_figure_nd(p, "sector_bytes", "B", "cold stride walks", "%s", lv->why_structure);
         gs_figure_nd(p, blk, "B", "set-index bit tests", "%s", lv->why_structure);
         gs_figure_nd(p, "sets", "", "set-index bit tests", "%s", lv->why_structure);
         gs_figure_nd(p, "ways", "", "set-index bit tests", "%s", lv->why_structure);
@@ -129,8 +146,8 @@ static void add_policy_figures(gs_probe_out *p, const cw_level *lv)
                        "filled them");
 }
 
-static void record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
-                         const cw_level *lv)
+static gs_probe_out *record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                                  const cw_level *lv)
 {
     gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
     gs_param_string(p, "level", t->level_names[depth]);
@@ -140,15 +157,16 @@ static void record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
     gs_param_int(p, "chases", (long long)lv->chases);
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
     gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", 0, 1,
-              "largest footprint whose steady-state trace has no repeating miss "
-              "(section 3.2 (1))");
+              lv->size_method ? lv->size_method
+                              : "largest footprint whose steady-state trace has no repeating "
+                                "miss (section 3.2 (1))");
     if (lv->tlb && lv->page_bytes)
         gs_figure(p, "page_bytes", (double)lv->page_bytes, "B", 0, 1,
                   "region one entry of the first TLB level covers");
     add_geometry_figures(p, lv);
     add_policy_figures(p, lv);
     add_latency_figures(ctx, p, lv);
-    gs_probe_status(p, "ok", NULL);
+    return p;
 }
 
 static void record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
@@ -159,6 +177,280 @@ static void record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned dept
     gs_param_string(p, "target", t->name);
     gs_param_string(p, "path", gs_path_name(t->path));
     gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "%s", why);
+    gs_probe_status(p, "ok", NULL);
+}
+
+/* ---- average-mode cross-checks (a trace kept in shared memory shrinks a unified L1; an L2 is
+ * larger than any trace) -------------------------------------------------------------------------- */
+
+static const char avg_size_m[] = "end of the level's latency plateau in an average-mode footprint "
+                                 "sweep (random cyclic walk, no trace in shared memory; footprints "
+                                 "at ratio sqrt 2, the plateau's end bisected to a 64th)";
+static const char avg_miss_m[] = "latency of the plateau behind the level less the level's "
+                                 "plateau latency (average-mode footprint sweep)";
+
+/* preferences tried: every percent to 10 (the driver rounds small ones to few sizes), then
+ * coarser */
+static const int carveouts[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 40, 50, 60, 70,
+                                80, 90, 100};
+
+/* The structure found under the trace does not describe the level: keep only what the average
+ * sweep measured (size, latencies, and the cold-walk miss granularity in fetch). */
+static void adopt_average(cw_level *lv, const cw_avg_level *a, double beyond_cycles,
+                          uint64_t fetch_bytes, const char *why)
+{
+    lv->size_bytes = a->size_bytes;
+    lv->size_method = avg_size_m;
+    lv->latency_method = avg_miss_m;
+    lv->band.hit_cycles = a->hit_cycles;
+    lv->band.n = 1;
+    lv->miss_cycles = beyond_cycles;
+    lv->miss_n = 1;
+    lv->fetch_bytes = fetch_bytes;
+    lv->line_bytes = 0;
+    lv->nsets = 0;
+    lv->mapping = CW_MAP_NONE;
+    lv->policy = GS_POLICY_UNKNOWN;
+    snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+    snprintf(lv->why_policy, sizeof lv->why_policy, "%s", why);
+}
+
+/* Which level of the sweep the target's first level is: the first plateau's end for an L1-like
+ * target; for the L2 path the last cache plateau (the whole L2; earlier ones are the part one SM
+ * sees nearer). */
+static const cw_avg_level *avg_level_of(const target_def *t, const cw_avg_sweep *sw)
+{
+    if (sw->count == 0)
+        return NULL;
+    return t->path == GS_PATH_CG ? &sw->levels[sw->count - 1] : &sw->levels[0];
+}
+
+/* The average sweep's element spacing: the line the fine-grained walk found; else 128 B, the
+ * largest line of the GPUs and models this tool knows (a larger line would read as capacity x
+ * line / 128 B: docs/methods.md, "cache"). */
+static uint64_t avg_stride(const cw_level *lv)
+{
+    return lv->line_bytes && !lv->tlb ? lv->line_bytes : 128;
+}
+
+static int cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
+                       cw_level *lv, cw_avg_sweep *sw, gs_error *err)
+{
+    gs_progress(ctx, "cache: %s, average-mode footprint sweep", t->name);
+    /* on the L2 path start where a footprint holds enough lines to mix near and far ones */
+    int rc = cw_avg_levels(w, t->path == GS_PATH_CG ? 65536 : 1024, bound, avg_stride(lv), -1,
+                           sw, err);
+    if (rc)
+        return rc;
+    const cw_avg_level *a = avg_level_of(t, sw);
+    double beyond = sw->count > 0 && t->path != GS_PATH_CG ? a->next_cycles : sw->beyond_cycles;
+    if (!a) {
+        char why[320];
+        snprintf(why, sizeof why, "the fine-grained sweep found %llu B, but the average-mode "
+                 "sweep shows %s: contradiction", (unsigned long long)lv->size_bytes, sw->why);
+        lv->size_bytes = 0;
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+        return 0;
+    }
+    if (gs_sizes_consistent(lv->size_bytes, a->size_bytes, a->resolution_bytes))
+        return 0;
+    uint64_t l2_info = ctx->info ? ctx->info->l2_bytes : 0;
+    if (t->path == GS_PATH_CG && l2_info && a->size_bytes > l2_info + l2_info / 8) {
+        /* plausibility: no part of the L2 holds more than the driver says the L2 holds */
+        snprintf(lv->why_structure, sizeof lv->why_structure, "the average-mode sweep's last "
+                 "cache plateau ends at %llu B, more than the %llu B the driver reports for the "
+                 "L2 (plateaus at %.0f and %.0f cycles): implausible, so not reported",
+                 (unsigned long long)a->size_bytes, (unsigned long long)l2_info,
+                 sw->levels[0].hit_cycles, a->hit_cycles);
+        lv->size_bytes = 0;
+        return 0;
+    }
+    char fine[400];
+    if (lv->size_bytes)
+        snprintf(fine, sizeof fine, "under a fine-grained trace (kept in shared memory) the level "
+                 "held %llu B", (unsigned long long)lv->size_bytes);
+    else
+        snprintf(fine, sizeof fine, "fine-grained traces found no capacity (%.300s)",
+                 lv->why_structure);
+    uint64_t fetch = 0;
+    if (t->path == GS_PATH_CG)
+        rc = cw_avg_fetch(w, &fetch, err);
+    char why[640];
+    snprintf(why, sizeof why, "%.400s, average-mode walks without a trace %llu B: the trace changed "
+             "the level or its traces were misread, so no structure from them describes it", fine,
+             (unsigned long long)a->size_bytes);
+    adopt_average(lv, a, beyond, fetch, why);
+    if (t->path == GS_PATH_CG && !rc) {
+        /* the line from the first plateau (the near part when there are two) */
+        const cw_avg_level *first = &sw->levels[0];
+        uint64_t line = 0;
+        rc = cw_avg_line(w, first->size_bytes, first->hit_cycles, first->next_cycles, fetch,
+                         &line, err);
+        if (!rc && line) {
+            lv->line_bytes = line;
+            lv->line_method = "half the smallest stride s at which a random walk of 1.5 x "
+                              "capacity / s elements, one per s-byte slot, fits (average mode)";
+        }
+    }
+    if (t->path == GS_PATH_CG && sw->count > 1) {
+        /* hits: what one SM sees at small footprints (the near part); a miss costs the memory
+         * plateau less the whole L2's (far) plateau */
+        lv->band.hit_cycles = sw->levels[0].hit_cycles;
+        lv->miss_cycles = lv->band.hit_cycles + (beyond - a->hit_cycles);
+        lv->latency_method = "latency of the plateau behind the whole L2 less the plateau of its "
+                             "far part (average-mode footprint sweep)";
+    }
+    return rc;
+}
+
+/* The L2 as one SM sees it: with two cache plateaus on the cg path the first is the near part. */
+static void add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep *sw)
+{
+    const char *m = "first of two L2 plateaus in an average-mode footprint sweep from one SM "
+                    "(lines this SM reaches at the near latency)";
+    if (sw->count < 2) {
+        gs_figure_nd(p, "near_size_bytes", "B", m, "%s", sw->count ? "one L2 plateau: every "
+                     "footprint that fits hits at one latency" : sw->why);
+        return;
+    }
+    gs_figure(p, "near_size_bytes", (double)sw->levels[0].size_bytes, "B", 0, 1, m);
+    gs_figure(p, "near_hit_latency_cycles", sw->levels[0].hit_cycles, "cycles", 0, 1, m);
+    gs_figure(p, "near_hit_latency_ns", gs_cycles_to_ns(ctx, sw->levels[0].hit_cycles), "ns", 0,
+              1, m);
+    gs_figure(p, "far_hit_latency_cycles", sw->levels[sw->count - 1].hit_cycles, "cycles", 0, 1,
+              "plateau of the whole L2 past the near part (average-mode footprint sweep)");
+}
+
+/* The L1 size under each carve-out preference (cudaFuncAttributePreferredSharedMemoryCarveout;
+ * a hint the driver may round), from one average-mode sweep each. */
+static int add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
+                               uint64_t stride_bytes, gs_probe_out *p, gs_error *err)
+{
+    double x[sizeof carveouts / sizeof carveouts[0]], y[sizeof x / sizeof x[0]];
+    size_t n = 0;
+    int rc = 0;
+    for (size_t i = 0; i < sizeof carveouts / sizeof carveouts[0] && !rc; i++) {
+        cw_avg_sweep sw;
+        gs_progress(ctx, "cache: l1 under a %d%% shared-memory carve-out", carveouts[i]);
+        rc = cw_avg_levels(w, 1024, bound, stride_bytes, carveouts[i], &sw, err);
+        if (!rc && sw.count > 0) {
+            x[n] = carveouts[i];
+            y[n++] = (double)sw.levels[0].size_bytes;
+        } else if (!rc) {
+            gs_probe_warning(p, "carve-out %d%%: %s", carveouts[i], sw.why);
+        }
+    }
+    if (n)
+        gs_series(p, "l1_size_by_carveout", "preferred shared-memory carve-out", "%",
+                  "L1 size (average-mode plateau end)", "B", x, y, n);
+    return rc;
+}
+
+/* The first TLB level from fine-grained walks must agree with average-mode stride walks
+ * (cw_avg_tlb): the same entries, and the same page (or a page below the walks' smallest stride
+ * where they see none). */
+static int tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err)
+{
+    int rc = cw_avg_tlb(w, r, err);
+    *ok = false;
+    if (rc)
+        return rc;
+    uint64_t entries = lv->line_bytes ? lv->size_bytes / lv->line_bytes : 0;
+    bool page_ok = r->page_bytes ? r->page_bytes == lv->line_bytes
+                                 : r->entries && r->page_points &&
+                                       lv->line_bytes <= CW_TLB_MIN_STRIDE;
+    *ok = r->entries && entries == r->entries && page_ok;
+    if (!*ok)
+        snprintf(lv->why_structure, sizeof lv->why_structure, "fine-grained walks found %llu "
+                 "entries of %llu B, average-mode stride walks %llu entries of %llu B: they "
+                 "disagree", (unsigned long long)entries, (unsigned long long)lv->line_bytes,
+                 (unsigned long long)r->entries, (unsigned long long)r->page_bytes);
+    return 0;
+}
+
+static void record_tlb_refuted(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                               const char *why)
+{
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
+    gs_param_string(p, "level", t->level_names[depth]);
+    gs_param_string(p, "target", t->name);
+    gs_param_string(p, "path", gs_path_name(t->path));
+    static const char *const names[] = {"size_bytes", "entries", "page_bytes", "coverage_bytes",
+                                        "sets", "ways", "miss_penalty_cycles"};
+    static const char *const units[] = {"B", "", "B", "B", "", "", "cycles"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        gs_figure_nd(p, names[i], units[i], "fine-grained TLB walk checked in average mode", "%s",
+                     why);
+    gs_probe_status(p, "ok", NULL);
+}
+
+/* The fine-grained TLB level was refuted: the first level from average-mode stride walks
+ * (cw_avg_tlb); deeper levels not determined. */
+static void record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
+                               const cw_avg_tlb_result *rp)
+{
+    cw_avg_tlb_result r = *rp;
+    char why[640];
+    snprintf(why, sizeof why, "%.400s; average mode: %.200s", refuted, r.why[0] ? r.why : "ok");
+    if (!r.entries) {
+        record_tlb_refuted(ctx, t, 0, why);
+    } else {
+        gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
+        const char *m = "average-mode stride walks over aliased memory: most regions of one "
+                        "stride visited with no step in the average latency, equal at the largest "
+                        "strides";
+        gs_param_string(p, "level", t->level_names[0]);
+        gs_param_string(p, "target", t->name);
+        gs_param_string(p, "path", gs_path_name(t->path));
+        gs_param_int(p, "chases", (long long)r.chases);
+        gs_figure(p, "entries", (double)r.entries, "", 0, 1, m);
+        if (r.page_bytes) {
+            const char *pm = "entries x page = most regions that fit x stride, below the page";
+            gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, pm);
+            gs_figure(p, "coverage_bytes", (double)r.page_bytes, "B", 0, 1, pm);
+            gs_figure(p, "size_bytes", (double)(r.page_bytes * r.entries), "B", 0, 1,
+                      "entries x coverage");
+        } else {
+            gs_figure_nd(p, "page_bytes", "B", m, "%s", r.why);
+            gs_figure_nd(p, "coverage_bytes", "B", m, "%s", r.why);
+            gs_figure_nd(p, "size_bytes", "B", m, "%s", r.why);
+        }
+        gs_figure_nd(p, "sets", "", m, "%s", "average-mode walks give the count of entries only");
+        gs_figure_nd(p, "ways", "", m, "%s", "average-mode walks give the count of entries only");
+        gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", 0, 1,
+                  "step of the average latency past the entries, at the largest stride");
+        gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.penalty_cycles), "ns", 0, 1,
+                  "step of the average latency past the entries, at the largest stride");
+        gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x entries",
+                  "cycles", r.page_stride, r.page_step, r.page_points);
+        gs_probe_warning(p, "the fine-grained walk was refuted: %s", refuted);
+        gs_probe_status(p, "ok", NULL);
+    }
+    if (!r.l2_entries) {
+        record_tlb_refuted(ctx, t, 1, r.entries ? r.why2 : "no first level");
+        return;
+    }
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
+    char m[320];
+    snprintf(m, sizeof m, "average-mode stride walks over aliased memory, stride %llu B: most "
+             "regions visited before a second step (each its own entry if an entry covers no "
+             "more than the stride; a set-associative level whose sets the stride does not all "
+             "reach shows fewer)", (unsigned long long)r.l2_stride_bytes);
+    gs_param_string(p, "level", t->level_names[1]);
+    gs_param_string(p, "target", t->name);
+    gs_param_string(p, "path", gs_path_name(t->path));
+    gs_figure(p, "entries", (double)r.l2_entries, "", 0, 1, m);
+    if (r.page_bytes)
+        gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, "the first level's page");
+    const char *nd = "average-mode walks at one stride give a count of regions only";
+    gs_figure_nd(p, "coverage_bytes", "B", m, "%s", nd);
+    gs_figure_nd(p, "size_bytes", "B", m, "%s", nd);
+    gs_figure_nd(p, "sets", "", m, "%s", nd);
+    gs_figure_nd(p, "ways", "", m, "%s", nd);
+    gs_figure(p, "miss_penalty_cycles", r.l2_penalty_cycles, "cycles", 0, 1,
+              "second step of the average latency over the base walk");
+    gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.l2_penalty_cycles), "ns", 0, 1,
+              "second step of the average latency over the base walk");
     gs_probe_status(p, "ok", NULL);
 }
 
@@ -205,15 +497,45 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         }
         if (rc)
             break;
-        if (!lv.size_bytes) {
+        cw_avg_sweep sw = {.count = 0};
+        bool data = !t->tlb && t->space != GS_SPACE_CONSTANT && depth == 0;
+        /* the L2 path gets its average sweep even when the fine-grained one found nothing */
+        if (!lv.size_bytes && !(data && t->path == GS_PATH_CG)) {
             if (depth == 0)
                 record_missing(ctx, t, depth, lv.why_structure);
+            break;
+        }
+        if (data && (rc = cross_check(ctx, &w, t, bound, &lv, &sw, err)) != 0)
+            break;
+        if (data && !lv.size_bytes) {
+            record_missing(ctx, t, depth, lv.why_structure);
+            break;
+        }
+        bool real = true;
+        cw_avg_tlb_result tr;
+        if (t->tlb && depth == 0) {
+            gs_progress(ctx, "cache: tlb, average-mode stride walks");
+            if ((rc = tlb_check(&w, &lv, &tr, &real, err)) != 0)
+                break;
+        }
+        if (!real) {
+            record_tlb_average(ctx, t, lv.why_structure, &tr);
             break;
         }
         if (t->tlb && depth == 0)
             page = lv.line_bytes;
         lv.page_bytes = page;
-        record_level(ctx, t, depth, &lv);
+        gs_probe_out *p = record_level(ctx, t, depth, &lv);
+        if (data && sw.points)
+            gs_series(p, "average_sweep", "footprint", "B", "average latency", "cycles", sw.x,
+                      sw.y, sw.points);
+        if (data && t->path == GS_PATH_CG)
+            add_near_figures(ctx, p, &sw);
+        if (data && t->path == GS_PATH_CA)
+            rc = add_carveout_series(ctx, &w, bound, sw.stride_bytes, p, err);
+        gs_probe_status(p, rc ? "failed" : "ok", rc ? err->msg : NULL);
+        if (rc)
+            break;
         prev_size = lv.size_bytes;
         prev_block = lv.line_bytes;
         /* one set's span under a bit-select mapping; else treat the level as one set */

@@ -17,7 +17,8 @@
  * with CUDA's VMM). */
 #define CW_ALIAS_BYTES (4ull << 10)
 #define CW_ALIAS_PERIOD (2ull << 20)   /* see stagger */
-#define CW_OVERFLOW_STEPS 64      /* blocks added past capacity, at most, to list the sets */
+#define CW_OVERFLOW_STEPS 64
+#define CW_AVG_ALIAS_BYTES (64ull << 20)      /* blocks added past capacity, at most, to list the sets */
 
 static unsigned log2_floor(uint64_t x)
 {
@@ -764,5 +765,33 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
     if (!rc && lv->size_bytes)
         rc = infer_structure(w, lv, depth, err);
     lv->chases = w->chases;
+    return rc;
+}
+
+/* ---- average-mode stride walk (TLB cross-check) ----------------------------------------------- */
+
+int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *avg_cycles,
+                  gs_error *err)
+{
+    if (gs_interrupted())
+        return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted during the cache probe");
+    uint64_t *chain = malloc(count * sizeof *chain);
+    if (!chain)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    stride_chain(w, count, stride_bytes, chain);
+    gs_chase_plan p = {.space = w->space, .path = w->path,
+                       .footprint_bytes = chain[count - 1] + w->elem, .chain = chain,
+                       .chain_len = count, .element_bytes = w->elem, .warmup_passes = 2,
+                       .timed_accesses = count * 8 > 8192 ? count * 8 : 8192,
+                       .carveout_percent = -1};
+    /* fewer, larger physical pieces than the fine-grained walks: footprints up to
+     * CW_TLB_MAX_FOOTPRINT map in a few thousand pieces */
+    if (w->tlb && p.footprint_bytes > CW_AVG_ALIAS_BYTES)
+        p.physical_bytes = CW_AVG_ALIAS_BYTES;
+    gs_chase_result r = {.latency_cycles = NULL};
+    int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
+    w->chases++;
+    *avg_cycles = rc ? NAN : r.avg_cycles;
+    free(chain);
     return rc;
 }

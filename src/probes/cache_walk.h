@@ -63,8 +63,10 @@ typedef struct cw_level {
     size_t nprob;
     size_t policy_n;
     const char *policy_method;
-    char why_structure[160];
-    char why_policy[160];
+    char why_structure[640];
+    char why_policy[640];
+    const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
+    const char *latency_method; /* NULL: fine-grained hit band; else average-mode plateaus */
 } cw_level;
 
 int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path path, bool tlb,
@@ -79,5 +81,90 @@ void cw_walker_free(cw_walker *w);
 int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
                    uint64_t prev_block_bytes, uint64_t prev_span_bytes, uint64_t bound_bytes,
                    cw_level *lv, gs_error *err);
+
+/* ---- average-mode sweeps (cache_avg.c): no trace in shared memory ------------------------------ */
+
+#define CW_AVG_MAX_LEVELS 4
+
+/* One level seen by an average-mode footprint sweep: the end of a latency plateau. */
+typedef struct cw_avg_level {
+    uint64_t size_bytes;       /* largest footprint still at the plateau's latency */
+    uint64_t resolution_bytes; /* the bisection stopped when the bracket was this narrow */
+    double hit_cycles;         /* plateau latency (median of its points) */
+    double next_cycles;        /* latency of the plateau after it */
+} cw_avg_level;
+
+typedef struct cw_avg_sweep {
+    cw_avg_level levels[CW_AVG_MAX_LEVELS];
+    size_t count;              /* plateaus before the last (the last is what lies behind) */
+    double beyond_cycles;      /* latency of the last plateau */
+    unsigned chases;
+    uint64_t stride_bytes;     /* element spacing of the walks */
+    double x[64], y[64];       /* the sampled footprints (B) and their averages (cycles) */
+    size_t points;
+    char why[160];             /* set when count is 0 */
+} cw_avg_sweep;
+
+/* Average cycles per access of a random cyclic walk (Sattolo) over footprint_bytes, one element
+ * per stride_bytes (doubled until at most 2^20 elements), warm, average mode, under the given
+ * carve-out (-1 = driver default). */
+int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, int carveout,
+                double *avg_cycles, gs_error *err);
+
+/* Sweep footprints lo_bytes .. hi_bytes at ratio sqrt(2) with random cyclic walks of one element
+ * per stride_bytes, split the averages into plateaus (analysis/plateaus.h) and bisect the end of
+ * each plateau but the last. stride_bytes should be the line: below it a random order re-uses
+ * lines and blurs the plateau's end; above it a set index that skips the bits just above the line
+ * sees only some sets (capacity x stride / line). */
+int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
+                  int carveout, cw_avg_sweep *out, gs_error *err);
+
+/* Fetch granularity from cold sequential stride walks (gs_fetch_from_strides); 0 when not seen. */
+int cw_avg_fetch(cw_walker *w, uint64_t *fetch_bytes, gs_error *err);
+
+/* Average cycles per access of a warm sequential walk over count elements stride_bytes apart
+ * (TLB walks: aliased physical memory, staggered lines). */
+int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *avg_cycles,
+                  gs_error *err);
+
+/* TLB levels in average mode (when the fine-grained walk is refuted): for strides
+ * the entries are the most regions of one stride that a warm walk visits with no step in its
+ * average latency over a walk of the same physical words inside one page (a step:
+ * CW_TLB_STEP_CYCLES or 1%), equal at the two largest strides (CW_TLB_MAX_STRIDE / 4 and
+ * CW_TLB_MAX_STRIDE); the page is the smallest stride (doubling from CW_TLB_MIN_STRIDE) from which
+ * a walk of 1.5 x entries elements steps. Footprints up to CW_TLB_MAX_FOOTPRINT over 2 MB of
+ * physical memory. */
+#define CW_TLB_MIN_STRIDE (64ull << 10)
+#define CW_TLB_MAX_STRIDE (256ull << 20)
+#define CW_TLB_STRIDES 16
+#define CW_TLB_MAX_FOOTPRINT (1ull << 35)
+#define CW_TLB_MAX_FOOTPRINT2 (1ull << 38)  /* second level: 256 GB over 64 MB pieces */
+#define CW_TLB_STEP_CYCLES 3.0
+#define CW_TLB_STEP_REL 0.01
+
+typedef struct cw_avg_tlb_result {
+    uint64_t stride_bytes[CW_TLB_STRIDES];
+    uint64_t fit_count[CW_TLB_STRIDES];  /* 0: no step seen */
+    double hit_cycles[CW_TLB_STRIDES], miss_cycles[CW_TLB_STRIDES];
+    size_t n;
+    double page_stride[CW_TLB_STRIDES], page_step[CW_TLB_STRIDES]; /* 1.5 x entries walks */
+    size_t page_points;
+    uint64_t entries;          /* 0: not determined (why) */
+    uint64_t page_bytes;       /* 0: not determined (why) */
+    double penalty_cycles;
+    uint64_t l2_entries;       /* second level: regions of l2_stride_bytes; 0: why2 */
+    uint64_t l2_stride_bytes;
+    double l2_penalty_cycles;
+    char why2[240];
+    unsigned chases;
+    char why[240];
+} cw_avg_tlb_result;
+
+int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err);
+
+/* L2 line in average mode (cache_avg.c, cw_avg_line): from walks of 1.5 x capacity_bytes / s
+ * elements, one per s-byte slot, s doubling from min_stride; 0 when not seen. */
+int cw_avg_line(cw_walker *w, uint64_t capacity_bytes, double hit_cycles, double next_cycles,
+                uint64_t min_stride, uint64_t *line_bytes, gs_error *err);
 
 #endif

@@ -310,6 +310,40 @@ static void victims_bad_input(void **state)
     assert_true(gs_counts_uniform(none, 3));
 }
 
+/* A trace in shared memory that shrank the L1 (49 KB vs 184 KB) is caught; agreement within the
+ * resolution or an eighth is not. */
+static void sizes_consistent_or_not(void **state)
+{
+    (void)state;
+    assert_true(gs_sizes_consistent(196608, 196608, 2048));
+    assert_true(gs_sizes_consistent(196608, 194560, 1024));       /* one bisection step off */
+    assert_true(gs_sizes_consistent(52428800, 50331648, 524288)); /* 1/25 off */
+    assert_false(gs_sizes_consistent(49900, 188416, 2048));       /* the H100's trace-shrunk L1 */
+    assert_false(gs_sizes_consistent(1280, 50331648, 524288));    /* an L2 of 1.25 KB */
+    assert_false(gs_sizes_consistent(0, 4096, 64));
+}
+
+/* avg = hit + penalty x min(1, s / g): flat from g on. */
+static void fetch_from_cold_strides(void **state)
+{
+    (void)state;
+    uint64_t s[8];
+    double a[8];
+    for (int g = 16; g <= 128; g *= 2) {
+        for (int i = 0; i < 8; i++) {
+            s[i] = 4ull << i;
+            a[i] = 280 + 400.0 * (s[i] < (uint64_t)g ? (double)s[i] / g : 1.0) + (i % 2);
+        }
+        assert_int_equal(gs_fetch_from_strides(s, a, 8, 0.05), (uint64_t)g);
+    }
+    for (int i = 0; i < 8; i++)
+        a[i] = 300 + (i % 2);                               /* everything hits: no growth */
+    assert_int_equal(gs_fetch_from_strides(s, a, 8, 0.05), 0);
+    for (int i = 0; i < 8; i++)
+        a[i] = 100.0 * (i + 1);                             /* grows to the end: no flat part */
+    assert_int_equal(gs_fetch_from_strides(s, a, 8, 0.05), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +360,8 @@ int main(void)
         cmocka_unit_test(mismatch_picks_the_policy),
         cmocka_unit_test(victims_of_fermi_weighted_ways),
         cmocka_unit_test(victims_bad_input),
+        cmocka_unit_test(sizes_consistent_or_not),
+        cmocka_unit_test(fetch_from_cold_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
 # hopper): every level's inferred structure (size, line, sector, sets, ways or ways per set,
 # mapping, policy, way probabilities; TLB entries, page and coverage) must equal the model file's
 # truth, read by tests/e2e/cache_truth.py from the model file alone. Two seeds each. Also checks
-# that `pchase --trace` writes the raw trace as CSV.
+# the L1 size per shared-memory carve-out (average-mode sweeps) against hopper's carve-out table,
+# and that `pchase --trace` writes the raw trace as CSV.
 set -u
 . "$(dirname "$0")/common.bash"
 for model in fermi kepler hopper; do
@@ -17,6 +18,28 @@ for model in fermi kepler hopper; do
         "$SRC/docs/gpusonar-1.schema.json" || { echo "FAIL $model seed $seed"; fails=$((fails+1)); }
   done
 done
+
+# cache: the L1 size by carve-out preference (average-mode sweeps) follows the hopper model's
+# carve-out table: the entry with the smallest percent >= the request, else the largest
+if $B run cache --target l1 -q --device sim:hopper --json "$T/co.json" >/dev/null 2>"$T/err"; then
+  $PY - "$T/co.json" "$SRC/models/hopper.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+model = json.load(open(sys.argv[2]))
+l1 = [c for c in model["memory"]["caches"] if c["name"] == "l1"][0]
+cos = sorted(l1["carveout"], key=lambda c: c["percent"])
+rec = [p for p in doc["probes"] if p["params"].get("level") == "l1"][0]
+s = rec["series"]["l1_size_by_carveout"]
+assert len(s["x"]) >= 3, s
+for x, y in zip(s["x"], s["y"]):
+    want = next((c for c in cos if c["percent"] >= x), cos[-1])["size_bytes"]
+    assert abs(y - want) <= want / 32, "carve-out %s%%: %s B, want %s B" % (x, y, want)
+assert rec["figures"]["size_bytes"]["value"] == l1["size_bytes"], rec["figures"]["size_bytes"]
+print("  carve-outs: %d points match the model" % len(s["x"]))
+PYEOF
+else
+  echo "FAIL cache carve-outs"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
 
 # pchase: a fine-grained trace of the Fermi L1 just past capacity, as CSV
 if $B run pchase -q --device sim:fermi --path ca --array 16512 --stride 128 --iterations 500 \

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "gs_test.h"
+#include "sim_test.h"
 
 #include "sim/model.h"
 
@@ -17,14 +18,7 @@
 /* Write text to a temporary .json file and load it; returns the status, message in err. */
 static int load_text(const char *text, gs_sim_model **m, gs_error *err)
 {
-    char path[] = "/tmp/gs_model_XXXXXX.json";
-    int fd = mkstemps(path, 5);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    int rc = gs_sim_model_load(path, 1, m, err);
-    unlink(path);
-    return rc;
+    return sim_test_load(text, 1, m, err);
 }
 
 static void test_minimal_model_loads(void **state)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gs_test.h"
+#include "sim_test.h"
 
 #include "analysis/pipeline_model.h"
 #include "sim/model.h"
@@ -32,17 +33,7 @@
 
 static int load_text(const char *json, gs_sim_model **m, gs_error *err)
 {
-    char path[] = "/tmp/gs_test_pipeline_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    FILE *f = fdopen(fd, "w");
-    fputs(json, f);
-    fclose(f);
-    gs_error_clear(err);
-    int rc = gs_sim_model_load(path, 7, m, err);
-    unlink(path);
-    return rc;
+    return sim_test_load(json, 7, m, err);
 }
 
 static void test_parse_errors(void **state)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "gs_test.h"
+#include "sim_test.h"
 
 #include "sim/model.h"
 #include "sim/sim.h"
@@ -21,14 +22,7 @@
 
 static int load_text(const char *text, gs_sim_model **m, gs_error *err)
 {
-    char path[] = "/tmp/gs_stream_XXXXXX.json";
-    int fd = mkstemps(path, 5);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    int rc = gs_sim_model_load(path, 1, m, err);
-    unlink(path);
-    return rc;
+    return sim_test_load(text, 1, m, err);
 }
 
 static gs_sim_model *load_bw(const char *section)

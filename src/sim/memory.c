@@ -264,6 +264,15 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
                        p->space == GS_SPACE_SHARED ? " left beside the shared-memory chain" : "");
     if (p->record_n && !out->latency_cycles)
         return gs_fail(err, GS_ERR_USAGE, "chase plan: record_n set but no latency buffer");
+    /* Device memory, as the CUDA backend would allocate it: the physical part of the footprint. */
+    uint64_t physical = p->physical_bytes && p->physical_bytes < p->footprint_bytes
+                            ? p->physical_bytes : p->footprint_bytes;
+    if ((p->space == GS_SPACE_GLOBAL || p->space == GS_SPACE_TEXTURE) &&
+        m->info.global_mem_free_bytes && physical > m->info.global_mem_free_bytes)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase plan: %llu B of device memory needed, %llu B "
+                       "free on the simulated device; use a smaller array, or map less physical "
+                       "memory at many places (--physical)", (unsigned long long)physical,
+                       (unsigned long long)m->info.global_mem_free_bytes);
     for (size_t i = 0; i < p->chain_len; i++)
         if (p->chain[i] % p->element_bytes ||
             (p->footprint_bytes && p->chain[i] + p->element_bytes > p->footprint_bytes))

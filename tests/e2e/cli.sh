@@ -101,6 +101,16 @@ grep -q "SM clock (measured) 1500 MHz" "$T/out" || { echo "FAIL: info shows no m
 check "list" 0 $B list
 grep -q "^\* clock" "$T/out" || { echo "FAIL: list shows no clock probe"; fails=$((fails+1)); }
 
+# Out of (simulated) device memory: exit 1, one line naming the sizes and the fix, and the
+# document still written, marked incomplete.
+check "out of memory" 1 $B run pchase --device sim:hopper --array 200GB --stride 2MB -q --json "$T/oom.json"
+one_line_error "out of memory" "device memory needed"
+$PY - "$SRC/docs/gpusonar-1.schema.json" "$T/oom.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[2])); jsonschema.validate(doc, json.load(open(sys.argv[1])))
+assert doc["complete"] is False and doc["probes"][0]["status"] == "failed", doc
+PYEOF
+
 # Printers of saved documents: report --from, compare, plot.
 check "report --from" 0 $B report --from "$T/run.json"
 grep -q "sm_clock_khz" "$T/out" || { echo "FAIL: report --from printed no figures"; fails=$((fails+1)); }

@@ -287,6 +287,23 @@ static int sweep(gs_probe_ctx *ctx, bool l1, gs_rng *rng, sweep_out *o, gs_error
     return rc;
 }
 
+/* One unit of a request (sector or line): its size and the cost of each extra one, or "not
+ * determined" with the fit's reason. */
+static void record_unit(gs_probe_out *p, const char *prefix, const char *what, const char *unit,
+                        bool determined, uint64_t bytes, double cost, double ci95,
+                        const char *reason, size_t points, const char *method)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_%s_bytes", prefix, what);
+    if (!determined) {
+        gs_figure_nd(p, name, "B", method, "%s", reason);
+        return;
+    }
+    gs_figure(p, name, (double)bytes, "B", 0, points, method);
+    snprintf(name, sizeof name, "%s_extra_%s_%s", prefix, what, unit);
+    gs_figure(p, name, cost, unit, ci95, points, method);
+}
+
 static void record_granularity(gs_probe_out *p, const char *prefix, const char *unit,
                                const uint64_t *ls, const double *cost, const double *ci95,
                                size_t n, const char *what, gs_granularity_fit *fit)
@@ -297,22 +314,10 @@ static void record_granularity(gs_probe_out *p, const char *prefix, const char *
              "sectors - 1) + cost x (distinct lines - 1), best of sector 4..512 B, line ..4096 B", what);
     if (gs_granularity_infer(ls, cost, ci95, n, LANES, 4, 0.02, 0.05, &f) != 0)
         return;
-    snprintf(name, sizeof name, "%s_sector_bytes", prefix);
-    if (f.sector_determined) {
-        gs_figure(p, name, (double)f.sector_bytes, "B", 0, f.points, method);
-        snprintf(name, sizeof name, "%s_extra_sector_%s", prefix, unit);
-        gs_figure(p, name, f.sector_cost, unit, f.sector_ci95, f.points, method);
-    } else {
-        gs_figure_nd(p, name, "B", method, "%s", f.sector_reason);
-    }
-    snprintf(name, sizeof name, "%s_line_bytes", prefix);
-    if (f.line_determined) {
-        gs_figure(p, name, (double)f.line_bytes, "B", 0, f.points, method);
-        snprintf(name, sizeof name, "%s_extra_line_%s", prefix, unit);
-        gs_figure(p, name, f.line_cost, unit, f.line_ci95, f.points, method);
-    } else {
-        gs_figure_nd(p, name, "B", method, "%s", f.line_reason);
-    }
+    record_unit(p, prefix, "sector", unit, f.sector_determined, f.sector_bytes, f.sector_cost,
+                f.sector_ci95, f.sector_reason, f.points, method);
+    record_unit(p, prefix, "line", unit, f.line_determined, f.line_bytes, f.line_cost,
+                f.line_ci95, f.line_reason, f.points, method);
     snprintf(name, sizeof name, "%s_fit_rms_%s", prefix, unit);
     if (f.points)
         gs_figure(p, name, f.rms, unit, 0, f.points, "residual rms of that fit");

@@ -9,13 +9,7 @@ set -u
 . "$(dirname "$0")/common.bash"
 for model in fermi kepler hopper; do
   for seed in 1 2; do
-    if ! $B run cache --target all -q --device "sim:$model" --seed $seed --json "$T/out.json" \
-         >/dev/null 2>"$T/err"; then
-      echo "FAIL $model seed $seed: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
-      continue
-    fi
-    $PY "$SRC/tests/e2e/cache_truth.py" "$T/out.json" "$SRC/models/$model.json" \
-        "$SRC/docs/gpusonar-1.schema.json" || { echo "FAIL $model seed $seed"; fails=$((fails+1)); }
+    cache_truth "$model" "$SRC/models/$model.json" "$seed" "$model"
   done
 done
 

@@ -9,13 +9,7 @@ set -u
 for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.json; do
   seeds="1"; case "$model" in *noisy*|*random*) seeds="1 2";; esac
   for seed in $seeds; do
-    if ! $B run cache --target all -q --device "sim:$model" --seed $seed --json "$T/out.json" \
-         >/dev/null 2>"$T/err"; then
-      echo "FAIL $model seed $seed: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
-      continue
-    fi
-    $PY "$SRC/tests/e2e/cache_truth.py" "$T/out.json" "$model" \
-        "$SRC/docs/gpusonar-1.schema.json" || { echo "FAIL $model seed $seed"; fails=$((fails+1)); }
+    cache_truth "$model" "$model" "$seed" "$model"
   done
 done
 [ $fails -eq 0 ] && echo "cache_hard_models: ok" || echo "cache_hard_models: $fails failures"

@@ -7,3 +7,15 @@ PY=/usr/bin/python3
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0
+
+# cache_truth MODEL_SPEC TRUTH SEED LABEL: run `cache --target all` on sim:MODEL_SPEC and compare
+# every level with the truth read from the model file TRUTH (tests/e2e/cache_truth.py).
+cache_truth() {
+  if ! $B run cache --target all -q --device "sim:$1" --seed "$3" --json "$T/out.json" \
+       >/dev/null 2>"$T/err"; then
+    echo "FAIL $4 seed $3: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+    return
+  fi
+  $PY "$SRC/tests/e2e/cache_truth.py" "$T/out.json" "$2" "$SRC/docs/gpusonar-1.schema.json" \
+    || { echo "FAIL $4 seed $3"; fails=$((fails+1)); }
+}

@@ -112,6 +112,11 @@ typedef struct gs_chase_plan {
                                      as many lines or sectors as the lane stride spreads it over */
     uint64_t lane_stride_bytes;
     int carveout_percent;         /* -1: driver default; else preferred shared-memory carve-out */
+    uint64_t smem_bytes;          /* shared memory each walker's block holds: 0 = what the trace
+                                     (and a shared-space chain) need; else at least this much, and
+                                     the trace must fit in it beside a shared-space chain. One
+                                     value on every chase of a study keeps a unified L1/shared
+                                     array in one configuration, whatever each chase records */
 } gs_chase_plan;
 
 typedef struct gs_chase_result {
@@ -120,7 +125,10 @@ typedef struct gs_chase_result {
     double avg_cycles;            /* average cycles per access over the timed accesses */
     double avg_ns;                /* average ns per access (globaltimer), 0 if not measured */
     double accesses_per_ns;       /* with walkers > 1: accesses completed per ns by all walkers */
-    size_t record_capacity;       /* most entries the on-chip trace buffer can hold on this device */
+    size_t record_capacity;       /* most entries the on-chip trace buffer can hold on this device:
+                                     within plan.smem_bytes when set, else within the shared memory
+                                     a block may opt in to. An entry is 2 bytes of shared memory (a
+                                     latency, saturated at 65535 cycles) */
     int sm_id;                    /* SM that ran walker 0 (%smid; CUDA backend); backends that do
                                      not know leave it as the caller set it: set -1 first */
 } gs_chase_result;

@@ -119,6 +119,21 @@ bool gs_trace_conflict_confirmed(const uint32_t *first, size_t n1, const uint32_
     return again || (excess(t1, n1, band) && excess(t2, n2, band));
 }
 
+unsigned gs_systematic_misses(size_t passes, double outlier_rate, size_t positions)
+{
+    if (passes < 2 || !(outlier_rate > 0))
+        return 1;
+    double lambda = outlier_rate * (double)passes, term = exp(-lambda), below = 0;
+    for (unsigned c = 0; c < 1000; c++) {
+        below += term;                                  /* P(X <= c) */
+        if (c + 1 >= passes || (c + 1 >= 2 && (1 - below) * (double)(positions ? positions : 1)
+                                                  < 0.01))
+            return c + 1;
+        term *= lambda / (double)(c + 1);
+    }
+    return 1000;
+}
+
 size_t gs_trace_missing_positions(const uint32_t *latency_cycles, size_t n, size_t chain_len,
                                   double threshold_cycles, unsigned min_misses, size_t *positions)
 {

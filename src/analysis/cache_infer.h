@@ -48,6 +48,13 @@ bool gs_trace_conflict(const uint32_t *latency_cycles, size_t n, size_t chain_le
 bool gs_trace_conflict_confirmed(const uint32_t *first, size_t n1, const uint32_t *second,
                                  size_t n2, size_t chain_len, const gs_hit_band *band);
 
+/* The fewest misses at one chain position over `passes` passes that noise spikes (an outlier
+ * rate per access) do not explain: the smallest count c >= 2 with positions x P(Poisson(rate x
+ * passes) >= c) < 0.01, so that over all positions a spurious one is a 1 % event; at most
+ * `passes` (a miss in every pass is the most a trace can show); 1 when the rate is 0 or there is
+ * one pass. */
+unsigned gs_systematic_misses(size_t passes, double outlier_rate, size_t positions);
+
 /* Chain positions that missed at least min_misses times, in chain order, into positions
  * (chain_len long); returns how many. */
 size_t gs_trace_missing_positions(const uint32_t *latency_cycles, size_t n, size_t chain_len,

@@ -9,7 +9,9 @@
  * global chains (physical < footprint), the distance to the next element modulo a power of two.
  * The timed region holds nothing but the loads, the trace stores and the clock reads; the store of
  * the loaded value before the second clock read makes that read wait for the load's data (checked
- * in the SASS: see docs/methods.md, "Pointer chase on CUDA"). */
+ * in the SASS: see docs/methods.md, "Pointer chase on CUDA"). The trace keeps 2-byte latencies
+ * (not Listing 4's 8 bytes of latency and index): shared memory taken by a trace is L1 lost on a
+ * GPU whose L1 and shared memory are one array. */
 #include "cuda/chase_kernels.h"
 
 /* The constant-space chain: as large as a module's __constant__ space may be (64 KB); the device's
@@ -119,28 +121,31 @@ template <typename T, int P, bool DELTA> struct chase_load {
     }
 };
 
-/* The chase of one lane: warm-up, then Listing 4 (fine-grained) or Listing 2 (average). */
+/* The chase of one lane: warm-up, then Listing 4 (fine-grained) or Listing 2 (average). The
+ * fine-grained trace keeps 2 bytes per access (the latency, saturated at 65535 cycles) so that a
+ * trace long enough to study a cache leaves a unified L1 alone; the loaded cursor goes to one
+ * volatile word per lane instead of Listing 4's index array (the host checks the final cursor). */
 template <typename T, class L>
-static __device__ __forceinline__ void chase_body(const L &ld, const chase_args &a, uint32_t *lat,
-                                                  uint32_t *idx, volatile T *sink)
+static __device__ __forceinline__ void chase_body(const L &ld, const chase_args &a, uint16_t *lat,
+                                                  volatile uint32_t *idx, volatile T *sink)
 {
     const unsigned lane = threadIdx.x, w = blockIdx.x;
     T j = (T)(a.start[w] + lane * a.lane_add);
     for (uint64_t k = 0; k < a.warm_accesses; k++)
         j = ld(j);
     if (a.record) {
-        /* Lane 0 writes the trace; other loading lanes write one scratch word, so that the timed
+        /* Lane 0 writes the trace; other loading lanes write one scratch entry, so that the timed
          * region has no branch. */
         const unsigned step = lane == 0 ? 1 : 0;
-        uint32_t *ip = lane == 0 ? idx : idx + a.trace_words - 1, *lp = lat + a.trace_words - 1;
-        lp = lane == 0 ? lat : lp;
+        uint16_t *lp = lane == 0 ? lat : lat + a.trace_entries - 1;
+        volatile uint32_t *ip = idx + lane;
         for (uint32_t i = 0; i < (uint32_t)a.timed; i++) {
             uint32_t t0 = clock32();
             j = ld(j);
             *ip = (uint32_t)j;          /* waits for the load: t1 is read after it arrived */
-            uint32_t t1 = clock32();
-            *lp = t1 - t0;
-            ip += step, lp += step;
+            uint32_t t1 = clock32(), d = t1 - t0;
+            *lp = (uint16_t)(d < 65535u ? d : 65535u);
+            lp += step;
         }
     } else {
         long long c0 = clock64_read();
@@ -164,26 +169,27 @@ static __device__ __forceinline__ void chase_body(const L &ld, const chase_args 
 }
 
 /* Walker 0's trace, from shared memory to a.trace, by the whole warp. */
-static __device__ void copy_trace_out(const chase_args &a, const uint32_t *trace_smem)
+static __device__ void copy_trace_out(const chase_args &a, const uint16_t *trace_smem)
 {
     __syncwarp();
     if (!a.record || blockIdx.x != 0)
         return;
-    for (uint64_t i = threadIdx.x; i < 2 * a.timed; i += blockDim.x)
-        a.trace[i] = i < a.timed ? trace_smem[i] : trace_smem[a.trace_words + (i - a.timed)];
+    for (uint64_t i = threadIdx.x; i < a.timed; i += blockDim.x)
+        a.trace[i] = trace_smem[i];
 }
 
-/* Global, texture, constant and shared chases. Dynamic shared memory: the trace (latency, index),
- * then, for the shared space, the chain image. */
+/* Global, texture, constant and shared chases. Dynamic shared memory: the trace, then, for the
+ * shared space, the chain image (16-byte aligned, at chain_offset). */
 template <typename T, int P, bool DELTA = false>
 __global__ void __launch_bounds__(32) chase_kernel(chase_args a)
 {
     extern __shared__ uint4 dyn_smem[];
     __shared__ T sink;
-    uint32_t *lat = (uint32_t *)dyn_smem, *idx = lat + a.trace_words;
+    __shared__ uint32_t idx[32];
+    uint16_t *lat = (uint16_t *)dyn_smem;
     chase_load<T, P, DELTA> ld{a.base, a.tex, nullptr, a.cursor_mask};
     if constexpr (P == GS_PATH_SHARED) {
-        uint4 *chain = dyn_smem + 2 * a.trace_words / 4;
+        uint4 *chain = dyn_smem + a.chain_offset / 16;
         for (uint32_t i = threadIdx.x; i < a.image_bytes / 16; i += blockDim.x)
             chain[i] = a.image[i];
         __syncthreads();
@@ -199,8 +205,9 @@ template <typename T> __global__ void __launch_bounds__(32) chase_local_kernel(c
 {
     extern __shared__ uint4 dyn_smem[];
     __shared__ T sink;
+    __shared__ uint32_t idx[32];
     uint4 chain[GS_LOCAL_CHAIN_BYTES / sizeof(uint4)];
-    uint32_t *lat = (uint32_t *)dyn_smem, *idx = lat + a.trace_words;
+    uint16_t *lat = (uint16_t *)dyn_smem;
     if (threadIdx.x < a.lanes) {
         for (uint32_t i = 0; i < a.image_bytes / 16; i++)
             chain[i] = a.image[i];

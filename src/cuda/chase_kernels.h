@@ -23,8 +23,9 @@ typedef struct chase_args {
     uint64_t warm_accesses;
     uint64_t timed;                   /* accesses timed (average) or recorded (fine-grained) */
     uint32_t record;                  /* 1: fine-grained */
-    uint32_t trace_words;             /* record ? timed + 1 (scratch) rounded up to 4 : 0 */
-    uint32_t *trace;                  /* walker 0's trace: latency[timed] then index[timed] */
+    uint32_t trace_entries;           /* record ? timed + 1 (a scratch entry) : 0; 2 bytes each */
+    uint32_t chain_offset;            /* shared space: byte offset of the chain image (16-aligned) */
+    uint32_t *trace;                  /* walker 0's trace: latency[timed], widened to 32 bits */
     uint64_t *final_cursor;           /* walkers * lanes: where each lane stopped */
     long long *cycles;                /* walkers * 2: clock64 at start and end */
     unsigned long long *ns;           /* walkers * 2: globaltimer at start and end */
@@ -32,8 +33,9 @@ typedef struct chase_args {
 } chase_args;
 
 /* The chase kernel for a path (GS_PATH_*, after the space was resolved to a path) and element
- * width (4 or 8); delta: elements hold distances (aliased global chains). Launch with one block of 32 threads per walker and the trace (plus, for the
- * shared path, the chain image) as dynamic shared memory. */
+ * width (4 or 8); delta: elements hold distances (aliased global chains). Launch with one block
+ * of 32 threads per walker and the trace (plus, for the shared path, the chain image) as dynamic
+ * shared memory. */
 const void *gs_chase_kernel(int path, unsigned element_bytes, bool delta);
 
 /* Write n visited elements: *(T *)(base + off[i]) = val[i] (device arrays); launch only. */

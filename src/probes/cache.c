@@ -5,10 +5,13 @@
  * that stays in one set (bit-select mappings) or from the growth of missing blocks past capacity
  * (any mapping, unequal sets), and the replacement policy from predicted versus observed misses
  * and from victim ways. Every data-cache and TLB result is cross-checked by average-mode walks
- * that keep no trace in shared memory (cache_avg.c; docs/methods.md "Average-mode cross-checks"):
- * where they disagree, as on an H100 whose unified L1 the trace shrinks, the average-mode figures
- * are reported and the rest is "not determined". The l1 record also gets the L1 size per
- * shared-memory carve-out. It only builds chase plans, so it runs unchanged on every backend.
+ * (cache_avg.c; docs/methods.md "Average-mode cross-checks"). On a GPU whose L1 and shared memory
+ * are one array (Volta and later) a trace in shared memory takes L1 away: every chase of a study
+ * holds one shared-memory budget, the largest whose average-mode L1 size equals the L1's size with
+ * no shared memory held (pick_trace_smem), so traces and average walks describe the L1 as the
+ * default carve-out leaves it. Where they still disagree the average-mode figures are reported and
+ * the rest is "not determined". The l1 record also gets the L1 size per shared-memory carve-out.
+ * It only builds chase plans, so it runs unchanged on every backend.
  * Usage: gpusonar run cache --target l1|tex|ro|l2|const|tlb|all */
 #include <math.h>
 #include <stdio.h>
@@ -156,6 +159,7 @@ static gs_probe_out *record_level(gs_probe_ctx *ctx, const target_def *t, unsign
     gs_param_string(p, "path", gs_path_name(t->path));
     gs_param_int(p, "chases", (long long)lv->chases);
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
+    gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
     gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", 0, 1,
               lv->size_method ? lv->size_method
                               : "largest footprint whose steady-state trace has no repeating "
@@ -321,6 +325,48 @@ static void add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sw
               "plateau of the whole L2 past the near part (average-mode footprint sweep)");
 }
 
+/* The trace budget for an L1-like target: the L1's size with no shared memory held (sw0, the
+ * default carve-out as a kernel without shared memory gets it), then budgets from the walker's
+ * down to CW_TRACE_SMEM_MIN, halving, until an average sweep holding the budget sees the same
+ * size. *pinned is false when none does (why says so); the walker keeps the last budget tried. */
+static int pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
+                           cw_avg_sweep *sw0, bool *pinned, char *why, size_t why_len,
+                           gs_error *err)
+{
+    uint64_t budget = w->smem_bytes;
+    *pinned = true;
+    gs_progress(ctx, "cache: %s, L1 size with no shared memory held", t->name);
+    w->smem_bytes = 0;
+    int rc = cw_avg_levels(w, 1024, bound, 128, -1, sw0, err);
+    w->smem_bytes = budget;
+    if (rc || sw0->count == 0)
+        return rc;
+    uint64_t size0 = sw0->levels[0].size_bytes, hi = 4 * size0 < bound ? 4 * size0 : bound;
+    char tried[200] = "";
+    size_t used = 0;
+    for (uint64_t b = budget; b >= CW_TRACE_SMEM_MIN; b /= 2) {
+        cw_avg_sweep sw;
+        gs_progress(ctx, "cache: %s, L1 size with a %llu-byte trace budget held", t->name,
+                    (unsigned long long)b);
+        if ((rc = cw_walker_set_smem(w, b, err)) != 0 ||
+            (rc = cw_avg_levels(w, 1024, hi, 128, -1, &sw, err)) != 0)
+            return rc;
+        uint64_t size = sw.count ? sw.levels[0].size_bytes : 0;
+        uint64_t d = size > size0 ? size - size0 : size0 - size;
+        if (size && d <= 2 * (sw.levels[0].resolution_bytes + sw0->levels[0].resolution_bytes))
+            return 0;
+        if (used < sizeof tried)
+            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%llu KB: %llu B",
+                                     used ? ", " : "", (unsigned long long)(b >> 10),
+                                     sw.count ? (unsigned long long)sw.levels[0].size_bytes : 0ull);
+    }
+    *pinned = false;
+    snprintf(why, why_len, "every trace budget changed the L1 (with no shared memory held %llu B; "
+             "%s): the traces would describe another L1 configuration",
+             (unsigned long long)size0, tried);
+    return 0;
+}
+
 /* The L1 size under each carve-out preference (cudaFuncAttributePreferredSharedMemoryCarveout;
  * a hint the driver may round), from one average-mode sweep each. */
 static int add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
@@ -329,6 +375,8 @@ static int add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
     double x[sizeof carveouts / sizeof carveouts[0]], y[sizeof x / sizeof x[0]];
     size_t n = 0;
     int rc = 0;
+    uint64_t budget = w->smem_bytes;
+    w->smem_bytes = 0;                         /* the preference alone decides */
     for (size_t i = 0; i < sizeof carveouts / sizeof carveouts[0] && !rc; i++) {
         cw_avg_sweep sw;
         gs_progress(ctx, "cache: l1 under a %d%% shared-memory carve-out", carveouts[i]);
@@ -340,6 +388,7 @@ static int add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
             gs_probe_warning(p, "carve-out %d%%: %s", carveouts[i], sw.why);
         }
     }
+    w->smem_bytes = budget;
     if (n)
         gs_series(p, "l1_size_by_carveout", "preferred shared-memory carve-out", "%",
                   "L1 size (average-mode plateau end)", "B", x, y, n);
@@ -483,6 +532,12 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
     if (rc)
         return rc;
     uint64_t bound = target_bound(ctx, t), prev_size = 0, prev_block = 0, prev_span = 0, page = 0;
+    /* L1-like data targets: a trace budget that leaves the L1 as it is without one */
+    bool l1like = !t->tlb && t->space != GS_SPACE_CONSTANT && t->path != GS_PATH_CG, pinned = true;
+    cw_avg_sweep sw0 = {.count = 0};
+    char why_pin[400] = "";
+    if (l1like)
+        rc = pick_trace_smem(ctx, &w, t, bound, &sw0, &pinned, why_pin, sizeof why_pin, err);
     for (unsigned depth = 0; depth < t->max_levels && !rc; depth++) {
         cw_level lv;
         gs_progress(ctx, "cache: %s (%s path), level %u", t->name, gs_path_name(t->path),
@@ -507,6 +562,11 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         }
         if (data && (rc = cross_check(ctx, &w, t, bound, &lv, &sw, err)) != 0)
             break;
+        if (data && !pinned && sw0.count) {
+            /* the traces saw another L1: report the L1 as it is without them */
+            adopt_average(&lv, &sw0.levels[0], sw0.levels[0].next_cycles, 0, why_pin);
+            sw = sw0;
+        }
         if (data && !lv.size_bytes) {
             record_missing(ctx, t, depth, lv.why_structure);
             break;

@@ -1,8 +1,9 @@
 /* Average-mode sweeps of the `cache` probe (cache_walk.h): capacities and fetch granularity from
  * the average latency of a whole walk (section 3.1 of the memory-hierarchy paper, "the smallest
  * memory latency indicates cache hit and bigger latencies indicate cache misses"; the P-chase of
- * Listing 1/2 without a trace). Nothing is kept in shared memory, so a unified L1 keeps the size
- * its carve-out gives it, and a footprint may exceed any trace buffer (an L2). */
+ * Listing 1/2 without a trace). They hold the walker's shared memory (smem_bytes, as its traces
+ * do), so they see a unified L1 in the configuration the traces see, and a footprint may exceed
+ * any trace buffer (an L2). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static int avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t foo
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = footprint,
                        .chain = chain, .chain_len = n, .element_bytes = AVG_ELEM,
                        .warmup_passes = warmup, .timed_accesses = timed,
-                       .carveout_percent = carveout};
+                       .carveout_percent = carveout, .smem_bytes = w->smem_bytes};
     if (w->tlb && footprint > (4ull << 10))
         p.physical_bytes = 4ull << 10;        /* as the fine-grained TLB walks (cache_walk.c) */
     gs_chase_result r = {.latency_cycles = NULL};

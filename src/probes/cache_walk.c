@@ -41,7 +41,7 @@ static int chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmu
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = top + w->elem,
                        .chain = chain, .chain_len = len, .element_bytes = w->elem,
                        .warmup_passes = warmup, .record_n = record < w->cap ? record : w->cap,
-                       .carveout_percent = -1};
+                       .carveout_percent = -1, .smem_bytes = w->smem_bytes};
     if (w->tlb && p.footprint_bytes > CW_ALIAS_BYTES)
         p.physical_bytes = CW_ALIAS_BYTES;
     gs_chase_result r = {.latency_cycles = w->lat, .record_capacity = w->cap};
@@ -155,26 +155,23 @@ static int learn_band(cw_walker *w, const uint64_t *chain, size_t len, gs_error 
     return rc;
 }
 
-int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path path, bool tlb,
-                   gs_error *err)
+int cw_walker_set_smem(cw_walker *w, uint64_t smem_bytes, gs_error *err)
 {
-    memset(w, 0, sizeof *w);
-    /* TLB walks span more than 4 GB: 8-byte elements hold their offsets */
-    *w = (cw_walker){.ctx = ctx, .space = space, .path = path, .tlb = tlb, .elem = tlb ? 8 : 4,
-                     .bound = UINT64_MAX};
-    gs_rng_seed(&w->rng, ctx->seed ^ 0xcace5eedull);
     uint32_t one[1];
     uint64_t zero[1] = {0};
-    gs_chase_plan p = {.space = space, .path = path, .footprint_bytes = w->elem, .chain = zero,
-                       .chain_len = 1, .element_bytes = w->elem, .record_n = 1,
-                       .carveout_percent = -1};
+    gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = w->elem,
+                       .chain = zero, .chain_len = 1, .element_bytes = w->elem, .record_n = 1,
+                       .carveout_percent = -1, .smem_bytes = smem_bytes};
     gs_chase_result r = {.latency_cycles = one};
-    int rc = ctx->backend->ops->chase(ctx->backend, &p, &r, err);
+    int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     if (rc)
         return rc;
     if (r.record_capacity < 256)
-        return gs_fail(err, GS_ERR_UNSUPPORTED, "cache: the trace buffer holds %zu entries; the "
-                       "inference needs at least 256", r.record_capacity);
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "cache: the trace buffer holds %zu entries in %llu "
+                       "B of shared memory; the inference needs at least 256", r.record_capacity,
+                       (unsigned long long)smem_bytes);
+    free(w->lat), free(w->chain), free(w->chain2);
+    w->smem_bytes = smem_bytes;
     w->cap = r.record_capacity;
     w->lat = malloc(w->cap * sizeof *w->lat);
     w->chain = malloc(w->cap * sizeof *w->chain);
@@ -184,6 +181,20 @@ int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for %zu trace entries", w->cap);
     }
     return 0;
+}
+
+int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path path, bool tlb,
+                   gs_error *err)
+{
+    memset(w, 0, sizeof *w);
+    /* TLB walks span more than 4 GB: 8-byte elements hold their offsets */
+    *w = (cw_walker){.ctx = ctx, .space = space, .path = path, .tlb = tlb, .elem = tlb ? 8 : 4,
+                     .bound = UINT64_MAX};
+    gs_rng_seed(&w->rng, ctx->seed ^ 0xcace5eedull);
+    uint64_t optin = ctx->info->smem_per_block_optin_bytes ? ctx->info->smem_per_block_optin_bytes
+                                                           : ctx->info->smem_per_block_bytes;
+    uint64_t budget = optin / 2 / 16 * 16;
+    return cw_walker_set_smem(w, budget && budget < CW_TRACE_SMEM ? budget : CW_TRACE_SMEM, err);
 }
 
 void cw_walker_free(cw_walker *w)
@@ -330,7 +341,7 @@ static int overflow_group(cw_walker *w, cw_level *lv, uint64_t *group, size_t *n
     }
     if (!rc) {
         lv->miss_cycles = gs_trace_miss_latency(miss_lat, misses, 0);
-        unsigned min_misses = passes >= 2 && w->band.outlier_rate > 0 ? 2 : 1;
+        unsigned min_misses = gs_systematic_misses(passes, w->band.outlier_rate, len);
         size_t m = 0;
         for (size_t i = 0; i < len; i++)
             m += counts[i] >= min_misses;
@@ -547,7 +558,7 @@ static int overflow_sets(cw_walker *w, cw_level *lv, uint64_t *group, size_t *ng
         rc = chase(w, w->chain, len, 2, passes * len, &got, err);
         if (rc)
             break;
-        unsigned min_misses = passes >= 2 && w->band.outlier_rate > 0 ? 2 : 1;
+        unsigned min_misses = gs_systematic_misses(passes, w->band.outlier_rate, len);
         missing[k - 1] = gs_trace_missing_positions(w->lat, got, len, w->band.threshold_cycles,
                                                     min_misses, pos);
         for (size_t i = 0; k == 1 && i < missing[0] && i < w->cap / 2; i++)
@@ -754,6 +765,7 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
     lv->miss_cycles = NAN;
     lv->policy = GS_POLICY_UNKNOWN;
     lv->record_capacity = w->cap;
+    lv->trace_smem_bytes = w->smem_bytes;
     w->chases = 0;
     uint64_t ref = depth == 0 ? 32ull * w->elem : 2 * prev_size_bytes;
     uint64_t s = sweep_stride(w, ref);
@@ -783,7 +795,7 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
                        .footprint_bytes = chain[count - 1] + w->elem, .chain = chain,
                        .chain_len = count, .element_bytes = w->elem, .warmup_passes = 2,
                        .timed_accesses = count * 8 > 8192 ? count * 8 : 8192,
-                       .carveout_percent = -1};
+                       .carveout_percent = -1, .smem_bytes = w->smem_bytes};
     /* fewer, larger physical pieces than the fine-grained walks: footprints up to
      * CW_TLB_MAX_FOOTPRINT map in a few thousand pieces */
     if (w->tlb && p.footprint_bytes > CW_AVG_ALIAS_BYTES)

@@ -23,7 +23,10 @@ typedef struct cw_walker {
     gs_space space;
     gs_load_path path;
     bool tlb;                 /* TLB walks: alias physical memory and stagger lines */
-    size_t cap;               /* record_capacity of the backend's trace buffer */
+    size_t cap;               /* record_capacity of the backend's trace buffer in smem_bytes */
+    uint64_t smem_bytes;      /* shared memory every chase of this walker holds (the plans'
+                                 smem_bytes): one value for traces and average walks alike, so a
+                                 unified L1 keeps one configuration through a study */
     uint32_t *lat;            /* cap entries */
     uint64_t *chain;          /* cap entries */
     uint64_t *chain2;         /* cap entries */
@@ -42,6 +45,7 @@ typedef struct cw_walker {
 typedef struct cw_level {
     bool tlb;
     size_t record_capacity;
+    uint64_t trace_smem_bytes; /* shared memory every chase of the level held */
     unsigned chases;
     uint64_t size_bytes;
     gs_hit_band band;
@@ -69,8 +73,15 @@ typedef struct cw_level {
     const char *latency_method; /* NULL: fine-grained hit band; else average-mode plateaus */
 } cw_level;
 
+/* The trace budget a walker starts with: 64 KB, or half the shared memory a block may opt in to
+ * where that is less. */
+#define CW_TRACE_SMEM (64ull << 10)
+#define CW_TRACE_SMEM_MIN (4ull << 10)   /* smallest budget cw_walker_set_smem is asked for */
+
 int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path path, bool tlb,
                    gs_error *err);
+/* Hold smem_bytes of shared memory in every chase from now on; the trace capacity follows. */
+int cw_walker_set_smem(cw_walker *w, uint64_t smem_bytes, gs_error *err);
 void cw_walker_free(cw_walker *w);
 
 /* Infer level depth (0 = the first on the path) whose predecessor holds prev_size_bytes in blocks

@@ -67,12 +67,39 @@ static const sim_geometry *pick_geometry(const sim_level *lv, int percent)
     return best ? &best->geo : &largest->geo;
 }
 
+/* Shared memory a chase's block holds, as the CUDA backend lays it out: the trace (2 B per entry
+ * and a scratch entry, rounded to 16 B), a shared-space chain, or smem_bytes if larger. */
+static uint64_t chase_smem_bytes(const gs_chase_plan *p)
+{
+    uint64_t trace = p->record_n ? ((uint64_t)p->record_n + 1) * 2 : 0;
+    uint64_t b = (trace + 15) / 16 * 16;
+    if (p->space == GS_SPACE_SHARED)
+        b += (p->footprint_bytes + 15) / 16 * 16;
+    return p->smem_bytes > b ? p->smem_bytes : b;
+}
+
+/* The geometry a chase gets. A level that shares its array with shared memory
+ * (default_carveout_percent) gives up what the chase's shared memory needs: the carve-out is the
+ * larger of the one asked for (the default's percent for -1) and the one the chase needs. */
+static const sim_geometry *chase_geometry(const chase_ctx *cx, const sim_level *lv)
+{
+    int want = cx->plan->carveout_percent;
+    uint64_t per_sm = cx->m->info.smem_per_sm_bytes;
+    if (lv->default_carveout_percent < 0 || !per_sm)
+        return pick_geometry(lv, want);
+    int base = want < 0 ? lv->default_carveout_percent : want;
+    int need = (int)((chase_smem_bytes(cx->plan) * 100 + per_sm - 1) / per_sm);
+    if (need <= base)
+        return want < 0 ? &lv->geo : pick_geometry(lv, want);
+    return pick_geometry(lv, need > 100 ? 100 : need);
+}
+
 static int prepare(chase_ctx *cx, gs_error *err)
 {
     sim_memory *mem = cx->mem;
     for (unsigned i = 0; i < mem->n_caches; i++) {
         sim_level *lv = &mem->caches[i];
-        const sim_geometry *g = pick_geometry(lv, cx->plan->carveout_percent);
+        const sim_geometry *g = chase_geometry(cx, lv);
         if (lv->active != g) {
             sim_cache_free(&lv->state);
             lv->active = NULL;
@@ -226,21 +253,28 @@ static uint64_t block_smem_bytes(const gs_sim_model *m)
                                               : m->info.smem_per_block_bytes;
 }
 
-/* The on-chip trace (Listing 4): 8 B per entry in the shared memory a block may opt in to, less
- * the chain itself when the chase is in shared memory, as the CUDA backend lays it out. */
+/* The on-chip trace, as the CUDA backend keeps it: 2 B per entry and a scratch entry, in the
+ * plan's smem_bytes or else the shared memory a block may opt in to, less the chain itself when
+ * the chase is in shared memory. */
 static int trace_capacity(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_result *out,
                           gs_error *err)
 {
-    uint64_t smem = block_smem_bytes(m);
+    uint64_t optin = block_smem_bytes(m), smem = p->smem_bytes ? p->smem_bytes : optin;
     out->record_capacity = 0;
+    if (p->smem_bytes > optin)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "chase plan: smem_bytes %llu exceeds the %llu B of "
+                       "shared memory a block may opt in to", (unsigned long long)p->smem_bytes,
+                       (unsigned long long)optin);
     if (p->space == GS_SPACE_SHARED) {
-        if (p->footprint_bytes > smem)
+        uint64_t chain = (p->footprint_bytes + 15) / 16 * 16;
+        if (p->footprint_bytes > optin)
             return gs_fail(err, GS_ERR_UNSUPPORTED, "chase plan: a %llu B shared-memory footprint "
                            "exceeds the %llu B of shared memory a block may opt in to",
-                           (unsigned long long)p->footprint_bytes, (unsigned long long)smem);
-        smem -= p->footprint_bytes;
+                           (unsigned long long)p->footprint_bytes, (unsigned long long)optin);
+        smem = smem > chain ? smem - chain : 0;
     }
-    out->record_capacity = (size_t)(smem / 8);
+    size_t entries = (size_t)(smem / 16 * 16 / 2);
+    out->record_capacity = entries > 1 ? entries - 1 : 0;
     return 0;
 }
 
@@ -258,9 +292,9 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
         return gs_fail(err, GS_ERR_USAGE, "chase plan: neither record_n nor timed_accesses set");
     if (p->record_n > out->record_capacity)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "chase plan: record_n %zu exceeds the trace "
-                       "capacity of %zu entries (8 B each, latency and index) in the %llu B of "
-                       "opt-in shared memory per block%s; record fewer accesses", p->record_n,
-                       out->record_capacity, (unsigned long long)block_smem_bytes(m),
+                       "capacity of %zu entries (2 B each) in %llu B of shared memory per "
+                       "block%s; record fewer accesses", p->record_n, out->record_capacity,
+                       (unsigned long long)(p->smem_bytes ? p->smem_bytes : block_smem_bytes(m)),
                        p->space == GS_SPACE_SHARED ? " left beside the shared-memory chain" : "");
     if (p->record_n && !out->latency_cycles)
         return gs_fail(err, GS_ERR_USAGE, "chase plan: record_n set but no latency buffer");

@@ -25,6 +25,10 @@ typedef struct sim_level {
     sim_geometry geo;              /* geometry at the driver's default carve-out */
     sim_carveout *carveouts;       /* optional, n_carveouts long */
     unsigned n_carveouts;
+    int default_carveout_percent;  /* -1: shared memory a chase holds leaves the level alone; else
+                                      the level and shared memory are one array: `geo` is the
+                                      geometry at this percent, and a chase that holds more shared
+                                      memory than that gets the carve-out it needs */
     double hit_latency_cycles;     /* latency of an access this level serves */
     double miss_cycles;            /* added to an access that looks this level up and misses */
     uint32_t paths;                /* bit (1 << gs_load_path) for each path through this level

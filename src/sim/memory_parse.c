@@ -363,12 +363,32 @@ static int read_level_numbers(const json_t *obj, const char *where, sim_level *l
     return 0;
 }
 
+/* "default_carveout_percent": the level shares its array with shared memory (needs "carveout"). */
+static int read_default_carveout(const json_t *obj, const char *where, sim_level *lv,
+                                 gs_error *err)
+{
+    uint64_t pct = 0;
+    lv->default_carveout_percent = -1;
+    if (!json_object_get(obj, "default_carveout_percent"))
+        return 0;
+    if (sim_get_uint(obj, where, "default_carveout_percent", 1, &pct, err))
+        return GS_ERR_INPUT;
+    if (pct > 100)
+        return fail_at(err, where, "default_carveout_percent", "must be 0..100");
+    if (!lv->n_carveouts)
+        return fail_at(err, where, "default_carveout_percent", "needs a \"carveout\" list: the "
+                       "geometries a chase that holds more shared memory would get");
+    lv->default_carveout_percent = (int)pct;
+    return 0;
+}
+
 static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
 {
     static const char *const keys[] = {
         "name", "size_bytes", "line_bytes", "sector_bytes", "sets", "ways", "ways_per_set",
         "mapping", "policy", "way_probabilities", "hit_latency_cycles", "miss_cycles", "paths",
-        "scope", "max_accesses_per_ns", "carveout", "partitions", NULL};
+        "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent", "partitions",
+        NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) ||
         sim_get_string(obj, where, "name", 1, &name, err))
@@ -379,7 +399,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
     if (read_level_numbers(obj, where, lv, err) || read_geometry(obj, where, &lv->geo, err) ||
         check_geometry(&lv->geo, where, "size_bytes", err) ||
         read_paths(obj, where, 0, &lv->paths, err) || read_carveouts(obj, where, lv, err) ||
-        read_partitions(obj, where, lv, err))
+        read_partitions(obj, where, lv, err) || read_default_carveout(obj, where, lv, err))
         return GS_ERR_INPUT;
     if (!lv->paths)
         return fail_at(err, where, "paths", "missing: list the load paths through this level");

@@ -109,6 +109,31 @@ static void second_trace_confirms(void **state)
     assert_false(gs_trace_conflict_confirmed(a, 0, b, 0, LEN, &band));
 }
 
+/* The per-position miss count that spikes do not reach: computed by hand from the Poisson tail
+ * (rate x passes per position, 1 % over all positions), and checked against simulated spikes. */
+static void systematic_misses_outgrow_spikes(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_systematic_misses(1, 0.01, 100), 1);      /* one pass: any miss */
+    assert_int_equal(gs_systematic_misses(64, 0, 100), 1);        /* no spikes */
+    assert_int_equal(gs_systematic_misses(16, 0.002, 5), 2);      /* lambda 0.032 */
+    assert_int_equal(gs_systematic_misses(64, 0.0036, 4097), 6);  /* lambda 0.23, 4097 places */
+    assert_int_equal(gs_systematic_misses(64, 0.05, 1000), 14);   /* lambda 3.2 */
+    assert_int_equal(gs_systematic_misses(2, 0.05, 100000), 2);   /* no more than the passes */
+    /* 4097 positions x 64 passes of spikes at 0.36 %: no position reaches the count */
+    gs_rng rng;
+    gs_rng_seed(&rng, 3);
+    unsigned need = gs_systematic_misses(64, 0.0036, 4097), worst = 0;
+    for (size_t i = 0; i < 4097; i++) {
+        unsigned c = 0;
+        for (int p = 0; p < 64; p++)
+            c += gs_rng_below(&rng, 1000000) < 3600;
+        worst = c > worst ? c : worst;
+    }
+    assert_true(worst < need);
+    assert_true(worst >= 2);                    /* the old rule (2) would have taken some */
+}
+
 static void miss_latency_of_no_miss_is_nan(void **state)
 {
     (void)state;
@@ -351,6 +376,7 @@ int main(void)
         cmocka_unit_test(band_needs_samples),
         cmocka_unit_test(conflicts_repeat_and_spikes_do_not),
         cmocka_unit_test(second_trace_confirms),
+        cmocka_unit_test(systematic_misses_outgrow_spikes),
         cmocka_unit_test(miss_latency_of_no_miss_is_nan),
         cmocka_unit_test(fetch_granularity_is_the_sector),
         cmocka_unit_test(overflow_steps_give_unequal_sets),

@@ -12,5 +12,22 @@ for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.j
     cache_truth "$model" "$model" "$seed" "$model"
   done
 done
+# An L1 that gives way to any shared memory held (tests/models/unified_l1.json): no trace budget
+# leaves it as the default does, so the size comes from average walks without shared memory and
+# the structure is "not determined" with that reason, never the structure of the smaller L1.
+if $B run cache --target l1 -q --device "sim:$SRC/tests/models/unified_l1.json" \
+     --json "$T/u.json" >/dev/null 2>"$T/err"; then
+  $PY - "$T/u.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+rec = [p for p in json.load(open(sys.argv[1]))["probes"] if p["params"].get("level") == "l1"][0]
+f = rec["figures"]
+assert f["size_bytes"]["value"] == 32768, f["size_bytes"]
+for k in ("line_bytes", "sets", "ways", "policy"):
+    assert f[k]["value"] is None and "every trace budget" in f[k]["reason"], (k, f[k])
+print("  unified_l1: size 32768 B from average walks, structure not determined (every budget)")
+PYEOF
+else
+  echo "FAIL cache unified_l1"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
 [ $fails -eq 0 ] && echo "cache_hard_models: ok" || echo "cache_hard_models: $fails failures"
 exit $((fails > 0))

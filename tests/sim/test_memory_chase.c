@@ -57,7 +57,7 @@ static gs_sim_model *make_model(variant v)
     memset(&model, 0, sizeof model);
     strcpy(model.name, "chase-test");
     model.info.sm_clock_khz = 1e6;
-    model.info.smem_per_block_bytes = 1024;     /* trace capacity 128 */
+    model.info.smem_per_block_bytes = 1024;     /* trace capacity 511 (2 B entries) */
     model.info.warp_size = 32;
     model.info.sm_count = 4;
     model.noise_cycles = v.jitter;
@@ -156,7 +156,7 @@ static void l1_set_overflow(void **state)
     assert_true(fabs(r.avg_cycles - 605.0 / 9) < 1e-9);
     assert_true(fabs(r.avg_ns - 605.0 / 9) < 1e-9);    /* 1 GHz */
     assert_true(fabs(r.accesses_per_ns - 9.0 / 605) < 1e-9);
-    assert_int_equal(r.record_capacity, 128);
+    assert_int_equal(r.record_capacity, 511);
     free(chain);
     sim_memory_free(m);
 }
@@ -237,6 +237,39 @@ static void carveout_geometry(void **state)
     sim_memory_free(m);
 }
 
+/* An L1 that shares its array with shared memory (default_carveout_percent): the shared memory a
+ * chase holds (its trace, or smem_bytes) takes the carve-out it needs. */
+static void unified_l1_gives_way_to_shared_memory(void **state)
+{
+    (void)state;
+    gs_sim_model *m = make_model((variant){.l1_extra =
+        ",\"default_carveout_percent\":10,"
+        "\"carveout\":[{\"percent\":0,\"size_bytes\":2048,\"sets\":4,\"ways\":4},"
+        "{\"percent\":100,\"size_bytes\":512,\"sets\":1,\"ways\":4}]"});
+    m->info.smem_per_sm_bytes = 1024;
+    uint64_t *chain = stride_chain(8, 128);            /* 1 KB: fits the default L1 (1 KB) */
+    gs_chase_plan p = base_plan(chain, 8, 1024);
+    expect_trace(m, &p, (uint32_t[]){20, 20, 20}, 3);  /* a 16 B trace needs 2 % <= 10 % */
+    p.smem_bytes = 512;                                /* needs 50 %: the 100 % entry */
+    expect_trace(m, &p, (uint32_t[]){105, 105, 105}, 3);
+    p.smem_bytes = 0;
+    p.carveout_percent = 0;                            /* asks 0 %, needs 2 %: 100 % entry */
+    expect_trace(m, &p, (uint32_t[]){105, 105, 105}, 3);
+    p.carveout_percent = -1;
+    p.smem_bytes = 2048;                               /* more than a block may hold */
+    uint32_t lat[4];
+    gs_error err;
+    gs_chase_result r = {.latency_cycles = lat};
+    p.record_n = 3;
+    assert_int_equal(sim_chase(m, &p, &r, &err), GS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "smem_bytes 2048 exceeds"));
+    p.smem_bytes = 256;                                /* capacity within the budget */
+    assert_int_equal(sim_chase(m, &p, &r, &err), 0);
+    assert_int_equal(r.record_capacity, 127);
+    free(chain);
+    sim_memory_free(m);
+}
+
 static void partitions_and_aliasing(void **state)
 {
     (void)state;
@@ -312,8 +345,8 @@ static void limits_and_unsupported(void **state)
     gs_chase_plan p = base_plan(chain, 8, 1024);
     uint32_t lat[200];
     gs_error err;
-    assert_int_equal(record(m, &p, lat, 129, &err), GS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.msg, "trace capacity of 128 entries"));
+    assert_int_equal(record(m, &p, lat, 512, &err), GS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "trace capacity of 511 entries"));
     p.path = GS_PATH_TEX;
     assert_int_equal(record(m, &p, lat, 8, &err), GS_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "load path 'tex'"));
@@ -326,10 +359,11 @@ static void limits_and_unsupported(void **state)
     p.footprint_bytes = 896 + 8;
     expect_trace(m, &p, (uint32_t[]){25, 25}, 2);
     /* A shared-memory chain takes its footprint from the trace's shared memory: 1024 - 512 B
-     * leave 64 entries; a footprint larger than the block's shared memory is unsupported. */
+     * leave 255 entries of 2 B and a scratch entry; a footprint larger than the block's shared
+     * memory is unsupported. */
     p.footprint_bytes = 512;
-    assert_int_equal(record(m, &p, lat, 65, &err), GS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.msg, "trace capacity of 64 entries"));
+    assert_int_equal(record(m, &p, lat, 256, &err), GS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "trace capacity of 255 entries"));
     p.footprint_bytes = 2048;
     assert_int_equal(record(m, &p, lat, 8, &err), GS_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "shared-memory footprint"));
@@ -567,6 +601,7 @@ int main(void)
         cmocka_unit_test(hits_and_cold_misses),   cmocka_unit_test(l1_set_overflow),
         cmocka_unit_test(tlb_penalties),          cmocka_unit_test(sector_fills),
         cmocka_unit_test(warp_requests),          cmocka_unit_test(carveout_geometry),
+        cmocka_unit_test(unified_l1_gives_way_to_shared_memory),
         cmocka_unit_test(partitions_and_aliasing), cmocka_unit_test(noise_bounds),
         cmocka_unit_test(walkers_queueing),       cmocka_unit_test(limits_and_unsupported),
         cmocka_unit_test(fermi_tables_3_and_5),   cmocka_unit_test(fermi_l2_tlb_unequal_sets),

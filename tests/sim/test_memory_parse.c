@@ -222,6 +222,15 @@ static void names_paths_carveouts(void **state)
                  "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"],"
                  "\"carveout\":[{\"percent\":101,\"size_bytes\":16384,\"sets\":32,\"ways\":4}]}],"
                  DRAM "}", "memory.caches[0].carveout[0].percent", "0..100");
+    expect_error("{\"caches\":[{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,"
+                 "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"],"
+                 "\"default_carveout_percent\":20}]," DRAM "}",
+                 "memory.caches[0].default_carveout_percent", "needs a \"carveout\" list");
+    expect_error("{\"caches\":[{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,"
+                 "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"],"
+                 "\"default_carveout_percent\":120,"
+                 "\"carveout\":[{\"percent\":100,\"size_bytes\":16384,\"sets\":32,\"ways\":4}]}],"
+                 DRAM "}", "memory.caches[0].default_carveout_percent", "0..100");
     expect_error("{\"caches\":[" L1 "]," DRAM ",\"uncached_paths\":[\"shared\"]}",
                  "memory.uncached_paths[0]", "unknown load path");
     expect_error("{\"caches\":[" L1 "]," DRAM ",\"path_extra_cycles\":{\"warp\":3}}",

@@ -160,6 +160,7 @@ static gs_probe_out *record_level(gs_probe_ctx *ctx, const target_def *t, unsign
     gs_param_int(p, "chases", (long long)lv->chases);
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
     gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
+    gs_param_int(p, "trace_carveout_percent", (long long)lv->trace_carveout);
     gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", 0, 1,
               lv->size_method ? lv->size_method
                               : "largest footprint whose steady-state trace has no repeating "
@@ -325,10 +326,72 @@ static void add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sw
               "plateau of the whole L2 past the near part (average-mode footprint sweep)");
 }
 
+/* Average-mode L1 size holding b bytes of shared memory under the walker's preference, and
+ * whether it equals size0 (within the two sweeps' resolutions). */
+static int l1_size_holding(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t hi,
+                           uint64_t b, const cw_avg_level *l0, uint64_t *size, bool *same,
+                           gs_error *err)
+{
+    cw_avg_sweep sw;
+    gs_progress(ctx, "cache: %s, L1 size holding %llu B of shared memory, carve-out %d%s",
+                t->name, (unsigned long long)b, w->carveout, w->carveout < 0 ? " (default)" : "%");
+    int rc = cw_walker_set_smem(w, b, err);
+    if (!rc)
+        rc = cw_avg_levels(w, 1024, hi, 128, -1, &sw, err);
+    *size = !rc && sw.count ? sw.levels[0].size_bytes : 0;
+    uint64_t d = *size > l0->size_bytes ? *size - l0->size_bytes : l0->size_bytes - *size;
+    *same = *size && d <= sw.levels[0].resolution_bytes + l0->resolution_bytes;
+    return rc;
+}
+
+/* The preference under which holding CW_TRACE_SMEM_MIN bytes leaves the L1 at l0's size: the
+ * driver's default (-1) if it does, else bisected over 0..100 % (holding shared memory, a larger
+ * preference never gives a larger L1). *found false when none does; tried lists the sizes. */
+static int find_pin_pref(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t hi,
+                         const cw_avg_level *l0, bool *found, char *tried, size_t tried_len,
+                         gs_error *err)
+{
+    size_t used = 0;
+    uint64_t size;
+    bool same;
+    int lo = 0, up = 100, rc = 0;
+    *found = false;
+    tried[0] = 0;
+#define GS_TRY(pref)                                                                           \
+    do {                                                                                       \
+        w->carveout = (pref);                                                                  \
+        if ((rc = l1_size_holding(ctx, w, t, hi, CW_TRACE_SMEM_MIN, l0, &size, &same, err)))   \
+            return rc;                                                                         \
+        if (same)                                                                              \
+            return *found = true, 0;                                                           \
+        if (used < tried_len)                                                                  \
+            used += (size_t)snprintf(tried + used, tried_len - used, "%s%d%%: %llu B",         \
+                                     used ? ", " : "", (pref), (unsigned long long)size);      \
+    } while (0)
+    GS_TRY(-1);
+    GS_TRY(lo);
+    if (size < l0->size_bytes)                 /* even the smallest preference leaves less */
+        return 0;
+    GS_TRY(up);
+    if (size > l0->size_bytes)                 /* even the largest leaves more */
+        return 0;
+    while (up - lo > 1) {
+        int mid = lo + (up - lo) / 2;
+        GS_TRY(mid);
+        if (size > l0->size_bytes)
+            lo = mid;
+        else
+            up = mid;
+    }
+#undef GS_TRY
+    return 0;
+}
+
 /* The trace budget for an L1-like target: the L1's size with no shared memory held (sw0, the
- * default carve-out as a kernel without shared memory gets it), then budgets from the walker's
- * down to CW_TRACE_SMEM_MIN, halving, until an average sweep holding the budget sees the same
- * size. *pinned is false when none does (why says so); the walker keeps the last budget tried. */
+ * default carve-out as a kernel without shared memory gets it); the preference under which
+ * holding CW_TRACE_SMEM_MIN bytes leaves that size (find_pin_pref); then budgets from the
+ * walker's down, halving, until one leaves it too. The walker keeps the budget and preference
+ * found. *pinned is false when no preference does (why says so). */
 static int pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
                            cw_avg_sweep *sw0, bool *pinned, char *why, size_t why_len,
                            gs_error *err)
@@ -341,30 +404,28 @@ static int pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t,
     w->smem_bytes = budget;
     if (rc || sw0->count == 0)
         return rc;
-    uint64_t size0 = sw0->levels[0].size_bytes, hi = 4 * size0 < bound ? 4 * size0 : bound;
-    char tried[200] = "";
-    size_t used = 0;
-    for (uint64_t b = budget; b >= CW_TRACE_SMEM_MIN; b /= 2) {
-        cw_avg_sweep sw;
-        gs_progress(ctx, "cache: %s, L1 size with a %llu-byte trace budget held", t->name,
-                    (unsigned long long)b);
-        if ((rc = cw_walker_set_smem(w, b, err)) != 0 ||
-            (rc = cw_avg_levels(w, 1024, hi, 128, -1, &sw, err)) != 0)
-            return rc;
-        uint64_t size = sw.count ? sw.levels[0].size_bytes : 0;
-        uint64_t d = size > size0 ? size - size0 : size0 - size;
-        if (size && d <= 2 * (sw.levels[0].resolution_bytes + sw0->levels[0].resolution_bytes))
-            return 0;
-        if (used < sizeof tried)
-            used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%llu KB: %llu B",
-                                     used ? ", " : "", (unsigned long long)(b >> 10),
-                                     sw.count ? (unsigned long long)sw.levels[0].size_bytes : 0ull);
+    const cw_avg_level *l0 = &sw0->levels[0];
+    uint64_t hi = 4 * l0->size_bytes < bound ? 4 * l0->size_bytes : bound, size;
+    char tried[320];
+    bool found, same;
+    if ((rc = find_pin_pref(ctx, w, t, hi, l0, &found, tried, sizeof tried, err)) != 0)
+        return rc;
+    if (!found) {
+        *pinned = false;
+        w->carveout = -1;
+        snprintf(why, why_len, "holding even %llu B of shared memory changed the L1 under every "
+                 "carve-out preference tried (no shared memory: %llu B; with it: %s; -1 = the "
+                 "driver's default): traces would describe another L1 configuration",
+                 (unsigned long long)CW_TRACE_SMEM_MIN, (unsigned long long)l0->size_bytes,
+                 tried);
+        return cw_walker_set_smem(w, budget, err);
     }
-    *pinned = false;
-    snprintf(why, why_len, "every trace budget changed the L1 (with no shared memory held %llu B; "
-             "%s): the traces would describe another L1 configuration",
-             (unsigned long long)size0, tried);
-    return 0;
+    for (uint64_t b = budget; b > CW_TRACE_SMEM_MIN && !rc; b /= 2) {
+        rc = l1_size_holding(ctx, w, t, hi, b, l0, &size, &same, err);
+        if (!rc && same)
+            return 0;
+    }
+    return rc ? rc : cw_walker_set_smem(w, CW_TRACE_SMEM_MIN, err);
 }
 
 /* The L1 size under each carve-out preference (cudaFuncAttributePreferredSharedMemoryCarveout;
@@ -535,7 +596,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
     /* L1-like data targets: a trace budget that leaves the L1 as it is without one */
     bool l1like = !t->tlb && t->space != GS_SPACE_CONSTANT && t->path != GS_PATH_CG, pinned = true;
     cw_avg_sweep sw0 = {.count = 0};
-    char why_pin[400] = "";
+    char why_pin[640] = "";
     if (l1like)
         rc = pick_trace_smem(ctx, &w, t, bound, &sw0, &pinned, why_pin, sizeof why_pin, err);
     for (unsigned depth = 0; depth < t->max_levels && !rc; depth++) {

@@ -27,7 +27,8 @@ static int avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t foo
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = footprint,
                        .chain = chain, .chain_len = n, .element_bytes = AVG_ELEM,
                        .warmup_passes = warmup, .timed_accesses = timed,
-                       .carveout_percent = carveout, .smem_bytes = w->smem_bytes};
+                       .carveout_percent = carveout < 0 ? w->carveout : carveout,
+                       .smem_bytes = w->smem_bytes};
     if (w->tlb && footprint > (4ull << 10))
         p.physical_bytes = 4ull << 10;        /* as the fine-grained TLB walks (cache_walk.c) */
     gs_chase_result r = {.latency_cycles = NULL};

@@ -41,7 +41,7 @@ static int chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmu
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = top + w->elem,
                        .chain = chain, .chain_len = len, .element_bytes = w->elem,
                        .warmup_passes = warmup, .record_n = record < w->cap ? record : w->cap,
-                       .carveout_percent = -1, .smem_bytes = w->smem_bytes};
+                       .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
     if (w->tlb && p.footprint_bytes > CW_ALIAS_BYTES)
         p.physical_bytes = CW_ALIAS_BYTES;
     gs_chase_result r = {.latency_cycles = w->lat, .record_capacity = w->cap};
@@ -161,7 +161,7 @@ int cw_walker_set_smem(cw_walker *w, uint64_t smem_bytes, gs_error *err)
     uint64_t zero[1] = {0};
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = w->elem,
                        .chain = zero, .chain_len = 1, .element_bytes = w->elem, .record_n = 1,
-                       .carveout_percent = -1, .smem_bytes = smem_bytes};
+                       .carveout_percent = w->carveout, .smem_bytes = smem_bytes};
     gs_chase_result r = {.latency_cycles = one};
     int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     if (rc)
@@ -189,7 +189,7 @@ int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path
     memset(w, 0, sizeof *w);
     /* TLB walks span more than 4 GB: 8-byte elements hold their offsets */
     *w = (cw_walker){.ctx = ctx, .space = space, .path = path, .tlb = tlb, .elem = tlb ? 8 : 4,
-                     .bound = UINT64_MAX};
+                     .bound = UINT64_MAX, .carveout = -1};
     gs_rng_seed(&w->rng, ctx->seed ^ 0xcace5eedull);
     uint64_t optin = ctx->info->smem_per_block_optin_bytes ? ctx->info->smem_per_block_optin_bytes
                                                            : ctx->info->smem_per_block_bytes;
@@ -766,6 +766,7 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
     lv->policy = GS_POLICY_UNKNOWN;
     lv->record_capacity = w->cap;
     lv->trace_smem_bytes = w->smem_bytes;
+    lv->trace_carveout = w->carveout;
     w->chases = 0;
     uint64_t ref = depth == 0 ? 32ull * w->elem : 2 * prev_size_bytes;
     uint64_t s = sweep_stride(w, ref);
@@ -795,7 +796,7 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
                        .footprint_bytes = chain[count - 1] + w->elem, .chain = chain,
                        .chain_len = count, .element_bytes = w->elem, .warmup_passes = 2,
                        .timed_accesses = count * 8 > 8192 ? count * 8 : 8192,
-                       .carveout_percent = -1, .smem_bytes = w->smem_bytes};
+                       .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
     /* fewer, larger physical pieces than the fine-grained walks: footprints up to
      * CW_TLB_MAX_FOOTPRINT map in a few thousand pieces */
     if (w->tlb && p.footprint_bytes > CW_AVG_ALIAS_BYTES)

@@ -27,6 +27,8 @@ typedef struct cw_walker {
     uint64_t smem_bytes;      /* shared memory every chase of this walker holds (the plans'
                                  smem_bytes): one value for traces and average walks alike, so a
                                  unified L1 keeps one configuration through a study */
+    int carveout;             /* carve-out preference of every chase (-1: the driver's default;
+                                 average sweeps may ask for another) */
     uint32_t *lat;            /* cap entries */
     uint64_t *chain;          /* cap entries */
     uint64_t *chain2;         /* cap entries */
@@ -46,6 +48,7 @@ typedef struct cw_level {
     bool tlb;
     size_t record_capacity;
     uint64_t trace_smem_bytes; /* shared memory every chase of the level held */
+    int trace_carveout;        /* and their carve-out preference (-1: the driver's default) */
     unsigned chases;
     uint64_t size_bytes;
     gs_hit_band band;
@@ -80,7 +83,8 @@ typedef struct cw_level {
 
 int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path path, bool tlb,
                    gs_error *err);
-/* Hold smem_bytes of shared memory in every chase from now on; the trace capacity follows. */
+/* Hold smem_bytes of shared memory in every chase from now on; the trace capacity follows.
+ * (The carve-out preference is w->carveout, set directly.) */
 int cw_walker_set_smem(cw_walker *w, uint64_t smem_bytes, gs_error *err);
 void cw_walker_free(cw_walker *w);
 
@@ -118,7 +122,7 @@ typedef struct cw_avg_sweep {
 
 /* Average cycles per access of a random cyclic walk (Sattolo) over footprint_bytes, one element
  * per stride_bytes (doubled until at most 2^20 elements), warm, average mode, under the given
- * carve-out (-1 = driver default). */
+ * carve-out (-1 = the walker's, w->carveout). */
 int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, int carveout,
                 double *avg_cycles, gs_error *err);
 

@@ -51,20 +51,25 @@ gs_load_path sim_effective_path(const gs_chase_plan *plan)
 /* ---- preparing the hierarchy for one chase ------------------------------------------------------- */
 
 /* The geometry for a carve-out request: the listed entry with the smallest percent >= the request,
- * else the largest; the default geometry for -1 or when none is listed. */
+ * else the largest; the default geometry for -1 or when none is listed. A level that shares its
+ * array (default_carveout_percent) lists its own geometry at that percent too. */
 static const sim_geometry *pick_geometry(const sim_level *lv, int percent)
 {
     if (percent < 0 || lv->n_carveouts == 0)
         return &lv->geo;
-    const sim_carveout *best = NULL, *largest = &lv->carveouts[0];
-    for (unsigned i = 0; i < lv->n_carveouts; i++) {
-        const sim_carveout *c = &lv->carveouts[i];
-        if (c->percent >= percent && (!best || c->percent < best->percent))
-            best = c;
-        if (c->percent > largest->percent)
-            largest = c;
+    const sim_geometry *best = NULL, *largest = NULL;
+    int best_pct = 0, largest_pct = -1;
+    for (unsigned i = 0; i <= lv->n_carveouts; i++) {
+        int pct = i < lv->n_carveouts ? lv->carveouts[i].percent : lv->default_carveout_percent;
+        const sim_geometry *g = i < lv->n_carveouts ? &lv->carveouts[i].geo : &lv->geo;
+        if (pct < 0)
+            continue;
+        if (pct >= percent && (!best || pct < best_pct))
+            best = g, best_pct = pct;
+        if (pct > largest_pct)
+            largest = g, largest_pct = pct;
     }
-    return best ? &best->geo : &largest->geo;
+    return best ? best : largest;
 }
 
 /* Shared memory a chase's block holds, as the CUDA backend lays it out: the trace (2 B per entry
@@ -84,14 +89,14 @@ static uint64_t chase_smem_bytes(const gs_chase_plan *p)
 static const sim_geometry *chase_geometry(const chase_ctx *cx, const sim_level *lv)
 {
     int want = cx->plan->carveout_percent;
-    uint64_t per_sm = cx->m->info.smem_per_sm_bytes;
+    uint64_t per_sm = cx->m->info.smem_per_sm_bytes, held = chase_smem_bytes(cx->plan);
     if (lv->default_carveout_percent < 0 || !per_sm)
         return pick_geometry(lv, want);
-    int base = want < 0 ? lv->default_carveout_percent : want;
-    int need = (int)((chase_smem_bytes(cx->plan) * 100 + per_sm - 1) / per_sm);
-    if (need <= base)
-        return want < 0 ? &lv->geo : pick_geometry(lv, want);
-    return pick_geometry(lv, need > 100 ? 100 : need);
+    int base = want >= 0 ? want
+                         : held && lv->shared_default_percent >= 0 ? lv->shared_default_percent
+                                                                   : lv->default_carveout_percent;
+    int need = (int)((held * 100 + per_sm - 1) / per_sm);
+    return pick_geometry(lv, need > base ? (need > 100 ? 100 : need) : base);
 }
 
 static int prepare(chase_ctx *cx, gs_error *err)

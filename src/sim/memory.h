@@ -29,6 +29,8 @@ typedef struct sim_level {
                                       the level and shared memory are one array: `geo` is the
                                       geometry at this percent, and a chase that holds more shared
                                       memory than that gets the carve-out it needs */
+    int shared_default_percent;    /* -1: none; else the carve-out a chase that asks for the
+                                      driver's default gets when it holds any shared memory */
     double hit_latency_cycles;     /* latency of an access this level serves */
     double miss_cycles;            /* added to an access that looks this level up and misses */
     uint32_t paths;                /* bit (1 << gs_load_path) for each path through this level

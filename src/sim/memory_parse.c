@@ -368,7 +368,17 @@ static int read_default_carveout(const json_t *obj, const char *where, sim_level
                                  gs_error *err)
 {
     uint64_t pct = 0;
-    lv->default_carveout_percent = -1;
+    lv->default_carveout_percent = lv->shared_default_percent = -1;
+    if (json_object_get(obj, "shared_default_percent")) {
+        if (!json_object_get(obj, "default_carveout_percent"))
+            return fail_at(err, where, "shared_default_percent", "needs "
+                           "\"default_carveout_percent\" (a level that shares its array)");
+        if (sim_get_uint(obj, where, "shared_default_percent", 1, &pct, err))
+            return GS_ERR_INPUT;
+        if (pct > 100)
+            return fail_at(err, where, "shared_default_percent", "must be 0..100");
+        lv->shared_default_percent = (int)pct;
+    }
     if (!json_object_get(obj, "default_carveout_percent"))
         return 0;
     if (sim_get_uint(obj, where, "default_carveout_percent", 1, &pct, err))
@@ -387,8 +397,8 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
     static const char *const keys[] = {
         "name", "size_bytes", "line_bytes", "sector_bytes", "sets", "ways", "ways_per_set",
         "mapping", "policy", "way_probabilities", "hit_latency_cycles", "miss_cycles", "paths",
-        "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent", "partitions",
-        NULL};
+        "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
+        "shared_default_percent", "partitions", NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) ||
         sim_get_string(obj, where, "name", 1, &name, err))

@@ -14,14 +14,17 @@ for model in fermi kepler hopper; do
 done
 
 # cache: the L1 size by carve-out preference (average-mode sweeps) follows the hopper model's
-# carve-out table: the entry with the smallest percent >= the request, else the largest
+# carve-out table (with its own geometry at default_carveout_percent): the entry with the
+# smallest percent >= the request, else the largest
 if $B run cache --target l1 -q --device sim:hopper --json "$T/co.json" >/dev/null 2>"$T/err"; then
   $PY - "$T/co.json" "$SRC/models/hopper.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc = json.load(open(sys.argv[1]))
 model = json.load(open(sys.argv[2]))
 l1 = [c for c in model["memory"]["caches"] if c["name"] == "l1"][0]
-cos = sorted(l1["carveout"], key=lambda c: c["percent"])
+cos = l1["carveout"] + ([{"percent": l1["default_carveout_percent"],
+                          "size_bytes": l1["size_bytes"]}] if "default_carveout_percent" in l1 else [])
+cos = sorted(cos, key=lambda c: c["percent"])
 rec = [p for p in doc["probes"] if p["params"].get("level") == "l1"][0]
 s = rec["series"]["l1_size_by_carveout"]
 assert len(s["x"]) >= 3, s

@@ -23,8 +23,8 @@ rec = [p for p in json.load(open(sys.argv[1]))["probes"] if p["params"].get("lev
 f = rec["figures"]
 assert f["size_bytes"]["value"] == 32768, f["size_bytes"]
 for k in ("line_bytes", "sets", "ways", "policy"):
-    assert f[k]["value"] is None and "every trace budget" in f[k]["reason"], (k, f[k])
-print("  unified_l1: size 32768 B from average walks, structure not determined (every budget)")
+    assert f[k]["value"] is None and "under every carve-out preference" in f[k]["reason"], (k, f[k])
+print("  unified_l1: size 32768 B from average walks, structure not determined (every preference)")
 PYEOF
 else
   echo "FAIL cache unified_l1"; sed 's/^/  /' "$T/err"; fails=$((fails+1))

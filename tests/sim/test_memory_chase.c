@@ -253,8 +253,8 @@ static void unified_l1_gives_way_to_shared_memory(void **state)
     p.smem_bytes = 512;                                /* needs 50 %: the 100 % entry */
     expect_trace(m, &p, (uint32_t[]){105, 105, 105}, 3);
     p.smem_bytes = 0;
-    p.carveout_percent = 0;                            /* asks 0 %, needs 2 %: 100 % entry */
-    expect_trace(m, &p, (uint32_t[]){105, 105, 105}, 3);
+    p.carveout_percent = 0;                            /* asks 0 %, needs 2 %: the default (10 %) */
+    expect_trace(m, &p, (uint32_t[]){20, 20, 20}, 3);
     p.carveout_percent = -1;
     p.smem_bytes = 2048;                               /* more than a block may hold */
     uint32_t lat[4];
@@ -266,6 +266,24 @@ static void unified_l1_gives_way_to_shared_memory(void **state)
     p.smem_bytes = 256;                                /* capacity within the budget */
     assert_int_equal(sim_chase(m, &p, &r, &err), 0);
     assert_int_equal(r.record_capacity, 127);
+    sim_memory_free(m);
+    /* shared_default_percent: the default preference with any shared memory held gets 100 % (as
+     * the H100's driver does), an explicit small preference keeps the default L1 */
+    m = make_model((variant){.l1_extra =
+        ",\"default_carveout_percent\":10,\"shared_default_percent\":100,"
+        "\"carveout\":[{\"percent\":0,\"size_bytes\":2048,\"sets\":4,\"ways\":4},"
+        "{\"percent\":100,\"size_bytes\":512,\"sets\":1,\"ways\":4}]"});
+    m->info.smem_per_sm_bytes = 1024;
+    p.smem_bytes = 0;
+    expect_trace(m, &p, (uint32_t[]){105, 105, 105}, 3);
+    p.carveout_percent = 5;
+    expect_trace(m, &p, (uint32_t[]){20, 20, 20}, 3);
+    p.carveout_percent = 0;
+    p.record_n = 0;                                    /* average mode holds nothing: 0 % entry */
+    p.timed_accesses = 16;
+    r.latency_cycles = NULL;
+    assert_int_equal(sim_chase(m, &p, &r, &err), 0);
+    assert_true(fabs(r.avg_cycles - 20) < 1e-9);
     free(chain);
     sim_memory_free(m);
 }

@@ -228,6 +228,10 @@ static void names_paths_carveouts(void **state)
                  "memory.caches[0].default_carveout_percent", "needs a \"carveout\" list");
     expect_error("{\"caches\":[{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,"
                  "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"],"
+                 "\"shared_default_percent\":100}]," DRAM "}",
+                 "memory.caches[0].shared_default_percent", "needs \"default_carveout_percent\"");
+    expect_error("{\"caches\":[{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,"
+                 "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"],"
                  "\"default_carveout_percent\":120,"
                  "\"carveout\":[{\"percent\":100,\"size_bytes\":16384,\"sets\":32,\"ways\":4}]}],"
                  DRAM "}", "memory.caches[0].default_carveout_percent", "0..100");

@@ -24,11 +24,16 @@
 
 static struct {
     const char *target;
+    const char *structure;
 } opt;
 
 const gs_opt gs_probe_cache_opts[] = {
     {"target", GS_OPT_CHOICE, &opt.target, "LEVEL",
      "which structure to infer (default all)", "l1|tex|ro|l2|const|tlb|all", 0, 0},
+    {"structure", GS_OPT_CHOICE, &opt.structure, "FROM",
+     "L1-like levels' line, sets, ways, mapping: from fine-grained traces, average-mode stride "
+     "walks where those fail (auto, the default), or average-mode walks only (average)",
+     "auto|average", 0, 0},
 };
 const int gs_probe_cache_opt_count = sizeof gs_probe_cache_opts / sizeof gs_probe_cache_opts[0];
 
@@ -428,6 +433,136 @@ static int pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t,
     return rc ? rc : cw_walker_set_smem(w, CW_TRACE_SMEM_MIN, err);
 }
 
+/* ---- structure in average mode (an L1 whose replacement defeats the fine-grained walks) -------- */
+
+static unsigned log2u(uint64_t x)
+{
+    unsigned k = 0;
+    while (x >>= 1)
+        k++;
+    return k;
+}
+
+/* Whether a cyclic walk over ways + 1 random blocks that agree on the index bits
+ * [low_bit, log2 span) misses while ways of them fit (a bit-select set index predicts both); the
+ * other bits above the line are random. The blocks stay inside one 2 MB region, so that TLB
+ * misses stay out of the averages. */
+static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsigned low_bit,
+                              unsigned ways, double hit, bool *holds, gs_error *err)
+{
+    uint64_t region = 2ull << 20, above = region / span, below = (1ull << low_bit) / line;
+    uint64_t *b = malloc((ways + 1) * sizeof *b);
+    *holds = false;
+    if (!b)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    if (above * below < (uint64_t)ways + 1) {
+        free(b);
+        return 0;
+    }
+    size_t n = 0;
+    for (unsigned tries = 0; n < ways + 1u && tries < 64 * (ways + 1); tries++) {
+        uint64_t a = gs_rng_below(&w->rng, above) * span + gs_rng_below(&w->rng, below) * line;
+        bool dup = false;
+        for (size_t i = 0; i < n; i++)
+            dup |= b[i] == a;
+        if (!dup)
+            b[n++] = a;
+    }
+    double over = 0, under = 0;
+    int rc = n == ways + 1u ? cw_avg_offsets(w, b, n, &over, err) : 0;
+    if (!rc && n == ways + 1u)
+        rc = cw_avg_offsets(w, b, ways, &under, err);
+    *holds = !rc && n == ways + 1u && over > hit * 1.1 && under <= hit * 1.1;
+    free(b);
+    return rc;
+}
+
+/* Line, sets, ways and mapping from average-mode walks (the policy stays not determined), for an L1-like level
+ * whose fine-grained structure was not determined: the line from cw_avg_line; ways = the blocks
+ * that stride walks fit at the largest strides (cw_avg_fits); sets = the smallest stride from
+ * which that count holds / line, accepted when sets x ways x line is the capacity and random
+ * blocks agreeing on the index bits conflict as predicted. */
+static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
+                         cw_avg_fits_result *fits, gs_error *err)
+{
+    char why[640];
+    const cw_avg_level *a = &sw->levels[0];
+    uint64_t line = 0, floor_stride = lv->fetch_bytes ? lv->fetch_bytes : 8;
+    int rc = cw_avg_line(w, a->size_bytes, a->hit_cycles, a->next_cycles, floor_stride, &line, err);
+    if (rc || !line) {
+        snprintf(why, sizeof why, "%.400s; average-mode line walks saw no line either",
+                 lv->why_structure);
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+        return rc;
+    }
+    lv->line_bytes = line;
+    lv->line_method = "half the smallest stride s at which a random walk of 1.5 x capacity / s "
+                      "elements, one per s-byte slot, fits (average mode)";
+    if ((rc = cw_avg_fits(w, line, a->hit_cycles, fits, err)) != 0)
+        return rc;
+    size_t n = fits->n;
+    uint64_t ways = n ? fits->fit[n - 1] : 0;
+    if (n < 2 || !ways || fits->fit[n - 2] != ways) {
+        snprintf(lv->why_structure, sizeof lv->why_structure, "the fine-grained walks found no "
+                 "conflicting set, and the blocks that stride walks fit still change at the "
+                 "largest stride (%llu B; series ways_by_stride)",
+                 (unsigned long long)CW_FIT_MAX_STRIDE);
+        return 0;
+    }
+    size_t i0 = n - 1;
+    while (i0 > 0 && fits->fit[i0 - 1] == ways)
+        i0--;
+    /* sets from the capacity; their index bits are the log2(sets) bits below the stride from
+     * which every block lands in one set (contiguous from the line, or higher: Kepler's texture
+     * L1 indexes on bits 7-8 above 32-B lines) */
+    uint64_t span = fits->stride_bytes[i0], sets = lv->size_bytes / (ways * line);
+    uint64_t d = sets * ways * line > lv->size_bytes ? sets * ways * line - lv->size_bytes
+                                                     : lv->size_bytes - sets * ways * line;
+    bool pow2 = sets && (sets & (sets - 1)) == 0 && sets * line <= span;
+    unsigned low = pow2 ? log2u(span) - log2u(sets) : 0;
+    bool holds = pow2 && d < line;
+    for (int draw = 0; draw < 3 && holds && !rc; draw++)    /* three random draws must all hold */
+        rc = verify_stride_sets(w, line, span, low, (unsigned)ways, a->hit_cycles, &holds, err);
+    if (rc)
+        return rc;
+    if (!pow2 || d >= line || !holds) {
+        snprintf(lv->why_structure, sizeof lv->why_structure, "stride walks fit %llu blocks of "
+                 "%llu B from a %llu-B stride on, but %s: not a bit-select set index (a hashed "
+                 "or modulo one spreads strided blocks over sets)", (unsigned long long)ways,
+                 (unsigned long long)line, (unsigned long long)span,
+                 !pow2 || d >= line ? "capacity / (ways x line) is not a power of two within "
+                                      "the stride"
+                                    : "random blocks that agree on the index bits below it do "
+                                      "not conflict as that predicts");
+        return 0;
+    }
+    lv->why_structure[0] = 0;
+    lv->sets = (unsigned)sets;
+    lv->ways_per_set[0] = (unsigned)ways;
+    lv->nsets = 1;
+    lv->sets_method = "ways: most blocks a stride walk holds at the largest strides; sets: the "
+                      "smallest such stride / line (average mode, checked with random blocks)";
+    lv->mapping = CW_MAP_BITS;
+    lv->nindex = 0;
+    for (unsigned k = low; k < log2u(span) && lv->nindex < 64; k++)
+        lv->index_bits[lv->nindex++] = k;
+    /* policy: what a cyclic walk of ways + 1 blocks of one set misses, as evidence only (an
+     * average cannot tell LRU from FIFO, nor a high random miss rate from LRU) */
+    uint64_t *b = malloc((ways + 1) * sizeof *b);
+    if (!b)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; i <= ways; i++)
+        b[i] = i * span;
+    double avg = 0;
+    rc = cw_avg_offsets(w, b, ways + 1, &avg, err);
+    free(b);
+    if (!rc)
+        snprintf(lv->why_policy, sizeof lv->why_policy, "average-mode walks do not tell policies "
+                 "apart (a cyclic walk over ways + 1 blocks of one set averaged %.0f cycles, hits "
+                 "%.0f, the level behind %.0f)", avg, a->hit_cycles, a->next_cycles);
+    return rc;
+}
+
 /* The L1 size under each carve-out preference (cudaFuncAttributePreferredSharedMemoryCarveout;
  * a hint the driver may round), from one average-mode sweep each. */
 static int add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
@@ -628,6 +763,19 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             adopt_average(&lv, &sw0.levels[0], sw0.levels[0].next_cycles, 0, why_pin);
             sw = sw0;
         }
+        cw_avg_fits_result fits = {.n = 0};
+        if (data && l1like && pinned && lv.size_bytes && sw.count &&
+            strcmp(opt.structure, "average") == 0) {
+            lv.line_bytes = 0, lv.nsets = 0, lv.mapping = CW_MAP_NONE;
+            lv.policy = GS_POLICY_UNKNOWN;
+            snprintf(lv.why_structure, sizeof lv.why_structure, "--structure average");
+            snprintf(lv.why_policy, sizeof lv.why_policy, "--structure average");
+        }
+        if (data && l1like && pinned && lv.size_bytes && !lv.line_bytes && sw.count) {
+            gs_progress(ctx, "cache: %s, structure from average-mode stride walks", t->name);
+            if ((rc = avg_structure(&w, &lv, &sw, &fits, err)) != 0)
+                break;
+        }
         if (data && !lv.size_bytes) {
             record_missing(ctx, t, depth, lv.why_structure);
             break;
@@ -652,6 +800,13 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
                       sw.y, sw.points);
         if (data && t->path == GS_PATH_CG)
             add_near_figures(ctx, p, &sw);
+        if (fits.n) {
+            double fx[CW_FIT_STRIDES], fy[CW_FIT_STRIDES];
+            for (size_t i = 0; i < fits.n; i++)
+                fx[i] = (double)fits.stride_bytes[i], fy[i] = (double)fits.fit[i];
+            gs_series(p, "ways_by_stride", "stride", "B", "most blocks a stride walk fits (0: "
+                      "more than 256)", "blocks", fx, fy, fits.n);
+        }
         if (data && t->path == GS_PATH_CA)
             rc = add_carveout_series(ctx, &w, bound, sw.stride_bytes, p, err);
         gs_probe_status(p, rc ? "failed" : "ok", rc ? err->msg : NULL);
@@ -672,6 +827,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
 int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.target = "all";
+    opt.structure = "auto";
     int rc = gs_probe_parse_opts(ctx, gs_probe_cache_opts, gs_probe_cache_opt_count, err);
     if (rc)
         return rc;

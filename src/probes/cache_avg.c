@@ -359,3 +359,66 @@ int cw_avg_line(cw_walker *w, uint64_t capacity_bytes, double hit_cycles, double
     }
     return rc;
 }
+
+/* ---- ways from stride walks (cw_avg_fits) ------------------------------------------------------ */
+
+int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
+                   gs_error *err)
+{
+    uint64_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = offsets[i] > top ? offsets[i] : top;
+    uint64_t timed = n * 64 > AVG_TIMED ? AVG_TIMED : (n * 64 > 4096 ? n * 64 : 4096);
+    return avg_chase(w, offsets, n, top + AVG_ELEM, 2, timed, -1, avg_cycles, err);
+}
+
+/* Whether n blocks at stride S fit: their walk averages within AVG_TOLERANCE of hit_cycles. */
+static int stride_blocks_fit(cw_walker *w, uint64_t n, uint64_t stride, double hit_cycles,
+                             bool *fit, gs_error *err)
+{
+    uint64_t *chain = malloc(n * sizeof *chain);
+    if (!chain)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; i < n; i++)
+        chain[i] = i * stride;
+    double a;
+    int rc = cw_avg_offsets(w, chain, n, &a, err);
+    *fit = !rc && a <= hit_cycles * (1 + AVG_TOLERANCE);
+    free(chain);
+    return rc;
+}
+
+int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fits_result *out,
+                gs_error *err)
+{
+    int rc = 0;
+    out->n = 0;
+    for (uint64_t s = 2 * line_bytes; s <= CW_FIT_MAX_STRIDE && out->n < CW_FIT_STRIDES && !rc;
+         s *= 2) {
+        uint64_t lo = 1, hi = CW_FIT_MAX_BLOCKS + 1;   /* lo fits; hi: not known to fit */
+        bool fit = true, bounded = w->bound / s < hi;
+        if (bounded)
+            hi = w->bound / s;
+        if (hi < 2)
+            break;
+        rc = stride_blocks_fit(w, hi, s, hit_cycles, &fit, err);
+        if (!rc && fit && bounded)
+            break;                                  /* the space ends before a conflict */
+        if (!rc && fit) {
+            out->stride_bytes[out->n] = s;
+            out->fit[out->n++] = 0;                 /* more than the most tried */
+            continue;
+        }
+        while (!rc && hi - lo > 1) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            rc = stride_blocks_fit(w, mid, s, hit_cycles, &fit, err);
+            if (fit)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        out->stride_bytes[out->n] = s;
+        out->fit[out->n++] = lo;
+    }
+    return rc;
+}

@@ -182,4 +182,27 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err);
 int cw_avg_line(cw_walker *w, uint64_t capacity_bytes, double hit_cycles, double next_cycles,
                 uint64_t min_stride, uint64_t *line_bytes, gs_error *err);
 
+/* Ways from stride walks in average mode (cache_avg.c, cw_avg_fits): for strides S doubling from
+ * 2 x line up to CW_FIT_MAX_STRIDE (a larger stride puts few elements on each 2 MB page and
+ * brings TLB misses into the average), fit[i] = the most blocks at stride S that a cyclic walk
+ * holds with its average within 10 % of hit_cycles (0: more than CW_FIT_MAX_BLOCKS). Under a
+ * bit-select set index, from S = sets x line on every block lands in one set: fit = ways. */
+#define CW_FIT_MAX_STRIDE (128ull << 10)
+#define CW_FIT_MAX_BLOCKS 256
+#define CW_FIT_STRIDES 16
+
+typedef struct cw_avg_fits_result {
+    uint64_t stride_bytes[CW_FIT_STRIDES];
+    uint64_t fit[CW_FIT_STRIDES];
+    size_t n;
+} cw_avg_fits_result;
+
+int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fits_result *out,
+                gs_error *err);
+
+/* Average cycles per access of a warm cyclic walk over the given byte offsets (8-byte elements,
+ * any order). */
+int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
+                   gs_error *err);
+
 #endif

@@ -12,6 +12,28 @@ for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.j
     cache_truth "$model" "$model" "$seed" "$model"
   done
 done
+# --structure average: line, sets, ways and mapping of L1-like levels from average-mode stride
+# walks alone; right for bit-select indexes (fermi, kepler, sectored), "not determined" for modulo,
+# XOR-hashed and unequal sets (hopper, cache_xor, cache_unequal), never a wrong structure.
+for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
+            "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json"; do
+  file=$spec; case "$spec" in */*) ;; *) file="$SRC/models/$spec.json";; esac
+  if $B run cache --target l1 -q --structure average --device "sim:$spec" --json "$T/avg.json" \
+       >/dev/null 2>"$T/err" && $B run cache --target tex -q --structure average \
+       --device "sim:$spec" --json "$T/avg2.json" >/dev/null 2>>"$T/err"; then
+    $PY - "$T/avg.json" "$T/avg2.json" "$T/avgall.json" <<'PYEOF'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+a["probes"] += b["probes"]
+json.dump(a, open(sys.argv[3], "w"))
+PYEOF
+    GS_TRUTH_AVERAGE=1 $PY "$SRC/tests/e2e/cache_truth.py" "$T/avgall.json" "$file" \
+      "$SRC/docs/gpusonar-1.schema.json" l1,tex || { echo "FAIL --structure average $spec"; fails=$((fails+1)); }
+  else
+    echo "FAIL --structure average $spec: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  fi
+done
+
 # An L1 that gives way to any shared memory held (tests/models/unified_l1.json): no trace budget
 # leaves it as the default does, so the size comes from average walks without shared memory and
 # the structure is "not determined" with that reason, never the structure of the smaller L1.

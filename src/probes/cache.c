@@ -502,6 +502,20 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
         return rc;
     size_t n = fits->n;
     uint64_t ways = n ? fits->fit[n - 1] : 0;
+    bool none = n > 0;
+    for (size_t i = 0; i < n; i++)
+        none = none && fits->fit[i] == 0;
+    if (none) {
+        snprintf(lv->why_structure, sizeof lv->why_structure, "the fine-grained walks found no "
+                 "conflicting set, and more than %d blocks fit at every power-of-two stride from "
+                 "%llu B to %llu B (series ways_by_stride): no selection of the address bits "
+                 "below bit %u picks the set; a bit-select index would need %d or more ways (a "
+                 "hash of higher bits, or near full associativity)", CW_FIT_MAX_BLOCKS,
+                 (unsigned long long)fits->stride_bytes[0],
+                 (unsigned long long)fits->stride_bytes[n - 1],
+                 log2u(fits->stride_bytes[n - 1]) + 1, CW_FIT_MAX_BLOCKS);
+        return 0;
+    }
     if (n < 2 || !ways || fits->fit[n - 2] != ways) {
         snprintf(lv->why_structure, sizeof lv->why_structure, "the fine-grained walks found no "
                  "conflicting set, and the blocks that stride walks fit still change at the "
@@ -660,8 +674,16 @@ static void record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const cha
             gs_figure_nd(p, "coverage_bytes", "B", m, "%s", r.why);
             gs_figure_nd(p, "size_bytes", "B", m, "%s", r.why);
         }
-        gs_figure_nd(p, "sets", "", m, "%s", "average-mode walks give the count of entries only");
-        gs_figure_nd(p, "ways", "", m, "%s", "average-mode walks give the count of entries only");
+        if (r.entries == 1) {
+            const char *one = "a level of one entry is one set of one way";
+            gs_figure(p, "sets", 1, "", 0, 1, one);
+            gs_figure(p, "ways", 1, "", 0, 1, one);
+        } else {
+            gs_figure_nd(p, "sets", "", m, "%s", "average-mode walks give the count of entries "
+                         "only");
+            gs_figure_nd(p, "ways", "", m, "%s", "average-mode walks give the count of entries "
+                         "only");
+        }
         gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", 0, 1,
                   "step of the average latency past the entries, at the largest stride");
         gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.penalty_cycles), "ns", 0, 1,

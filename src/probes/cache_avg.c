@@ -392,13 +392,17 @@ int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fit
                 gs_error *err)
 {
     int rc = 0;
+    /* device memory spaces reach past the capacity search's bound; the constant bank does not */
+    uint64_t bound = w->bound, reach = CW_FIT_MAX_STRIDE * (CW_FIT_MAX_BLOCKS + 1);
+    if ((w->space == GS_SPACE_GLOBAL || w->space == GS_SPACE_TEXTURE) && bound < reach)
+        bound = reach;
     out->n = 0;
     for (uint64_t s = 2 * line_bytes; s <= CW_FIT_MAX_STRIDE && out->n < CW_FIT_STRIDES && !rc;
          s *= 2) {
         uint64_t lo = 1, hi = CW_FIT_MAX_BLOCKS + 1;   /* lo fits; hi: not known to fit */
-        bool fit = true, bounded = w->bound / s < hi;
+        bool fit = true, bounded = bound / s < hi;
         if (bounded)
-            hi = w->bound / s;
+            hi = bound / s;
         if (hi < 2)
             break;
         rc = stride_blocks_fit(w, hi, s, hit_cycles, &fit, err);

@@ -68,6 +68,10 @@ static void add_latency_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_lev
                              ? lv->latency_method
                              : "median latency of the missing accesses just past capacity, less "
                                "the hit latency";
+    if (!lv->tlb && isfinite(lv->trace_hit_cycles))
+        gs_figure(p, "trace_hit_latency_cycles", lv->trace_hit_cycles, "cycles", 0, 1,
+                  "median latency of a fine-grained trace that fits the level: the load plus the "
+                  "trace's own store and clock read (and 4-byte cursor arithmetic)");
     if (!lv->tlb) {
         gs_figure(p, "hit_latency_cycles", lv->band.hit_cycles, "cycles", 0, lv->band.n, hit_m);
         gs_figure(p, "hit_latency_ns", gs_cycles_to_ns(ctx, lv->band.hit_cycles), "ns", 0,
@@ -784,6 +788,15 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             /* the traces saw another L1: report the L1 as it is without them */
             adopt_average(&lv, &sw0.levels[0], sw0.levels[0].next_cycles, 0, why_pin);
             sw = sw0;
+        }
+        if (data && l1like && pinned && lv.size_bytes && sw.count && !lv.latency_method) {
+            /* the load alone: the average sweep's plateaus (the trace adds its own store) */
+            lv.trace_hit_cycles = lv.band.hit_cycles;
+            lv.band.hit_cycles = sw.levels[0].hit_cycles;
+            lv.band.n = 1;
+            lv.miss_cycles = sw.levels[0].next_cycles;
+            lv.miss_n = 1;
+            lv.latency_method = avg_miss_m;
         }
         cw_avg_fits_result fits = {.n = 0};
         if (data && l1like && pinned && lv.size_bytes && sw.count &&

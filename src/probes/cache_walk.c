@@ -763,6 +763,7 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
     memset(lv, 0, sizeof *lv);
     lv->tlb = w->tlb;
     lv->miss_cycles = NAN;
+    lv->trace_hit_cycles = NAN;
     lv->policy = GS_POLICY_UNKNOWN;
     lv->record_capacity = w->cap;
     lv->trace_smem_bytes = w->smem_bytes;

@@ -74,6 +74,8 @@ typedef struct cw_level {
     char why_policy[640];
     const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
     const char *latency_method; /* NULL: fine-grained hit band; else average-mode plateaus */
+    double trace_hit_cycles;  /* the fine-grained hit band's latency when the figures come from
+                                 average-mode plateaus (NaN otherwise) */
 } cw_level;
 
 /* The trace budget a walker starts with: 64 KB, or half the shared memory a block may opt in to

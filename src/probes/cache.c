@@ -281,8 +281,8 @@ static int cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
     }
     char fine[400];
     if (lv->size_bytes)
-        snprintf(fine, sizeof fine, "under a fine-grained trace (kept in shared memory) the level "
-                 "held %llu B", (unsigned long long)lv->size_bytes);
+        snprintf(fine, sizeof fine, "under a fine-grained trace the level held %llu B",
+                 (unsigned long long)lv->size_bytes);
     else
         snprintf(fine, sizeof fine, "fine-grained traces found no capacity (%.300s)",
                  lv->why_structure);
@@ -290,9 +290,16 @@ static int cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
     if (t->path == GS_PATH_CG)
         rc = cw_avg_fetch(w, &fetch, err);
     char why[640];
-    snprintf(why, sizeof why, "%.400s, average-mode walks without a trace %llu B: the trace changed "
-             "the level or its traces were misread, so no structure from them describes it", fine,
-             (unsigned long long)a->size_bytes);
+    if (t->path == GS_PATH_CG)
+        snprintf(why, sizeof why, "the L2 (%llu B in average-mode walks) holds more lines than a "
+                 "trace can follow (%zu entries), and slow hits in a far partition read as misses "
+                 "in one (%.200s): sets, ways, mapping and policy need a method for L2-sized chains "
+                 "that this probe does not have", (unsigned long long)a->size_bytes,
+                 lv->record_capacity, fine);
+    else
+        snprintf(why, sizeof why, "%.400s, average-mode walks %llu B: the trace changed the level "
+                 "or its traces were misread, so no structure from them describes it", fine,
+                 (unsigned long long)a->size_bytes);
     adopt_average(lv, a, beyond, fetch, why);
     if (t->path == GS_PATH_CG && !rc) {
         /* the line from the first plateau (the near part when there are two) */

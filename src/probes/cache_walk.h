@@ -190,7 +190,7 @@ int cw_avg_line(cw_walker *w, uint64_t capacity_bytes, double hit_cycles, double
  * holds with its average within 10 % of hit_cycles (0: more than CW_FIT_MAX_BLOCKS). Under a
  * bit-select set index, from S = sets x line on every block lands in one set: fit = ways. */
 #define CW_FIT_MAX_STRIDE (128ull << 10)
-#define CW_FIT_MAX_BLOCKS 256
+#define CW_FIT_MAX_BLOCKS 2048     /* more lines than the L1s of the GPUs this tool knows */
 #define CW_FIT_STRIDES 16
 
 typedef struct cw_avg_fits_result {

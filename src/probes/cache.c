@@ -458,20 +458,23 @@ static unsigned log2u(uint64_t x)
 }
 
 /* Whether a cyclic walk over ways + max(1, ways / 8) random blocks that agree on the index bits
- * [low_bit, log2 span) misses while ways of them fit (a bit-select set index predicts both); the
- * other bits above the line are random. The blocks stay inside one 2 MB region, so that TLB
- * misses stay out of the averages. */
+ * [low_bit, log2 span) misses while ways of them fit (a bit-select set index predicts both), less
+ * a 64th past 64 ways (stride walks judged with a 10 % tolerance can pass a few blocks past a
+ * randomised capacity); the other bits above the line are random. The blocks stay inside one
+ * 1 MB region, so that they share a 2 MB page more often than not (a first-level TLB of one entry
+ * would otherwise add its misses to the averages). over/under: the two walks' averages. */
 static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsigned low_bit,
-                              unsigned ways, double hit, bool *holds, gs_error *err)
+                              unsigned ways, double hit, bool *holds, double *over,
+                              double *under, gs_error *err)
 {
-    uint64_t region = 2ull << 20, above = region / span, below = (1ull << low_bit) / line;
-    /* a few blocks past the ways, so that a randomised policy misses clearly too */
-    size_t extra = ways + (ways / 8 > 1 ? ways / 8 : 1);
+    uint64_t region = 1ull << 20, above = region / span, below = (1ull << low_bit) / line;
+    size_t extra = ways + (ways / 8 > 1 ? ways / 8 : 1), fit = ways - (ways > 64 ? ways / 64 : 0);
     uint64_t *b = malloc(extra * sizeof *b);
     *holds = false;
+    *over = *under = NAN;
     if (!b)
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
-    if (above * below < extra) {
+    if (above < 1 || above * below < extra) {
         free(b);
         return 0;
     }
@@ -484,11 +487,10 @@ static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsign
         if (!dup)
             b[n++] = a;
     }
-    double over = 0, under = 0;
-    int rc = n == extra ? cw_avg_offsets(w, b, n, &over, err) : 0;
+    int rc = n == extra ? cw_avg_offsets(w, b, n, over, err) : 0;
     if (!rc && n == extra)
-        rc = cw_avg_offsets(w, b, ways, &under, err);
-    *holds = !rc && n == extra && over > hit * 1.1 && under <= hit * 1.1;
+        rc = cw_avg_offsets(w, b, fit, under, err);
+    *holds = !rc && n == extra && *over > hit * 1.1 && *under <= hit * 1.1;
     free(b);
     return rc;
 }
@@ -532,15 +534,19 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
                  log2u(fits->stride_bytes[n - 1]) + 1, CW_FIT_MAX_BLOCKS);
         return 0;
     }
-    if (n < 2 || !ways || fits->fit[n - 2] != ways) {
+    if (n < 2 || !ways || !fits->fit[n - 2] ||
+        (fits->fit[n - 2] > ways ? fits->fit[n - 2] - ways : ways - fits->fit[n - 2]) > ways / 64) {
         snprintf(lv->why_structure, sizeof lv->why_structure, "the fine-grained walks found no "
                  "conflicting set, and the blocks that stride walks fit still change at the "
                  "largest stride (%llu B; series ways_by_stride)",
                  (unsigned long long)CW_FIT_MAX_STRIDE);
         return 0;
     }
+    /* the stride from which the count holds (to a 64th: walks near a randomised capacity vary) */
     size_t i0 = n - 1;
-    while (i0 > 0 && fits->fit[i0 - 1] == ways)
+    while (i0 > 0 && fits->fit[i0 - 1] &&
+           (fits->fit[i0 - 1] > ways ? fits->fit[i0 - 1] - ways : ways - fits->fit[i0 - 1]) <=
+               ways / 64)
         i0--;
     /* sets from the capacity; their index bits are the log2(sets) bits below the stride from
      * which every block lands in one set (contiguous from the line, or higher: Kepler's texture
@@ -555,19 +561,32 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
     bool pow2 = sets && (sets & (sets - 1)) == 0 && sets * line <= span && (ways > 64 || d < line);
     unsigned low = pow2 ? log2u(span) - log2u(sets) : 0;
     bool holds = pow2 && d <= tol;
+    double over = NAN, under = NAN;
     for (int draw = 0; draw < 3 && holds && !rc; draw++)    /* three random draws must all hold */
-        rc = verify_stride_sets(w, line, span, low, (unsigned)ways, a->hit_cycles, &holds, err);
+        rc = verify_stride_sets(w, line, span, low, (unsigned)ways, a->hit_cycles, &holds, &over,
+                                &under, err);
     if (rc)
         return rc;
     if (!pow2 || d > tol || !holds) {
+        char detail[240];
+        if (!pow2 || d > tol)
+            snprintf(detail, sizeof detail, "capacity / (ways x line) is not a power of two "
+                     "within the stride");
+        else if (sets == 1)
+            snprintf(detail, sizeof detail, "random blocks of a 1 MB region do not behave as one "
+                     "set of that many ways (%llu of them averaged %.1f cycles, fewer %.1f; hits "
+                     "%.1f)", (unsigned long long)(ways + (ways / 8 > 1 ? ways / 8 : 1)), over,
+                     under, a->hit_cycles);
+        else
+            snprintf(detail, sizeof detail, "random blocks that agree on its index bits (%u..%u) "
+                     "do not conflict as that predicts (%llu of them averaged %.1f cycles, fewer "
+                     "%.1f; hits %.1f)", low, log2u(span) - 1, (unsigned long long)(ways +
+                     (ways / 8 > 1 ? ways / 8 : 1)), over, under, a->hit_cycles);
         snprintf(lv->why_structure, sizeof lv->why_structure, "stride walks fit %llu blocks of "
-                 "%llu B from a %llu-B stride on, but %s: not a bit-select set index (a hashed "
-                 "or modulo one spreads strided blocks over sets)", (unsigned long long)ways,
-                 (unsigned long long)line, (unsigned long long)span,
-                 !pow2 || d > tol ? "capacity / (ways x line) is not a power of two within "
-                                    "the stride"
-                                    : "random blocks that agree on the index bits below it do "
-                                      "not conflict as that predicts");
+                 "%llu B from a %llu-B stride on (%llu such sets would make the capacity), but "
+                 "%s: not a bit-select set index (a hashed or modulo one spreads strided blocks "
+                 "over sets)", (unsigned long long)ways, (unsigned long long)line,
+                 (unsigned long long)span, (unsigned long long)sets, detail);
         return 0;
     }
     lv->why_structure[0] = 0;

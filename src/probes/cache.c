@@ -572,11 +572,21 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
         if (!pow2 || d > tol)
             snprintf(detail, sizeof detail, "capacity / (ways x line) is not a power of two "
                      "within the stride");
-        else if (sets == 1)
-            snprintf(detail, sizeof detail, "random blocks of a 1 MB region do not behave as one "
-                     "set of that many ways (%llu of them averaged %.1f cycles, fewer %.1f; hits "
-                     "%.1f)", (unsigned long long)(ways + (ways / 8 > 1 ? ways / 8 : 1)), over,
-                     under, a->hit_cycles);
+        else if (sets == 1) {
+            /* the whole capacity fits at every stride, yet random lines overflow: sets exist,
+             * and power-of-two strides spread over them evenly */
+            snprintf(lv->why_structure, sizeof lv->why_structure, "the whole capacity (%llu "
+                     "blocks of %llu B) fits at every power-of-two stride from %llu B to %llu B, "
+                     "yet %llu random blocks of a 1 MB region do not (%.1f cycles against hits "
+                     "at %.1f): the sets spread power-of-two strides evenly, so the set index is "
+                     "not a bit selection (a hash of address bits, or modulo an odd set count); "
+                     "this method cannot count its sets and ways", (unsigned long long)ways,
+                     (unsigned long long)line, (unsigned long long)fits->stride_bytes[0],
+                     (unsigned long long)fits->stride_bytes[n - 1],
+                     (unsigned long long)(ways - (ways > 64 ? ways / 64 : 0)), under,
+                     a->hit_cycles);
+            return 0;
+        }
         else
             snprintf(detail, sizeof detail, "random blocks that agree on its index bits (%u..%u) "
                      "do not conflict as that predicts (%llu of them averaged %.1f cycles, fewer "

@@ -495,6 +495,105 @@ static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsign
     return rc;
 }
 
+/* Ways of one set under any index (average mode): a pool of random lines of a 1 MB region, 1.5 x
+ * the capacity, overflows some sets; groups of it are dropped while the rest still misses (a walk
+ * averaging more than 10 % over hits), in finer groups when none can go, until no single line can:
+ * ways + 1 lines of one set are left (the group reduction of eviction-set searches). 0 when the
+ * pool does not miss or the reduction runs past its budget of walks. */
+static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double hit,
+                       uint64_t *ways, gs_error *err)
+{
+    uint64_t region = (1ull << 20) / line, n = cap_lines + cap_lines / 2 + 8;
+    *ways = 0;
+    if (n > region / 2 || n < 4)
+        return 0;
+    uint64_t *s = malloc(n * sizeof *s), *t = malloc(n * sizeof *t);
+    uint32_t *pick = malloc(region * sizeof *pick);
+    int rc = s && t && pick ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; !rc && i < region; i++)
+        pick[i] = (uint32_t)i;
+    for (uint64_t i = 0; !rc && i < n; i++) {                  /* partial Fisher-Yates */
+        uint64_t j = i + gs_rng_below(&w->rng, region - i);
+        uint32_t x = pick[i];
+        pick[i] = pick[j], pick[j] = x;
+        s[i] = (uint64_t)pick[i] * line;
+    }
+    double avg = 0;
+    if (!rc)
+        rc = cw_avg_offsets(w, s, n, &avg, err);
+    uint64_t m = n, groups = 8;
+    unsigned walks = 0;
+    bool missing = !rc && avg > hit * 1.1;
+    while (!rc && missing && m > 1 && walks < 1500) {
+        uint64_t size = (m + groups - 1) / groups;
+        bool dropped = false;
+        for (uint64_t g = 0; !rc && g * size < m && m > 1 && walks < 1500;) {
+            uint64_t lo = g * size, hi = lo + size < m ? lo + size : m, k = 0;
+            for (uint64_t i = 0; i < m; i++)
+                if (i < lo || i >= hi)
+                    t[k++] = s[i];
+            rc = cw_avg_offsets(w, t, k, &avg, err);
+            walks++;
+            if (!rc && avg > hit * 1.1) {
+                memcpy(s, t, k * sizeof *t);
+                m = k;
+                dropped = true;
+            } else {
+                g++;
+            }
+        }
+        if (!dropped && size == 1)
+            break;
+        if (!dropped)
+            groups *= 2;
+    }
+    if (!rc && missing && walks < 1500 && m > 1)
+        *ways = m - 1;
+    free(s), free(t), free(pick);
+    return rc;
+}
+
+/* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
+ * from different random pools must agree (to a 64th), and sets x ways x line must be the
+ * capacity within 3 %. Unequal sets give different ways and are refused. */
+static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, const char *why,
+                       gs_error *err)
+{
+    uint64_t r[3] = {0, 0, 0}, cap_lines = lv->size_bytes / line;
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = reduce_ways(w, line, cap_lines, hit, &r[i], err);
+    if (rc)
+        return rc;
+    uint64_t lo = r[0], hi = r[0];
+    for (int i = 1; i < 3; i++)
+        lo = r[i] < lo ? r[i] : lo, hi = r[i] > hi ? r[i] : hi;
+    uint64_t ways = r[0], sets = lo ? (lv->size_bytes + ways * line / 2) / (ways * line) : 0;
+    uint64_t d = sets * ways * line > lv->size_bytes ? sets * ways * line - lv->size_bytes
+                                                     : lv->size_bytes - sets * ways * line;
+    uint64_t tol = lv->size_bytes / 32 > line ? lv->size_bytes / 32 : line;
+    if (!lo || hi - lo > hi / 64 || !sets || d > tol) {
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%.420s; eviction-set reductions "
+                 "over three pools of random lines left %llu, %llu and %llu lines of one set%s",
+                 why, (unsigned long long)r[0], (unsigned long long)r[1],
+                 (unsigned long long)r[2], lo && hi - lo <= hi / 64
+                                               ? ", which do not make the capacity"
+                                               : " (0: none): unequal sets, or a policy that "
+                                                 "defeats the reduction");
+        return 0;
+    }
+    lv->sets = (unsigned)sets;
+    lv->ways_per_set[0] = (unsigned)ways;
+    lv->nsets = 1;
+    lv->sets_method = "ways: lines of one set left by an eviction-set reduction over random lines "
+                      "(three pools agree), less one; sets: capacity / (ways x line)";
+    lv->mapping = CW_MAP_NONE;
+    snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+    snprintf(lv->why_policy, sizeof lv->why_policy, "average-mode walks do not tell policies "
+             "apart");
+    return 0;
+}
+
 /* Line, sets, ways and mapping from average-mode walks (the policy stays not determined), for an L1-like level
  * whose fine-grained structure was not determined: the line from cw_avg_line; ways = the blocks
  * that stride walks fit at the largest strides (cw_avg_fits); sets = the smallest stride from
@@ -536,11 +635,11 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
     }
     if (n < 2 || !ways || !fits->fit[n - 2] ||
         (fits->fit[n - 2] > ways ? fits->fit[n - 2] - ways : ways - fits->fit[n - 2]) > ways / 64) {
-        snprintf(lv->why_structure, sizeof lv->why_structure, "the fine-grained walks found no "
-                 "conflicting set, and the blocks that stride walks fit still change at the "
-                 "largest stride (%llu B; series ways_by_stride)",
+        char nb[320];
+        snprintf(nb, sizeof nb, "the blocks that stride walks fit still change at the largest "
+                 "stride (%llu B; series ways_by_stride): no bit selection found",
                  (unsigned long long)CW_FIT_MAX_STRIDE);
-        return 0;
+        return hashed_sets(w, lv, line, a->hit_cycles, nb, err);
     }
     /* the stride from which the count holds (to a 64th: walks near a randomised capacity vary) */
     size_t i0 = n - 1;
@@ -575,29 +674,30 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
         else if (sets == 1) {
             /* the whole capacity fits at every stride, yet random lines overflow: sets exist,
              * and power-of-two strides spread over them evenly */
-            snprintf(lv->why_structure, sizeof lv->why_structure, "the whole capacity (%llu "
-                     "blocks of %llu B) fits at every power-of-two stride from %llu B to %llu B, "
-                     "yet %llu random blocks of a 1 MB region do not (%.1f cycles against hits "
-                     "at %.1f): the sets spread power-of-two strides evenly, so the set index is "
-                     "not a bit selection (a hash of address bits, or modulo an odd set count); "
-                     "this method cannot count its sets and ways", (unsigned long long)ways,
+            char hash[640];
+            snprintf(hash, sizeof hash, "the whole capacity (%llu blocks of %llu B) fits at "
+                     "every power-of-two stride from %llu B to %llu B, yet %llu random blocks of a "
+                     "1 MB region do not (%.1f cycles against hits at %.1f): the sets spread "
+                     "power-of-two strides evenly, so the set index is not a bit selection (a "
+                     "hash of address bits, or modulo an odd set count)", (unsigned long long)ways,
                      (unsigned long long)line, (unsigned long long)fits->stride_bytes[0],
                      (unsigned long long)fits->stride_bytes[n - 1],
                      (unsigned long long)(ways - (ways > 64 ? ways / 64 : 0)), under,
                      a->hit_cycles);
-            return 0;
+            return hashed_sets(w, lv, line, a->hit_cycles, hash, err);
         }
         else
             snprintf(detail, sizeof detail, "random blocks that agree on its index bits (%u..%u) "
                      "do not conflict as that predicts (%llu of them averaged %.1f cycles, fewer "
                      "%.1f; hits %.1f)", low, log2u(span) - 1, (unsigned long long)(ways +
                      (ways / 8 > 1 ? ways / 8 : 1)), over, under, a->hit_cycles);
-        snprintf(lv->why_structure, sizeof lv->why_structure, "stride walks fit %llu blocks of "
-                 "%llu B from a %llu-B stride on (%llu such sets would make the capacity), but "
-                 "%s: not a bit-select set index (a hashed or modulo one spreads strided blocks "
-                 "over sets)", (unsigned long long)ways, (unsigned long long)line,
-                 (unsigned long long)span, (unsigned long long)sets, detail);
-        return 0;
+        char nb[640];
+        snprintf(nb, sizeof nb, "stride walks fit %llu blocks of %llu B from a %llu-B stride on "
+                 "(%llu such sets would make the capacity), but %s: not a bit-select set index "
+                 "(a hashed or modulo one spreads strided blocks over sets)",
+                 (unsigned long long)ways, (unsigned long long)line, (unsigned long long)span,
+                 (unsigned long long)sets, detail);
+        return hashed_sets(w, lv, line, a->hit_cycles, nb, err);
     }
     lv->why_structure[0] = 0;
     lv->sets = (unsigned)sets;

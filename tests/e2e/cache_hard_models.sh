@@ -12,9 +12,10 @@ for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.j
     cache_truth "$model" "$model" "$seed" "$model"
   done
 done
-# --structure average: line, sets, ways and mapping of L1-like levels from average-mode stride
-# walks alone; right for bit-select indexes (fermi, kepler, sectored), "not determined" for modulo,
-# XOR-hashed and unequal sets (hopper, cache_xor, cache_unequal), never a wrong structure.
+# --structure average: line, sets, ways and mapping of L1-like levels from average-mode walks
+# alone: stride walks for bit-select indexes (fermi, kepler, sectored), eviction-set reductions
+# for modulo and XOR-hashed ones (hopper, cache_xor: sets and ways, mapping not determined), and
+# "not determined" for unequal sets (cache_unequal), never a wrong structure.
 for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
             "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json"; do
   file=$spec; case "$spec" in */*) ;; *) file="$SRC/models/$spec.json";; esac

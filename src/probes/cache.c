@@ -501,7 +501,7 @@ static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsign
  * ways + 1 lines of one set are left (the group reduction of eviction-set searches). 0 when the
  * pool does not miss or the reduction runs past its budget of walks. */
 static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double hit,
-                       uint64_t *ways, gs_error *err)
+                       uint64_t *ways, uint64_t *group, gs_error *err)
 {
     uint64_t region = (1ull << 20) / line, n = cap_lines + cap_lines / 2 + 8;
     *ways = 0;
@@ -547,28 +547,31 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
         if (!dropped)
             groups *= 2;
     }
-    if (!rc && missing && walks < 1500 && m > 1)
+    if (!rc && missing && walks < 1500 && m > 1 && m <= CW_MAX_WAYS + 1) {
         *ways = m - 1;
+        memcpy(group, s, m * sizeof *s);
+    }
     free(s), free(t), free(pick);
     return rc;
 }
 
 /* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
  * from different random pools must agree (to a 64th), and sets x ways x line must be the
- * capacity within 3 %. Unequal sets give different ways and are refused. */
+ * capacity within 3 %. Unequal sets give different ways and are refused. The last reduction's
+ * ways + 1 lines of one set then go through the fine-grained policy tests (cw_infer_policy). */
 static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, const char *why,
                        gs_error *err)
 {
-    uint64_t r[3] = {0, 0, 0}, cap_lines = lv->size_bytes / line;
+    uint64_t r[3] = {0, 0, 0}, cap_lines = lv->size_bytes / line, group[CW_MAX_WAYS + 1];
     int rc = 0;
     for (int i = 0; i < 3 && !rc; i++)
-        rc = reduce_ways(w, line, cap_lines, hit, &r[i], err);
+        rc = reduce_ways(w, line, cap_lines, hit, &r[i], group, err);
     if (rc)
         return rc;
     uint64_t lo = r[0], hi = r[0];
     for (int i = 1; i < 3; i++)
         lo = r[i] < lo ? r[i] : lo, hi = r[i] > hi ? r[i] : hi;
-    uint64_t ways = r[0], sets = lo ? (lv->size_bytes + ways * line / 2) / (ways * line) : 0;
+    uint64_t ways = r[2], sets = lo ? (lv->size_bytes + ways * line / 2) / (ways * line) : 0;
     uint64_t d = sets * ways * line > lv->size_bytes ? sets * ways * line - lv->size_bytes
                                                      : lv->size_bytes - sets * ways * line;
     uint64_t tol = lv->size_bytes / 32 > line ? lv->size_bytes / 32 : line;
@@ -589,16 +592,18 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
                       "(three pools agree), less one; sets: capacity / (ways x line)";
     lv->mapping = CW_MAP_NONE;
     snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
-    snprintf(lv->why_policy, sizeof lv->why_policy, "average-mode walks do not tell policies "
-             "apart");
-    return 0;
+    /* the last reduction's lines are ways + 1 blocks of one set: the fine-grained policy tests */
+    lv->policy = GS_POLICY_UNKNOWN;
+    lv->why_policy[0] = 0;
+    return cw_infer_policy(w, lv, group, (size_t)r[2] + 1, 0, err);
 }
 
-/* Line, sets, ways and mapping from average-mode walks (the policy stays not determined), for an L1-like level
- * whose fine-grained structure was not determined: the line from cw_avg_line; ways = the blocks
- * that stride walks fit at the largest strides (cw_avg_fits); sets = the smallest stride from
- * which that count holds / line, accepted when sets x ways x line is the capacity and random
- * blocks agreeing on the index bits conflict as predicted. */
+/* Line, sets, ways and mapping from average-mode walks, and the policy from the fine-grained
+ * tests on one set they found, for an L1-like level whose fine-grained structure was not
+ * determined: the line from cw_avg_line; ways = the blocks that stride walks fit at the largest
+ * strides (cw_avg_fits), sets = capacity / (ways x line), accepted for a bit-select index when
+ * random blocks agreeing on the index bits conflict as predicted; else sets and ways from
+ * eviction-set reductions over random lines (hashed_sets). */
 static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
                          cw_avg_fits_result *fits, gs_error *err)
 {
@@ -709,20 +714,18 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
     lv->nindex = 0;
     for (unsigned k = low; k < log2u(span) && lv->nindex < 64; k++)
         lv->index_bits[lv->nindex++] = k;
-    /* policy: what a cyclic walk of ways + 1 blocks of one set misses, as evidence only (an
-     * average cannot tell LRU from FIFO, nor a high random miss rate from LRU) */
-    uint64_t *b = malloc((ways + 1) * sizeof *b);
-    if (!b)
-        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    /* policy: the fine-grained tests on ways + 1 blocks of one set (stride span apart) */
+    uint64_t group[CW_MAX_WAYS + 1];
+    if (ways + 1 > CW_MAX_WAYS + 1) {
+        snprintf(lv->why_policy, sizeof lv->why_policy, "%llu ways: more than the policy tests "
+                 "take (%d)", (unsigned long long)ways, CW_MAX_WAYS);
+        return 0;
+    }
     for (uint64_t i = 0; i <= ways; i++)
-        b[i] = i * span;
-    double avg = 0;
-    rc = cw_avg_offsets(w, b, ways + 1, &avg, err);
-    free(b);
-    if (!rc)
-        snprintf(lv->why_policy, sizeof lv->why_policy, "average-mode walks do not tell policies "
-                 "apart (a cyclic walk over ways + 1 blocks of one set averaged %.0f cycles, hits "
-                 "%.0f, the level behind %.0f)", avg, a->hit_cycles, a->next_cycles);
+        group[i] = i * span;
+    lv->policy = GS_POLICY_UNKNOWN;
+    lv->why_policy[0] = 0;
+    rc = cw_infer_policy(w, lv, group, (size_t)ways + 1, 0, err);
     return rc;
 }
 

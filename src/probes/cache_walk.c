@@ -702,8 +702,8 @@ static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size
     return rc;
 }
 
-static int infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
-                        unsigned depth, gs_error *err)
+int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                    unsigned depth, gs_error *err)
 {
     if (m < 2 || m - 1 > CW_MAX_WAYS || m * 4 > w->cap / 2) {
         snprintf(lv->why_policy, sizeof lv->why_policy, "%zu blocks in the conflicting set: "
@@ -745,7 +745,7 @@ static int infer_structure(cw_walker *w, cw_level *lv, unsigned depth, gs_error 
         }
     }
     if (!rc && lv->nsets > 0)
-        rc = infer_policy(w, lv, group, m, depth, err);
+        rc = cw_infer_policy(w, lv, group, m, depth, err);
     else if (!rc)
         snprintf(lv->why_policy, sizeof lv->why_policy, "the sets were not determined");
     free(group);

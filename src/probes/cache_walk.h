@@ -99,7 +99,13 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
                    uint64_t prev_block_bytes, uint64_t prev_span_bytes, uint64_t bound_bytes,
                    cw_level *lv, gs_error *err);
 
-/* ---- average-mode sweeps (cache_avg.c): no trace in shared memory ------------------------------ */
+/* Replacement policy of a set from fine-grained traces (section 3.2 (4)): group holds the m
+ * blocks (ways + 1) of one set, by byte offset; lv->band must hold the level's hit band.
+ * Sets lv->policy (and way probabilities) or lv->why_policy. */
+int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                    unsigned depth, gs_error *err);
+
+/* ---- average-mode sweeps (cache_avg.c) ----------------------------------------------------------- */
 
 #define CW_AVG_MAX_LEVELS 4
 

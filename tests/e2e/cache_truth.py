@@ -5,9 +5,9 @@ the probe never saw it. Integers must be equal, the policy's name equal, weighte
 probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
 
 With GS_TRUTH_AVERAGE=1 (results of `--structure average`) the L1-like levels (l1, tex, ro) are
-held to what average-mode walks can tell: the policy is not determined; sets and ways are exact
-for equal sets under any index, the mapping only for a bit-select one; unequal sets are refused
-(not determined, never wrong).
+held to what average-mode walks can tell: sets, ways and policy are exact for equal sets under
+any index, the mapping only for a bit-select one; unequal sets are refused (not determined,
+never wrong).
 
 usage: cache_truth.py RESULT.json MODEL.json [SCHEMA.json [LEVELS]]"""
 import os
@@ -153,11 +153,10 @@ def main():
             t = truth.get(level)
             if not t or t.get("size_bytes") is None:
                 continue
-            t["policy"] = None
-            t.pop("way_probabilities", None)
             if "ways_per_set" in t:              # unequal sets: refused
                 t.pop("ways_per_set")
-                t.update({"sets": None, "ways": None, "mapping": None})
+                t.pop("way_probabilities", None)
+                t.update({"sets": None, "ways": None, "mapping": None, "policy": None})
             elif not isinstance(t["mapping"], list):
                 t["mapping"] = None              # hashed or modulo: sets and ways counted
     only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 and sys.argv[4] else None

@@ -35,7 +35,8 @@ const gs_opt gs_probe_cache_opts[] = {
      "which structure to infer (default all)", "l1|tex|ro|l2|const|tlb|all", 0, 0},
     {"structure", GS_OPT_CHOICE, &opt.structure, "FROM",
      "L1-like levels' line, sets, ways, mapping: from fine-grained traces, average-mode stride "
-     "walks where those fail (auto, the default), or average-mode walks only (average)",
+     "walks where those fail (auto, the default), or average-mode walks only (average; TLBs "
+     "too)",
      "auto|average", 0, 0},
 };
 const int gs_probe_cache_opt_count = sizeof gs_probe_cache_opts / sizeof gs_probe_cache_opts[0];
@@ -842,7 +843,8 @@ static void record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const cha
                   "step of the average latency past the entries, at the largest stride");
         gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x entries",
                   "cycles", r.page_stride, r.page_step, r.page_points);
-        gs_probe_warning(p, "the fine-grained walk was refuted: %s", refuted);
+        if (strcmp(refuted, "--structure average") != 0)
+            gs_probe_warning(p, "the fine-grained walk was refuted: %s", refuted);
         gs_probe_status(p, "ok", NULL);
     }
     if (!r.l2_entries) {
@@ -858,14 +860,44 @@ static void record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const cha
     gs_param_string(p, "level", t->level_names[1]);
     gs_param_string(p, "target", t->name);
     gs_param_string(p, "path", gs_path_name(t->path));
-    gs_figure(p, "entries", (double)r.l2_entries, "", 0, 1, m);
     if (r.page_bytes)
         gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, "the first level's page");
-    const char *nd = "average-mode walks at one stride give a count of regions only";
+    uint64_t e = r.l2_entries, h = r.l2_entries_half, s2 = r.l2_stride_bytes;
+    double reach = (double)e * (double)s2, reach_h = (double)h * (double)(s2 / 2);
+    bool same_count = h && (h > e ? h - e : e - h) <= e / 20;
+    bool same_reach = h && !same_count && fabs(reach - reach_h) <= 0.05 * reach;
+    char nd[320];
+    if (!h)
+        snprintf(nd, sizeof nd, "%s", "average-mode walks at one stride give a count of regions "
+                 "only");
+    else
+        snprintf(nd, sizeof nd, "%llu regions of %llu B and %llu of %llu B before the step: %s",
+                 (unsigned long long)e, (unsigned long long)s2, (unsigned long long)h,
+                 (unsigned long long)(s2 / 2),
+                 same_count ? "the same count at both strides: the entries of a fully "
+                              "associative level whose entries cover at most the smaller stride, "
+                              "or the ways of a set both strides fall into; the walks cannot "
+                              "tell which"
+                 : same_reach ? "the same reach at both strides (regions share entries, or "
+                                "strides skip sets): entries x coverage only"
+                              : "neither the same count nor the same reach");
+    if (!h)
+        gs_figure(p, "entries", (double)e, "", 0, 1, m);
+    else
+        gs_figure_nd(p, "entries", "", m, "%s", nd);
     gs_figure_nd(p, "coverage_bytes", "B", m, "%s", nd);
-    gs_figure_nd(p, "size_bytes", "B", m, "%s", nd);
+    if (same_reach)
+        gs_figure(p, "size_bytes", reach, "B", 0, 2, "regions before the second step x stride, "
+                  "equal at two strides: the bytes the level translates (entries x coverage)");
+    else
+        gs_figure_nd(p, "size_bytes", "B", m, "%s", nd);
     gs_figure_nd(p, "sets", "", m, "%s", nd);
     gs_figure_nd(p, "ways", "", m, "%s", nd);
+    if (h) {
+        double x[2] = {(double)(s2 / 2), (double)s2}, y[2] = {(double)h, (double)e};
+        gs_series(p, "regions_by_stride", "stride", "B", "regions before the second step",
+                  "regions", x, y, 2);
+    }
     gs_figure(p, "miss_penalty_cycles", r.l2_penalty_cycles, "cycles", 0, 1,
               "second step of the average latency over the base walk");
     gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.l2_penalty_cycles), "ns", 0, 1,
@@ -969,6 +1001,10 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             gs_progress(ctx, "cache: tlb, average-mode stride walks");
             if ((rc = tlb_check(&w, &lv, &tr, &real, err)) != 0)
                 break;
+        }
+        if (t->tlb && depth == 0 && real && strcmp(opt.structure, "average") == 0) {
+            record_tlb_average(ctx, t, "--structure average", &tr);
+            break;
         }
         if (!real) {
             record_tlb_average(ctx, t, lv.why_structure, &tr);

@@ -155,7 +155,11 @@ static int tlb_walk(cw_walker *w, uint64_t count, uint64_t stride, bool base, do
                     gs_error *err)
 {
     uint64_t *chain = malloc(count * sizeof *chain), top = 0;
-    uint64_t piece = stride % TLB_BIG_PIECE == 0 ? TLB_BIG_PIECE : TLB_PIECE;
+    /* the largest piece (2 MB .. 64 MB) that divides the stride: every element on one physical
+     * page of it, and few mappings per footprint */
+    uint64_t piece = TLB_BIG_PIECE;
+    while (piece > TLB_PIECE && stride % piece)
+        piece /= 2;
     if (!chain)
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     for (uint64_t j = 0; j < count; j++) {
@@ -224,6 +228,8 @@ static int tlb_second(cw_walker *w, uint64_t s, cw_avg_tlb_result *out, gs_error
 {
     double st1, st, at;
     uint64_t lo = 2 * (out->entries + 1), hi = 0;
+    if (out->l2_entries && lo < out->l2_entries / 2)
+        lo = out->l2_entries / 2;           /* a second stride: start near the first count */
     int rc = tlb_step(w, lo, s, &st1, &at, err);
     double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
     for (uint64_t n = 2 * lo; !rc && n * s <= CW_TLB_MAX_FOOTPRINT2; n *= 2) {
@@ -242,6 +248,13 @@ static int tlb_second(cw_walker *w, uint64_t s, cw_avg_tlb_result *out, gs_error
             hi = mid;
         else
             lo = mid;
+    }
+    if (out->l2_entries) {                  /* the second stride (cw_avg_tlb) */
+        if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED)
+            gs_error_clear(err), rc = 0;
+        else if (!rc && hi)
+            out->l2_entries_half = lo;
+        return rc;
     }
     out->l2_stride_bytes = s;
     if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED) {
@@ -301,9 +314,11 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
     out->page_points = k;
     /* the second level needs footprints up to 256 GB: tens of seconds of mapping on an H100
      * (docs/results/2026-11-23-cache-h100.md), so only with --thorough */
-    if (!rc && w->ctx->thorough)
+    if (!rc && w->ctx->thorough) {
         rc = tlb_second(w, CW_TLB_MAX_STRIDE / 4, out, err);
-    else if (!rc)
+        if (!rc && out->l2_entries)                  /* the same at half the stride */
+            rc = tlb_second(w, CW_TLB_MAX_STRIDE / 8, out, err);
+    } else if (!rc)
         snprintf(out->why2, sizeof out->why2, "the search for a second level maps footprints up "
                  "to 256 GB (about a minute on an H100): run with --thorough");
     out->chases = w->chases - start;

@@ -178,6 +178,7 @@ typedef struct cw_avg_tlb_result {
     uint64_t l2_entries;       /* second level: regions of l2_stride_bytes; 0: why2 */
     uint64_t l2_stride_bytes;
     double l2_penalty_cycles;
+    uint64_t l2_entries_half;  /* the same at half that stride (0: not measured) */
     char why2[240];
     unsigned chases;
     char why[240];

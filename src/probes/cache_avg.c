@@ -236,7 +236,8 @@ static int tlb_second(cw_walker *w, uint64_t s, cw_avg_tlb_result *out, gs_error
         rc = tlb_step(w, n, s, &st, &at, err);
         if (!rc && st - st1 > thr) {
             hi = n;
-            out->l2_penalty_cycles = st - st1;
+            if (!out->l2_entries)           /* the first stride's step is the penalty */
+                out->l2_penalty_cycles = st - st1;
             break;
         }
         lo = n;

@@ -321,7 +321,7 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
             rc = tlb_second(w, CW_TLB_MAX_STRIDE / 8, out, err);
     } else if (!rc)
         snprintf(out->why2, sizeof out->why2, "the search for a second level maps footprints up "
-                 "to 256 GB (about a minute on an H100): run with --thorough");
+                 "to 256 GB (about 80 s on an H100): run with --thorough");
     out->chases = w->chases - start;
     if (rc)
         return rc;

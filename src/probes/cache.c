@@ -162,14 +162,24 @@ static void add_policy_figures(gs_probe_out *p, const cw_level *lv)
                        "filled them");
 }
 
-static gs_probe_out *record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
-                                  const cw_level *lv)
+/* A result record for level depth of target t, with the parameters every level carries. */
+static gs_probe_out *level_record(gs_probe_ctx *ctx, const target_def *t, unsigned depth)
 {
     gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
     gs_param_string(p, "level", t->level_names[depth]);
     gs_param_string(p, "target", t->name);
-    gs_param_string(p, "space", gs_space_name(t->space));
     gs_param_string(p, "path", gs_path_name(t->path));
+    return p;
+}
+
+/* |a - b| */
+static uint64_t udiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+static gs_probe_out *record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                                  const cw_level *lv)
+{
+    gs_probe_out *p = level_record(ctx, t, depth);
+    gs_param_string(p, "space", gs_space_name(t->space));
     gs_param_int(p, "chases", (long long)lv->chases);
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
     gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
@@ -190,10 +200,7 @@ static gs_probe_out *record_level(gs_probe_ctx *ctx, const target_def *t, unsign
 static void record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                            const char *why)
 {
-    gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
-    gs_param_string(p, "level", t->level_names[depth]);
-    gs_param_string(p, "target", t->name);
-    gs_param_string(p, "path", gs_path_name(t->path));
+    gs_probe_out *p = level_record(ctx, t, depth);
     gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "%s", why);
     gs_probe_status(p, "ok", NULL);
 }
@@ -359,7 +366,7 @@ static int l1_size_holding(gs_probe_ctx *ctx, cw_walker *w, const target_def *t,
     if (!rc)
         rc = cw_avg_levels(w, 1024, hi, 128, -1, &sw, err);
     *size = !rc && sw.count ? sw.levels[0].size_bytes : 0;
-    uint64_t d = *size > l0->size_bytes ? *size - l0->size_bytes : l0->size_bytes - *size;
+    uint64_t d = udiff(*size, l0->size_bytes);
     *same = *size && d <= sw.levels[0].resolution_bytes + l0->resolution_bytes;
     return rc;
 }
@@ -573,8 +580,7 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
     for (int i = 1; i < 3; i++)
         lo = r[i] < lo ? r[i] : lo, hi = r[i] > hi ? r[i] : hi;
     uint64_t ways = r[2], sets = lo ? (lv->size_bytes + ways * line / 2) / (ways * line) : 0;
-    uint64_t d = sets * ways * line > lv->size_bytes ? sets * ways * line - lv->size_bytes
-                                                     : lv->size_bytes - sets * ways * line;
+    uint64_t d = udiff(sets * ways * line, lv->size_bytes);
     uint64_t tol = lv->size_bytes / 32 > line ? lv->size_bytes / 32 : line;
     if (!lo || hi - lo > hi / 64 || !sets || d > tol) {
         snprintf(lv->why_structure, sizeof lv->why_structure, "%.420s; eviction-set reductions "
@@ -640,7 +646,7 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
         return 0;
     }
     if (n < 2 || !ways || !fits->fit[n - 2] ||
-        (fits->fit[n - 2] > ways ? fits->fit[n - 2] - ways : ways - fits->fit[n - 2]) > ways / 64) {
+        udiff(fits->fit[n - 2], ways) > ways / 64) {
         char nb[320];
         snprintf(nb, sizeof nb, "the blocks that stride walks fit still change at the largest "
                  "stride (%llu B; series ways_by_stride): no bit selection found",
@@ -649,17 +655,14 @@ static int avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
     }
     /* the stride from which the count holds (to a 64th: walks near a randomised capacity vary) */
     size_t i0 = n - 1;
-    while (i0 > 0 && fits->fit[i0 - 1] &&
-           (fits->fit[i0 - 1] > ways ? fits->fit[i0 - 1] - ways : ways - fits->fit[i0 - 1]) <=
-               ways / 64)
+    while (i0 > 0 && fits->fit[i0 - 1] && udiff(fits->fit[i0 - 1], ways) <= ways / 64)
         i0--;
     /* sets from the capacity; their index bits are the log2(sets) bits below the stride from
      * which every block lands in one set (contiguous from the line, or higher: Kepler's texture
      * L1 indexes on bits 7-8 above 32-B lines) */
     uint64_t span = fits->stride_bytes[i0];
     uint64_t sets = (lv->size_bytes + ways * line / 2) / (ways * line);
-    uint64_t d = sets * ways * line > lv->size_bytes ? sets * ways * line - lv->size_bytes
-                                                     : lv->size_bytes - sets * ways * line;
+    uint64_t d = udiff(sets * ways * line, lv->size_bytes);
     /* within a line, or 3 % for sets of hundreds of ways (the walks' 10 % latency tolerance
      * lets a few blocks past a randomised capacity pass) */
     uint64_t tol = lv->size_bytes / 32 > line ? lv->size_bytes / 32 : line;
@@ -783,10 +786,7 @@ static int tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok,
 static void record_tlb_refuted(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                                const char *why)
 {
-    gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
-    gs_param_string(p, "level", t->level_names[depth]);
-    gs_param_string(p, "target", t->name);
-    gs_param_string(p, "path", gs_path_name(t->path));
+    gs_probe_out *p = level_record(ctx, t, depth);
     static const char *const names[] = {"size_bytes", "entries", "page_bytes", "coverage_bytes",
                                         "sets", "ways", "miss_penalty_cycles"};
     static const char *const units[] = {"B", "", "B", "B", "", "", "cycles"};
@@ -807,13 +807,10 @@ static void record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const cha
     if (!r.entries) {
         record_tlb_refuted(ctx, t, 0, why);
     } else {
-        gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
+        gs_probe_out *p = level_record(ctx, t, 0);
         const char *m = "average-mode stride walks over aliased memory: most regions of one "
                         "stride visited with no step in the average latency, equal at the largest "
                         "strides";
-        gs_param_string(p, "level", t->level_names[0]);
-        gs_param_string(p, "target", t->name);
-        gs_param_string(p, "path", gs_path_name(t->path));
         gs_param_int(p, "chases", (long long)r.chases);
         gs_figure(p, "entries", (double)r.entries, "", 0, 1, m);
         if (r.page_bytes) {
@@ -851,20 +848,17 @@ static void record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const cha
         record_tlb_refuted(ctx, t, 1, r.entries ? r.why2 : "no first level");
         return;
     }
-    gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
+    gs_probe_out *p = level_record(ctx, t, 1);
     char m[320];
     snprintf(m, sizeof m, "average-mode stride walks over aliased memory, stride %llu B: most "
              "regions visited before a second step (each its own entry if an entry covers no "
              "more than the stride; a set-associative level whose sets the stride does not all "
              "reach shows fewer)", (unsigned long long)r.l2_stride_bytes);
-    gs_param_string(p, "level", t->level_names[1]);
-    gs_param_string(p, "target", t->name);
-    gs_param_string(p, "path", gs_path_name(t->path));
     if (r.page_bytes)
         gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, "the first level's page");
     uint64_t e = r.l2_entries, h = r.l2_entries_half, s2 = r.l2_stride_bytes;
     double reach = (double)e * (double)s2, reach_h = (double)h * (double)(s2 / 2);
-    bool same_count = h && (h > e ? h - e : e - h) <= e / 20;
+    bool same_count = h && udiff(h, e) <= e / 20;
     bool same_reach = h && !same_count && fabs(reach - reach_h) <= 0.05 * reach;
     char nd[320];
     if (!h)

@@ -98,6 +98,9 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);
 
+/* Print the built-in models, one line each after prefix; the exit status (2 if one is invalid). */
+int gs_cli_list_models(const char *prefix);
+
 /* Print "gpusonar: MESSAGE" on stderr and return the exit status for its status code. */
 int gs_cli_fail(const gs_error *err);
 

@@ -10,6 +10,7 @@ int gs_cmd_run(int argc, char **argv);
 int gs_cmd_list(int argc, char **argv);
 int gs_cmd_info(int argc, char **argv);
 int gs_cmd_models(int argc, char **argv);
+int gs_cmd_devices(int argc, char **argv);
 int gs_cmd_plot(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
@@ -41,6 +42,10 @@ const gs_command gs_commands[] = {
      "device properties and the measured SM clock",
      "Prints the device's properties as the driver (or the model) reports them, and its SM\n"
      "clock measured now."},
+    {"devices", gs_cmd_devices, 0, NULL, 0, 0, "gpusonar devices",
+     "the GPUs and simulator models that --device accepts",
+     "Lists every CUDA device of this machine (index, name, compute capability, SMs, memory,\n"
+     "clocks, UUID, PCI bus id, MIG mode) and every built-in simulator model. Read only."},
     {"models", gs_cmd_models, 0, NULL, 0, 0, "gpusonar models",
      "the built-in simulator models",
      "Lists the built-in simulator models (use one with --device sim:NAME); each is validated\n"

@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "cli/cli.h"
+#include "report/environment.h"
 #include "report/report.h"
 #include "report/result.h"
 #include "util/interrupt.h"
@@ -195,6 +196,28 @@ static int exit_status(const outcome *o)
     return o->failed ? GS_EXIT_FAILED : GS_EXIT_OK;
 }
 
+static bool read_state(gs_backend *b, gs_device_state *s)
+{
+    gs_error ignored;
+    return b->ops->state && b->ops->state(b, s, &ignored) == 0;
+}
+
+/* The environment record, with a warning on stderr when the GPU throttled or was shared. */
+static void record_environment(gs_run *run, gs_backend *b, const gs_device_info *info,
+                               const gs_device_state *start)
+{
+    gs_device_state end;
+    bool have_end = start && read_state(b, &end);
+    gs_env_flags f = gs_run_set_environment(run, info, start, have_end ? &end : NULL);
+    if (f.throttled)
+        fprintf(stderr, "gpusonar: warning: the GPU throttled during the run (power, thermal or "
+                        "hardware slowdown; see environment in the document): figures in ns and "
+                        "bandwidths may be low\n");
+    if (f.shared)
+        fprintf(stderr, "gpusonar: warning: another compute process used the GPU during the run "
+                        "(see environment in the document): figures may be disturbed\n");
+}
+
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                       bool unsupported_fails)
 {
@@ -213,6 +236,8 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
         return GS_EXIT_FAILED;
     }
     gs_run_set_device(run, &info);
+    gs_device_state start;
+    bool have_start = read_state(b, &start);
     gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
                         .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
                         .argc = probe_argc, .argv = probe_argv};
@@ -231,6 +256,7 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
         if (!unsupported_fails && o.failed > failed_before && st && strcmp(st, "unsupported") == 0)
             o.failed = failed_before; /* the full report skips what this device cannot run */
     }
+    record_environment(run, b, &info, have_start ? &start : NULL);
     gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
     int rc = emit(run, &err);
     gs_run_free(run);

@@ -90,6 +90,20 @@ void gs_cli_print_help(const gs_command *cmd);
 /* Print the whole program's help (commands, exit statuses). */
 void gs_cli_print_main_help(void);
 
+/* The exit statuses with their meaning, for --help and the man page; ends with text NULL. */
+typedef struct gs_exit_doc {
+    int status;
+    const char *text;
+} gs_exit_doc;
+extern const gs_exit_doc gs_exit_statuses[];
+
+/* The common options as --help lines or as roff (.TP entries). */
+void gs_cli_print_common_options(bool as_roff);
+void gs_cli_print_options_roff(const gs_opt *opts, int count);
+
+/* The man page gpusonar(1) in roff, from the tables above (src/cli/man.c). */
+int gs_cli_print_man(void);
+
 /* Check --json and --csv before anything is measured; a usage error names the option. */
 int gs_cli_check_outputs(gs_error *err);
 

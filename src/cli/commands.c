@@ -17,6 +17,7 @@ int gs_cmd_help(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
 extern const gs_opt gs_cmd_report_opts[];
 extern const int gs_cmd_report_opt_count;
+extern const gs_opt gs_cmd_help_opts[];
 extern const gs_opt gs_cmd_plot_opts[];
 extern const int gs_cmd_plot_opt_count;
 
@@ -59,9 +60,10 @@ const gs_command gs_commands[] = {
      "Prints the figures two result documents hold, side by side, and marks with * those that\n"
      "differ beyond their 95% intervals and by more than 1%. Exit status as diff's: 0 no\n"
      "figure differs, 1 some figure differs, 2 trouble (an unreadable or invalid document)."},
-    {"help", gs_cmd_help, 0, NULL, 0, 2, "gpusonar help [COMMAND [PROBE]]",
+    {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
-     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache')."},
+     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"
+     "with --man, the man page gpusonar(1) in roff, made from the same texts."},
     {"version", gs_cmd_version, 0, NULL, 0, 0, "gpusonar version (or gpusonar --version)",
      "the version", "Prints gpusonar's version and the commit it was built from."},
 };

@@ -113,6 +113,10 @@ int gs_cli_check_outputs(gs_error *err);
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                       bool unsupported_fails);
 
+/* Run a probe against a stand-in backend that stops it at its first measurement, so that its
+ * option checks run before anything is measured; GS_ERR_USAGE (or INPUT) when they fail. */
+int gs_cli_dry_run(const gs_probe_def *def, const gs_probe_ctx *real, gs_error *err);
+
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);
 

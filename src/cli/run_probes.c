@@ -274,6 +274,14 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
     gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
                         .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
                         .argc = probe_argc, .argv = probe_argv};
+    /* Every probe's options are checked before the first measurement of the run. */
+    for (int i = 0; i < n; i++)
+        if (gs_cli_dry_run(defs[i], &ctx, &err)) {
+            gs_run_free(run);
+            gs_backend_close(b);
+            fprintf(stderr, "gpusonar: %s: %s\n", defs[i]->name, err.msg);
+            return GS_EXIT_USAGE;
+        }
     outcome o = {0, false, false};
     /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes
      * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */

@@ -54,6 +54,14 @@ one_line_error "json folder" "is a folder"
 check "csv under a file" 2 $B --device "$MIN" --probes clock --csv "$SRC/README.md/x"
 one_line_error "csv under a file" "--csv"
 
+# A probe's own option checks run before anything is measured (a dry run stops each probe at its
+# first measurement): a usage error, and no document, since nothing was measured.
+check "probe option check" 2 $B run pchase --array 1KB --stride 2KB --device sim:hopper --json "$T/dry.json"
+one_line_error "probe option check" "smaller than --stride"
+[ ! -e "$T/dry.json" ] && passes=$((passes+1)) || { echo "FAIL: a document after a usage error"; fails=$((fails+1)); }
+check "paths checked first" 2 $B run global-patterns --paths default,bogus --device "$MIN"
+one_line_error "paths checked first" "'bogus' is not a load path"
+
 # Options anywhere on the line; --version; options a command does not use are refused.
 check "--version" 0 $B --version && grep -q "^gpusonar " "$T/out" || { echo "FAIL: --version"; fails=$((fails+1)); }
 check "options before the command" 0 $B --device "$MIN" -q run clock --windows 3

@@ -163,6 +163,13 @@ static void banners(FILE *out, const json_t *doc)
         gs_html_escape(out, str_or(dev, "model", "?"));
         fputs(", not a real GPU. Every figure below describes the model.</p>\n", out);
     }
+    const json_t *env = json_object_get(doc, "environment");
+    if (json_is_true(json_object_get(env, "throttled")))
+        fputs("<p class=\"banner incomplete\" id=\"throttled\">WARNING: the GPU throttled during "
+              "the run; figures in ns and bandwidths may be low.</p>\n", out);
+    if (json_is_true(json_object_get(env, "shared")))
+        fputs("<p class=\"banner incomplete\" id=\"shared\">WARNING: another compute process "
+              "used the GPU during the run.</p>\n", out);
     if (!json_is_true(json_object_get(doc, "complete"))) {
         fputs("<p class=\"banner incomplete\" id=\"incomplete\">INCOMPLETE: ", out);
         gs_html_escape(out, str_or(doc, "incomplete_reason", "the run did not finish"));

@@ -77,7 +77,7 @@ static const char *doc_text =
     "   \"model\": \"fermi\", \"simulated\": true, \"sm_count\": 8},"
     " \"environment\": {\"driver_version\": \"550.54\", \"temperature_c\": {\"start\": 41,"
     "   \"end\": 44.5}, \"throttle_reasons\": [\"none\"], \"other_processes\": [{\"pid\": 77,"
-    "   \"name\": \"python\"}], \"uuid\": null},"
+    "   \"name\": \"python\"}], \"uuid\": null, \"throttled\": true, \"shared\": false},"
     " \"probes\": ["
     "  {\"name\": \"cache\", \"params\": {\"level\": \"l1\"}, \"status\": \"ok\","
     "   \"elapsed_s\": 1.25, \"clock_khz_before\": 1645000, \"clock_khz_after\": 1600000,"
@@ -107,6 +107,8 @@ static void test_page(void **state)
     assert_non_null(strstr(h, "INCOMPLETE: interrupted by Ctrl-C"));
     assert_non_null(strstr(h, "<code>gpusonar run cache &#39;a b&#39;</code>"));
     assert_non_null(strstr(h, "abc123"));
+    assert_non_null(strstr(h, "id=\"throttled\">WARNING: the GPU throttled"));
+    assert_null(strstr(h, "id=\"shared\""));
     /* The environment record, whatever its keys: nested objects, lists, null. */
     assert_non_null(strstr(h, "<th>driver_version</th><td>550.54</td>"));
     assert_non_null(strstr(h, "<th>end</th><td>44.5</td>"));

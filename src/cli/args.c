@@ -16,6 +16,8 @@ static const gs_opt common_opts[] = {
     {"seed", GS_OPT_UINT64, &gs_args.seed, "N", "seed for random chains and simulator noise (default 1)", NULL, 0, 0},
     {"quiet", GS_OPT_FLAG, &gs_args.quiet, NULL, "no progress on stderr (also -q)", NULL, 0, 0},
     {"thorough", GS_OPT_FLAG, &gs_args.thorough, NULL, "more samples for tighter intervals (slower)", NULL, 0, 0},
+    {"format", GS_OPT_CHOICE, &gs_args.format, "FMT", "how stdout shows the report (default text)",
+     "text|markdown|csv", 0, 0},
 };
 enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "probes/probe.h"
+#include "report/report.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -29,7 +30,8 @@ enum {
     GS_COMMON_SEED = 1u << 3,
     GS_COMMON_QUIET = 1u << 4,
     GS_COMMON_THOROUGH = 1u << 5,
-    GS_COMMON_MEASURE = 0x3f,  /* every option above: commands that measure */
+    GS_COMMON_FORMAT = 1u << 6,
+    GS_COMMON_MEASURE = 0x7f,  /* every option above: commands that measure */
 };
 
 /* What the parser fills in. Strings point into argv. */
@@ -38,7 +40,9 @@ typedef struct gs_cli {
     const char *json;
     const char *csv;
     uint64_t seed;
+    const char *format;           /* --format text|markdown|csv (NULL: text) */
     bool quiet, thorough, help;
+    bool probe_only;              /* print only the probes' figures, no summary (run) */
     const char *positional[8];    /* words that are not options, in order */
     int npositional;
     char *rest[256];              /* options left for a probe (run), when the command allows it */
@@ -100,6 +104,9 @@ int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);
 
 /* Print the built-in models, one line each after prefix; the exit status (2 if one is invalid). */
 int gs_cli_list_models(const char *prefix);
+
+/* The --format asked for (text by default). */
+gs_report_format gs_cli_format(void);
 
 /* Print "gpusonar: MESSAGE" on stderr and return the exit status for its status code. */
 int gs_cli_fail(const gs_error *err);

@@ -155,6 +155,11 @@ static void print_environment(FILE *out, const json_t *env)
 
 void gs_report_text(FILE *out, const json_t *doc)
 {
+    gs_report_text_part(out, doc, true);
+}
+
+void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
+{
     const json_t *dev = json_object_get(doc, "device");
     fprintf(out, "gpusonar %s  --  %s", str_or(json_object_get(doc, "tool"), "version", "?"),
             str_or(dev, "name", "no device"));
@@ -169,7 +174,8 @@ void gs_report_text(FILE *out, const json_t *doc)
     print_environment(out, json_object_get(doc, "environment"));
     if (!json_is_true(json_object_get(doc, "complete")))
         fprintf(out, "INCOMPLETE: %s\n", str_or(doc, "incomplete_reason", "the run did not finish"));
-    gs_report_summary(out, doc);
+    if (summary)
+        gs_report_summary(out, doc);
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)

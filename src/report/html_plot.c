@@ -78,6 +78,15 @@ static double nice_step(double span, int target)
     return step > 0 && isfinite(step) ? step : 0;
 }
 
+/* The step of an axis: in bytes, a nice number of KB, MB or GB (10 KB, not 9.77 KB). */
+static double axis_step(const axis *a, double span)
+{
+    double unit = 1;
+    while (a->bytes && span / unit >= 1024 && unit < 1e18)
+        unit *= 1024;
+    return nice_step(span / unit, 5) * unit;
+}
+
 /* A linear axis over lo..hi widened to whole steps (or by a little when lo == hi). */
 static bool linear_axis(axis *a, double lo, double hi)
 {
@@ -88,13 +97,13 @@ static bool linear_axis(axis *a, double lo, double hi)
     }
     if (!isfinite(hi - lo) || !(hi > lo))
         return false;
-    double step = nice_step(hi - lo, 5);
+    double step = axis_step(a, hi - lo);
     double wlo = step > 0 ? floor(lo / step) * step : lo;
     double whi = step > 0 ? ceil(hi / step) * step : hi;
     a->lo = isfinite(wlo) && wlo <= lo ? wlo : lo;
     a->hi = isfinite(whi) && whi >= hi ? whi : hi;
     a->log = false;
-    a->step = nice_step(a->hi - a->lo, 5);
+    a->step = axis_step(a, a->hi - a->lo);
     return isfinite(a->hi - a->lo) && a->hi > a->lo;
 }
 

@@ -238,6 +238,20 @@ static void test_close_ticks(void **state)
     free(h);
 }
 
+/* A byte axis ticks at whole KB (10 KB, 20 KB), not at decimal steps (9.77 KB). */
+static void test_byte_ticks(void **state)
+{
+    (void)state;
+    char *h = html_of(
+        "{\"schema\": \"gpusonar/1\", \"complete\": true, \"probes\": [{\"name\": \"p\","
+        " \"figures\": {}, \"series\": {\"f\": {\"y_unit\": \"B\", \"x\": [0, 1, 2],"
+        " \"y\": [16384, 49152, 16384]}}}]}");
+    assert_non_null(strstr(h, ">20 KB</text>"));
+    assert_non_null(strstr(h, ">40 KB</text>"));
+    assert_null(strstr(h, ".77 KB"));
+    free(h);
+}
+
 static void test_not_a_document(void **state)
 {
     (void)state;
@@ -257,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_hostile_document),
         cmocka_unit_test(test_hostile_numbers),
         cmocka_unit_test(test_close_ticks),
+        cmocka_unit_test(test_byte_ticks),
         cmocka_unit_test(test_not_a_document),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ static int take_common(const gs_command *cmd, const gs_opt *o, gs_error *err)
                    o->name, cmd->name, cmd->name);
 }
 
+static char long_out[] = "--out";
+
 int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, gs_error *err)
 {
     gs_args.npositional = 0;
@@ -93,6 +95,8 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
             gs_args.quiet = true;
             continue;
         }
+        if (strcmp(a, "-o") == 0 && find_in(cmd->opts, cmd->opt_count, "out", 3))
+            argv[i] = a = long_out;   /* -o FILE: a command's --out (html, plot) */
         const char *name = strncmp(a, "--", 2) == 0 && a[2] ? a + 2 : NULL;
         size_t len = name ? strcspn(name, "=") : 0;
         const gs_opt *o = name ? find_in(common_opts, COMMON_COUNT, name, len) : NULL;

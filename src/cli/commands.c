@@ -13,6 +13,7 @@ int gs_cmd_models(int argc, char **argv);
 int gs_cmd_devices(int argc, char **argv);
 int gs_cmd_plot(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
+int gs_cmd_html(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
 extern const gs_opt gs_cmd_report_opts[];
@@ -20,6 +21,7 @@ extern const int gs_cmd_report_opt_count;
 extern const gs_opt gs_cmd_help_opts[];
 extern const gs_opt gs_cmd_plot_opts[];
 extern const int gs_cmd_plot_opt_count;
+extern const gs_opt gs_cmd_html_opts[];
 
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
@@ -55,6 +57,13 @@ const gs_command gs_commands[] = {
      "PNG plots (gnuplot) of every series of a saved result document",
      "Makes one PNG per series of a saved result document with gnuplot, with its data (.dat)\n"
      "and script (.gp) beside it. Nothing is measured."},
+    {"html", gs_cmd_html, 0, gs_cmd_html_opts, 1, 1, "gpusonar html RESULT.json [-o FILE]",
+     "one self-contained HTML page of a saved result document",
+     "Writes one HTML page made from a saved result document alone: device, backend, version,\n"
+     "command line, completeness and the environment record; the one-page summary; every probe\n"
+     "record's figures (value, 95% interval, n, method; why a figure was not determined) and an\n"
+     "inline SVG plot of every series. The page loads nothing and runs no script, so it can be\n"
+     "mailed or archived as it is. Nothing is measured."},
     {"compare", gs_cmd_compare, 0, NULL, 0, 2, "gpusonar compare A.json B.json",
      "two saved result documents side by side",
      "Prints the figures two result documents hold, side by side, and marks with * those that\n"

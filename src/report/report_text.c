@@ -26,7 +26,7 @@ static void format_number(double v, const char *unit, char *buf, size_t len)
         snprintf(buf, len, "%.3g%s%s", v, *unit ? " " : "", unit);
 }
 
-void gs_report_format_figure(const json_t *f, char *buf, size_t len)
+void gs_report_format_value(const json_t *f, char *buf, size_t len)
 {
     const json_t *v = json_object_get(f, "value");
     const char *unit = str_or(f, "unit", "");
@@ -51,15 +51,18 @@ void gs_report_format_figure(const json_t *f, char *buf, size_t len)
         if (used + 2 < len)
             snprintf(buf + used, len - used, "]%s%s", *unit ? " " : "", unit);
     } else {
-        char num[64];
-        format_number(json_number_value(v), unit, num, sizeof num);
-        double ci = json_number_value(json_object_get(f, "ci95"));
-        json_int_t n = json_integer_value(json_object_get(f, "n"));
-        if (ci > 0)
-            snprintf(buf, len, "%s  ±%.3g (n=%lld)", num, ci, (long long)n);
-        else
-            snprintf(buf, len, "%s", num);
+        format_number(json_number_value(v), unit, buf, len);
     }
+}
+
+void gs_report_format_figure(const json_t *f, char *buf, size_t len)
+{
+    gs_report_format_value(f, buf, len);
+    double ci = json_number_value(json_object_get(f, "ci95"));
+    json_int_t n = json_integer_value(json_object_get(f, "n"));
+    size_t used = strlen(buf);
+    if (json_is_number(json_object_get(f, "value")) && ci > 0 && used < len)
+        snprintf(buf + used, len - used, "  ±%.3g (n=%lld)", ci, (long long)n);
 }
 
 void gs_report_probe(FILE *out, const json_t *p)

@@ -1,6 +1,6 @@
 /* Exploration driver for the CUDA chase on a real GPU (not part of the tool): raw sweeps whose
  * output designed the `paths` and `l2-partitions` probes and is quoted in
- * docs/results/2026-11-23-hopper-memory.md. Usage: chase_explore OUTDIR
+ * docs/results/2026-11-23-h100-memory.md. Usage: chase_explore OUTDIR
  * Build: cc -std=gnu11 -Isrc bench/chase_explore.c build-X/libgs.a -lcudart -lcuda -ljansson -lm
  * Writes OUTDIR/paths.csv (path, footprint, avg cycles, avg ns), OUTDIR/l2.csv (per-access
  * latency traces of the cg path over lines of several footprints, two passes each) and prints a

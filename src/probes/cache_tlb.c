@@ -184,7 +184,7 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
     }
     out->page_points = k;
     /* the second level needs footprints up to 256 GB: tens of seconds of mapping on an H100
-     * (docs/results/2026-11-23-cache-h100.md), so only with --thorough */
+     * (docs/results/2026-11-23-h100-cache.md), so only with --thorough */
     if (!rc && w->ctx->thorough) {
         rc = tlb_second(w, CW_TLB_MAX_STRIDE / 4, out, err);
         if (!rc && out->l2_entries)                  /* the same at half the stride */

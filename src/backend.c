@@ -1,50 +1,9 @@
-/* Opening a backend from a --device spec, and the names of plans' enums. */
+/* Opening a backend from a --device spec (src/backend.h): the CUDA backend or the simulator. */
 #include "backend.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
-static const char *const path_names[GS_PATH_COUNT] = {"default", "ca", "cg", "cv", "nc",
-                                                      "tex", "const", "shared", "local"};
-static const char *const instr_names[GS_INSTR_COUNT] = {
-    "fadd", "ffma", "iadd", "imul", "dfma", "sfu-sin", "sfu-rsqrt", "sw-sin", "hfma2", "mma"};
-
-const char *gs_space_name(gs_space s)
-{
-    return (unsigned)s < sizeof space_names / sizeof *space_names ? space_names[s] : "?";
-}
-
-const char *gs_path_name(gs_load_path p)
-{
-    return (unsigned)p < GS_PATH_COUNT ? path_names[p] : "?";
-}
-
-int gs_path_parse(const char *name, gs_load_path *out)
-{
-    for (int i = 0; i < GS_PATH_COUNT; i++)
-        if (strcmp(name, path_names[i]) == 0) {
-            *out = (gs_load_path)i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *gs_instr_name(gs_instr i)
-{
-    return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";
-}
-
-int gs_instr_parse(const char *name, gs_instr *out)
-{
-    for (int i = 0; i < GS_INSTR_COUNT; i++)
-        if (strcmp(name, instr_names[i]) == 0) {
-            *out = (gs_instr)i;
-            return 0;
-        }
-    return -1;
-}
 
 static int open_cuda_spec(const char *num, gs_backend **out, gs_error *err)
 {

@@ -6,7 +6,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include "backend.h"
+#include "cuda/cuda_backend.h"
+#include "plan.h"
 
 typedef struct gs_cuda {
     int ordinal;

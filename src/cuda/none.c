@@ -1,5 +1,5 @@
 /* The CUDA backend of a build without nvcc: every request says how to get a CUDA build. */
-#include "backend.h"
+#include "cuda/cuda_backend.h"
 
 int gs_cuda_device_count(int *count, gs_error *err)
 {

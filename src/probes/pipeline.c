@@ -98,9 +98,9 @@ static void record_curve(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, unsigne
     figure_name(name, sizeof name, t, ilp, "lambda_cycles");
     gs_figure(p, name, f->lambda_issue_cycles, "cycles", hi->cpi.ci95, hi->cpi.n,
               "Eq. 4: min over warps per SM of CPI_warp = 1 / (warp instructions per cycle per SM)");
-    figure_name(name, sizeof name, t, ilp, "Lambda_cycles");
+    figure_name(name, sizeof name, t, ilp, "cpi_warp_cycles");
     gs_figure(p, name, f->Lambda_completion_cycles, "cycles", lo->cpi.ci95, lo->cpi.n,
-              "Eq. 5: max over warps per SM of CPI_warp (one warp per SM)");
+              "Eq. 5: max over warps per SM of CPI_warp (one warp per SM, ILP chains in flight)");
     figure_name(name, sizeof name, t, ilp, "peak_ipc");
     gs_figure(p, name, f->peak_ipc, "warp instr/cycle/SM", hi->ipc.ci95, hi->ipc.n,
               "saturation peak: max over warps per SM of warp instructions per cycle per SM");
@@ -118,6 +118,36 @@ static void record_curve(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, unsigne
               "section III: fewest concurrent warps per SM within 5% of the peak");
     figure_name(name, sizeof name, t, ilp, "cpi");
     gs_series(p, name, "warps_per_sm", "warps", "cpi_warp", "cycles", c->warps, c->cpi, c->n);
+}
+
+/* The completion latency Lambda seen at each ILP. One warp runs ILP independent chains, so a
+ * group of ILP instructions takes max(Lambda, ILP x its own issue interval): ILP x CPI_warp is an
+ * upper bound of Lambda at every ILP, and equals it only while the warp's chains, not its issue,
+ * set the pace. The least bound is the latency; a bound more than 5% above it means the warp was
+ * issue-bound at that ILP (INT and DP on Hopper issue one warp instruction per 2 cycles), and its
+ * Lambda is not determined there, rather than read as a latency that halves with ILP. */
+static void record_latencies(gs_probe_out *p, gs_instr t, const curve c[3],
+                             const gs_pipe_curve_fit f[3])
+{
+    double bound[3], least = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        bound[k] = ilps[k] * f[k].Lambda_completion_cycles;
+        least = fmin(least, bound[k]);
+    }
+    for (int k = 0; k < 3; k++) {
+        char name[96];
+        const gs_issue_point *lo = &c[k].point[f[k].min_index];
+        figure_name(name, sizeof name, t, ilps[k], "Lambda_cycles");
+        if (bound[k] <= 1.05 * least)
+            gs_figure(p, name, bound[k], "cycles", ilps[k] * lo->cpi.ci95, lo->cpi.n,
+                      "ILP x Eq. 5's max CPI_warp (one warp): the chains' completion latency");
+        else
+            gs_figure_nd(p, name, "cycles", "ILP x Eq. 5's max CPI_warp (one warp)",
+                         "one warp is issue-bound at ILP %u: a group of %u takes %.3g cycles, "
+                         "above the %.3g-cycle latency seen at lower ILP, so it shows the warp's "
+                         "issue interval (%.3g cycles), not the completion latency",
+                         ilps[k], ilps[k], bound[k], least, f[k].Lambda_completion_cycles);
+    }
 }
 
 /* The row of the summary table: lambda (least over ILP), Lambda (ILP 1), peak, ridge (ILP 1). */
@@ -207,6 +237,7 @@ static int run_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, gs_error *er
         }
     for (int k = 0; k < 3; k++)
         record_curve(ctx, p, t, ilps[k], &c[k], &f[k]);
+    record_latencies(p, t, c, f);
     record_summary(ctx, p, t, f);
     return 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "probes/cache_internal.h"
+#include "util/interrupt.h"
 
 #define GS_STR_(x) #x
 #define GS_STR(x) GS_STR_(x)
@@ -65,6 +66,18 @@ static uint64_t target_bound(const gs_probe_ctx *ctx, const target_def *t)
     return 4 * sm > (1u << 20) ? 4 * sm : 1u << 20;
 }
 
+/* A level whose study failed stays in the document: its record, the figures the study had
+ * inferred before it failed (lv, when the level's first step finished), status "failed" and the
+ * message. */
+static void record_failed_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                                const cw_level *lv, const gs_error *err)
+{
+    gs_probe_out *p = lv ? cw_record_level(ctx, t, depth, lv) : cw_level_record(ctx, t, depth);
+    if (!lv)
+        gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "the study failed: %s", err->msg);
+    gs_probe_status(p, "failed", err->msg);
+}
+
 static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
 {
     cw_walker w;
@@ -74,8 +87,11 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         gs_error_clear(err);
         return 0;
     }
-    if (rc)
+    if (rc) {
+        if (rc != GS_ERR_INTERRUPTED && rc != GS_ERR_DRY_RUN)
+            record_failed_level(ctx, t, 0, NULL, err);
         return rc;
+    }
     uint64_t bound = target_bound(ctx, t), prev_size = 0, prev_block = 0, prev_span = 0, page = 0;
     /* L1-like data targets: a trace budget that leaves the L1 as it is without one */
     bool l1like = !t->tlb && t->space != GS_SPACE_CONSTANT && t->path != GS_PATH_CG, pinned = true;
@@ -83,11 +99,15 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
     char why_pin[640] = "";
     if (l1like)
         rc = cw_pick_trace_smem(ctx, &w, t, bound, &sw0, &pinned, why_pin, sizeof why_pin, err);
-    for (unsigned depth = 0; depth < t->max_levels && !rc; depth++) {
-        cw_level lv;
+    unsigned depth = 0;
+    bool have_lv = false, recorded = false;
+    cw_level lv;
+    for (; depth < t->max_levels && !rc; depth++) {
+        have_lv = recorded = false;
         gs_progress(ctx, "cache: %s (%s path), level %u", t->name, gs_path_name(t->path),
                     depth + 1);
         rc = cw_infer_level(&w, depth, prev_size, prev_block, prev_span, bound, &lv, err);
+        have_lv = rc == 0;
         if (rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY) {
             /* a plan this device cannot run: this level is not determined, the others go on */
             cw_record_missing(ctx, t, depth, err->msg);
@@ -157,6 +177,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             page = lv.line_bytes;
         lv.page_bytes = page;
         gs_probe_out *p = cw_record_level(ctx, t, depth, &lv);
+        recorded = true;
         if (data && sw.points)
             gs_series(p, "average_sweep", "footprint", "B", "average latency", "cycles", sw.x,
                       sw.y, sw.points);
@@ -182,6 +203,8 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         if (!prev_block)                       /* deeper levels need the block to miss it */
             break;
     }
+    if (rc && rc != GS_ERR_INTERRUPTED && rc != GS_ERR_DRY_RUN && !recorded) /* it stays, failed */
+        record_failed_level(ctx, t, depth, have_lv ? &lv : NULL, err);
     cw_walker_free(&w);
     return rc;
 }
@@ -194,8 +217,23 @@ int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err)
     if (rc)
         return rc;
     bool all = strcmp(opt.target, "all") == 0;
-    for (size_t i = 0; i < sizeof targets / sizeof targets[0] && !rc; i++)
-        if (all || strcmp(opt.target, targets[i].name) == 0)
-            rc = run_target(ctx, &targets[i], err);
-    return rc;
+    /* A target that fails is recorded as failed and the others still run; the probe then
+     * returns the first failure. */
+    gs_error first;
+    gs_error_clear(&first);
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        if (!all && strcmp(opt.target, targets[i].name) != 0)
+            continue;
+        rc = run_target(ctx, &targets[i], err);
+        if (rc == GS_ERR_INTERRUPTED || rc == GS_ERR_DRY_RUN)
+            return rc;
+        if (rc && first.status == GS_OK)
+            first = *err;
+        gs_error_clear(err);
+        if (gs_interrupted())
+            break;
+    }
+    if (first.status != GS_OK)
+        *err = first;
+    return (int)first.status;
 }

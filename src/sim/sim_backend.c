@@ -38,9 +38,26 @@ static int sim_clock(gs_backend *b, const gs_clock_plan *plan, gs_clock_result *
     return 0;
 }
 
+/* For the tests of failed probes: GS_TEST_FAIL_CHASE=K makes the K-th chase plan of the process
+ * (counting from 1) fail as a device error would, so a test can see what a failure mid-probe
+ * leaves in the document. Unset, it costs one getenv per process. */
+static int injected_failure(gs_error *err)
+{
+    static long fail_at = -1, count;
+    if (fail_at < 0) {
+        const char *v = getenv("GS_TEST_FAIL_CHASE");
+        fail_at = v ? atol(v) : 0;
+    }
+    if (fail_at > 0 && ++count == fail_at)
+        return gs_fail(err, GS_ERR_DEVICE, "simulated device failure (GS_TEST_FAIL_CHASE=%ld)",
+                       fail_at);
+    return 0;
+}
+
 static int op_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
 {
-    return sim_chase(model_of(b), p, o, e);
+    int rc = injected_failure(e);
+    return rc ? rc : sim_chase(model_of(b), p, o, e);
 }
 
 static int op_bank(gs_backend *b, const gs_bank_plan *p, gs_bank_result *o, gs_error *e)

@@ -117,6 +117,20 @@ doc = json.load(open(sys.argv[1]))
 assert doc["complete"] is False and "SIGTERM" in doc["incomplete_reason"], doc
 PYEOF
 
+# A probe that fails while measuring: exit 1 (not the usage status), the failed level stays in
+# the document with its message, and the other levels of the probe still run.
+check "failed level" 1 env GS_TEST_FAIL_CHASE=3 $B run cache --device sim:fermi -q --json "$T/failed.json"
+$PY - "$SRC/docs/gpusonar-1.schema.json" "$T/failed.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[2])); jsonschema.validate(doc, json.load(open(sys.argv[1])))
+assert doc["complete"] is False, doc
+levels = {p["params"].get("level"): p for p in doc["probes"]}
+failed = [l for l, p in levels.items() if p["status"] == "failed"]
+assert failed == ["l1tlb"], failed
+assert "simulated device failure" in levels["l1tlb"]["message"], levels["l1tlb"]
+assert {"l1", "tex", "l2"} <= set(levels) and levels["l1"]["status"] == "ok", list(levels)
+PYEOF
+
 # Clock drift over 2% is reported as a warning.
 check "drift" 0 $B run clock --device "sim:$SRC/tests/models/cli_wander.json" --seed 3 -q --json "$T/w.json"
 $PY - "$T/w.json" <<'PYEOF' || fails=$((fails+1))

@@ -113,18 +113,34 @@ void gs_report_text(FILE *out, const json_t *doc)
         gs_report_probe(out, p);
 }
 
+/* Keeps *doc only if it says it is a gpusonar/1 result document; name is for the message. */
+static int check_schema(json_t **doc, const char *name, gs_error *err)
+{
+    const char *schema = json_string_value(json_object_get(*doc, "schema"));
+    if (!schema || strcmp(schema, "gpusonar/1") != 0) {
+        json_decref(*doc);
+        *doc = NULL;
+        return gs_fail(err, GS_ERR_INPUT, "%s: not a gpusonar/1 result document (no \"schema\": "
+                       "\"gpusonar/1\")", name);
+    }
+    return 0;
+}
+
 int gs_report_load(const char *path, json_t **doc, gs_error *err)
 {
     json_error_t je;
     *doc = json_load_file(path, 0, &je);
     if (!*doc)
         return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", path, je.line, je.text);
-    const char *schema = json_string_value(json_object_get(*doc, "schema"));
-    if (!schema || strcmp(schema, "gpusonar/1") != 0) {
-        json_decref(*doc);
-        *doc = NULL;
-        return gs_fail(err, GS_ERR_INPUT, "%s: not a gpusonar/1 result document (no \"schema\": "
-                       "\"gpusonar/1\")", path);
-    }
-    return 0;
+    return check_schema(doc, path, err);
+}
+
+int gs_report_load_buffer(const char *text, size_t len, const char *name, json_t **doc,
+                          gs_error *err)
+{
+    json_error_t je;
+    *doc = json_loadb(text, len, 0, &je);
+    if (!*doc)
+        return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", name, je.line, je.text);
+    return check_schema(doc, name, err);
 }

@@ -3,8 +3,9 @@
 # Run as root on Debian 12 (or through sudo). CUDA is found, never installed: see README.md.
 set -euo pipefail
 
+# clang and libclang-rt-14-dev (libFuzzer's and the sanitizers' runtimes) build tests/fuzz/.
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema)
+          python3 python3-jsonschema clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

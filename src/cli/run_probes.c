@@ -1,0 +1,243 @@
+/* The run loop of the commands that measure (report, run): open the device, measure the SM clock
+ * around each probe, record every probe's outcome in the result document, and write the document
+ * even when a probe fails or a signal stops the run. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "cli/cli.h"
+#include "report/report.h"
+#include "report/result.h"
+#include "util/interrupt.h"
+
+int gs_cli_fail(const gs_error *err)
+{
+    fprintf(stderr, "gpusonar: %s\n", err->msg);
+    return gs_exit_status(err->status);
+}
+
+int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err)
+{
+    bool fell_back = false;
+    int rc = gs_backend_open(gs_args.device, gs_args.seed, b, &fell_back, err);
+    if (rc)
+        return rc;
+    if (fell_back && !gs_args.quiet)
+        fprintf(stderr, "gpusonar: no CUDA GPU found; running on the built-in SIMULATED GPU "
+                        "'hopper' (a model, not a measurement). Use --device cuda:N on a machine "
+                        "with a GPU.\n");
+    rc = (*b)->ops->info(*b, info, err);
+    if (rc) {
+        gs_backend_close(*b);
+        *b = NULL;
+    }
+    return rc;
+}
+
+/* The folder a file path would be written into must exist and be writable. */
+static int check_file(const char *path, const char *option, gs_error *err)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0)
+        return 0;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: is a folder; name a file", option, path);
+        if (S_ISREG(st.st_mode) && access(path, W_OK) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: %s; choose a writable path", option, path,
+                           strerror(errno));
+        return 0;
+    }
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gs_fail(err, GS_ERR_USAGE, "--%s %s: folder '%s' does not exist; create it or "
+                       "choose another path", option, path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return gs_fail(err, GS_ERR_USAGE, "--%s %s: cannot write into '%s': %s", option, path,
+                       dir, strerror(errno));
+    return 0;
+}
+
+/* A folder that exists and is writable, or whose parent is. */
+static int check_dir(const char *path, const char *option, gs_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: not a folder", option, path);
+        if (access(path, W_OK | X_OK) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: %s; choose a writable folder", option,
+                           path, strerror(errno));
+        return 0;
+    }
+    return check_file(path, option, err);
+}
+
+int gs_cli_check_outputs(gs_error *err)
+{
+    int rc = 0;
+    if (gs_args.json && (rc = check_file(gs_args.json, "json", err)))
+        return rc;
+    if (gs_args.csv && (rc = check_dir(gs_args.csv, "csv", err)))
+        return rc;
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct outcome {
+    int failed;                   /* probes that failed */
+    bool bad_input;               /* a probe refused its options (exit status 2) */
+    bool interrupted;
+} outcome;
+
+/* Clock, status and elapsed time for the records a probe added (from index first on). */
+static void close_records(gs_run *run, size_t first, double before, double after, double elapsed,
+                          const char *status, const char *message)
+{
+    for (size_t i = first; i < json_array_size(run->probes); i++) {
+        gs_probe_out *p = json_array_get(run->probes, i);
+        gs_probe_clock(p, before, after);
+        gs_probe_elapsed(p, elapsed);
+        if (strcmp(json_string_value(json_object_get(p, "status")), "running") == 0)
+            gs_probe_status(p, status, message);
+        if (before > 0 && after > 0 && fabs(after - before) / before > 0.02)
+            gs_probe_warning(p, "the SM clock moved by %.1f%% during this probe (%.0f -> %.0f MHz): "
+                             "throttling or another process; its figures in ns are less certain",
+                             (after - before) / before * 100, before / 1000, after / 1000);
+    }
+}
+
+static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int total, outcome *o)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    size_t first = json_array_size(ctx->run->probes);
+    if (!gs_args.quiet)
+        fprintf(stderr, "[%d/%d] %s ...\n", index, total, def->name);
+    double t0 = now_s();
+    double before = gs_probe_clock_khz(ctx->backend);
+    if (before > 0 && strcmp(def->name, "clock") != 0)
+        ctx->clock_khz = ctx->clock_khz > 0 ? ctx->clock_khz : before;
+    int rc = def->run(ctx, &err);
+    double after = gs_probe_clock_khz(ctx->backend);
+    double elapsed = now_s() - t0;
+    if (json_array_size(ctx->run->probes) == first && rc)
+        gs_param_string(gs_run_add_probe(ctx->run, def->name), "error", gs_status_name(err.status));
+    const char *status = rc == 0 ? "ok"
+                         : rc == GS_ERR_INTERRUPTED ? "interrupted"
+                         : rc == GS_ERR_UNSUPPORTED ? "unsupported"
+                                                    : "failed";
+    close_records(ctx->run, first, before, after, elapsed, status, rc ? err.msg : NULL);
+    if (!gs_args.quiet)
+        fprintf(stderr, "[%d/%d] %s %s (%.1f s)\n", index, total, def->name, status, elapsed);
+    if (rc == GS_ERR_INTERRUPTED || gs_interrupted()) {
+        o->interrupted = true;
+    } else if (rc) {
+        fprintf(stderr, "gpusonar: %s %s: %s\n", def->name, status, err.msg);
+        o->failed++;
+        /* Only a probe's refusal of its own options is bad input; anything that failed while
+         * measuring (a device error, an empty chain) is a failed run. */
+        o->bad_input |= rc == GS_ERR_USAGE;
+    }
+}
+
+/* Write what the run holds: JSON if asked, CSV if asked, the text report unless JSON went to
+ * stdout. */
+static int emit(gs_run *run, gs_error *err)
+{
+    int rc = 0;
+    if (gs_args.json && (rc = gs_run_write_json(run, gs_args.json, err)))
+        return rc;
+    if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
+        return rc;
+    if (!gs_args.json || strcmp(gs_args.json, "-") != 0)
+        gs_report_text(stdout, run->doc);
+    return 0;
+}
+
+static const char *stop_reason(const outcome *o)
+{
+    if (o->interrupted)
+        return gs_interrupt_signal() == SIGTERM
+                   ? "stopped by SIGTERM before every probe finished"
+                   : "interrupted (Ctrl-C) before every probe finished";
+    return o->failed ? "one or more probes failed" : NULL;
+}
+
+static int exit_status(const outcome *o)
+{
+    if (o->interrupted)
+        return gs_interrupt_signal() == SIGTERM ? GS_EXIT_SIGTERM : GS_EXIT_SIGINT;
+    if (o->bad_input)
+        return GS_EXIT_USAGE;
+    return o->failed ? GS_EXIT_FAILED : GS_EXIT_OK;
+}
+
+int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                      bool unsupported_fails)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    if (gs_cli_check_outputs(&err))
+        return gs_cli_fail(&err);
+    gs_backend *b = NULL;
+    gs_device_info info;
+    if (gs_cli_open_device(&b, &info, &err))
+        return gs_cli_fail(&err);
+    gs_run *run = gs_run_new(gs_args.full_argc, gs_args.full_argv);
+    if (!run) {
+        gs_backend_close(b);
+        fprintf(stderr, "gpusonar: out of host memory\n");
+        return GS_EXIT_FAILED;
+    }
+    gs_run_set_device(run, &info);
+    gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
+                        .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
+                        .argc = probe_argc, .argv = probe_argv};
+    outcome o = {0, false, false};
+    /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes
+     * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */
+    const char *stop_after = getenv("GS_TEST_INTERRUPT_AFTER");
+    const char *sig = getenv("GS_TEST_SIGNAL");
+    for (int i = 0; i < n && !o.interrupted; i++) {
+        int failed_before = o.failed;
+        if (stop_after && i == atoi(stop_after))
+            raise(sig && strcmp(sig, "TERM") == 0 ? SIGTERM : SIGINT);
+        run_one(defs[i], &ctx, i + 1, n, &o);
+        json_t *last = json_array_get(run->probes, json_array_size(run->probes) - 1);
+        const char *st = json_string_value(json_object_get(last, "status"));
+        if (!unsupported_fails && o.failed > failed_before && st && strcmp(st, "unsupported") == 0)
+            o.failed = failed_before; /* the full report skips what this device cannot run */
+    }
+    gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
+    int rc = emit(run, &err);
+    gs_run_free(run);
+    gs_backend_close(b);
+    if (rc) {
+        gs_cli_fail(&err);
+        return GS_EXIT_FAILED; /* measured, but an output could not be written */
+    }
+    return exit_status(&o);
+}

@@ -14,7 +14,7 @@ static const char *str_or(const json_t *obj, const char *key, const char *fallba
 
 static void format_number(double v, const char *unit, char *buf, size_t len)
 {
-    if (strcmp(unit, "B") == 0 && v >= 1024 && v == floor(v)) {
+    if (strcmp(unit, "B") == 0 && v >= 1024 && v < 18446744073709551616.0 && v == floor(v)) {
         gs_format_bytes((uint64_t)v, buf, len);
         return;
     }

@@ -1,16 +1,22 @@
 /* libFuzzer target: the command-line parsers. The input is an argument vector, its arguments
- * separated by NUL bytes. It is parsed against every probe's option table (the registry's rows,
- * as `gpusonar run PROBE ...` does), and each argument goes through the value parsers (sizes,
- * load paths, instruction names, probe names) and, where it is a simulator --device spec naming
- * a built-in model, through gs_backend_open. Specs that name a file (a '/' or ".json") or CUDA
- * are not opened: fuzz input never chooses a file to read or touches a GPU.
- * Seeds: tests/fuzz/corpus/cli/. usage: fuzz_cli [libFuzzer options] [CORPUS_DIR...] */
+ * separated by NUL bytes. It is parsed as main (src/cli/main.c) parses a whole gpusonar command
+ * line, without running the command: the command word (gs_cli_command_index), the command's
+ * options and words (gs_cli_parse), and for `run` the probe's own options against its table;
+ * --help is printed (stdout goes to /dev/null). It is also parsed against every probe's option
+ * table, and each argument goes through the value parsers (sizes, load paths, instruction names,
+ * probe and command names). A --device that is a simulator spec naming a built-in model is
+ * opened with gs_backend_open; specs that name a file (a '/' or ".json") or CUDA are not: fuzz
+ * input never chooses a file to read or write, and never touches a GPU.
+ * Seeds: tests/fuzz/corpus/cli/; dictionary: cli.dict.
+ * usage: fuzz_cli [libFuzzer options] [CORPUS_DIR...] */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "cli/cli.h"
 #include "probes/probe.h"
 #include "util/opts.h"
 
@@ -81,11 +87,60 @@ static void parse_values(int argc, char **argv)
         gs_path_parse(argv[i], &path);
         gs_instr_parse(argv[i], &instr);
         gs_probe_find(argv[i]);
+        gs_command_find(argv[i]);
         if (opened < 2 && strcmp(argv[i], "--device") == 0 && i + 1 < argc)
             opened += open_device(argv[i + 1]);
         else if (opened < 2 && strncmp(argv[i], "--device=", 9) == 0)
             opened += open_device(argv[i] + 9);
     }
+}
+
+void gs_cmd_run_help(const char *probe);   /* src/cli/cmd_run.c */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    if (!freopen("/dev/null", "w", stdout)) {
+        perror("fuzz_cli: /dev/null");
+        abort();
+    }
+    return 0;
+}
+
+/* What main does with a command line up to running the command. argv[0] is the program. */
+static void parse_command_line(int argc, char **argv)
+{
+    memset(&gs_args, 0, sizeof gs_args);
+    gs_args.seed = 1;
+    gs_args.full_argc = argc;
+    gs_args.full_argv = argv;
+    int at = gs_cli_command_index(argc, argv);
+    const gs_command *cmd = gs_command_find(at ? argv[at] : "report");
+    if (!cmd)
+        return;
+    char *args[MAX_ARGS];
+    int n = 0;
+    for (int i = 1; i < argc; i++)
+        if (i != at)
+            args[n++] = argv[i];
+    gs_error err;
+    const gs_command *run = gs_command_find("run");
+    int rc = gs_cli_parse(cmd, n, args, cmd == run, &err);
+    if (gs_args.help) {
+        if (!at)
+            gs_cli_print_main_help();
+        else if (cmd == run)
+            gs_cmd_run_help(gs_args.npositional ? gs_args.positional[0] : NULL);
+        else
+            gs_cli_print_help(cmd);
+    }
+    if (rc || cmd != run || gs_args.npositional == 0)
+        return;
+    const gs_probe_def *def = gs_probe_find(gs_args.positional[0]);
+    if (def && def->opts)
+        gs_opts_parse(def->opts, *def->opt_count, gs_args.nrest, gs_args.rest, NULL, NULL, 0, NULL,
+                      &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -95,11 +150,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(buf, data, size);
     buf[size] = '\0';
-    char *argv[MAX_ARGS + 1];
-    int argc = split_args(buf, size, argv);
-    argv[argc] = NULL;
-    parse_probe_tables(argc, argv);
-    parse_values(argc, argv);
+    char *argv[MAX_ARGS + 2] = {"gpusonar"};
+    int argc = split_args(buf, size, argv + 1);
+    argv[argc + 1] = NULL;
+    parse_command_line(argc + 1, argv);
+    parse_probe_tables(argc, argv + 1);
+    parse_values(argc, argv + 1);
     free(buf);
     return 0;
 }

@@ -5,7 +5,9 @@ set -euo pipefail
 
 # clang and libclang-rt-14-dev (libFuzzer's and the sanitizers' runtimes) build tests/fuzz/.
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema clang libclang-rt-14-dev)
+          python3 python3-jsonschema groff-base clang libclang-rt-14-dev)
+# tests/e2e/html_browser.sh loads `gpusonar html` pages in a headless browser.
+packages+=(chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -10,14 +10,18 @@ int gs_cmd_run(int argc, char **argv);
 int gs_cmd_list(int argc, char **argv);
 int gs_cmd_info(int argc, char **argv);
 int gs_cmd_models(int argc, char **argv);
+int gs_cmd_devices(int argc, char **argv);
 int gs_cmd_plot(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
+int gs_cmd_html(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
 extern const gs_opt gs_cmd_report_opts[];
 extern const int gs_cmd_report_opt_count;
+extern const gs_opt gs_cmd_help_opts[];
 extern const gs_opt gs_cmd_plot_opts[];
 extern const int gs_cmd_plot_opt_count;
+extern const gs_opt gs_cmd_html_opts[];
 
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
@@ -41,6 +45,10 @@ const gs_command gs_commands[] = {
      "device properties and the measured SM clock",
      "Prints the device's properties as the driver (or the model) reports them, and its SM\n"
      "clock measured now."},
+    {"devices", gs_cmd_devices, 0, NULL, 0, 0, "gpusonar devices",
+     "the GPUs and simulator models that --device accepts",
+     "Lists every CUDA device of this machine (index, name, compute capability, SMs, memory,\n"
+     "clocks, UUID, PCI bus id, MIG mode) and every built-in simulator model. Read only."},
     {"models", gs_cmd_models, 0, NULL, 0, 0, "gpusonar models",
      "the built-in simulator models",
      "Lists the built-in simulator models (use one with --device sim:NAME); each is validated\n"
@@ -49,14 +57,22 @@ const gs_command gs_commands[] = {
      "PNG plots (gnuplot) of every series of a saved result document",
      "Makes one PNG per series of a saved result document with gnuplot, with its data (.dat)\n"
      "and script (.gp) beside it. Nothing is measured."},
+    {"html", gs_cmd_html, 0, gs_cmd_html_opts, 1, 1, "gpusonar html RESULT.json [-o FILE]",
+     "one self-contained HTML page of a saved result document",
+     "Writes one HTML page made from a saved result document alone: device, backend, version,\n"
+     "command line, completeness and the environment record; the one-page summary; every probe\n"
+     "record's figures (value, 95% interval, n, method; why a figure was not determined) and an\n"
+     "inline SVG plot of every series. The page loads nothing and runs no script, so it can be\n"
+     "mailed or archived as it is. Nothing is measured."},
     {"compare", gs_cmd_compare, 0, NULL, 0, 2, "gpusonar compare A.json B.json",
      "two saved result documents side by side",
      "Prints the figures two result documents hold, side by side, and marks with * those that\n"
      "differ beyond their 95% intervals and by more than 1%. Exit status as diff's: 0 no\n"
      "figure differs, 1 some figure differs, 2 trouble (an unreadable or invalid document)."},
-    {"help", gs_cmd_help, 0, NULL, 0, 2, "gpusonar help [COMMAND [PROBE]]",
+    {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
-     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache')."},
+     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"
+     "with --man, the man page gpusonar(1) in roff, made from the same texts."},
     {"version", gs_cmd_version, 0, NULL, 0, 0, "gpusonar version (or gpusonar --version)",
      "the version", "Prints gpusonar's version and the commit it was built from."},
 };

@@ -24,7 +24,7 @@ one_line_error() { # NAME NEEDLE: stderr is one line naming the problem
 }
 
 # Help for every command.
-for c in "" report list info run models plot compare help version; do
+for c in "" report list info run models devices plot compare help version; do
   check "help $c" 0 $B $c --help && grep -q usage "$T/out" || { echo "FAIL help $c"; fails=$((fails+1)); }
 done
 check "run clock --help" 0 $B run clock --help
@@ -53,6 +53,14 @@ check "json is a folder" 2 $B --device "$MIN" --probes clock --json "$T"
 one_line_error "json folder" "is a folder"
 check "csv under a file" 2 $B --device "$MIN" --probes clock --csv "$SRC/README.md/x"
 one_line_error "csv under a file" "--csv"
+
+# A probe's own option checks run before anything is measured (a dry run stops each probe at its
+# first measurement): a usage error, and no document, since nothing was measured.
+check "probe option check" 2 $B run pchase --array 1KB --stride 2KB --device sim:hopper --json "$T/dry.json"
+one_line_error "probe option check" "smaller than --stride"
+[ ! -e "$T/dry.json" ] && passes=$((passes+1)) || { echo "FAIL: a document after a usage error"; fails=$((fails+1)); }
+check "paths checked first" 2 $B run global-patterns --paths default,bogus --device "$MIN"
+one_line_error "paths checked first" "'bogus' is not a load path"
 
 # Options anywhere on the line; --version; options a command does not use are refused.
 check "--version" 0 $B --version && grep -q "^gpusonar " "$T/out" || { echo "FAIL: --version"; fails=$((fails+1)); }
@@ -117,6 +125,21 @@ doc = json.load(open(sys.argv[1]))
 w = doc["probes"][0]["warnings"]
 assert any("SM clock moved" in x for x in w), w
 PYEOF
+
+# devices: the GPUs (none here) and every built-in model.
+check "devices" 0 $B devices
+grep -q "^  hopper " "$T/out" && grep -q "CUDA devices" "$T/out" || { echo "FAIL: devices"; fails=$((fails+1)); }
+check "cuda by bad uuid" 2 $B run clock --device cuda:nonsense && one_line_error "cuda spec" "--device cuda:nonsense"
+
+# The environment record: host always; a simulated device says it has no NVML state.
+$PY - "$T/run.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+env = json.load(open(sys.argv[1]))["environment"]
+assert env["host"] and env["nvml"] is False and "simulated" in env["nvml_reason"], env
+assert env["throttled"] is False and env["shared"] is False, env
+PYEOF
+check "report shows host" 0 $B report --from "$T/run.json"
+grep -q "^host " "$T/out" || { echo "FAIL: no host line in the report"; fails=$((fails+1)); }
 
 # info and list.
 check "info" 0 $B info --device "$MIN"

@@ -3,8 +3,9 @@
 # Run as root on Debian 12 (or through sudo). CUDA is found, never installed: see README.md.
 set -euo pipefail
 
+# clang and libclang-rt-14-dev (libFuzzer's and the sanitizers' runtimes) build tests/fuzz/.
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema groff-base)
+          python3 python3-jsonschema groff-base clang libclang-rt-14-dev)
 # tests/e2e/html_browser.sh loads `gpusonar html` pages in a headless browser.
 packages+=(chromium)
 

@@ -35,11 +35,14 @@ int gs_report_compare(FILE *out, const json_t *a, const json_t *b, int *differin
     json_array_foreach(json_object_get(a, "probes"), i, pa) {
         const char *name = json_string_value(json_object_get(pa, "name"));
         const char *level = json_string_value(json_object_get(json_object_get(pa, "params"), "level"));
+        if (!name)
+            continue;
         size_t nth = 0;
         for (size_t k = 0; k < i; k++) {
             const json_t *q = json_array_get(json_object_get(a, "probes"), k);
             const char *ql = json_string_value(json_object_get(json_object_get(q, "params"), "level"));
-            nth += strcmp(json_string_value(json_object_get(q, "name")), name) == 0 &&
+            const char *qn = json_string_value(json_object_get(q, "name"));
+            nth += qn && strcmp(qn, name) == 0 &&
                    ((!ql && !level) || (ql && level && strcmp(ql, level) == 0));
         }
         const json_t *pb = find_record(b, name, level, nth);

@@ -71,5 +71,8 @@ int gs_report_compare(FILE *out, const json_t *a, const json_t *b, int *differin
 
 /* Read a result document from path (for `gpusonar report --from FILE`, `compare`, `plot`). */
 int gs_report_load(const char *path, json_t **doc, gs_error *err);
+/* The same from a document's text in memory (the fuzzer's entry point); name is for messages. */
+int gs_report_load_buffer(const char *text, size_t len, const char *name, json_t **doc,
+                          gs_error *err);
 
 #endif

@@ -14,7 +14,7 @@ static const char *str_or(const json_t *obj, const char *key, const char *fallba
 
 static void format_number(double v, const char *unit, char *buf, size_t len)
 {
-    if (strcmp(unit, "B") == 0 && v >= 1024 && v == floor(v)) {
+    if (strcmp(unit, "B") == 0 && v >= 1024 && v < 18446744073709551616.0 && v == floor(v)) {
         gs_format_bytes((uint64_t)v, buf, len);
         return;
     }
@@ -182,18 +182,34 @@ void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
         gs_report_probe(out, p);
 }
 
+/* Keeps *doc only if it says it is a gpusonar/1 result document; name is for the message. */
+static int check_schema(json_t **doc, const char *name, gs_error *err)
+{
+    const char *schema = json_string_value(json_object_get(*doc, "schema"));
+    if (!schema || strcmp(schema, "gpusonar/1") != 0) {
+        json_decref(*doc);
+        *doc = NULL;
+        return gs_fail(err, GS_ERR_INPUT, "%s: not a gpusonar/1 result document (no \"schema\": "
+                       "\"gpusonar/1\")", name);
+    }
+    return 0;
+}
+
 int gs_report_load(const char *path, json_t **doc, gs_error *err)
 {
     json_error_t je;
     *doc = json_load_file(path, 0, &je);
     if (!*doc)
         return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", path, je.line, je.text);
-    const char *schema = json_string_value(json_object_get(*doc, "schema"));
-    if (!schema || strcmp(schema, "gpusonar/1") != 0) {
-        json_decref(*doc);
-        *doc = NULL;
-        return gs_fail(err, GS_ERR_INPUT, "%s: not a gpusonar/1 result document (no \"schema\": "
-                       "\"gpusonar/1\")", path);
-    }
-    return 0;
+    return check_schema(doc, path, err);
+}
+
+int gs_report_load_buffer(const char *text, size_t len, const char *name, json_t **doc,
+                          gs_error *err)
+{
+    json_error_t je;
+    *doc = json_loadb(text, len, 0, &je);
+    if (!*doc)
+        return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", name, je.line, je.text);
+    return check_schema(doc, name, err);
 }

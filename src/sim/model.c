@@ -319,6 +319,33 @@ int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **ou
     return 0;
 }
 
+/* The same as gs_sim_model_load on a model held in memory (the fuzzer's entry point); source names
+ * it in messages and in info.model. */
+int gs_sim_model_load_buffer(const char *text, size_t len, const char *source, uint64_t seed,
+                             gs_sim_model **out, gs_error *err)
+{
+    json_error_t je;
+    *out = NULL;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root)
+        return gs_fail(err, GS_ERR_INPUT, "model %s:%d:%d: %s", source, je.line, je.column, je.text);
+    gs_sim_model *m = calloc(1, sizeof *m);
+    if (m)
+        gs_rng_seed(&m->rng, seed);
+    int rc = m ? parse_top(root, m, err) : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    json_decref(root);
+    if (rc) {
+        gs_sim_model_free(m);
+        return rc;
+    }
+    snprintf(m->source, sizeof m->source, "%s", source);
+    snprintf(m->info.backend, sizeof m->info.backend, "sim");
+    snprintf(m->info.model, sizeof m->info.model, "%s", source);
+    m->info.simulated = true;
+    *out = m;
+    return 0;
+}
+
 void gs_sim_model_free(gs_sim_model *m)
 {
     if (!m)

@@ -48,6 +48,9 @@ typedef void (*sim_section_free_fn)(gs_sim_model *model);
 
 /* Load a model: name of a built-in (models/NAME.json) or a path to a .json file. */
 int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **out, gs_error *err);
+/* The same from a model file's text in memory; source names it in messages. */
+int gs_sim_model_load_buffer(const char *text, size_t len, const char *source, uint64_t seed,
+                             gs_sim_model **out, gs_error *err);
 void gs_sim_model_free(gs_sim_model *model);
 
 /* Where built-in models live: $GS_MODELS_DIR, else <install>/share/gpusonar/models, else the

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "probes/probe.h"
+#include "report/result.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -94,6 +95,12 @@ int gs_cli_check_outputs(gs_error *err);
  * the device cannot run is recorded as unsupported without failing the run (the report). */
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                       bool unsupported_fails);
+
+/* gs_cli_run_probes for a command that presents the document itself (verify): with keep not
+ * NULL no text report is printed (JSON and CSV are still written if asked) and *keep gets the
+ * finished document, which the caller frees with gs_run_free. */
+int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                   bool unsupported_fails, gs_run **keep);
 
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);

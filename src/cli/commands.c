@@ -15,12 +15,15 @@ int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
 int gs_cmd_verify(int argc, char **argv);
+int gs_cmd_export(int argc, char **argv);
 extern const gs_opt gs_cmd_report_opts[];
 extern const int gs_cmd_report_opt_count;
 extern const gs_opt gs_cmd_plot_opts[];
 extern const int gs_cmd_plot_opt_count;
 extern const gs_opt gs_cmd_verify_opts[];
 extern const int gs_cmd_verify_opt_count;
+extern const gs_opt gs_cmd_export_opts[];
+extern const int gs_cmd_export_opt_count;
 
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
@@ -66,6 +69,15 @@ const gs_command gs_commands[] = {
      "and the clock), wrong, or not determined (the probe said so: never wrong). Only sim\n"
      "devices have a truth: --device cuda:N is a usage error. Exit status: 0 nothing wrong,\n"
      "1 some figure wrong, 2 trouble (bad usage or model, a probe that failed)."},
+    {"export", gs_cmd_export, 0, gs_cmd_export_opts, 2, 2,
+     "gpusonar export accel-sim RESULT.json [--out FILE] [--l2-sub-partitions N]",
+     "a GPGPU-Sim / Accel-Sim configuration fragment from a saved result document",
+     "Writes the GPGPU-Sim / Accel-Sim options a saved result document determines: cache\n"
+     "geometry strings (L1D, texture, constant, L2), memory and shared-memory latencies,\n"
+     "shared-memory banks, pipeline latencies and initiation intervals, the core clock, and\n"
+     "the device's properties. An option the document does not determine, or that GPGPU-Sim\n"
+     "cannot express, is a comment saying why. docs/accel-sim-export.md names the figure\n"
+     "behind each option. Nothing is measured."},
     {"help", gs_cmd_help, 0, NULL, 0, 2, "gpusonar help [COMMAND [PROBE]]",
      "help for the program or a command",
      "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache')."},

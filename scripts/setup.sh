@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema)
+          python3 python3-jsonschema groff-base)
 
 missing=()
 for p in "${packages[@]}"; do

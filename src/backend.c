@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
 static const char *const path_names[GS_PATH_COUNT] = {"default", "ca", "cg", "cv", "nc",
@@ -47,11 +48,15 @@ int gs_instr_parse(const char *name, gs_instr *out)
 
 static int open_cuda_spec(const char *num, gs_backend **out, gs_error *err)
 {
+    if (strncasecmp(num, "GPU-", 4) == 0) {
+        int ordinal = -1, rc = gs_cuda_find_uuid(num, &ordinal, err);
+        return rc ? rc : gs_cuda_open(ordinal, out, err);
+    }
     char *end;
     long ordinal = strtol(num, &end, 10);
     if (*num == '\0' || *end || ordinal < 0 || ordinal > 1023)
-        return gs_fail(err, GS_ERR_USAGE, "--device cuda:%s: the device index must be a number "
-                       "such as cuda:0", num);
+        return gs_fail(err, GS_ERR_USAGE, "--device cuda:%s: name a device by index (cuda:0) or "
+                       "UUID (cuda:GPU-...); 'gpusonar devices' lists them", num);
     return gs_cuda_open((int)ordinal, out, err);
 }
 

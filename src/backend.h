@@ -45,7 +45,44 @@ typedef struct gs_device_info {
     bool vmm_supported;           /* virtual memory management (cuMemMap) usable */
     double sm_clock_now_khz;      /* the driver's current SM clock (NVML), 0 if unavailable */
     char pci_bus_id[32];          /* "0000:45:00.0"; "" for sim */
+    char uuid[48];                /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"; sim: "SIM-<model>" */
 } gs_device_info;
+
+/* ---- state ----------------------------------------------------------------------------------- */
+/* What the card is doing now, read only (NVML on CUDA, loaded at run time): the environment
+ * record of a result document is two of these, at the start and at the end of a run. */
+typedef struct gs_device_state {
+    bool available;               /* false: nothing could be read; reason says why */
+    char reason[160];
+    char driver_version[32];      /* the driver's version string ("580.159.04") */
+    int cuda_driver_version;      /* the CUDA version the driver supports (13000), 0 unknown */
+    int mig_mode;                 /* -1 unknown, 0 disabled, 1 enabled */
+    int compute_mode;             /* -1 unknown, else NVML's (0 default, 2 prohibited, 3 exclusive) */
+    double temperature_c;         /* NAN where unknown, for every reading below */
+    double power_w;
+    double power_limit_w;         /* the enforced limit */
+    double sm_clock_khz;
+    double mem_clock_khz;
+    uint64_t throttle_reasons;    /* NVML's clocks-event reason bits (GS_THROTTLE_*) */
+    bool throttle_known;
+    int other_processes;          /* compute processes on the GPU other than this one; -1 unknown */
+    unsigned other_pids[8];       /* the first of them */
+} gs_device_state;
+
+/* NVML's clocks-event (throttle) reason bits, as read; those of GS_THROTTLE_SLOWDOWN lower the
+ * clock against the application's will. */
+enum {
+    GS_THROTTLE_IDLE = 0x1,
+    GS_THROTTLE_APP_CLOCKS = 0x2,
+    GS_THROTTLE_SW_POWER_CAP = 0x4,
+    GS_THROTTLE_HW_SLOWDOWN = 0x8,
+    GS_THROTTLE_SYNC_BOOST = 0x10,
+    GS_THROTTLE_SW_THERMAL = 0x20,
+    GS_THROTTLE_HW_THERMAL = 0x40,
+    GS_THROTTLE_HW_POWER_BRAKE = 0x80,
+    GS_THROTTLE_DISPLAY_CLOCKS = 0x100,
+    GS_THROTTLE_SLOWDOWN = 0x4 | 0x8 | 0x20 | 0x40 | 0x80,
+};
 
 /* ---- clock ----------------------------------------------------------------------------------- */
 /* Reads the SM cycle counter (clock64) and the globaltimer (ns) together, first back to back to
@@ -228,6 +265,8 @@ typedef struct gs_backend_ops {
     int (*issue)(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);
     int (*stream)(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);
     void (*close)(gs_backend *b);
+    /* Optional (NULL: the backend has no state to read, as a simulated device). */
+    int (*state)(gs_backend *b, gs_device_state *out, gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {
@@ -253,6 +292,8 @@ int gs_instr_parse(const char *name, gs_instr *out);         /* 0 or -1 */
 /* Each backend's own constructors (src/cuda/, src/sim/). */
 int gs_cuda_open(int ordinal, gs_backend **out, gs_error *err);
 int gs_cuda_device_count(int *count, gs_error *err);         /* 0 devices is not an error */
+/* The index of the CUDA device whose UUID is uuid ("GPU-..."; a unique prefix is enough). */
+int gs_cuda_find_uuid(const char *uuid, int *ordinal, gs_error *err);
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err);
 
 #ifdef __cplusplus

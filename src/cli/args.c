@@ -16,6 +16,8 @@ static const gs_opt common_opts[] = {
     {"seed", GS_OPT_UINT64, &gs_args.seed, "N", "seed for random chains and simulator noise (default 1)", NULL, 0, 0},
     {"quiet", GS_OPT_FLAG, &gs_args.quiet, NULL, "no progress on stderr (also -q)", NULL, 0, 0},
     {"thorough", GS_OPT_FLAG, &gs_args.thorough, NULL, "more samples for tighter intervals (slower)", NULL, 0, 0},
+    {"format", GS_OPT_CHOICE, &gs_args.format, "FMT", "how stdout shows the report (default text)",
+     "text|markdown|csv", 0, 0},
 };
 enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
 
@@ -165,11 +167,26 @@ void gs_cli_print_main_help(void)
     gs_opts_print(stdout, common_opts, COMMON_COUNT);
     printf("  %-26s %s\n  %-26s %s\n", "--help, -h", "this help ('gpusonar COMMAND --help' for one command)",
            "--version", "the version");
-    printf("\nExit status:\n"
-           "  0    success\n"
-           "  1    a probe failed, an output could not be written, or (compare, verify) figures differ\n"
-           "  2    usage error or bad input (command, option, value, model or result file, no GPU),\n"
-           "       found before anything was measured\n"
-           "  130  interrupted by Ctrl-C; the result document is written, marked incomplete\n"
-           "  143  stopped by SIGTERM; the result document is written, marked incomplete\n");
+    printf("\nExit status:\n");
+    for (int i = 0; gs_exit_statuses[i].text; i++)
+        printf("  %-4d %s\n", gs_exit_statuses[i].status, gs_exit_statuses[i].text);
+}
+
+const gs_exit_doc gs_exit_statuses[] = {
+    {GS_EXIT_OK, "success"},
+    {GS_EXIT_FAILED, "a probe failed while measuring (its record stays in the document), an output "
+                     "could not be written, or (compare) some figure differs"},
+    {GS_EXIT_USAGE, "usage error or bad input (command, option, value, output path, model or "
+                    "result file, no GPU), found before anything was measured"},
+    {GS_EXIT_SIGINT, "interrupted by Ctrl-C; the result document is written, marked incomplete"},
+    {GS_EXIT_SIGTERM, "stopped by SIGTERM; the result document is written, marked incomplete"},
+    {0, NULL},
+};
+
+void gs_cli_print_common_options(bool as_roff)
+{
+    if (as_roff)
+        gs_cli_print_options_roff(common_opts, COMMON_COUNT);
+    else
+        gs_opts_print(stdout, common_opts, COMMON_COUNT);
 }

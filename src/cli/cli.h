@@ -10,6 +10,7 @@
 
 #include "probes/probe.h"
 #include "report/result.h"
+#include "report/report.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -30,7 +31,8 @@ enum {
     GS_COMMON_SEED = 1u << 3,
     GS_COMMON_QUIET = 1u << 4,
     GS_COMMON_THOROUGH = 1u << 5,
-    GS_COMMON_MEASURE = 0x3f,  /* every option above: commands that measure */
+    GS_COMMON_FORMAT = 1u << 6,
+    GS_COMMON_MEASURE = 0x7f,  /* every option above: commands that measure */
 };
 
 /* What the parser fills in. Strings point into argv. */
@@ -39,7 +41,9 @@ typedef struct gs_cli {
     const char *json;
     const char *csv;
     uint64_t seed;
+    const char *format;           /* --format text|markdown|csv (NULL: text) */
     bool quiet, thorough, help;
+    bool probe_only;              /* print only the probes' figures, no summary (run) */
     const char *positional[8];    /* words that are not options, in order */
     int npositional;
     char *rest[256];              /* options left for a probe (run), when the command allows it */
@@ -87,6 +91,20 @@ void gs_cli_print_help(const gs_command *cmd);
 /* Print the whole program's help (commands, exit statuses). */
 void gs_cli_print_main_help(void);
 
+/* The exit statuses with their meaning, for --help and the man page; ends with text NULL. */
+typedef struct gs_exit_doc {
+    int status;
+    const char *text;
+} gs_exit_doc;
+extern const gs_exit_doc gs_exit_statuses[];
+
+/* The common options as --help lines or as roff (.TP entries). */
+void gs_cli_print_common_options(bool as_roff);
+void gs_cli_print_options_roff(const gs_opt *opts, int count);
+
+/* The man page gpusonar(1) in roff, from the tables above (src/cli/man.c). */
+int gs_cli_print_man(void);
+
 /* Check --json and --csv before anything is measured; a usage error names the option. */
 int gs_cli_check_outputs(gs_error *err);
 
@@ -104,6 +122,12 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
 
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);
+
+/* Print the built-in models, one line each after prefix; the exit status (2 if one is invalid). */
+int gs_cli_list_models(const char *prefix);
+
+/* The --format asked for (text by default). */
+gs_report_format gs_cli_format(void);
 
 /* Print "gpusonar: MESSAGE" on stderr and return the exit status for its status code. */
 int gs_cli_fail(const gs_error *err);

@@ -5,10 +5,19 @@
 
 void gs_cmd_run_help(const char *probe);
 
+static bool as_man;               /* --man */
+
+const gs_opt gs_cmd_help_opts[] = {
+    {"man", GS_OPT_FLAG, &as_man, NULL, "print the man page gpusonar(1) in roff", NULL, 0, 0},
+};
+const int gs_cmd_help_opt_count = sizeof gs_cmd_help_opts / sizeof gs_cmd_help_opts[0];
+
 int gs_cmd_help(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
+    if (as_man)
+        return gs_cli_print_man();
     if (gs_args.npositional == 0) {
         gs_cli_print_main_help();
         return GS_EXIT_OK;

@@ -13,6 +13,11 @@ int gs_cmd_models(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
+    return gs_cli_list_models("");
+}
+
+int gs_cli_list_models(const char *prefix)
+{
     gs_error err;
     char dir[PATH_MAX];
     if (gs_sim_models_dir(dir, sizeof dir, &err))
@@ -27,10 +32,11 @@ int gs_cmd_models(int argc, char **argv)
             snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
             gs_sim_model *m = NULL;
             if (gs_sim_model_load(path, 1, &m, &err) == 0) {
-                printf("%-12s %s\n", m->name, m->description);
+                printf("%s%-12s %s\n", prefix, m->name, m->description);
                 gs_sim_model_free(m);
             } else {
-                printf("%-12.*s INVALID: %s\n", (int)(len - 5), names[i]->d_name, err.msg);
+                printf("%s%-12.*s INVALID: %s\n", prefix, (int)(len - 5), names[i]->d_name,
+                       err.msg);
                 bad = 1;
             }
         }

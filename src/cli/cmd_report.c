@@ -22,7 +22,7 @@ static int print_saved(void)
     json_t *doc = NULL;
     if (gs_report_load(from_path, &doc, &err))
         return gs_cli_fail(&err);
-    gs_report_text(stdout, doc);
+    gs_report_print(stdout, doc, gs_cli_format(), true);
     json_decref(doc);
     return GS_EXIT_OK;
 }

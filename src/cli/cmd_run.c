@@ -32,6 +32,7 @@ int gs_cmd_run(int argc, char **argv)
                 def->name, gs_args.rest[0], def->name);
         return GS_EXIT_USAGE;
     }
+    gs_args.probe_only = true;
     return gs_cli_run_probes(&def, 1, gs_args.nrest, gs_args.rest, true);
 }
 

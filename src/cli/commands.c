@@ -10,6 +10,7 @@ int gs_cmd_run(int argc, char **argv);
 int gs_cmd_list(int argc, char **argv);
 int gs_cmd_info(int argc, char **argv);
 int gs_cmd_models(int argc, char **argv);
+int gs_cmd_devices(int argc, char **argv);
 int gs_cmd_plot(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
@@ -18,6 +19,7 @@ int gs_cmd_verify(int argc, char **argv);
 int gs_cmd_export(int argc, char **argv);
 extern const gs_opt gs_cmd_report_opts[];
 extern const int gs_cmd_report_opt_count;
+extern const gs_opt gs_cmd_help_opts[];
 extern const gs_opt gs_cmd_plot_opts[];
 extern const int gs_cmd_plot_opt_count;
 extern const gs_opt gs_cmd_verify_opts[];
@@ -47,6 +49,10 @@ const gs_command gs_commands[] = {
      "device properties and the measured SM clock",
      "Prints the device's properties as the driver (or the model) reports them, and its SM\n"
      "clock measured now."},
+    {"devices", gs_cmd_devices, 0, NULL, 0, 0, "gpusonar devices",
+     "the GPUs and simulator models that --device accepts",
+     "Lists every CUDA device of this machine (index, name, compute capability, SMs, memory,\n"
+     "clocks, UUID, PCI bus id, MIG mode) and every built-in simulator model. Read only."},
     {"models", gs_cmd_models, 0, NULL, 0, 0, "gpusonar models",
      "the built-in simulator models",
      "Lists the built-in simulator models (use one with --device sim:NAME); each is validated\n"
@@ -60,7 +66,7 @@ const gs_command gs_commands[] = {
      "Prints the figures two result documents hold, side by side, and marks with * those that\n"
      "differ beyond their 95% intervals and by more than 1%. Exit status as diff's: 0 no\n"
      "figure differs, 1 some figure differs, 2 trouble (an unreadable or invalid document)."},
-    {"verify", gs_cmd_verify, GS_COMMON_MEASURE, gs_cmd_verify_opts, 3, 0,
+    {"verify", gs_cmd_verify, GS_COMMON_MEASURE & ~GS_COMMON_FORMAT, gs_cmd_verify_opts, 3, 0,
      "gpusonar verify [--device sim:MODEL] [--probes A,B] [--tolerance PCT] [--verdicts FILE]",
      "check what the probes infer on a simulator model against the model's truth",
      "Runs the probes (default: cache --target all, smem-banks, pipeline, clock, those the\n"
@@ -78,9 +84,10 @@ const gs_command gs_commands[] = {
      "the device's properties. An option the document does not determine, or that GPGPU-Sim\n"
      "cannot express, is a comment saying why. docs/accel-sim-export.md names the figure\n"
      "behind each option. Nothing is measured."},
-    {"help", gs_cmd_help, 0, NULL, 0, 2, "gpusonar help [COMMAND [PROBE]]",
+    {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
-     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache')."},
+     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"
+     "with --man, the man page gpusonar(1) in roff, made from the same texts."},
     {"version", gs_cmd_version, 0, NULL, 0, 0, "gpusonar version (or gpusonar --version)",
      "the version", "Prints gpusonar's version and the commit it was built from."},
 };

@@ -14,9 +14,19 @@
 
 #include "backend.h"
 #include "cli/cli.h"
+#include "report/environment.h"
 #include "report/report.h"
 #include "report/result.h"
 #include "util/interrupt.h"
+#include "util/progress.h"
+
+gs_report_format gs_cli_format(void)
+{
+    gs_report_format f = GS_FORMAT_TEXT;
+    if (gs_args.format)
+        gs_report_format_parse(gs_args.format, &f); /* checked by the option's choices */
+    return f;
+}
 
 int gs_cli_fail(const gs_error *err)
 {
@@ -129,13 +139,36 @@ static void close_records(gs_run *run, size_t first, double before, double after
     }
 }
 
+/* Seconds each probe took in the quick report on an H100 (docs/results/), used only to share
+ * out the time left on the progress line; the measured pace of the run scales them. */
+static double expected_s(const char *probe)
+{
+    static const struct { const char *name; double s; } typical[] = {
+        {"clock", 0.3}, {"smem-banks", 0.2}, {"cache", 8}, {"global-patterns", 0.5},
+        {"bandwidth", 0.5}, {"random-walk", 12}, {"pipeline", 1}, {"roofline", 1},
+        {"paths", 5}, {"l2-partitions", 5},
+    };
+    for (size_t i = 0; i < sizeof typical / sizeof *typical; i++)
+        if (strcmp(typical[i].name, probe) == 0)
+            return typical[i].s * (gs_args.thorough ? 4 : 1);
+    return gs_args.thorough ? 4 : 1;
+}
+
+/* The time left before probe `index` of defs starts: its and the later probes' expected
+ * seconds, scaled by how fast the run went so far against the same expectation. */
+static double time_left_s(const gs_probe_def **defs, int n, int index, double spent_s)
+{
+    double done = 0, left = 0;
+    for (int i = 0; i < n; i++)
+        *(i < index ? &done : &left) += expected_s(defs[i]->name);
+    return done > 0 && spent_s > 0 ? left * spent_s / done : left;
+}
+
 static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int total, outcome *o)
 {
     gs_error err;
     gs_error_clear(&err);
     size_t first = json_array_size(ctx->run->probes);
-    if (!gs_args.quiet)
-        fprintf(stderr, "[%d/%d] %s ...\n", index, total, def->name);
     double t0 = now_s();
     double before = gs_probe_clock_khz(ctx->backend);
     if (before > 0 && strcmp(def->name, "clock") != 0)
@@ -150,11 +183,12 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
                          : rc == GS_ERR_UNSUPPORTED ? "unsupported"
                                                     : "failed";
     close_records(ctx->run, first, before, after, elapsed, status, rc ? err.msg : NULL);
-    if (!gs_args.quiet)
-        fprintf(stderr, "[%d/%d] %s %s (%.1f s)\n", index, total, def->name, status, elapsed);
+    (void)index;
+    (void)total;
     if (rc == GS_ERR_INTERRUPTED || gs_interrupted()) {
         o->interrupted = true;
     } else if (rc) {
+        gs_progress_clear();
         fprintf(stderr, "gpusonar: %s %s: %s\n", def->name, status, err.msg);
         o->failed++;
         /* Only a probe's refusal of its own options is bad input; anything that failed while
@@ -173,7 +207,7 @@ static int emit(gs_run *run, bool text, gs_error *err)
     if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
         return rc;
     if (text && (!gs_args.json || strcmp(gs_args.json, "-") != 0))
-        gs_report_text(stdout, run->doc);
+        gs_report_print(stdout, run->doc, gs_cli_format(), !gs_args.probe_only);
     return 0;
 }
 
@@ -193,6 +227,28 @@ static int exit_status(const outcome *o)
     if (o->bad_input)
         return GS_EXIT_USAGE;
     return o->failed ? GS_EXIT_FAILED : GS_EXIT_OK;
+}
+
+static bool read_state(gs_backend *b, gs_device_state *s)
+{
+    gs_error ignored;
+    return b->ops->state && b->ops->state(b, s, &ignored) == 0;
+}
+
+/* The environment record, with a warning on stderr when the GPU throttled or was shared. */
+static void record_environment(gs_run *run, gs_backend *b, const gs_device_info *info,
+                               const gs_device_state *start)
+{
+    gs_device_state end;
+    bool have_end = start && read_state(b, &end);
+    gs_env_flags f = gs_run_set_environment(run, info, start, have_end ? &end : NULL);
+    if (f.throttled)
+        fprintf(stderr, "gpusonar: warning: the GPU throttled during the run (power, thermal or "
+                        "hardware slowdown; see environment in the document): figures in ns and "
+                        "bandwidths may be low\n");
+    if (f.shared)
+        fprintf(stderr, "gpusonar: warning: another compute process used the GPU during the run "
+                        "(see environment in the document): figures may be disturbed\n");
 }
 
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
@@ -219,6 +275,8 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
         return GS_EXIT_FAILED;
     }
     gs_run_set_device(run, &info);
+    gs_device_state start;
+    bool have_start = read_state(b, &start);
     gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
                         .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
                         .argc = probe_argc, .argv = probe_argv};
@@ -227,16 +285,23 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
      * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */
     const char *stop_after = getenv("GS_TEST_INTERRUPT_AFTER");
     const char *sig = getenv("GS_TEST_SIGNAL");
+    double t0 = now_s();
+    gs_progress_init(gs_args.quiet);
     for (int i = 0; i < n && !o.interrupted; i++) {
         int failed_before = o.failed;
         if (stop_after && i == atoi(stop_after))
             raise(sig && strcmp(sig, "TERM") == 0 ? SIGTERM : SIGINT);
+        char stage[96];
+        snprintf(stage, sizeof stage, "[%d/%d] %s", i + 1, n, defs[i]->name);
+        gs_progress_stage(stage, defs[i]->name, time_left_s(defs, n, i, now_s() - t0));
         run_one(defs[i], &ctx, i + 1, n, &o);
         json_t *last = json_array_get(run->probes, json_array_size(run->probes) - 1);
         const char *st = json_string_value(json_object_get(last, "status"));
         if (!unsupported_fails && o.failed > failed_before && st && strcmp(st, "unsupported") == 0)
             o.failed = failed_before; /* the full report skips what this device cannot run */
     }
+    gs_progress_clear();
+    record_environment(run, b, &info, have_start ? &start : NULL);
     gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
     int rc = emit(run, keep == NULL, &err);
     if (keep)

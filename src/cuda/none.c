@@ -16,3 +16,11 @@ int gs_cuda_open(int ordinal, gs_backend **out, gs_error *err)
                    "this gpusonar was built without CUDA (nvcc was not found at configure time); "
                    "install the CUDA toolkit, set CUDACXX, rebuild, or use --device sim");
 }
+
+int gs_cuda_find_uuid(const char *uuid, int *ordinal, gs_error *err)
+{
+    (void)uuid;
+    gs_backend *none = NULL;
+    *ordinal = -1;
+    return gs_cuda_open(0, &none, err);
+}

@@ -14,6 +14,22 @@
  * (gs_report_summary) and every probe record's figures. */
 void gs_report_text(FILE *out, const json_t *doc);
 
+/* The same without the one-page summary when summary is false (`run PROBE`: only its figures). */
+void gs_report_text_part(FILE *out, const json_t *doc, bool summary);
+
+/* Output formats of the report (--format). */
+typedef enum gs_report_format {
+    GS_FORMAT_TEXT = 0,
+    GS_FORMAT_MARKDOWN,           /* headings and pipe tables, to paste into an issue or a wiki */
+    GS_FORMAT_CSV,                /* one row per figure: probe,level,figure,value,unit,ci95,n,... */
+} gs_report_format;
+
+/* "text", "markdown" or "csv" -> format; -1 if none. */
+int gs_report_format_parse(const char *name, gs_report_format *out);
+
+/* The report of doc in a format; summary false prints only the probes' figures. */
+void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool summary);
+
 /* One probe record's figures as an indented table (used by gs_report_text). */
 void gs_report_probe(FILE *out, const json_t *probe);
 

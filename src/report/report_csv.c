@@ -15,6 +15,29 @@ static void safe_name(char *s)
             *s = '_';
 }
 
+/* A header cell "label (unit)", quoted as RFC 4180 asks (the label comes from a document). */
+static void header_cell(FILE *f, const json_t *label, const json_t *unit)
+{
+    char text[256];
+    const char *u = json_string_value(unit);
+    snprintf(text, sizeof text, "%s%s%s%s", json_string_value(label) ? json_string_value(label) : "",
+             u && *u ? " (" : "", u && *u ? u : "", u && *u ? ")" : "");
+    fputc('"', f);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', f);
+        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
+    }
+    fputc('"', f);
+}
+
+/* A number, or nothing for a null (a point that was not measured). */
+static void number_cell(FILE *f, const json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(f, "%.10g", json_number_value(v));
+}
+
 static int write_series(const char *path, const json_t *s, gs_error *err)
 {
     FILE *f = fopen(path, "w");
@@ -22,11 +45,16 @@ static int write_series(const char *path, const json_t *s, gs_error *err)
         return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; check --csv DIR", path,
                        strerror(errno));
     const json_t *x = json_object_get(s, "x"), *y = json_object_get(s, "y");
-    fprintf(f, "%s,%s\n", json_string_value(json_object_get(s, "x_label")),
-            json_string_value(json_object_get(s, "y_label")));
-    for (size_t i = 0; i < json_array_size(x) && i < json_array_size(y); i++)
-        fprintf(f, "%.10g,%.10g\n", json_number_value(json_array_get(x, i)),
-                json_number_value(json_array_get(y, i)));
+    header_cell(f, json_object_get(s, "x_label"), json_object_get(s, "x_unit"));
+    fputc(',', f);
+    header_cell(f, json_object_get(s, "y_label"), json_object_get(s, "y_unit"));
+    fputc('\n', f);
+    for (size_t i = 0; i < json_array_size(x) && i < json_array_size(y); i++) {
+        number_cell(f, json_array_get(x, i));
+        fputc(',', f);
+        number_cell(f, json_array_get(y, i));
+        fputc('\n', f);
+    }
     if (fclose(f))
         return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
     return 0;

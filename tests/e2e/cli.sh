@@ -24,7 +24,7 @@ one_line_error() { # NAME NEEDLE: stderr is one line naming the problem
 }
 
 # Help for every command.
-for c in "" report list info run models plot compare help version; do
+for c in "" report list info run models devices plot compare help version; do
   check "help $c" 0 $B $c --help && grep -q usage "$T/out" || { echo "FAIL help $c"; fails=$((fails+1)); }
 done
 check "run clock --help" 0 $B run clock --help
@@ -117,6 +117,21 @@ doc = json.load(open(sys.argv[1]))
 w = doc["probes"][0]["warnings"]
 assert any("SM clock moved" in x for x in w), w
 PYEOF
+
+# devices: the GPUs (none here) and every built-in model.
+check "devices" 0 $B devices
+grep -q "^  hopper " "$T/out" && grep -q "CUDA devices" "$T/out" || { echo "FAIL: devices"; fails=$((fails+1)); }
+check "cuda by bad uuid" 2 $B run clock --device cuda:nonsense && one_line_error "cuda spec" "--device cuda:nonsense"
+
+# The environment record: host always; a simulated device says it has no NVML state.
+$PY - "$T/run.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+env = json.load(open(sys.argv[1]))["environment"]
+assert env["host"] and env["nvml"] is False and "simulated" in env["nvml_reason"], env
+assert env["throttled"] is False and env["shared"] is False, env
+PYEOF
+check "report shows host" 0 $B report --from "$T/run.json"
+grep -q "^host " "$T/out" || { echo "FAIL: no host line in the report"; fails=$((fails+1)); }
 
 # info and list.
 check "info" 0 $B info --device "$MIN"

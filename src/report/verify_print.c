@@ -19,6 +19,8 @@ static void format_value(const json_t *v, char *buf, size_t len)
         double x = json_number_value(v);
         if (x == floor(x) && fabs(x) < 1e15)
             snprintf(buf, len, "%.0f", x);
+        else if (fabs(x) >= 1e5 && fabs(x) < 1e15)
+            snprintf(buf, len, "%.1f", x);       /* a clock in kHz keeps its digits */
         else
             snprintf(buf, len, "%.6g", x);
     } else if (json_is_array(v)) {

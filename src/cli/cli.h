@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "probes/probe.h"
+#include "report/result.h"
 #include "report/report.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -116,6 +117,11 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
 /* Run a probe against a stand-in backend that stops it at its first measurement, so that its
  * option checks run before anything is measured; GS_ERR_USAGE (or INPUT) when they fail. */
 int gs_cli_dry_run(const gs_probe_def *def, const gs_probe_ctx *real, gs_error *err);
+/* gs_cli_run_probes for a command that presents the document itself (verify): with keep not
+ * NULL no text report is printed (JSON and CSV are still written if asked) and *keep gets the
+ * finished document, which the caller frees with gs_run_free. */
+int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                   bool unsupported_fails, gs_run **keep);
 
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);

@@ -16,12 +16,18 @@ int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_html(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
+int gs_cmd_verify(int argc, char **argv);
+int gs_cmd_export(int argc, char **argv);
 extern const gs_opt gs_cmd_report_opts[];
 extern const int gs_cmd_report_opt_count;
 extern const gs_opt gs_cmd_help_opts[];
 extern const gs_opt gs_cmd_plot_opts[];
 extern const int gs_cmd_plot_opt_count;
 extern const gs_opt gs_cmd_html_opts[];
+extern const gs_opt gs_cmd_verify_opts[];
+extern const int gs_cmd_verify_opt_count;
+extern const gs_opt gs_cmd_export_opts[];
+extern const int gs_cmd_export_opt_count;
 
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
@@ -69,6 +75,24 @@ const gs_command gs_commands[] = {
      "Prints the figures two result documents hold, side by side, and marks with * those that\n"
      "differ beyond their 95% intervals and by more than 1%. Exit status as diff's: 0 no\n"
      "figure differs, 1 some figure differs, 2 trouble (an unreadable or invalid document)."},
+    {"verify", gs_cmd_verify, GS_COMMON_MEASURE & ~GS_COMMON_FORMAT, gs_cmd_verify_opts, 3, 0,
+     "gpusonar verify [--device sim:MODEL] [--probes A,B] [--tolerance PCT] [--verdicts FILE]",
+     "check what the probes infer on a simulator model against the model's truth",
+     "Runs the probes (default: cache --target all, smem-banks, pipeline, clock, those the\n"
+     "model states figures for) on a simulated GPU and prints, for every figure the model file\n"
+     "states, the inferred value, the truth and a verdict: exact, within tolerance (latencies\n"
+     "and the clock), wrong, or not determined (the probe said so: never wrong). Only sim\n"
+     "devices have a truth: --device cuda:N is a usage error. Exit status: 0 nothing wrong,\n"
+     "1 some figure wrong, 2 trouble (bad usage or model, a probe that failed)."},
+    {"export", gs_cmd_export, 0, gs_cmd_export_opts, 2, 2,
+     "gpusonar export accel-sim RESULT.json [--out FILE] [--l2-sub-partitions N]",
+     "a GPGPU-Sim / Accel-Sim configuration fragment from a saved result document",
+     "Writes the GPGPU-Sim / Accel-Sim options a saved result document determines: cache\n"
+     "geometry strings (L1D, texture, constant, L2), memory and shared-memory latencies,\n"
+     "shared-memory banks, pipeline latencies and initiation intervals, the core clock, and\n"
+     "the device's properties. An option the document does not determine, or that GPGPU-Sim\n"
+     "cannot express, is a comment saying why. docs/accel-sim-export.md names the figure\n"
+     "behind each option. Nothing is measured."},
     {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
      "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"

@@ -199,14 +199,14 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
 
 /* Write what the run holds: JSON if asked, CSV if asked, the text report unless JSON went to
  * stdout. */
-static int emit(gs_run *run, gs_error *err)
+static int emit(gs_run *run, bool text, gs_error *err)
 {
     int rc = 0;
     if (gs_args.json && (rc = gs_run_write_json(run, gs_args.json, err)))
         return rc;
     if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
         return rc;
-    if (!gs_args.json || strcmp(gs_args.json, "-") != 0)
+    if (text && (!gs_args.json || strcmp(gs_args.json, "-") != 0))
         gs_report_print(stdout, run->doc, gs_cli_format(), !gs_args.probe_only);
     return 0;
 }
@@ -253,6 +253,12 @@ static void record_environment(gs_run *run, gs_backend *b, const gs_device_info 
 
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                       bool unsupported_fails)
+{
+    return gs_cli_measure(defs, n, probe_argc, probe_argv, unsupported_fails, NULL);
+}
+
+int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                   bool unsupported_fails, gs_run **keep)
 {
     gs_error err;
     gs_error_clear(&err);
@@ -305,8 +311,11 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
     gs_progress_clear();
     record_environment(run, b, &info, have_start ? &start : NULL);
     gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
-    int rc = emit(run, &err);
-    gs_run_free(run);
+    int rc = emit(run, keep == NULL, &err);
+    if (keep)
+        *keep = run;
+    else
+        gs_run_free(run);
     gs_backend_close(b);
     if (rc) {
         gs_cli_fail(&err);

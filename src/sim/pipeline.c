@@ -102,6 +102,19 @@ void sim_pipeline_free(gs_sim_model *m)
     m->pipeline = NULL;
 }
 
+int sim_pipeline_instr_truth(const gs_sim_model *m, gs_instr i, unsigned *schedulers,
+                             double *units_per_sm, double *completion_cycles, double *issue_cycles)
+{
+    const sim_pipeline *p = m->pipeline;
+    if (!p || (unsigned)i >= GS_INSTR_COUNT || !p->instr[i].present)
+        return -1;
+    *schedulers = p->schedulers;
+    *units_per_sm = p->instr[i].units_per_sm;
+    *completion_cycles = p->instr[i].completion_cycles;
+    *issue_cycles = p->instr[i].issue_cycles;
+    return 0;
+}
+
 /* Cycles one run of `warps` concurrent warps takes, each issuing n instructions in ilp chains. */
 static double run_cycles(const sim_pipeline *p, const sim_pipe_instr *t, double warp_size,
                          double warps, unsigned ilp, double n)

@@ -16,6 +16,12 @@ void sim_pipeline_free(gs_sim_model *m);
 int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);/* stream.c */
 void sim_bandwidth_free(gs_sim_model *m);
 
+/* What the pipeline section states for instruction type i (for the truth of src/sim/truth.c):
+ * 0, or -1 when the model has no pipeline or no such type. */
+int sim_pipeline_instr_truth(const gs_sim_model *m, gs_instr i, unsigned *schedulers,
+                             double *units_per_sm, double *completion_cycles,
+                             double *issue_cycles);                                     /* pipeline.c */
+
 /* Operations. A model without the section an operation needs answers GS_ERR_UNSUPPORTED
  * naming the missing section. */
 int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err);   /* memory.c */

@@ -8,6 +8,8 @@
 
 extern const int gs_cmd_report_opt_count;
 extern const int gs_cmd_plot_opt_count;
+extern const int gs_cmd_verify_opt_count;
+extern const int gs_cmd_export_opt_count;
 extern const int gs_cmd_help_opt_count;
 extern const int gs_cmd_html_opt_count;
 
@@ -22,6 +24,8 @@ static void test_table_counts(void **state)
     (void)state;
     assert_int_equal(gs_command_find("report")->opt_count, gs_cmd_report_opt_count);
     assert_int_equal(gs_command_find("plot")->opt_count, gs_cmd_plot_opt_count);
+    assert_int_equal(gs_command_find("verify")->opt_count, gs_cmd_verify_opt_count);
+    assert_int_equal(gs_command_find("export")->opt_count, gs_cmd_export_opt_count);
     assert_int_equal(gs_command_find("help")->opt_count, gs_cmd_help_opt_count);
     assert_int_equal(gs_command_find("html")->opt_count, gs_cmd_html_opt_count);
     assert_null(gs_command_find("frobnicate"));

@@ -1,0 +1,444 @@
+/* A GPGPU-Sim / Accel-Sim configuration fragment made from a result document (export_accelsim.h).
+ * The reference for every option's format is Accel-Sim's published H100 configuration,
+ * accel-sim/gpgpu-sim_distribution configs/tested-cfgs/SM90_H100/gpgpusim.config, with its
+ * trace.config beside it in accel-sim/accel-sim-framework; latencies follow Accel-Sim's tuner
+ * (util/tuner/GPU_Microbenchmark): -gpgpu_l2_rop_latency = L2 hit - L1 hit, -dram_latency =
+ * memory latency - L2 hit. A cache string is
+ *   <N|S>:<nsets>:<line>:<assoc>,<rep L|F>:<write>:<alloc>:<write alloc>:<set index>,<mshr..>
+ * (gpu-cache.h, cache_config::init): gpusonar fills the type (S = 4 sectors of 32 B), sets, line,
+ * ways, replacement and set-index letters; write and allocation policies and MSHR/queue fields
+ * are not measured and are the reference's, as each line's comment says. Figures the document
+ * does not determine, or that GPGPU-Sim cannot express, become comment lines saying so. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/export_accelsim.h"
+
+#define REFERENCE "accel-sim/gpgpu-sim_distribution configs/tested-cfgs/SM90_H100/gpgpusim.config"
+#define REFERENCE_UNITS 4   /* the reference's -gpgpu_num_{sp,int,dp,sfu,tensor_core}_units */
+
+/* One cache option: which record fills it and what the reference has for what is not measured. */
+typedef struct cache_spec {
+    const char *option;
+    const char *record;
+    const char *what;
+    const char *policies;     /* <write>:<alloc>:<write alloc> */
+    const char *mshr;         /* <mshr type>:<entries>:<merge>,<miss queue>:<fifo>[,<port>] */
+    unsigned reference_sets;  /* the reference's nsets */
+    const char *reference;
+} cache_spec;
+
+static const cache_spec caches[] = {
+    {"-gpgpu_cache:dl1", "cache:l1", "L1 data cache", "T:m:L", "A:512:64,16:0,32", 4,
+     "S:4:128:64,L:T:m:L:L,A:512:64,16:0,32"},
+    {"-gpgpu_tex_cache:l1", "cache:tex", "texture cache", "R:m:N", "T:512:8,128:2", 4,
+     "N:4:128:256,L:R:m:N:L,T:512:8,128:2"},
+    {"-gpgpu_const_cache:l1", "cache:const1", "constant cache (first level)", "R:f:N", "S:2:64,4",
+     128, "N:128:64:8,L:R:f:N:L,S:2:64,4"},
+    {"-gpgpu_cache:dl2", "cache:l2", "L2 cache, per memory sub-partition", "B:m:L",
+     "A:384:4,32:0,32", 256, "S:256:128:20,L:B:m:L:X,A:384:4,32:0,32"},
+};
+
+/* ---- reading the document ---------------------------------------------------------------------- */
+
+static const json_t *find_record(const json_t *doc, const char *key)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *level = json_string_value(json_object_get(json_object_get(p, "params"),
+                                                              "level"));
+        char k[128];
+        snprintf(k, sizeof k, "%s%s%s", name ? name : "", level ? ":" : "", level ? level : "");
+        if (strcmp(k, key) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static const json_t *value_of(const json_t *rec, const char *name)
+{
+    return json_object_get(json_object_get(json_object_get(rec, "figures"), name), "value");
+}
+
+/* The number figure `name` of rec, or false with why it is missing in why. */
+static bool number(const json_t *rec, const char *key, const char *name, double *v, char *why,
+                   size_t len)
+{
+    const json_t *f = json_object_get(json_object_get(rec, "figures"), name);
+    const json_t *val = json_object_get(f, "value");
+    const char *reason = json_string_value(json_object_get(f, "reason"));
+    if (json_is_number(val)) {
+        *v = json_number_value(val);
+        return true;
+    }
+    if (!rec)
+        snprintf(why, len, "the document has no %s record", key);
+    else if (!f)
+        snprintf(why, len, "%s.%s is not in the document", key, name);
+    else
+        snprintf(why, len, "%s.%s: %s", key, name, reason ? reason : "not determined");
+    return false;
+}
+
+static bool pow2(double n) { return n >= 1 && n == floor(n) && !((unsigned long long)n & ((unsigned long long)n - 1)); }
+
+/* ---- caches -------------------------------------------------------------------------------------- */
+
+typedef enum { CACHE_OK, CACHE_UNDETERMINED, CACHE_INEXPRESSIBLE } cache_outcome;
+
+typedef struct cache_fields {
+    char type, replacement, set_index;
+    double size, line, sector, sets, ways;
+} cache_fields;
+
+/* The type letter from line and sector: S for 4 sectors of 32 B, N without sectors. */
+static cache_outcome type_letter(const json_t *rec, const char *key, cache_fields *c, char *why,
+                                 size_t len)
+{
+    const json_t *f = json_object_get(json_object_get(rec, "figures"), "sector_bytes");
+    if (!f) {
+        c->type = 'N';
+        return CACHE_OK;
+    }
+    if (!number(rec, key, "sector_bytes", &c->sector, why, len))
+        return CACHE_UNDETERMINED;
+    if (c->sector == 32 && c->line == 128) {
+        c->type = 'S';
+        return CACHE_OK;
+    }
+    snprintf(why, len, "%g-B sectors in %g-B lines; GPGPU-Sim's sector cache has 4 sectors of "
+             "32 B", c->sector, c->line);
+    return CACHE_INEXPRESSIBLE;
+}
+
+static cache_outcome replacement_letter(const json_t *rec, const char *key, cache_fields *c,
+                                        char *why, size_t len)
+{
+    const char *policy = json_string_value(value_of(rec, "policy"));
+    if (!policy) {
+        double unused;
+        number(rec, key, "policy", &unused, why, len);
+        return CACHE_UNDETERMINED;
+    }
+    if (strcmp(policy, "lru") == 0 || strcmp(policy, "fifo") == 0) {
+        c->replacement = policy[0] == 'l' ? 'L' : 'F';
+        return CACHE_OK;
+    }
+    snprintf(why, len, "replacement policy %s; GPGPU-Sim has L (LRU) and F (FIFO)", policy);
+    return CACHE_INEXPRESSIBLE;
+}
+
+/* L (linear) when the index is the address bits just above the line; anything else is not one
+ * of GPGPU-Sim's set-index functions as far as gpusonar can tell. */
+static cache_outcome index_letter(const json_t *rec, const char *key, cache_fields *c, char *why,
+                                  size_t len)
+{
+    const json_t *m = value_of(rec, "mapping");
+    if (json_is_string(m) && strcmp(json_string_value(m), "modulo") == 0) {
+        c->set_index = 'L';   /* modulo a power of two is the bits above the line */
+        return CACHE_OK;
+    }
+    if (json_is_array(m)) {
+        double first = log2(c->line);
+        bool linear = json_array_size(m) == (size_t)log2(c->sets);
+        for (size_t i = 0; linear && i < json_array_size(m); i++)
+            linear = json_number_value(json_array_get(m, i)) == first + (double)i;
+        if (linear) {
+            c->set_index = 'L';
+            return CACHE_OK;
+        }
+        snprintf(why, len, "the set index is address bits that are not the %g bits above the "
+                 "line; GPGPU-Sim's L index takes those", log2(c->sets));
+        return CACHE_INEXPRESSIBLE;
+    }
+    if (json_is_string(m)) {
+        snprintf(why, len, "a %s set index; GPGPU-Sim's X (XOR), P (ipoly) and H (Fermi) hashes "
+                 "are fixed functions gpusonar did not identify", json_string_value(m));
+        return CACHE_INEXPRESSIBLE;
+    }
+    double unused;
+    number(rec, key, "mapping", &unused, why, len);
+    return CACHE_UNDETERMINED;
+}
+
+/* Fill c from record rec; divide: sub-partitions the sets are split over (1 for per-SM caches). */
+static cache_outcome read_cache(const json_t *rec, const char *key, unsigned divide,
+                                cache_fields *c, char *why, size_t len)
+{
+    cache_outcome o;
+    if (!number(rec, key, "size_bytes", &c->size, why, len) ||
+        !number(rec, key, "line_bytes", &c->line, why, len))
+        return CACHE_UNDETERMINED;
+    if (json_is_array(value_of(rec, "ways_per_set"))) {
+        snprintf(why, len, "sets of unequal ways; GPGPU-Sim's sets are equal");
+        return CACHE_INEXPRESSIBLE;
+    }
+    if (!number(rec, key, "sets", &c->sets, why, len) ||
+        !number(rec, key, "ways", &c->ways, why, len))
+        return CACHE_UNDETERMINED;
+    if ((o = type_letter(rec, key, c, why, len)) || (o = replacement_letter(rec, key, c, why, len)))
+        return o;
+    if (divide > 1 && fmod(c->sets, divide) != 0) {
+        snprintf(why, len, "%g sets do not split evenly over %u sub-partitions", c->sets, divide);
+        return CACHE_INEXPRESSIBLE;
+    }
+    if (!pow2(c->sets / divide)) {
+        snprintf(why, len, "%g sets%s; GPGPU-Sim's set index functions take the index modulo a "
+                 "power of two", c->sets / divide, divide > 1 ? " per sub-partition" : "");
+        return CACHE_INEXPRESSIBLE;
+    }
+    if (divide > 1) {
+        c->set_index = 'X';   /* per sub-partition: the whole L2's mapping does not carry over */
+        return CACHE_OK;
+    }
+    return index_letter(rec, key, c, why, len);
+}
+
+/* A comment with what was measured (whatever the outcome), then the option or why not. */
+static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
+                        const gs_export_opts *opts)
+{
+    const json_t *rec = find_record(doc, s->record);
+    unsigned divide = 1;
+    cache_fields c = {0};
+    char why[512] = "";
+    fprintf(out, "\n# %s (%s)\n", s->what, s->record);
+    if (strcmp(s->record, "cache:l2") == 0) {
+        divide = opts ? opts->l2_sub_partitions : 0;
+        if (!divide) {
+            if (number(rec, s->record, "sets", &c.sets, why, sizeof why))
+                fprintf(out, "# measured over the whole device: %g sets x %g ways x %g B\n",
+                        c.sets, json_number_value(value_of(rec, "ways")),
+                        json_number_value(value_of(rec, "line_bytes")));
+            fprintf(out, "# %s not determined: GPGPU-Sim's dl2 is per memory sub-partition; give "
+                    "--l2-sub-partitions N (-gpgpu_n_mem x -gpgpu_n_sub_partition_per_mchannel; "
+                    "the reference has 40 x 2)\n#   reference: %s %s\n", s->option, s->option,
+                    s->reference);
+            return;
+        }
+    }
+    cache_outcome o = read_cache(rec, s->record, divide, &c, why, sizeof why);
+    if (o != CACHE_OK) {
+        fprintf(out, "# %s %s: %s\n", s->option, o == CACHE_UNDETERMINED ? "not determined"
+                : "not expressible", why);
+        if (o == CACHE_INEXPRESSIBLE && c.line > 0 && fmod(c.size / c.line, s->reference_sets * divide) == 0)
+            fprintf(out, "#   the same capacity and line in the reference's %u sets (not the "
+                    "measured sets): %s %c:%u:%g:%g,%c:%s:L,%s\n", s->reference_sets, s->option,
+                    c.type ? c.type : 'N', s->reference_sets, c.line,
+                    c.size / c.line / s->reference_sets / divide,
+                    c.replacement ? c.replacement : 'L', s->policies, s->mshr);
+        fprintf(out, "#   reference: %s %s\n", s->option, s->reference);
+        return;
+    }
+    fprintf(out, "# measured: %g B = %g sets x %g ways x %g-B lines%s; write, allocation, MSHR and "
+            "queue fields are the reference's (not measured)\n", c.size, c.sets, c.ways, c.line,
+            c.type == 'S' ? " of 32-B sectors" : "");
+    if (divide > 1)
+        fprintf(out, "# %u sub-partitions (--l2-sub-partitions); set index X as in the reference "
+                "(the whole L2's mapping does not carry over to a sub-partition)\n", divide);
+    fprintf(out, "%s %c:%g:%g:%g,%c:%s:%c,%s\n", s->option, c.type, c.sets / divide, c.line,
+            c.ways, c.replacement, s->policies, c.set_index, s->mshr);
+}
+
+/* ---- latencies, shared memory, clock, device ------------------------------------------------------- */
+
+static void option_or_why(FILE *out, const char *option, bool ok, double v, const char *why)
+{
+    if (ok)
+        fprintf(out, "%s %.0f\n", option, fmax(round(v), 0));
+    else
+        fprintf(out, "# %s not determined: %s\n", option, why);
+}
+
+static void write_latencies(FILE *out, const json_t *doc)
+{
+    const json_t *l1 = find_record(doc, "cache:l1"), *l2 = find_record(doc, "cache:l2");
+    const json_t *banks = find_record(doc, "smem-banks");
+    double v1 = 0, v2 = 0, v = 0;
+    char why[512];
+    bool ok;
+    fprintf(out, "\n# memory latencies in SM cycles (as Accel-Sim's tuner derives them)\n");
+    ok = number(l1, "cache:l1", "hit_latency_cycles", &v1, why, sizeof why);
+    option_or_why(out, "-gpgpu_l1_latency", ok, v1, why);
+    ok = number(l2, "cache:l2", "hit_latency_cycles", &v2, why, sizeof why) &&
+         number(l1, "cache:l1", "hit_latency_cycles", &v1, why, sizeof why);
+    fprintf(out, "# L2 hit latency - L1 hit latency\n");
+    option_or_why(out, "-gpgpu_l2_rop_latency", ok, v2 - v1, why);
+    fprintf(out, "# DRAM latency - L2 hit latency: the L2's miss penalty\n");
+    ok = number(l2, "cache:l2", "miss_penalty_cycles", &v, why, sizeof why);
+    option_or_why(out, "-dram_latency", ok, v, why);
+    fprintf(out, "\n# shared memory\n");
+    ok = number(banks, "smem-banks", "latency_w4_stride1_cycles", &v, why, sizeof why);
+    option_or_why(out, "-gpgpu_smem_latency", ok, v, why);
+    ok = number(banks, "smem-banks", "banks", &v, why, sizeof why);
+    option_or_why(out, "-gpgpu_shmem_num_banks", ok, v, why);
+    if (number(banks, "smem-banks", "bank_width_bytes", &v, why, sizeof why) && v != 4)
+        fprintf(out, "# banks are %g B wide; GPGPU-Sim's banks are 4 B wide (no option)\n", v);
+    const char *rule = json_string_value(value_of(banks, "broadcast_rule"));
+    if (rule)
+        fprintf(out, "-gpgpu_shmem_limited_broadcast %d\n", strcmp(rule, "single") == 0);
+    else
+        fprintf(out, "# -gpgpu_shmem_limited_broadcast not determined: %s\n",
+                banks ? "smem-banks.broadcast_rule is not determined" : "no smem-banks record");
+}
+
+static void write_clock_and_device(FILE *out, const json_t *doc)
+{
+    const json_t *dev = json_object_get(doc, "device"), *clock = find_record(doc, "clock");
+    const json_t *mem = json_object_get(dev, "mem_clock_khz");
+    double khz;
+    char why[512];
+    fprintf(out, "\n# clocks in MHz: core (measured), interconnect and L2 at the core clock, DRAM "
+            "(the driver's), as Accel-Sim's tuner writes them\n");
+    if (!number(clock, "clock", "sm_clock_khz", &khz, why, sizeof why))
+        fprintf(out, "# -gpgpu_clock_domains not determined: %s\n", why);
+    else if (!json_is_number(mem) || json_number_value(mem) <= 0)
+        fprintf(out, "# -gpgpu_clock_domains not determined: the device reports no memory clock "
+                "(core clock measured %.0f MHz)\n", khz / 1000);
+    else
+        fprintf(out, "-gpgpu_clock_domains %.0f:%.0f:%.0f:%.0f\n", khz / 1000, khz / 1000,
+                khz / 1000, json_number_value(mem) / 1000);
+    const char *cc = json_string_value(json_object_get(dev, "compute_capability"));
+    int major = 0, minor = 0;
+    fprintf(out, "\n# device properties as the driver (or the model) reports them\n");
+    if (cc && sscanf(cc, "%d.%d", &major, &minor) == 2)
+        fprintf(out, "-gpgpu_compute_capability_major %d\n-gpgpu_compute_capability_minor %d\n",
+                major, minor);
+    static const char *const props[][2] = {
+        {"-gpgpu_n_clusters", "sm_count"}, {"-gpgpu_shader_registers", "regs_per_sm"},
+        {"-gpgpu_shader_cta", "max_blocks_per_sm"}, {"-gpgpu_shmem_size", "smem_per_sm_bytes"},
+        {"-gpgpu_shmem_sizeDefault", "smem_per_sm_bytes"},
+        {"-gpgpu_shmem_per_block", "smem_per_block_bytes"},
+    };
+    for (size_t i = 0; i < sizeof props / sizeof *props; i++) {
+        const json_t *v = json_object_get(dev, props[i][1]);
+        if (json_is_number(v) && json_number_value(v) > 0)
+            fprintf(out, "%s %.0f\n", props[i][0], json_number_value(v));
+    }
+    const json_t *t = json_object_get(dev, "max_threads_per_sm"), *w = json_object_get(dev, "warp_size");
+    if (json_is_number(t) && json_is_number(w))
+        fprintf(out, "-gpgpu_shader_core_pipeline %.0f:%.0f\n", json_number_value(t),
+                json_number_value(w));
+}
+
+/* ---- pipeline ---------------------------------------------------------------------------------------- */
+
+/* Lambda (completion) and the initiation interval lambda x units of instruction type `type`. */
+static bool pipe_pair(const json_t *rec, const char *type, long *latency, long *initiation)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_Lambda_cycles", type);
+    const json_t *big = value_of(rec, name);
+    snprintf(name, sizeof name, "%s_lambda_cycles", type);
+    const json_t *small = value_of(rec, name);
+    if (!json_is_number(big) || !json_is_number(small))
+        return false;
+    *latency = lround(fmax(json_number_value(big), 1));
+    *initiation = lround(fmax(json_number_value(small) * REFERENCE_UNITS, 1));
+    return true;
+}
+
+/* One "-ptx_opcode_latency_X a,b,c,d,e" and its "-ptx_opcode_initiation_X" line: positions
+ * ADD,MAX,MUL,MAD,DIV; measured types fill theirs, the rest stay the reference's. */
+static void ptx_lines(FILE *out, const json_t *rec, const char *cls, const char *const types[5],
+                      const long ref_lat[5], const long ref_init[5])
+{
+    long lat[5], init[5];
+    char from[128] = "";
+    bool any = false;
+    for (int i = 0; i < 5; i++) {
+        lat[i] = ref_lat[i];
+        init[i] = ref_init[i];
+        if (types[i] && pipe_pair(rec, types[i], &lat[i], &init[i])) {
+            any = true;
+            static const char *const pos[] = {"ADD", "MAX", "MUL", "MAD", "DIV"};
+            snprintf(from + strlen(from), sizeof from - strlen(from), "%s%s=%s", *from ? ", " : "",
+                     pos[i], types[i]);
+        }
+    }
+    if (!any) {
+        fprintf(out, "# -ptx_opcode_latency_%s not determined: no pipeline figures for it\n", cls);
+        return;
+    }
+    fprintf(out, "# ADD,MAX,MUL,MAD,DIV: measured %s; the others are the reference's\n", from);
+    fprintf(out, "-ptx_opcode_latency_%s %ld,%ld,%ld,%ld,%ld\n", cls, lat[0], lat[1], lat[2], lat[3],
+            lat[4]);
+    fprintf(out, "-ptx_opcode_initiation_%s %ld,%ld,%ld,%ld,%ld\n", cls, init[0], init[1], init[2],
+            init[3], init[4]);
+}
+
+static void write_pipeline(FILE *out, const json_t *doc)
+{
+    const json_t *rec = find_record(doc, "pipeline");
+    fprintf(out, "\n# pipeline: latency = Lambda (completion), initiation = lambda (issue, per SM) x "
+            "%d units per SM (the reference's -gpgpu_num_*_units; gpusonar does not count units)\n",
+            REFERENCE_UNITS);
+    if (!rec) {
+        fprintf(out, "# -ptx_opcode_latency_* and -trace_opcode_latency_initiation_* not "
+                "determined: the document has no pipeline record\n");
+        return;
+    }
+    static const char *const ints[5] = {"iadd", NULL, "imul", "imul", NULL};
+    static const char *const fps[5] = {"fadd", NULL, NULL, "ffma", NULL};
+    static const char *const dps[5] = {NULL, NULL, NULL, "dfma", NULL};
+    static const long int_lat[5] = {4, 4, 4, 4, 21}, int_init[5] = {2, 2, 2, 2, 2};
+    static const long fp_lat[5] = {4, 4, 4, 4, 39}, fp_init[5] = {2, 2, 2, 2, 4};
+    static const long dp_lat[5] = {8, 8, 8, 8, 330}, dp_init[5] = {2, 2, 2, 2, 130};
+    ptx_lines(out, rec, "int", ints, int_lat, int_init);
+    ptx_lines(out, rec, "fp", fps, fp_lat, fp_init);
+    ptx_lines(out, rec, "dp", dps, dp_lat, dp_init);
+    static const char *const singles[][3] = {
+        {"-ptx_opcode_latency_sfu", "-ptx_opcode_initiation_sfu", "sfu-sin"},
+        {"-ptx_opcode_latency_tesnor", "-ptx_opcode_initiation_tensor", "mma"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        long lat, init;
+        if (pipe_pair(rec, singles[i][2], &lat, &init))
+            fprintf(out, "%s %ld\n%s %ld\n", singles[i][0], lat, singles[i][1], init);
+        else
+            fprintf(out, "# %s not determined: %s is not in the pipeline record\n", singles[i][0],
+                    singles[i][2]);
+    }
+    static const char *const trace[][2] = {
+        {"int", "iadd"}, {"sp", "ffma"}, {"dp", "dfma"}, {"sfu", "sfu-sin"}, {"tensor", "mma"},
+    };
+    fprintf(out, "\n# trace.config (Accel-Sim's SASS mode): latency,initiation\n");
+    for (size_t i = 0; i < sizeof trace / sizeof *trace; i++) {
+        long lat, init;
+        if (pipe_pair(rec, trace[i][1], &lat, &init))
+            fprintf(out, "-trace_opcode_latency_initiation_%s %ld,%ld\n", trace[i][0], lat, init);
+        else
+            fprintf(out, "# -trace_opcode_latency_initiation_%s not determined: %s is not in the "
+                    "pipeline record\n", trace[i][0], trace[i][1]);
+    }
+}
+
+int gs_export_accelsim(FILE *out, const json_t *doc, const gs_export_opts *opts, gs_error *err)
+{
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    if (!schema || strcmp(schema, "gpusonar/1") != 0 || !json_is_array(json_object_get(doc, "probes")))
+        return gs_fail(err, GS_ERR_INPUT, "not a gpusonar result document (schema gpusonar/1)");
+    const json_t *dev = json_object_get(doc, "device");
+    const char *name = json_string_value(json_object_get(dev, "name"));
+    const char *when = json_string_value(json_object_get(doc, "time_utc"));
+    fprintf(out, "# GPGPU-Sim / Accel-Sim configuration fragment made by gpusonar from a result "
+            "document\n# device: %s%s; measured %s\n# format and defaults: %s\n# lines starting "
+            "with '#' are comments: what was measured, and options not determined or not "
+            "expressible\n", name ? name : "?",
+            json_is_true(json_object_get(dev, "simulated")) ? " (SIMULATED)" : "",
+            when ? when : "?", REFERENCE);
+    if (!json_is_true(json_object_get(doc, "complete")))
+        fprintf(out, "# the document is incomplete: %s\n",
+                json_string_value(json_object_get(doc, "incomplete_reason"))
+                    ? json_string_value(json_object_get(doc, "incomplete_reason")) : "?");
+    write_clock_and_device(out, doc);
+    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++)
+        write_cache(out, doc, &caches[i], opts);
+    write_latencies(out, doc);
+    write_pipeline(out, doc);
+    return ferror(out) ? gs_fail(err, GS_ERR_IO, "cannot write the configuration fragment") : 0;
+}

@@ -1,0 +1,158 @@
+/* The verdicts of `gpusonar verify` (verify.h): each figure of a model's truth against the value a
+ * result document inferred. Structure (counts, sizes, bits, names) must be equal; latencies and
+ * the clock may differ by a relative tolerance or by the model's noise, whichever is larger; way
+ * shares by 0.05 each; a figure the probe left null, or did not report, is "not determined". */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/verify.h"
+
+const char *gs_verdict_name(gs_verdict v)
+{
+    static const char *const names[] = {"exact", "within tolerance", "wrong", "not determined"};
+    return (unsigned)v < GS_VERDICT_COUNT ? names[v] : "?";
+}
+
+/* The record of doc whose key ("name" or "name:level") is key; NULL if none. */
+static const json_t *find_record(const json_t *doc, const char *key)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *level = json_string_value(json_object_get(json_object_get(p, "params"),
+                                                              "level"));
+        char k[128];
+        snprintf(k, sizeof k, "%s%s%s", name ? name : "", level ? ":" : "", level ? level : "");
+        if (strcmp(k, key) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static bool same_number(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1, fabs(b)); }
+
+/* Largest |a[i] - b[i]| of two numeric lists of one length; -1 if they are not such lists. */
+static double list_gap(const json_t *a, const json_t *b)
+{
+    if (json_array_size(a) != json_array_size(b))
+        return -1;
+    double gap = 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const json_t *x = json_array_get(a, i), *y = json_array_get(b, i);
+        if (!json_is_number(x) || !json_is_number(y))
+            return -1;
+        gap = fmax(gap, fabs(json_number_value(x) - json_number_value(y)));
+    }
+    return gap;
+}
+
+/* The allowed difference of a figure of this kind around truth value t. */
+static double tolerance_of(const char *kind, double t, double noise, const gs_verify_opts *o)
+{
+    if (strcmp(kind, "probability") == 0)
+        return GS_VERIFY_PROBABILITY_TOLERANCE;
+    double pct = strcmp(kind, "latency") == 0 ? GS_VERIFY_LATENCY_PERCENT
+                 : strcmp(kind, "clock") == 0 ? GS_VERIFY_CLOCK_PERCENT
+                                              : 0;
+    if (pct > 0 && o && o->tolerance_percent >= 0)
+        pct = o->tolerance_percent;
+    return fmax(fabs(t) * pct / 100, noise);
+}
+
+/* The verdict of an inferred value that is present and not null. */
+static gs_verdict judge(const json_t *got, const json_t *want, double tol)
+{
+    if (json_is_string(want))
+        return json_is_string(got) && strcmp(json_string_value(got), json_string_value(want)) == 0
+                   ? GS_VERDICT_EXACT : GS_VERDICT_WRONG;
+    double gap;
+    if (json_is_number(want)) {
+        if (!json_is_number(got))
+            return GS_VERDICT_WRONG;
+        gap = fabs(json_number_value(got) - json_number_value(want));
+        if (same_number(json_number_value(got), json_number_value(want)))
+            return GS_VERDICT_EXACT;
+    } else if (json_is_array(want)) {
+        if ((gap = list_gap(got, want)) < 0)
+            return GS_VERDICT_WRONG;
+        if (gap <= 1e-9)
+            return GS_VERDICT_EXACT;
+    } else {
+        return GS_VERDICT_WRONG;
+    }
+    return gap <= tol ? GS_VERDICT_WITHIN : GS_VERDICT_WRONG;
+}
+
+/* One row: truth figure `name` (tf) of record `key` against the record rec (may be NULL). */
+static void verify_figure(gs_verify_row *row, const char *key, const char *name, const json_t *tf,
+                          const json_t *rec, const gs_verify_opts *opts)
+{
+    const json_t *want = json_object_get(tf, "value");
+    const char *kind = json_string_value(json_object_get(tf, "kind"));
+    const json_t *f = json_object_get(json_object_get(rec, "figures"), name);
+    const json_t *got = json_object_get(f, "value");
+    const char *from = json_string_value(json_object_get(tf, "from"));
+    snprintf(row->record, sizeof row->record, "%s", key);
+    snprintf(row->figure, sizeof row->figure, "%s", name);
+    row->truth = json_incref((json_t *)(want ? want : json_null()));
+    row->inferred = got ? json_incref((json_t *)got) : NULL;
+    row->tolerance = json_is_number(want)
+                         ? tolerance_of(kind ? kind : "structure", json_number_value(want),
+                                        json_number_value(json_object_get(tf, "noise")), opts)
+                         : json_is_array(want) && kind && strcmp(kind, "probability") == 0
+                               ? GS_VERIFY_PROBABILITY_TOLERANCE : 0;
+    snprintf(row->note, sizeof row->note, "%s", from ? from : "");
+    if (!want || json_is_null(want)) {                /* the model has no such level */
+        row->verdict = !got || json_is_null(got) ? GS_VERDICT_EXACT : GS_VERDICT_WRONG;
+    } else if (!rec || !f || !got || json_is_null(got)) {
+        const char *reason = json_string_value(json_object_get(f, "reason"));
+        row->verdict = GS_VERDICT_NOT_DETERMINED;
+        snprintf(row->note, sizeof row->note, "%s", !rec ? "no such record in the document"
+                                                    : !f ? "the probe did not report it"
+                                                    : reason ? reason : "no reason given");
+    } else {
+        row->verdict = judge(got, want, row->tolerance);
+    }
+}
+
+int gs_verify_compare(const json_t *doc, const json_t *truth, const gs_verify_opts *opts,
+                      gs_verify *out, gs_error *err)
+{
+    const json_t *records = json_object_get(truth, "records");
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(records))
+        return gs_fail(err, GS_ERR_INPUT, "truth: no \"records\" object");
+    size_t n = 0;
+    const char *key, *name;
+    json_t *rec, *tf;
+    json_object_foreach((json_t *)records, key, rec)
+        n += json_object_size(rec);
+    if (n && !(out->rows = calloc(n, sizeof *out->rows)))
+        return gs_fail(err, GS_ERR_NO_MEMORY, "verify: out of host memory");
+    json_object_foreach((json_t *)records, key, rec) {
+        const json_t *found = find_record(doc, key);
+        json_object_foreach(rec, name, tf) {
+            if (!json_is_object(tf)) {
+                gs_verify_free(out);
+                return gs_fail(err, GS_ERR_INPUT, "truth: %s.%s is not an object", key, name);
+            }
+            gs_verify_row *row = &out->rows[out->count++];
+            verify_figure(row, key, name, tf, found, opts);
+            out->counts[row->verdict]++;
+        }
+    }
+    return 0;
+}
+
+void gs_verify_free(gs_verify *v)
+{
+    for (size_t i = 0; i < v->count; i++) {
+        json_decref(v->rows[i].inferred);
+        json_decref(v->rows[i].truth);
+    }
+    free(v->rows);
+    memset(v, 0, sizeof *v);
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end test of `gpusonar export accel-sim`: the simulator's hopper result (cache --target
+# all, smem-banks, pipeline, clock, measured by `gpusonar verify --json`) exported as a GPGPU-Sim
+# / Accel-Sim fragment. The constant cache's string, the latencies (from the document's figures,
+# by the tuner's rules), banks, pipeline and trace lines must be there; the L1 (192 sets) and the
+# L2 (320 sets per sub-partition with --l2-sub-partitions 80) are "not expressible" comments;
+# --out writes the same text; a file that is not a result document, or a format other than
+# accel-sim, is a usage error (2).
+set -u
+. "$(dirname "$0")/common.bash"
+
+if ! $B verify -q --device sim:hopper --json "$T/h.json" >/dev/null 2>"$T/err"; then
+  echo "FAIL verify on hopper"; sed 's/^/  /' "$T/err"; exit 1
+fi
+if ! $B export accel-sim "$T/h.json" >"$T/out.config" 2>"$T/err" ||
+   ! $B export accel-sim "$T/h.json" --l2-sub-partitions 80 --out "$T/l2.config" 2>>"$T/err"; then
+  echo "FAIL export"; sed 's/^/  /' "$T/err"; exit 1
+fi
+$PY - "$T/h.json" "$T/out.config" "$T/l2.config" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+l2text = open(sys.argv[3]).read()
+lines = text.splitlines()
+rec = {p["name"] + (":" + p["params"]["level"] if "level" in p["params"] else ""): p["figures"]
+       for p in doc["probes"]}
+v = lambda r, f: rec[r][f]["value"]
+want = [
+    "-gpgpu_const_cache:l1 N:8:64:4,L:R:f:N:L,S:2:64,4",
+    "-gpgpu_l1_latency %d" % round(v("cache:l1", "hit_latency_cycles")),
+    "-gpgpu_l2_rop_latency %d" % round(v("cache:l2", "hit_latency_cycles")
+                                       - v("cache:l1", "hit_latency_cycles")),
+    "-dram_latency %d" % round(v("cache:l2", "miss_penalty_cycles")),
+    "-gpgpu_smem_latency %d" % round(v("smem-banks", "latency_w4_stride1_cycles")),
+    "-gpgpu_shmem_num_banks 32",
+    "-gpgpu_shmem_limited_broadcast 0",
+    "-gpgpu_n_clusters 132",
+    "-ptx_opcode_latency_sfu %d" % round(v("pipeline", "sfu-sin_Lambda_cycles")),
+    "-trace_opcode_latency_initiation_sp %d,%d" % (round(v("pipeline", "ffma_Lambda_cycles")),
+                                                   round(v("pipeline", "ffma_lambda_cycles") * 4)),
+    "-trace_opcode_latency_initiation_tensor %d,%d" % (round(v("pipeline", "mma_Lambda_cycles")),
+                                                       round(v("pipeline", "mma_lambda_cycles") * 4)),
+]
+for w in want:
+    assert w in lines, "missing line %r" % w
+for part in ["# -gpgpu_cache:dl1 not expressible: 192 sets",
+             "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition",
+             "# -gpgpu_clock_domains not determined: the device reports no memory clock"]:
+    assert part in text, "missing %r" % part
+assert "# -gpgpu_cache:dl2 not expressible: 320 sets per sub-partition" in l2text, l2text
+assert l2text.replace(
+    [l for l in l2text.splitlines() if "dl2" in l][0], "") != text  # the L2 part differs
+# every line is a comment, blank, or "-option value"
+for l in lines:
+    assert l == "" or l.startswith("#") or (l.startswith("-") and len(l.split()) == 2), l
+print("  export accel-sim: %d option lines, %d comments" %
+      (sum(l.startswith("-") for l in lines), sum(l.startswith("#") for l in lines)))
+PYEOF
+
+# usage errors: a format other than accel-sim, a file that is not a result document
+$B export gem5 "$T/h.json" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "the only format is accel-sim" "$T/err" || { echo "FAIL export gem5: $rc"; fails=$((fails+1)); }
+echo '{"schema": "other/1"}' >"$T/bad.json"
+$B export accel-sim "$T/bad.json" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] || { echo "FAIL export of a non-result document: exit $rc"; cat "$T/err"; fails=$((fails+1)); }
+[ $fails -eq 0 ] && echo "export_accelsim: ok" || echo "export_accelsim: $fails failures"
+exit $((fails > 0))

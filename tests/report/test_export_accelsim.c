@@ -1,0 +1,161 @@
+/* Tests of the GPGPU-Sim / Accel-Sim export (src/report/export_accelsim.c) on a fixture document:
+ * an L1 of 64 sets x 4 ways of sectored 128-B lines under a linear index becomes its dl1 string;
+ * a hashed texture index, a constant cache with unequal sets and a PLRU policy become "not
+ * expressible" comments; an L2 without --l2-sub-partitions stays a comment, with it becomes a
+ * per-sub-partition string; latencies follow the tuner (L2 - L1, the L2's miss penalty); banks,
+ * broadcast, clock domains, device properties and pipeline lines; a null figure becomes
+ * "not determined" with its reason; a document that is not a result is refused. */
+#include "gs_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/export_accelsim.h"
+
+static const char *const doc_text =
+    "{\"schema\":\"gpusonar/1\",\"complete\":true,\"time_utc\":\"2026-11-24T00:00:00Z\","
+    "\"device\":{\"name\":\"Fixture GPU\",\"compute_capability\":\"9.0\",\"sm_count\":132,"
+    "  \"warp_size\":32,\"max_threads_per_sm\":2048,\"max_blocks_per_sm\":32,"
+    "  \"regs_per_sm\":65536,\"smem_per_sm_bytes\":233472,\"smem_per_block_bytes\":49152,"
+    "  \"mem_clock_khz\":2619000},"
+    "\"probes\":["
+    "{\"name\":\"cache\",\"params\":{\"level\":\"l1\"},\"figures\":{"
+    "  \"size_bytes\":{\"value\":32768},\"line_bytes\":{\"value\":128},"
+    "  \"sector_bytes\":{\"value\":32},\"sets\":{\"value\":64},\"ways\":{\"value\":4},"
+    "  \"mapping\":{\"value\":[7,8,9,10,11,12]},\"policy\":{\"value\":\"lru\"},"
+    "  \"hit_latency_cycles\":{\"value\":33.4}}},"
+    "{\"name\":\"cache\",\"params\":{\"level\":\"tex\"},\"figures\":{"
+    "  \"size_bytes\":{\"value\":32768},\"line_bytes\":{\"value\":128},"
+    "  \"sets\":{\"value\":64},\"ways\":{\"value\":4},"
+    "  \"mapping\":{\"value\":\"hashed\"},\"policy\":{\"value\":\"lru\"}}},"
+    "{\"name\":\"cache\",\"params\":{\"level\":\"const1\"},\"figures\":{"
+    "  \"size_bytes\":{\"value\":2048},\"line_bytes\":{\"value\":64},"
+    "  \"sets\":{\"value\":8},\"ways\":{\"value\":4},"
+    "  \"mapping\":{\"value\":[6,7,8]},\"policy\":{\"value\":\"plru\"}}},"
+    "{\"name\":\"cache\",\"params\":{\"level\":\"l2\"},\"figures\":{"
+    "  \"size_bytes\":{\"value\":8388608},\"line_bytes\":{\"value\":128},"
+    "  \"sector_bytes\":{\"value\":32},\"sets\":{\"value\":4096},\"ways\":{\"value\":16},"
+    "  \"mapping\":{\"value\":\"modulo\"},\"policy\":{\"value\":\"lru\"},"
+    "  \"hit_latency_cycles\":{\"value\":233.6},\"miss_penalty_cycles\":{\"value\":320}}},"
+    "{\"name\":\"smem-banks\",\"params\":{},\"figures\":{"
+    "  \"latency_w4_stride1_cycles\":{\"value\":29},\"banks\":{\"value\":32},"
+    "  \"bank_width_bytes\":{\"value\":8},\"broadcast_rule\":{\"value\":\"multicast\"}}},"
+    "{\"name\":\"clock\",\"params\":{},\"figures\":{\"sm_clock_khz\":{\"value\":1979999.9}}},"
+    "{\"name\":\"pipeline\",\"params\":{},\"figures\":{"
+    "  \"iadd_lambda_cycles\":{\"value\":0.25},\"iadd_Lambda_cycles\":{\"value\":5.4},"
+    "  \"ffma_lambda_cycles\":{\"value\":0.25},\"ffma_Lambda_cycles\":{\"value\":4.0001},"
+    "  \"dfma_lambda_cycles\":{\"value\":0.5},\"dfma_Lambda_cycles\":{\"value\":8},"
+    "  \"sfu-sin_lambda_cycles\":{\"value\":2},\"sfu-sin_Lambda_cycles\":{\"value\":23},"
+    "  \"mma_lambda_cycles\":{\"value\":null,\"reason\":\"no tensor cores\"},"
+    "  \"mma_Lambda_cycles\":{\"value\":null,\"reason\":\"no tensor cores\"}}}"
+    "]}";
+
+static char *export_text(unsigned sub_partitions)
+{
+    json_error_t e;
+    json_t *doc = json_loads(doc_text, 0, &e);
+    if (!doc)
+        fail_msg("fixture: %s (column %d)", e.text, e.column);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    gs_export_opts opts = {sub_partitions};
+    gs_error err;
+    assert_int_equal(gs_export_accelsim(f, doc, &opts, &err), 0);
+    fclose(f);
+    json_decref(doc);
+    return buf;
+}
+
+/* The line that starts with `start`, or fail. */
+static void has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, line, n) == 0 && (p[n] == '\n' || p[n] == '\0'))
+            return;
+    fail_msg("no line \"%s\" in:\n%s", line, text);
+}
+
+static void has_text(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("no \"%s\" in:\n%s", part, text);
+}
+
+static void caches(void **state)
+{
+    (void)state;
+    char *t = export_text(0);
+    has_line(t, "-gpgpu_cache:dl1 S:64:128:4,L:T:m:L:L,A:512:64,16:0,32");
+    has_text(t, "# -gpgpu_tex_cache:l1 not expressible: a hashed set index");
+    has_text(t, "# -gpgpu_const_cache:l1 not expressible: replacement policy plru");
+    has_text(t, "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition");
+    has_text(t, "# measured over the whole device: 4096 sets x 16 ways x 128 B");
+    free(t);
+    t = export_text(64);
+    has_line(t, "-gpgpu_cache:dl2 S:64:128:16,L:B:m:L:X,A:384:4,32:0,32");
+    free(t);
+    t = export_text(3);   /* 4096 sets do not split over 3 */
+    has_text(t, "# -gpgpu_cache:dl2 not expressible: 4096 sets do not split evenly over 3");
+    free(t);
+}
+
+static void latencies_banks_clock_device(void **state)
+{
+    (void)state;
+    char *t = export_text(0);
+    has_line(t, "-gpgpu_l1_latency 33");
+    has_line(t, "-gpgpu_l2_rop_latency 200");          /* 233.6 - 33.4 */
+    has_line(t, "-dram_latency 320");
+    has_line(t, "-gpgpu_smem_latency 29");
+    has_line(t, "-gpgpu_shmem_num_banks 32");
+    has_text(t, "# banks are 8 B wide; GPGPU-Sim's banks are 4 B wide");
+    has_line(t, "-gpgpu_shmem_limited_broadcast 0");
+    has_line(t, "-gpgpu_clock_domains 1980:1980:1980:2619");
+    has_line(t, "-gpgpu_compute_capability_major 9");
+    has_line(t, "-gpgpu_n_clusters 132");
+    has_line(t, "-gpgpu_shmem_size 233472");
+    has_line(t, "-gpgpu_shader_core_pipeline 2048:32");
+    free(t);
+}
+
+static void pipeline_lines(void **state)
+{
+    (void)state;
+    char *t = export_text(0);
+    /* ADD = iadd (5.4 -> 5, 0.25 x 4 = 1), MUL and MAD = imul (absent: the reference's) */
+    has_line(t, "-ptx_opcode_latency_int 5,4,4,4,21");
+    has_line(t, "-ptx_opcode_initiation_int 1,2,2,2,2");
+    has_line(t, "-ptx_opcode_initiation_fp 2,2,2,1,4");   /* MAD = ffma: lambda 0.25 x 4 = 1 */
+    has_line(t, "-ptx_opcode_latency_dp 8,8,8,8,330");
+    has_line(t, "-ptx_opcode_latency_sfu 23");
+    has_line(t, "-ptx_opcode_initiation_sfu 8");
+    has_text(t, "# -ptx_opcode_latency_tesnor not determined: mma is not in the pipeline record");
+    has_line(t, "-trace_opcode_latency_initiation_sp 4,1");
+    has_line(t, "-trace_opcode_latency_initiation_sfu 23,8");
+    free(t);
+}
+
+static void refuses_other_documents(void **state)
+{
+    (void)state;
+    json_t *doc = json_pack("{s:s}", "schema", "something/2");
+    gs_error err;
+    FILE *f = fopen("/dev/null", "w");
+    assert_int_equal(gs_export_accelsim(f, doc, NULL, &err), GS_ERR_INPUT);
+    fclose(f);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(caches),
+        cmocka_unit_test(latencies_banks_clock_device),
+        cmocka_unit_test(pipeline_lines),
+        cmocka_unit_test(refuses_other_documents),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -95,12 +95,13 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
         }
         const char *name = strncmp(a, "--", 2) == 0 && a[2] ? a + 2 : NULL;
         size_t len = name ? strcspn(name, "=") : 0;
-        const gs_opt *o = name ? find_in(common_opts, COMMON_COUNT, name, len) : NULL;
-        int rc = o ? take_common(cmd, o, err) : 0;
+        /* A command's own option comes first: fleet's --format has choices of its own. */
+        const gs_opt *o = name ? find_in(cmd->opts, cmd->opt_count, name, len) : NULL;
+        int rc = 0;
+        if (!o && name && (o = find_in(common_opts, COMMON_COUNT, name, len)))
+            rc = take_common(cmd, o, err);
         if (rc)
             return rc;
-        if (!o && name)
-            o = find_in(cmd->opts, cmd->opt_count, name, len);
         if (o) {
             int n = o->kind != GS_OPT_FLAG && name[len] != '=' && i + 1 < argc ? 2 : 1;
             if ((rc = gs_opts_parse(o, 1, n, argv + i, NULL, NULL, 0, NULL, err)))

@@ -43,7 +43,7 @@ typedef struct gs_cli {
     const char *format;           /* --format text|markdown|csv (NULL: text) */
     bool quiet, thorough, help;
     bool probe_only;              /* print only the probes' figures, no summary (run) */
-    const char *positional[8];    /* words that are not options, in order */
+    const char *positional[512];  /* words that are not options, in order (fleet takes many) */
     int npositional;
     char *rest[256];              /* options left for a probe (run), when the command allows it */
     int nrest;

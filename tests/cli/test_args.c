@@ -8,6 +8,7 @@
 
 extern const int gs_cmd_report_opt_count;
 extern const int gs_cmd_plot_opt_count;
+extern const int gs_cmd_fleet_opt_count;
 
 static void reset(void)
 {
@@ -20,6 +21,7 @@ static void test_table_counts(void **state)
     (void)state;
     assert_int_equal(gs_command_find("report")->opt_count, gs_cmd_report_opt_count);
     assert_int_equal(gs_command_find("plot")->opt_count, gs_cmd_plot_opt_count);
+    assert_int_equal(gs_command_find("fleet")->opt_count, gs_cmd_fleet_opt_count);
     assert_null(gs_command_find("frobnicate"));
 }
 

@@ -9,7 +9,8 @@ gs_cli gs_args;
 
 static const gs_opt common_opts[] = {
     {"device", GS_OPT_STRING, &gs_args.device, "DEV",
-     "cuda:N, sim, sim:NAME or sim:FILE.json (default: cuda:0 if a GPU is present, else sim:hopper)",
+     "cuda:N, cuda:UUID, cuda:all, a list (cuda:0,2), sim, sim:NAME or sim:FILE.json (default: "
+     "cuda:0 if a GPU is present, else sim:hopper)",
      NULL, 0, 0},
     {"json", GS_OPT_STRING, &gs_args.json, "FILE", "write the result document (schema gpusonar/1); - for stdout", NULL, 0, 0},
     {"csv", GS_OPT_STRING, &gs_args.csv, "DIR", "write every series as CSV into DIR", NULL, 0, 0},
@@ -18,6 +19,9 @@ static const gs_opt common_opts[] = {
     {"thorough", GS_OPT_FLAG, &gs_args.thorough, NULL, "more samples for tighter intervals (slower)", NULL, 0, 0},
     {"format", GS_OPT_CHOICE, &gs_args.format, "FMT", "how stdout shows the report (default text)",
      "text|markdown|csv", 0, 0},
+    {"out-dir", GS_OPT_STRING, &gs_args.out_dir, "DIR",
+     "write each device's result document as DIR/<host>-<GPU UUID>.json (for 'gpusonar fleet')",
+     NULL, 0, 0},
 };
 enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
 

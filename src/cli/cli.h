@@ -31,7 +31,8 @@ enum {
     GS_COMMON_QUIET = 1u << 4,
     GS_COMMON_THOROUGH = 1u << 5,
     GS_COMMON_FORMAT = 1u << 6,
-    GS_COMMON_MEASURE = 0x7f,  /* every option above: commands that measure */
+    GS_COMMON_OUT_DIR = 1u << 7,
+    GS_COMMON_MEASURE = 0xff,  /* every option above: commands that measure */
 };
 
 /* What the parser fills in. Strings point into argv. */
@@ -41,6 +42,7 @@ typedef struct gs_cli {
     const char *csv;
     uint64_t seed;
     const char *format;           /* --format text|markdown|csv (NULL: text) */
+    const char *out_dir;          /* --out-dir DIR: the document as DIR/<host>-<uuid>.json */
     bool quiet, thorough, help;
     bool probe_only;              /* print only the probes' figures, no summary (run) */
     const char *positional[512];  /* words that are not options, in order (fleet takes many) */
@@ -98,6 +100,13 @@ int gs_cli_check_outputs(gs_error *err);
  * the device cannot run is recorded as unsupported without failing the run (the report). */
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                       bool unsupported_fails);
+
+/* --device lists (device_list.c): "cuda:all" or "cuda:0,2" expand into one spec per device,
+ * measured one after another (never at once: GPUs of a node share the host, PCIe and NVLink). */
+#define GS_DEVICE_SPEC_LEN 128
+bool gs_cli_is_device_list(const char *spec);
+int gs_cli_expand_devices(const char *spec, char (*list)[GS_DEVICE_SPEC_LEN], int max, int *n,
+                          gs_error *err);
 
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);

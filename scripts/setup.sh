@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema)
+          python3 python3-jsonschema
+          slurm-wlm slurm-client munge)   # tests/e2e/slurm_fleet.sh: a one-machine Slurm cluster
 
 missing=()
 for p in "${packages[@]}"; do

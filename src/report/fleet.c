@@ -69,6 +69,7 @@ static const struct {
     {"global-patterns.latency_l2_hit_*", "near or far L2 partition: differs from run to run"},
     {"*_rms_*", "residual of a fit"},
     {"*model_error*", "residual of a fit"},
+    {"*residual*", "residual of a fit"},
 };
 
 const char *gs_fleet_not_judged(const char *figure)

@@ -210,6 +210,7 @@ static void test_not_judged(void **state)
     assert_non_null(gs_fleet_not_judged("global-patterns.latency_l2_hit_ca_cycles"));
     assert_non_null(gs_fleet_not_judged("smem-banks.fit_rms_cycles"));
     assert_non_null(gs_fleet_not_judged("roofline.fadd_model_error_percent"));
+    assert_non_null(gs_fleet_not_judged("random-walk.constant_fit_residual_cycles"));
     assert_null(gs_fleet_not_judged("global-patterns.latency_l2_miss_ca_cycles"));
     assert_null(gs_fleet_not_judged("cache:l2.size_bytes"));
     fleet f = {0};

@@ -5,7 +5,8 @@ set -euo pipefail
 
 # clang and libclang-rt-14-dev (libFuzzer's and the sanitizers' runtimes) build tests/fuzz/.
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema groff-base clang libclang-rt-14-dev)
+          python3 python3-jsonschema groff-base clang libclang-rt-14-dev
+          slurm-wlm slurm-client munge)   # tests/e2e/slurm_fleet.sh: a one-machine Slurm cluster
 # tests/e2e/html_browser.sh loads `gpusonar html` pages in a headless browser.
 packages+=(chromium)
 

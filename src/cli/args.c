@@ -9,7 +9,8 @@ gs_cli gs_args;
 
 static const gs_opt common_opts[] = {
     {"device", GS_OPT_STRING, &gs_args.device, "DEV",
-     "cuda:N, sim, sim:NAME or sim:FILE.json (default: cuda:0 if a GPU is present, else sim:hopper)",
+     "cuda:N, cuda:UUID, cuda:all, a list (cuda:0,2), sim, sim:NAME or sim:FILE.json (default: "
+     "cuda:0 if a GPU is present, else sim:hopper)",
      NULL, 0, 0},
     {"json", GS_OPT_STRING, &gs_args.json, "FILE", "write the result document (schema gpusonar/1); - for stdout", NULL, 0, 0},
     {"csv", GS_OPT_STRING, &gs_args.csv, "DIR", "write every series as CSV into DIR", NULL, 0, 0},
@@ -18,6 +19,9 @@ static const gs_opt common_opts[] = {
     {"thorough", GS_OPT_FLAG, &gs_args.thorough, NULL, "more samples for tighter intervals (slower)", NULL, 0, 0},
     {"format", GS_OPT_CHOICE, &gs_args.format, "FMT", "how stdout shows the report (default text)",
      "text|markdown|csv", 0, 0},
+    {"out-dir", GS_OPT_STRING, &gs_args.out_dir, "DIR",
+     "write each device's result document as DIR/<host>-<GPU UUID>.json (for 'gpusonar fleet')",
+     NULL, 0, 0},
 };
 enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
 
@@ -99,12 +103,13 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
             argv[i] = a = long_out;   /* -o FILE: a command's --out (html, plot) */
         const char *name = strncmp(a, "--", 2) == 0 && a[2] ? a + 2 : NULL;
         size_t len = name ? strcspn(name, "=") : 0;
-        const gs_opt *o = name ? find_in(common_opts, COMMON_COUNT, name, len) : NULL;
-        int rc = o ? take_common(cmd, o, err) : 0;
+        /* A command's own option comes first: fleet's --format has choices of its own. */
+        const gs_opt *o = name ? find_in(cmd->opts, cmd->opt_count, name, len) : NULL;
+        int rc = 0;
+        if (!o && name && (o = find_in(common_opts, COMMON_COUNT, name, len)))
+            rc = take_common(cmd, o, err);
         if (rc)
             return rc;
-        if (!o && name)
-            o = find_in(cmd->opts, cmd->opt_count, name, len);
         if (o) {
             int n = o->kind != GS_OPT_FLAG && name[len] != '=' && i + 1 < argc ? 2 : 1;
             if ((rc = gs_opts_parse(o, 1, n, argv + i, NULL, NULL, 0, NULL, err)))

@@ -32,7 +32,8 @@ enum {
     GS_COMMON_QUIET = 1u << 4,
     GS_COMMON_THOROUGH = 1u << 5,
     GS_COMMON_FORMAT = 1u << 6,
-    GS_COMMON_MEASURE = 0x7f,  /* every option above: commands that measure */
+    GS_COMMON_OUT_DIR = 1u << 7,
+    GS_COMMON_MEASURE = 0xff,  /* every option above: commands that measure */
 };
 
 /* What the parser fills in. Strings point into argv. */
@@ -42,9 +43,10 @@ typedef struct gs_cli {
     const char *csv;
     uint64_t seed;
     const char *format;           /* --format text|markdown|csv (NULL: text) */
+    const char *out_dir;          /* --out-dir DIR: the document as DIR/<host>-<uuid>.json */
     bool quiet, thorough, help;
     bool probe_only;              /* print only the probes' figures, no summary (run) */
-    const char *positional[8];    /* words that are not options, in order */
+    const char *positional[512];  /* words that are not options, in order (fleet takes many) */
     int npositional;
     char *rest[256];              /* options left for a probe (run), when the command allows it */
     int nrest;
@@ -122,6 +124,12 @@ int gs_cli_dry_run(const gs_probe_def *def, const gs_probe_ctx *real, gs_error *
  * finished document, which the caller frees with gs_run_free. */
 int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                    bool unsupported_fails, gs_run **keep);
+/* --device lists (device_list.c): "cuda:all" or "cuda:0,2" expand into one spec per device,
+ * measured one after another (never at once: GPUs of a node share the host, PCIe and NVLink). */
+#define GS_DEVICE_SPEC_LEN 128
+bool gs_cli_is_device_list(const char *spec);
+int gs_cli_expand_devices(const char *spec, char (*list)[GS_DEVICE_SPEC_LEN], int max, int *n,
+                          gs_error *err);
 
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);

@@ -14,6 +14,7 @@ int gs_cmd_devices(int argc, char **argv);
 int gs_cmd_plot(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_html(int argc, char **argv);
+int gs_cmd_fleet(int argc, char **argv);
 int gs_cmd_help(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
 int gs_cmd_verify(int argc, char **argv);
@@ -28,6 +29,8 @@ extern const gs_opt gs_cmd_verify_opts[];
 extern const int gs_cmd_verify_opt_count;
 extern const gs_opt gs_cmd_export_opts[];
 extern const int gs_cmd_export_opt_count;
+extern const gs_opt gs_cmd_fleet_opts[];
+extern const int gs_cmd_fleet_opt_count;
 
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
@@ -93,6 +96,21 @@ const gs_command gs_commands[] = {
      "the device's properties. An option the document does not determine, or that GPGPU-Sim\n"
      "cannot express, is a comment saying why. docs/accel-sim-export.md names the figure\n"
      "behind each option. Nothing is measured."},
+    {"fleet", gs_cmd_fleet, 0, gs_cmd_fleet_opts, 4, 512,
+     "gpusonar fleet DIR|FILES... [--format text|markdown|csv|json] [--threshold Z]",
+     "many GPUs' result documents together: per model the median, spread and outliers",
+     "Reads result documents (a folder's *.json, or files), groups them by GPU model (name and\n"
+     "compute capability) and prints per figure the fleet's median, spread (1.4826 MAD), min and\n"
+     "max, and every outlier: host, GPU UUID, figure, value and how far off. A value is an\n"
+     "outlier when its robust z-score (0.6745 (x - median) / MAD) exceeds --threshold, it lies\n"
+     "more than --min-deviation % from the median, and the gap exceeds its own 95% interval plus\n"
+     "the fleet's median interval; a model needs 3 GPUs (5 to flag a lone GPU when all others\n"
+     "agree exactly). Placement-dependent figures (L2 hit latency: near or far partition) and\n"
+     "fit residuals are summarised, not judged, unless --judge-all. Documents of another schema or gpusonar\n"
+     "version than the majority are listed and not compared; unreadable ones are listed.\n"
+     "--format markdown is the fleet page (a table per model, outliers in bold).\n"
+     "Exit status: 0 no outlier, 1 an outlier was found, 2 trouble (usage, or a document\n"
+     "unreadable or set aside, so the comparison is not whole)."},
     {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
      "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"

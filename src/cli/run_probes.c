@@ -106,6 +106,12 @@ int gs_cli_check_outputs(gs_error *err)
         return rc;
     if (gs_args.csv && (rc = check_dir(gs_args.csv, "csv", err)))
         return rc;
+    if (gs_args.out_dir && (rc = check_dir(gs_args.out_dir, "out-dir", err)))
+        return rc;
+    if (gs_cli_is_device_list(gs_args.device) && (gs_args.json || gs_args.csv))
+        return gs_fail(err, GS_ERR_USAGE, "--device %s measures several devices: --%s names one "
+                       "output; use --out-dir DIR (one document per GPU)", gs_args.device,
+                       gs_args.json ? "json" : "csv");
     return 0;
 }
 
@@ -197,11 +203,49 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
     }
 }
 
-/* Write what the run holds: JSON if asked, CSV if asked, the text report unless JSON went to
- * stdout. */
-static int emit(gs_run *run, bool text, gs_error *err)
+/* A file-name-safe copy of text: letters, digits, '.', '_' and '-' kept, anything else '_'. */
+static void safe_name(const char *text, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; text[i] && i + 1 < len; i++) {
+        char c = text[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '.' || c == '_' || c == '-';
+        buf[i] = ok && !(i == 0 && c == '.') ? c : '_';
+    }
+    buf[i] = '\0';
+}
+
+/* --out-dir: DIR/<host>-<uuid>.json (the folder made if missing), host as the document's
+ * environment record names it. */
+static int out_dir_path(const gs_run *run, const gs_device_info *info, char *path, size_t len,
+                        gs_error *err)
+{
+    const char *host = json_string_value(json_object_get(json_object_get(run->doc, "environment"),
+                                                         "host"));
+    char h[128], u[64], fallback[32];
+    snprintf(fallback, sizeof fallback, "%s%d", info->backend, info->ordinal);
+    safe_name(host && *host ? host : "unknown-host", h, sizeof h);
+    safe_name(info->uuid[0] ? info->uuid : fallback, u, sizeof u);
+    if (mkdir(gs_args.out_dir, 0777) != 0 && errno != EEXIST)
+        return gs_fail(err, GS_ERR_IO, "--out-dir %s: cannot create it: %s", gs_args.out_dir,
+                       strerror(errno));
+    if ((size_t)snprintf(path, len, "%s/%s-%s.json", gs_args.out_dir, h, u) >= len)
+        return gs_fail(err, GS_ERR_IO, "--out-dir %s: the path is too long", gs_args.out_dir);
+    return 0;
+}
+
+/* Write what the run holds: JSON if asked (--json, or --out-dir's file), CSV if asked, the text
+ * report unless JSON went to stdout. */
+static int emit(gs_run *run, const gs_device_info *info, bool text, gs_error *err)
 {
     int rc = 0;
+    char path[PATH_MAX];
+    if (gs_args.out_dir && ((rc = out_dir_path(run, info, path, sizeof path, err)) ||
+                            (rc = gs_run_write_json(run, path, err))))
+        return rc;
+    if (gs_args.out_dir && !gs_args.quiet)
+        fprintf(stderr, "gpusonar: wrote %s\n", path);
     if (gs_args.json && (rc = gs_run_write_json(run, gs_args.json, err)))
         return rc;
     if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
@@ -251,8 +295,9 @@ static void record_environment(gs_run *run, gs_backend *b, const gs_device_info 
                         "(see environment in the document): figures may be disturbed\n");
 }
 
-int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
-                      bool unsupported_fails)
+/* The probes on the one device gs_args.device names. */
+static int run_on_device(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                         bool unsupported_fails)
 {
     return gs_cli_measure(defs, n, probe_argc, probe_argv, unsupported_fails, NULL);
 }
@@ -311,7 +356,7 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     gs_progress_clear();
     record_environment(run, b, &info, have_start ? &start : NULL);
     gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
-    int rc = emit(run, keep == NULL, &err);
+    int rc = emit(run, &info, keep == NULL, &err);
     if (keep)
         *keep = run;
     else
@@ -322,4 +367,35 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
         return GS_EXIT_FAILED; /* measured, but an output could not be written */
     }
     return exit_status(&o);
+}
+
+int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                      bool unsupported_fails)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    if (gs_cli_check_outputs(&err))
+        return gs_cli_fail(&err);
+    if (!gs_cli_is_device_list(gs_args.device))
+        return run_on_device(defs, n, probe_argc, probe_argv, unsupported_fails);
+    static char list[64][GS_DEVICE_SPEC_LEN];
+    int count = 0;
+    if (gs_cli_expand_devices(gs_args.device, list, 64, &count, &err))
+        return gs_cli_fail(&err);
+    /* One device after another (device_list.c says why); the worst status wins, a signal stops. */
+    const char *whole = gs_args.device;
+    int worst = GS_EXIT_OK;
+    for (int i = 0; i < count; i++) {
+        if (!gs_args.quiet)
+            fprintf(stderr, "gpusonar: device %d of %d: %s\n", i + 1, count, list[i]);
+        gs_args.device = list[i];
+        int rc = run_on_device(defs, n, probe_argc, probe_argv, unsupported_fails);
+        if (rc == GS_EXIT_SIGINT || rc == GS_EXIT_SIGTERM) {
+            worst = rc;
+            break;
+        }
+        worst = rc > worst ? rc : worst;
+    }
+    gs_args.device = whole;
+    return worst;
 }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -64,7 +65,12 @@ static void host_fields(json_t *env)
 {
     char host[256] = "";
     struct utsname u;
-    if (gethostname(host, sizeof host - 1) != 0)
+    /* $GPUSONAR_HOST names the host where a batch system's node name is what an admin acts on
+     * (scripts/slurm/ sets it to $SLURMD_NODENAME); else the host name. */
+    const char *named = getenv("GPUSONAR_HOST");
+    if (named && *named)
+        snprintf(host, sizeof host, "%s", named);
+    else if (gethostname(host, sizeof host - 1) != 0)
         host[0] = '\0';
     json_object_set_new(env, "host", json_string(host));
     if (uname(&u) == 0) {

@@ -1,6 +1,7 @@
 /* The simulator backend: a loaded model behind the backend interface. info and clock are answered
  * here from the model's "device" and "noise" sections; the other operations by their section's
  * file (sim.h). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim/sim.h"
@@ -11,10 +12,33 @@ static gs_sim_model *model_of(gs_backend *b)
     return (gs_sim_model *)b->impl;
 }
 
+/* FNV-1a (64 bits) of a string, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* A stable pseudo-UUID for a simulated GPU, "SIM-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", from the
+ * model's name, its source (built-in name or file) and the seed: a simulated fleet (one model
+ * file and seed per "GPU") has distinct GPUs, and the prefix says none of them is real. */
+static void sim_uuid(const gs_sim_model *m, uint64_t seed, char *out, size_t len)
+{
+    char seed_text[24];
+    snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
+    uint64_t a = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ull, m->name), m->source), seed_text);
+    uint64_t b = fnv1a(a ^ 0x9e3779b97f4a7c15ull, seed_text);
+    snprintf(out, len, "SIM-%08x-%04x-%04x-%04x-%012llx", (unsigned)(a >> 32),
+             (unsigned)(a >> 16) & 0xffff, (unsigned)a & 0xffff, (unsigned)(b >> 48),
+             (unsigned long long)(b & 0xffffffffffffull));
+}
+
 static int sim_info(gs_backend *b, gs_device_info *out, gs_error *err)
 {
     (void)err;
     *out = model_of(b)->info;
+    sim_uuid(model_of(b), b->seed, out->uuid, sizeof out->uuid);
     return 0;
 }
 

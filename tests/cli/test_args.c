@@ -12,6 +12,7 @@ extern const int gs_cmd_verify_opt_count;
 extern const int gs_cmd_export_opt_count;
 extern const int gs_cmd_help_opt_count;
 extern const int gs_cmd_html_opt_count;
+extern const int gs_cmd_fleet_opt_count;
 
 static void reset(void)
 {
@@ -28,6 +29,7 @@ static void test_table_counts(void **state)
     assert_int_equal(gs_command_find("export")->opt_count, gs_cmd_export_opt_count);
     assert_int_equal(gs_command_find("help")->opt_count, gs_cmd_help_opt_count);
     assert_int_equal(gs_command_find("html")->opt_count, gs_cmd_html_opt_count);
+    assert_int_equal(gs_command_find("fleet")->opt_count, gs_cmd_fleet_opt_count);
     assert_null(gs_command_find("frobnicate"));
 }
 

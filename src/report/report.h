@@ -40,6 +40,15 @@ int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_
  * missing); *count gets the number of plots. */
 int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err);
 
+/* Write text as a gnuplot string expression of single-quoted strings, a quote joined in as "'"
+ * ('it'."'".'s'), control characters as spaces (gnuplot substitutes nothing inside single
+ * quotes: no backquotes, macros or escapes). */
+void gs_gnuplot_quote(FILE *f, const char *text);
+
+/* Run gnuplot (or $GS_GNUPLOT) on script with dir as its working folder: an argument vector,
+ * no shell; its output is captured for the error message. 0 or GS_ERR_IO. */
+int gs_gnuplot_run(const char *dir, const char *script, gs_error *err);
+
 /* Print the shared numeric figures of two documents side by side; *differing counts those that
  * differ beyond their intervals. */
 int gs_report_compare(FILE *out, const json_t *a, const json_t *b, int *differing);

@@ -1,10 +1,11 @@
 /* CSV files of every series in a result document (--csv DIR). */
 #include "report/report.h"
 
-#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "util/outfile.h"
 
 /* Keep names file-safe: letters, digits, '-', '_' and '.'; anything else becomes '_'. */
 static void safe_name(char *s)
@@ -15,28 +16,56 @@ static void safe_name(char *s)
             *s = '_';
 }
 
+/* A CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. */
+static void csv_field(FILE *f, const char *text)
+{
+    text = text ? text : "";
+    if (!strpbrk(text, ",\"\r\n")) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *text; text++) {
+        if (*text == '"')
+            fputc('"', f);
+        fputc(*text, f);
+    }
+    fputc('"', f);
+}
+
+/* A number, or an empty field for null (not a made-up 0). */
+static void csv_number(FILE *f, const json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(f, "%.10g", json_number_value(v));
+}
+
 static int write_series(const char *path, const json_t *s, gs_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; check --csv DIR", path,
-                       strerror(errno));
+    gs_outfile out;
+    int rc = gs_outfile_open(&out, path, err);
+    if (rc)
+        return rc;
     const json_t *x = json_object_get(s, "x"), *y = json_object_get(s, "y");
-    fprintf(f, "%s,%s\n", json_string_value(json_object_get(s, "x_label")),
-            json_string_value(json_object_get(s, "y_label")));
-    for (size_t i = 0; i < json_array_size(x) && i < json_array_size(y); i++)
-        fprintf(f, "%.10g,%.10g\n", json_number_value(json_array_get(x, i)),
-                json_number_value(json_array_get(y, i)));
-    if (fclose(f))
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    return 0;
+    csv_field(out.f, json_string_value(json_object_get(s, "x_label")));
+    fputc(',', out.f);
+    csv_field(out.f, json_string_value(json_object_get(s, "y_label")));
+    fputc('\n', out.f);
+    for (size_t i = 0; i < json_array_size(x) && i < json_array_size(y); i++) {
+        csv_number(out.f, json_array_get(x, i));
+        fputc(',', out.f);
+        csv_number(out.f, json_array_get(y, i));
+        fputc('\n', out.f);
+    }
+    return gs_outfile_commit(&out, err);
 }
 
 int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
                           void *ctx, gs_error *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return gs_fail(err, GS_ERR_IO, "cannot create folder '%s': %s", dir, strerror(errno));
+    int rc = gs_outdir_make(dir, err);
+    if (rc)
+        return rc;
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p) {
@@ -52,8 +81,7 @@ int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_
                      json_string_value(json_object_get(p, "name")), level ? "-" : "",
                      level ? level : "", sname);
             safe_name(base);
-            int rc = fn(dir, base, s, ctx, err);
-            if (rc)
+            if ((rc = fn(dir, base, s, ctx, err)))
                 return rc;
         }
     }

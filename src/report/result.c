@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/outfile.h"
+
 #ifndef GS_VERSION
 #define GS_VERSION "0.0.0"
 #endif
@@ -230,30 +232,14 @@ int gs_figure_get(const gs_probe_out *p, const char *name, double *value)
 int gs_run_write_json(const gs_run *run, const char *path, gs_error *err)
 {
     const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(10);
-    if (strcmp(path, "-") == 0) {
-        if (json_dumpf(run->doc, stdout, flags) || fputc('\n', stdout) == EOF)
-            return gs_fail(err, GS_ERR_IO, "cannot write JSON to standard output");
-        fflush(stdout);
-        return 0;
-    }
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-        return gs_fail(err, GS_ERR_IO, "out of memory naming the JSON file");
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
+    gs_outfile out;
+    int rc = gs_outfile_open(&out, path, err);
+    if (rc)
+        return rc;
+    if (json_dumpf(run->doc, out.f, flags) || fputc('\n', out.f) == EOF) {
         int e = errno;
-        free(tmp);
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; choose another --json path", path,
-                       strerror(e));
+        gs_outfile_abort(&out);
+        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(e ? e : EIO));
     }
-    int bad = json_dumpf(run->doc, f, flags) != 0 || fputc('\n', f) == EOF;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
-    }
-    free(tmp);
-    return 0;
+    return gs_outfile_commit(&out, err);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/outfile.h"
+#include "util/utf8.h"
 
 #ifndef GS_VERSION
 #define GS_VERSION "0.0.0"
@@ -26,6 +27,20 @@ static json_t *number_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A JSON string of text that may not be UTF-8 (a command-line argument, a file name): invalid
+ * bytes become \xNN, so the string is never refused and never silently missing. */
+static json_t *utf8_string(const char *text)
+{
+    size_t len = 4 * strlen(text ? text : "") + 1;
+    char *clean = malloc(len);
+    if (!clean)
+        return NULL;
+    gs_utf8_copy(clean, len, text);
+    json_t *s = json_string(clean);
+    free(clean);
+    return s;
+}
+
 gs_run *gs_run_new(int argc, char **argv)
 {
     gs_run *run = calloc(1, sizeof *run);
@@ -33,7 +48,7 @@ gs_run *gs_run_new(int argc, char **argv)
         return NULL;
     json_t *cmd = json_array();
     for (int i = 0; i < argc; i++)
-        json_array_append_new(cmd, json_string(argv[i]));
+        json_array_append_new(cmd, utf8_string(argv[i]));
     char when[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -67,9 +82,10 @@ void gs_run_set_device(gs_run *run, const gs_device_info *d)
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
     json_t *dev = json_pack(
-        "{s:s, s:s, s:s, s:b, s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:i, s:I, s:I, "
+        "{s:o, s:s, s:o, s:b, s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:i, s:I, s:I, "
         "s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:b}",
-        "name", d->name, "backend", d->backend, "model", d->model, "simulated", d->simulated,
+        "name", utf8_string(d->name), "backend", d->backend, "model", utf8_string(d->model),
+        "simulated", d->simulated,
         "ordinal", d->ordinal, "compute_capability", cc, "sm_count", d->sm_count, "warp_size", d->warp_size,
         "max_threads_per_sm", d->max_threads_per_sm, "max_threads_per_block",
         d->max_threads_per_block, "max_blocks_per_sm", d->max_blocks_per_sm, "regs_per_sm",

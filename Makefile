@@ -6,7 +6,9 @@ ARCHS       ?= 75;80;86;89;90
 JOBS        ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup build run test clean
+PREFIX      ?= /usr/local
+
+.PHONY: all setup build run test install clean
 
 all: build
 
@@ -28,6 +30,11 @@ $(TEST_BUILD)/CMakeCache.txt:
 test: setup $(TEST_BUILD)/CMakeCache.txt
 	cmake --build $(TEST_BUILD) -j $(JOBS)
 	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Installs the binary, the built-in models and the man page under PREFIX (bin/, share/gpusonar/
+# models/, share/man/man1/); DESTDIR is honoured for packaging.
+install: build
+	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf build

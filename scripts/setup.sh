@@ -4,7 +4,9 @@
 set -euo pipefail
 
 packages=(cmake make gcc libc6-dev pkg-config libjansson-dev libcmocka-dev gnuplot-nox
-          python3 python3-jsonschema)
+          python3 python3-jsonschema groff-base)
+# tests/e2e/html_browser.sh loads `gpusonar html` pages in a headless browser.
+packages+=(chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,57 +1,21 @@
-/* Opening a backend from a --device spec, and the names of plans' enums. */
+/* Opening a backend from a --device spec (src/backend.h): the CUDA backend or the simulator. */
 #include "backend.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
-static const char *const path_names[GS_PATH_COUNT] = {"default", "ca", "cg", "cv", "nc",
-                                                      "tex", "const", "shared", "local"};
-static const char *const instr_names[GS_INSTR_COUNT] = {
-    "fadd", "ffma", "iadd", "imul", "dfma", "sfu-sin", "sfu-rsqrt", "sw-sin", "hfma2", "mma"};
-
-const char *gs_space_name(gs_space s)
-{
-    return (unsigned)s < sizeof space_names / sizeof *space_names ? space_names[s] : "?";
-}
-
-const char *gs_path_name(gs_load_path p)
-{
-    return (unsigned)p < GS_PATH_COUNT ? path_names[p] : "?";
-}
-
-int gs_path_parse(const char *name, gs_load_path *out)
-{
-    for (int i = 0; i < GS_PATH_COUNT; i++)
-        if (strcmp(name, path_names[i]) == 0) {
-            *out = (gs_load_path)i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *gs_instr_name(gs_instr i)
-{
-    return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";
-}
-
-int gs_instr_parse(const char *name, gs_instr *out)
-{
-    for (int i = 0; i < GS_INSTR_COUNT; i++)
-        if (strcmp(name, instr_names[i]) == 0) {
-            *out = (gs_instr)i;
-            return 0;
-        }
-    return -1;
-}
+#include <strings.h>
 
 static int open_cuda_spec(const char *num, gs_backend **out, gs_error *err)
 {
+    if (strncasecmp(num, "GPU-", 4) == 0) {
+        int ordinal = -1, rc = gs_cuda_find_uuid(num, &ordinal, err);
+        return rc ? rc : gs_cuda_open(ordinal, out, err);
+    }
     char *end;
     long ordinal = strtol(num, &end, 10);
     if (*num == '\0' || *end || ordinal < 0 || ordinal > 1023)
-        return gs_fail(err, GS_ERR_USAGE, "--device cuda:%s: the device index must be a number "
-                       "such as cuda:0", num);
+        return gs_fail(err, GS_ERR_USAGE, "--device cuda:%s: name a device by index (cuda:0) or "
+                       "UUID (cuda:GPU-...); 'gpusonar devices' lists them", num);
     return gs_cuda_open((int)ordinal, out, err);
 }
 

@@ -1,240 +1,22 @@
-/* The one interface between probes and devices (DESIGN.md, "Backend interface").
- * A probe builds a plan in plain C, hands it to a backend and analyses what comes back. The CUDA
- * backend (src/cuda/) runs plans on a real GPU; the simulator backend (src/sim/) runs the same plans
- * on a modelled GPU whose structure is known. Every operation returns 0 or a gs_status with a
- * message in *err; none of them exits or prints. */
+/* Opening a device (DESIGN.md, "Backend interface"): a probe builds a plan in plain C (src/plan.h),
+ * hands it to a backend and analyses what comes back. This header opens the backend a --device
+ * spec names: the CUDA backend (src/cuda/) runs plans on a real GPU; the simulator backend
+ * (src/sim/) runs the same plans on a modelled GPU whose structure is known. It sits above both:
+ * they include only src/plan.h, never this header. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
+#include "cuda/cuda_backend.h"
+#include "plan.h"
+#include "sim/sim_backend.h"
 #include "util/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- info ------------------------------------------------------------------------------------ */
-typedef struct gs_device_info {
-    char name[128];               /* "NVIDIA H100 80GB HBM3" or "hopper (simulated model)" */
-    char backend[8];              /* "cuda" or "sim" */
-    char model[256];              /* sim: model name or file; cuda: "" */
-    bool simulated;
-    int ordinal;                  /* cuda device index; 0 for sim */
-    int cc_major, cc_minor;       /* compute capability */
-    int sm_count;
-    int warp_size;
-    int max_threads_per_sm;
-    int max_threads_per_block;
-    int max_blocks_per_sm;
-    int regs_per_sm;
-    double sm_clock_khz;          /* clock the driver (or the model) reports; 0 if unknown */
-    double mem_clock_khz;         /* 0 if unknown */
-    int mem_bus_bits;             /* 0 if unknown */
-    uint64_t global_mem_bytes;
-    uint64_t global_mem_free_bytes;
-    uint64_t l2_bytes;
-    uint64_t const_mem_bytes;
-    uint64_t smem_per_sm_bytes;
-    uint64_t smem_per_block_bytes;         /* default limit */
-    uint64_t smem_per_block_optin_bytes;   /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
-    int driver_version;           /* 13000 for 13.0; 0 for sim */
-    int runtime_version;
-    bool vmm_supported;           /* virtual memory management (cuMemMap) usable */
-    double sm_clock_now_khz;      /* the driver's current SM clock (NVML), 0 if unavailable */
-    char pci_bus_id[32];          /* "0000:45:00.0"; "" for sim */
-} gs_device_info;
-
-/* ---- clock ----------------------------------------------------------------------------------- */
-/* Reads the SM cycle counter (clock64) and the globaltimer (ns) together, first back to back to
- * measure what each read costs, then across windows of window_ns to measure the SM clock. */
-typedef struct gs_clock_plan {
-    unsigned windows;             /* how many frequency windows, >= 1 */
-    uint64_t window_ns;           /* length of each window (spin on globaltimer) */
-    unsigned read_samples;        /* back-to-back reads used for the read-cost figures */
-} gs_clock_plan;
-
-typedef struct gs_clock_result {
-    double clock64_read_cycles;      /* median cost of one clock64() read, in cycles */
-    double globaltimer_read_cycles;  /* median cost of one %globaltimer read, in cycles */
-    double globaltimer_resolution_ns;/* smallest nonzero step seen in globaltimer */
-    /* windows entries, caller-allocated (plan.windows long): */
-    uint64_t *window_cycles;
-    uint64_t *window_ns;
-    double driver_sm_clock_khz;      /* the driver's current SM clock (NVML) read while the windows
-                                        ran; 0 if unavailable */
-} gs_clock_result;
-
-/* ---- chase ----------------------------------------------------------------------------------- */
-typedef enum gs_space {
-    GS_SPACE_GLOBAL = 0,
-    GS_SPACE_SHARED,
-    GS_SPACE_CONSTANT,
-    GS_SPACE_LOCAL,
-    GS_SPACE_TEXTURE,
-} gs_space;
-
-typedef enum gs_load_path {
-    GS_PATH_DEFAULT = 0,          /* plain ld (ld.global with the compiler's default caching) */
-    GS_PATH_CA,                   /* ld.global.ca: cache at all levels (L1 and L2) */
-    GS_PATH_CG,                   /* ld.global.cg: cache in L2 only */
-    GS_PATH_CV,                   /* ld.global.cv: do not cache, fetch again */
-    GS_PATH_NC,                   /* ld.global.nc / __ldg: read-only (texture) path */
-    GS_PATH_TEX,                  /* texture fetch (tex1Dfetch on a texture object) */
-    GS_PATH_CONST,                /* constant-bank load (ld.const) */
-    GS_PATH_SHARED,               /* ld.shared */
-    GS_PATH_LOCAL,                /* ld.local */
-    GS_PATH_COUNT
-} gs_load_path;
-
-typedef struct gs_chase_plan {
-    gs_space space;
-    gs_load_path path;
-    uint64_t footprint_bytes;     /* virtual span that the chain's offsets lie in */
-    uint64_t physical_bytes;      /* physical memory behind it; < footprint means the same physical
-                                     memory is mapped at many virtual places (TLB studies); 0 = same */
-    const uint64_t *chain;        /* byte offsets in visiting order; the walk wraps from the last to
-                                     the first. Offsets are multiples of element_bytes. */
-    size_t chain_len;
-    unsigned element_bytes;       /* 4 or 8: width of each load and of the stored next-offset */
-    unsigned warmup_passes;       /* whole passes over the chain before anything is timed */
-    size_t record_n;              /* > 0: fine-grained mode, record the latency of each of the
-                                     first record_n timed accesses (Listing 2 of the memory paper) */
-    uint64_t timed_accesses;      /* average mode (record_n == 0): accesses timed as one block */
-    unsigned walkers;             /* independent chases at once (one warp each, spread over the
-                                     SMs, each starting at its own place in the chain); 0 or 1 =
-                                     one unloaded chase */
-    unsigned lanes;               /* lanes of each walker's warp that load: 0 or 1 = one lane; up to
-                                     32. Lane i loads at (chain offset + i * lane_stride_bytes) and
-                                     follows its own copy of the chain, so one warp request touches
-                                     as many lines or sectors as the lane stride spreads it over */
-    uint64_t lane_stride_bytes;
-    int carveout_percent;         /* -1: driver default; else preferred shared-memory carve-out */
-    uint64_t smem_bytes;          /* shared memory each walker's block holds: 0 = what the trace
-                                     (and a shared-space chain) need; else at least this much, and
-                                     the trace must fit in it beside a shared-space chain. One
-                                     value on every chase of a study keeps a unified L1/shared
-                                     array in one configuration, whatever each chase records */
-} gs_chase_plan;
-
-typedef struct gs_chase_result {
-    uint32_t *latency_cycles;     /* caller-allocated, record_n long; filled in fine-grained mode */
-    size_t recorded;              /* how many latencies were written */
-    double avg_cycles;            /* average cycles per access over the timed accesses */
-    double avg_ns;                /* average ns per access (globaltimer), 0 if not measured */
-    double accesses_per_ns;       /* with walkers > 1: accesses completed per ns by all walkers */
-    size_t record_capacity;       /* most entries the on-chip trace buffer can hold on this device:
-                                     within plan.smem_bytes when set, else within the shared memory
-                                     a block may opt in to. An entry is 2 bytes of shared memory (a
-                                     latency, saturated at 65535 cycles) */
-    int sm_id;                    /* SM that ran walker 0 (%smid; CUDA backend); backends that do
-                                     not know leave it as the caller set it: set -1 first */
-} gs_chase_result;
-
-/* ---- bank ------------------------------------------------------------------------------------ */
-/* One warp reads shared memory: lane i reads word (i * stride_elems) of access_bytes each
- * (stride 0 = all lanes the same word, a broadcast). With group_lanes > 1, lanes are grouped and
- * each group shares one address (multicast): lane i reads word ((i / group_lanes) * stride_elems). */
-typedef struct gs_bank_plan {
-    unsigned access_bytes;        /* 2, 4, 8 or 16 */
-    unsigned stride_elems;        /* 0..64, in elements of access_bytes */
-    unsigned group_lanes;         /* 0 or 1: none; else lanes per shared address */
-    unsigned repeats;             /* timed repetitions, each recorded */
-} gs_bank_plan;
-
-typedef struct gs_bank_result {
-    double *cycles;               /* caller-allocated, repeats long: cycles of one warp access */
-    size_t n;
-} gs_bank_result;
-
-/* ---- issue ----------------------------------------------------------------------------------- */
-typedef enum gs_instr {
-    GS_INSTR_FADD = 0,            /* SP: fp32 add */
-    GS_INSTR_FFMA,                /* MADD: fp32 fused multiply-add */
-    GS_INSTR_IADD,                /* INT: int32 add */
-    GS_INSTR_IMUL,                /* INT: int32 multiply */
-    GS_INSTR_DFMA,                /* DP: fp64 FMA */
-    GS_INSTR_SFU_SIN,             /* native special function: __sinf (MUFU.SIN) */
-    GS_INSTR_SFU_RSQRT,           /* native special function: rsqrtf (MUFU.RSQ) */
-    GS_INSTR_SW_SIN,              /* software special function: full-precision sinf */
-    GS_INSTR_HFMA2,               /* fp16x2 FMA (cc >= 5.3) */
-    GS_INSTR_MMA,                 /* one tensor-core MMA shape (mma.sync m16n8k16 f16, cc >= 8.0) */
-    GS_INSTR_COUNT
-} gs_instr;
-
-typedef struct gs_issue_plan {
-    gs_instr instr;
-    unsigned ilp;                 /* independent chains per thread: 1, 2 or 4 */
-    unsigned warps_per_block;
-    unsigned blocks;              /* total blocks in the grid */
-    unsigned blocks_per_sm_limit; /* 0: no limit; else limit concurrent blocks per SM by shared
-                                     memory allocation (Eq. 2 of the roofline paper) */
-    unsigned iterations;          /* loop trips; each trip issues ilp * unroll instructions */
-    unsigned divergent_paths;     /* 0 or 1: none; else lanes split into that many paths (1..32) */
-} gs_issue_plan;
-
-typedef struct gs_issue_result {
-    double cycles;                /* SM cycles of the longest SM span (earliest block start to
-                                     latest block end on that SM) */
-    double ns;                    /* wall time of the kernel */
-    double instructions;          /* warp instructions of the measured type executed in total */
-    double warps_per_sm;          /* concurrent warps per SM that actually ran */
-    double instr_per_cycle_per_sm;/* warp instructions per cycle per SM */
-    /* Timing checks (added at the end; zero where a backend does not fill them): */
-    double clock_khz;             /* SM clock during the kernel (clock64 over globaltimer) */
-    double kernel_ipc_per_sm;     /* instructions / (SMs x whole-kernel cycles): a lower bound */
-    double clock64_ipc_per_sm;    /* throughput from clock64 spans across the blocks of an SM id */
-    double start_spread_cycles;   /* median over SMs of latest minus earliest block start */
-    unsigned clock_mismatch_sms;  /* SMs whose blocks' clock64 values were not comparable */
-    unsigned moved_blocks;        /* blocks whose %smid changed during the timed region */
-    bool measurement_error;       /* a timing check failed: instr_per_cycle_per_sm is not valid */
-} gs_issue_result;
-
-/* ---- stream ---------------------------------------------------------------------------------- */
-typedef enum gs_stream_kind {
-    GS_STREAM_COPY = 0,           /* b[i] = a[i] */
-    GS_STREAM_READ,               /* sum += a[i], result kept */
-    GS_STREAM_MEMCPY_D2D,         /* cudaMemcpy device to device, same buffers */
-    GS_STREAM_MEMCPY_H2D,         /* pinned host to device */
-    GS_STREAM_MEMCPY_D2H,         /* device to pinned host */
-} gs_stream_kind;
-
-typedef struct gs_stream_plan {
-    gs_stream_kind kind;
-    unsigned element_bytes;       /* 1, 2, 4, 8 or 16 */
-    bool dynamic_bound;           /* loop bound read at run time (vs. a compile-time constant) */
-    uint64_t bytes;               /* working-set size of the source buffer */
-    unsigned blocks;              /* 0: fill the device */
-    unsigned threads_per_block;   /* 0: backend default */
-    unsigned repeats;             /* timed repetitions, each recorded */
-} gs_stream_plan;
-
-typedef struct gs_stream_result {
-    double *seconds;              /* caller-allocated, repeats long */
-    size_t n;
-    uint64_t bytes_moved;         /* bytes read plus written by one repetition */
-} gs_stream_result;
-
-/* ---- the backend ------------------------------------------------------------------------------ */
-typedef struct gs_backend gs_backend;
-
-typedef struct gs_backend_ops {
-    int (*info)(gs_backend *b, gs_device_info *out, gs_error *err);
-    int (*clock)(gs_backend *b, const gs_clock_plan *plan, gs_clock_result *out, gs_error *err);
-    int (*chase)(gs_backend *b, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err);
-    int (*bank)(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out, gs_error *err);
-    int (*issue)(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);
-    int (*stream)(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);
-    void (*close)(gs_backend *b);
-} gs_backend_ops;
-
-struct gs_backend {
-    const gs_backend_ops *ops;
-    void *impl;                   /* backend-private state */
-    uint64_t seed;                /* --seed: simulator noise, random chains */
-};
 
 /* Open a backend from a --device spec: "cuda:N", "sim", "sim:NAME" (built-in model) or
  * "sim:FILE.json". spec NULL means the default: cuda:0 when a GPU is present, else sim:hopper;
@@ -242,18 +24,6 @@ struct gs_backend {
 int gs_backend_open(const char *spec, uint64_t seed, gs_backend **out, bool *fell_back,
                     gs_error *err);
 void gs_backend_close(gs_backend *b);
-
-/* Names for plans' enums, as used on the command line and in JSON. */
-const char *gs_space_name(gs_space s);
-const char *gs_path_name(gs_load_path p);
-int gs_path_parse(const char *name, gs_load_path *out);      /* 0 or -1 */
-const char *gs_instr_name(gs_instr i);
-int gs_instr_parse(const char *name, gs_instr *out);         /* 0 or -1 */
-
-/* Each backend's own constructors (src/cuda/, src/sim/). */
-int gs_cuda_open(int ordinal, gs_backend **out, gs_error *err);
-int gs_cuda_device_count(int *count, gs_error *err);         /* 0 devices is not an error */
-int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cuda/cuda_internal.h"
 
@@ -35,34 +36,6 @@ int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, in
                    : r == CUDA_ERROR_NOT_SUPPORTED ? GS_ERR_UNSUPPORTED
                                                    : GS_ERR_DEVICE;
     return gs_fail(err, st, "%s failed at %s:%d: %s (%s)", call, file, line, text, name);
-}
-
-/* ---- NVML, read only, through dlopen so that nothing links against it ---------------------- */
-typedef int (*nvml_init_fn)(void);
-typedef int (*nvml_by_bus_fn)(const char *, void **);
-typedef int (*nvml_clock_fn)(void *, int, unsigned *);
-
-double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id)
-{
-    static void *lib;
-    static int tried;
-    if (!tried) {
-        tried = 1;
-        lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-        nvml_init_fn init = lib ? (nvml_init_fn)dlsym(lib, "nvmlInit_v2") : NULL;
-        if (!init || init() != 0)
-            lib = NULL;
-    }
-    if (!lib || !pci_bus_id[0])
-        return 0;
-    nvml_by_bus_fn by_bus = (nvml_by_bus_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
-    nvml_clock_fn clock = (nvml_clock_fn)dlsym(lib, "nvmlDeviceGetClockInfo");
-    void *dev = NULL;
-    unsigned mhz = 0;
-    const int NVML_CLOCK_SM = 1;
-    if (!by_bus || !clock || by_bus(pci_bus_id, &dev) != 0 || clock(dev, NVML_CLOCK_SM, &mhz) != 0)
-        return 0;
-    return mhz * 1000.0;
 }
 
 /* ---- open, info, close --------------------------------------------------------------------- */
@@ -118,6 +91,7 @@ int gs_cuda_info(gs_backend *b, gs_device_info *o, gs_error *err)
     o->global_mem_free_bytes = free_bytes;
     CUDA_TRY(cudaDeviceGetPCIBusId(o->pci_bus_id, (int)sizeof o->pci_bus_id, c->ordinal));
     o->sm_clock_now_khz = gs_cuda_driver_sm_clock_khz(o->pci_bus_id);
+    gs_cuda_format_uuid(p->uuid.bytes, o->uuid, sizeof o->uuid);
     {
         CUdevice dev;
         int vmm = 0;
@@ -138,8 +112,42 @@ static void cuda_close(gs_backend *b)
 
 static const gs_backend_ops cuda_ops = {
     gs_cuda_info, gs_cuda_clock, gs_cuda_chase, gs_cuda_bank,
-    gs_cuda_issue, gs_cuda_stream, cuda_close,
+    gs_cuda_issue, gs_cuda_stream, cuda_close, gs_cuda_state,
 };
+
+void gs_cuda_format_uuid(const char *bytes, char *out, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)bytes;
+    snprintf(out, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+             u[13], u[14], u[15]);
+}
+
+int gs_cuda_find_uuid(const char *uuid, int *ordinal, gs_error *err)
+{
+    int count = 0, found = -1, matches = 0;
+    int rc = gs_cuda_device_count(&count, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < count; i++) {
+        cudaDeviceProp p;
+        char text[48];
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
+            continue;
+        gs_cuda_format_uuid(p.uuid.bytes, text, sizeof text);
+        if (strncasecmp(text, uuid, strlen(uuid)) == 0) {
+            found = i;
+            matches++;
+        }
+    }
+    if (matches == 1) {
+        *ordinal = found;
+        return 0;
+    }
+    return gs_fail(err, matches ? GS_ERR_USAGE : GS_ERR_NO_DEVICE,
+                   "--device cuda:%s: %s; 'gpusonar devices' lists the GPUs and their UUIDs", uuid,
+                   matches ? "more than one GPU has a UUID beginning so" : "no GPU has this UUID");
+}
 
 int gs_cuda_open(int ordinal, gs_backend **out, gs_error *err)
 {

@@ -1,4 +1,4 @@
-/* The CUDA backend's bank operation (backend.h, gs_bank_plan): one warp reads shared memory,
+/* The CUDA backend's bank operation (plan.h, gs_bank_plan): one warp reads shared memory,
  * lane i at element (i / group_lanes) * stride_elems of access_bytes, as in Listing 1 of the
  * memory-hierarchy paper: each element holds its own shared address, so every load's address is
  * the previous load's value (a chain that stays on the lane's element). Each repetition times a

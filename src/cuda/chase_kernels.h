@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "backend.h"
+#include "plan.h"
 
 enum { GS_LOCAL_CHAIN_BYTES = 16384, GS_CONST_CHAIN_BYTES = 65536 };
 

@@ -6,7 +6,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include "backend.h"
+#include "cuda/cuda_backend.h"
+#include "plan.h"
 
 typedef struct gs_cuda {
     int ordinal;
@@ -50,7 +51,9 @@ int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, in
     } while (0)
 
 /* The driver's current SM clock in kHz, read through NVML (dlopen); 0 when NVML is absent. */
-double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);
+double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);                 /* nvml.cu */
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" from a 16-byte CUDA UUID. */
+void gs_cuda_format_uuid(const char *bytes, char *out, size_t len);        /* backend.cu */
 
 /* Operations, one file each. */
 int gs_cuda_info(gs_backend *b, gs_device_info *out, gs_error *err);        /* backend.cu */
@@ -64,5 +67,6 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
                   gs_error *err);                                            /* issue.cu */
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
+int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */
 
 #endif

@@ -174,6 +174,21 @@ static int chase_throughput(gs_probe_ctx *ctx, const pattern *pt, gs_load_path p
     return rc;
 }
 
+/* Every name of --paths is a load path (checked before anything is measured). */
+static int check_paths(gs_error *err)
+{
+    char list[128];
+    snprintf(list, sizeof list, "%s", opt.paths);
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        gs_load_path path;
+        if (gs_path_parse(name, &path) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--paths: '%s' is not a load path; use some of "
+                           "default, ca, cg, cv, nc, tex, const", name);
+    }
+    return 0;
+}
+
 /* Table 3: every pattern on every path of --paths. */
 static int latency_table(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, gs_error *err)
 {
@@ -390,6 +405,8 @@ int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
         return rc;
     if (opt.walkers < 1)
         return gs_fail(err, GS_ERR_USAGE, "--walkers must be at least 1");
+    if ((rc = check_paths(err)))
+        return rc;
     gs_probe_out *p = gs_run_add_probe(ctx->run, "global-patterns");
     gs_param_int(p, "record", opt.record);
     gs_param_int(p, "walkers", opt.walkers);

@@ -167,7 +167,7 @@ static void record_hash(gs_probe_out *p, const samples *s, const gs_two_clusters
         snprintf(text, sizeof text, "xor of bits %s%s", bits[0] ? bits : "(none)",
                  (unsigned)shift < max_shift ? " (+ one constant per page)" : "");
         gs_figure_text(p, "l2_partition_hash", text, s->n, method);
-        gs_figure(p, "l2_partition_hash_page_bytes", ldexp(1, shift), "bytes", 0, s->n,
+        gs_figure(p, "l2_partition_hash_page_bytes", ldexp(1, shift), "B", 0, s->n,
                   "largest page over which the fit holds (virtual = physical bits below it)");
     }
     free(far), free(order);
@@ -226,7 +226,7 @@ static void record_series(gs_probe_out *p, const samples *s)
         return;
     for (size_t i = 0; i < n; i++)
         x[i] = (double)s->offset[i];
-    gs_series(p, "latency_by_address", "offset", "bytes", "latency", "cycles", x, s->latency, n);
+    gs_series(p, "latency_by_address", "offset", "B", "latency", "cycles", x, s->latency, n);
     free(x);
 }
 

@@ -115,7 +115,7 @@ static int record_path(gs_probe_out *p, const gs_device_info *info, const sweep 
 {
     const char *pn = gs_path_name(s->path), *names[MAX_POINTS];
     char key[96], levels[256] = "";
-    gs_series(p, pn, "footprint", "bytes", "latency", "cycles", s->footprint, s->cycles, s->n);
+    gs_series(p, pn, "footprint", "B", "latency", "cycles", s->footprint, s->cycles, s->n);
     int count = gs_plateaus_find(s->footprint, s->cycles, s->n, TOLERANCE, pl, MAX_POINTS);
     if (count <= 0) {
         snprintf(key, sizeof key, "%s_levels", pn);
@@ -136,7 +136,7 @@ static int record_path(gs_probe_out *p, const gs_device_info *info, const sweep 
         snprintf(key, sizeof key, "%s_%s_latency_ns", pn, names[i]);
         gs_figure(p, key, ns.median, "ns", ns.ci95, ns.n, method);
         snprintf(key, sizeof key, "%s_%s_footprint_max_bytes", pn, names[i]);
-        gs_figure(p, key, pl[i].last_x, "bytes", 0, pl[i].count,
+        gs_figure(p, key, pl[i].last_x, "B", 0, pl[i].count,
                   "largest swept footprint on this plateau (a lower bound on what the level holds "
                   "for this path)");
         snprintf(levels + strlen(levels), sizeof levels - strlen(levels), "%s%s", i ? "," : "",

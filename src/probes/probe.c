@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "util/progress.h"
 
 const gs_probe_def *gs_probe_find(const char *name)
 {
@@ -21,12 +22,12 @@ void gs_progress(const gs_probe_ctx *ctx, const char *fmt, ...)
 {
     if (ctx->quiet)
         return;
+    char text[256];
     va_list ap;
     va_start(ap, fmt);
-    fputs("  ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    gs_progress_detail(text);
 }
 
 int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, int count, gs_error *err)

@@ -14,6 +14,27 @@
  * (gs_report_summary) and every probe record's figures. */
 void gs_report_text(FILE *out, const json_t *doc);
 
+/* The same without the one-page summary when summary is false (`run PROBE`: only its figures). */
+void gs_report_text_part(FILE *out, const json_t *doc, bool summary);
+
+/* Output formats of the report (--format). */
+typedef enum gs_report_format {
+    GS_FORMAT_TEXT = 0,
+    GS_FORMAT_MARKDOWN,           /* headings and pipe tables, to paste into an issue or a wiki */
+    GS_FORMAT_CSV,                /* one row per figure: probe,level,figure,value,unit,ci95,n,... */
+} gs_report_format;
+
+/* "text", "markdown" or "csv" -> format; -1 if none. */
+int gs_report_format_parse(const char *name, gs_report_format *out);
+
+/* The report of doc in a format; summary false prints only the probes' figures. */
+void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool summary);
+
+/* The HTML report: one self-contained page (header, environment, summary, every record's
+ * figures and an inline SVG plot of every series) made from the document alone
+ * (src/report/html.c). GS_ERR_INPUT if doc is not an object, GS_ERR_IO if writing fails. */
+int gs_report_html(FILE *out, const json_t *doc, gs_error *err);
+
 /* One probe record's figures as an indented table (used by gs_report_text). */
 void gs_report_probe(FILE *out, const json_t *probe);
 
@@ -28,6 +49,10 @@ int gs_report_csv(const json_t *doc, const char *dir, gs_error *err);
 /* Format a figure's value with its unit ("16 KB", "33.2 cycles ±0.4", "not determined: ...")
  * into buf. */
 void gs_report_format_figure(const json_t *figure, char *buf, size_t len);
+
+/* Format a figure's value with its unit alone, without its interval ("16 KB", "33.2 cycles",
+ * "not determined: ..."), into buf. */
+void gs_report_format_value(const json_t *figure, char *buf, size_t len);
 
 /* Call fn for every series of the document with a file-safe base name
  * "[<record index>-]<probe>[-<level>]-<series>", after creating dir if missing. */

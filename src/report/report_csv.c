@@ -16,25 +16,24 @@ static void safe_name(char *s)
             *s = '_';
 }
 
-/* A CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. */
-static void csv_field(FILE *f, const char *text)
+/* A header cell "label (unit)", quoted as RFC 4180 asks (the label comes from a document). */
+static void header_cell(FILE *f, const json_t *label, const json_t *unit)
 {
-    text = text ? text : "";
-    if (!strpbrk(text, ",\"\r\n")) {
-        fputs(text, f);
-        return;
-    }
+    char text[256];
+    const char *u = json_string_value(unit);
+    snprintf(text, sizeof text, "%s%s%s%s", json_string_value(label) ? json_string_value(label) : "",
+             u && *u ? " (" : "", u && *u ? u : "", u && *u ? ")" : "");
     fputc('"', f);
-    for (; *text; text++) {
-        if (*text == '"')
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
             fputc('"', f);
-        fputc(*text, f);
+        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
     }
     fputc('"', f);
 }
 
-/* A number, or an empty field for null (not a made-up 0). */
-static void csv_number(FILE *f, const json_t *v)
+/* A number, or nothing for a null (a point that was not measured). */
+static void number_cell(FILE *f, const json_t *v)
 {
     if (json_is_number(v))
         fprintf(f, "%.10g", json_number_value(v));
@@ -47,14 +46,14 @@ static int write_series(const char *path, const json_t *s, gs_error *err)
     if (rc)
         return rc;
     const json_t *x = json_object_get(s, "x"), *y = json_object_get(s, "y");
-    csv_field(out.f, json_string_value(json_object_get(s, "x_label")));
+    header_cell(out.f, json_object_get(s, "x_label"), json_object_get(s, "x_unit"));
     fputc(',', out.f);
-    csv_field(out.f, json_string_value(json_object_get(s, "y_label")));
+    header_cell(out.f, json_object_get(s, "y_label"), json_object_get(s, "y_unit"));
     fputc('\n', out.f);
     for (size_t i = 0; i < json_array_size(x) && i < json_array_size(y); i++) {
-        csv_number(out.f, json_array_get(x, i));
+        number_cell(out.f, json_array_get(x, i));
         fputc(',', out.f);
-        csv_number(out.f, json_array_get(y, i));
+        number_cell(out.f, json_array_get(y, i));
         fputc('\n', out.f);
     }
     return gs_outfile_commit(&out, err);

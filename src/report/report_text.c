@@ -26,7 +26,7 @@ static void format_number(double v, const char *unit, char *buf, size_t len)
         snprintf(buf, len, "%.3g%s%s", v, *unit ? " " : "", unit);
 }
 
-void gs_report_format_figure(const json_t *f, char *buf, size_t len)
+void gs_report_format_value(const json_t *f, char *buf, size_t len)
 {
     const json_t *v = json_object_get(f, "value");
     const char *unit = str_or(f, "unit", "");
@@ -51,15 +51,18 @@ void gs_report_format_figure(const json_t *f, char *buf, size_t len)
         if (used + 2 < len)
             snprintf(buf + used, len - used, "]%s%s", *unit ? " " : "", unit);
     } else {
-        char num[64];
-        format_number(json_number_value(v), unit, num, sizeof num);
-        double ci = json_number_value(json_object_get(f, "ci95"));
-        json_int_t n = json_integer_value(json_object_get(f, "n"));
-        if (ci > 0)
-            snprintf(buf, len, "%s  ±%.3g (n=%lld)", num, ci, (long long)n);
-        else
-            snprintf(buf, len, "%s", num);
+        format_number(json_number_value(v), unit, buf, len);
     }
+}
+
+void gs_report_format_figure(const json_t *f, char *buf, size_t len)
+{
+    gs_report_format_value(f, buf, len);
+    double ci = json_number_value(json_object_get(f, "ci95"));
+    json_int_t n = json_integer_value(json_object_get(f, "n"));
+    size_t used = strlen(buf);
+    if (json_is_number(json_object_get(f, "value")) && ci > 0 && used < len)
+        snprintf(buf + used, len - used, "  ±%.3g (n=%lld)", ci, (long long)n);
 }
 
 void gs_report_probe(FILE *out, const json_t *p)
@@ -91,7 +94,71 @@ void gs_report_probe(FILE *out, const json_t *p)
         fprintf(out, "  warning: %s\n", json_string_value(w));
 }
 
+/* One line of a state reading: "61 C, 85.3 W of 700 W, SM 1980 MHz, memory 2619 MHz, ...". */
+static void print_reading(FILE *out, const char *when, const json_t *r)
+{
+    if (!r)
+        return;
+    fprintf(out, "%-8s", when);
+    const char *sep = " ";
+    double v;
+    if ((v = json_number_value(json_object_get(r, "temperature_c"))) > 0)
+        fprintf(out, "%s%.0f C", sep, v), sep = ", ";
+    if ((v = json_number_value(json_object_get(r, "power_w"))) > 0) {
+        fprintf(out, "%s%.1f W", sep, v), sep = ", ";
+        if ((v = json_number_value(json_object_get(r, "power_limit_w"))) > 0)
+            fprintf(out, " of %.0f W", v);
+    }
+    if ((v = json_number_value(json_object_get(r, "sm_clock_khz"))) > 0)
+        fprintf(out, "%sSM %.0f MHz", sep, v / 1000), sep = ", ";
+    if ((v = json_number_value(json_object_get(r, "mem_clock_khz"))) > 0)
+        fprintf(out, "%smemory %.0f MHz", sep, v / 1000), sep = ", ";
+    const json_t *reasons = json_object_get(r, "throttle_reasons");
+    size_t i;
+    json_t *e;
+    if (json_array_size(reasons)) {
+        fprintf(out, "%sclock reasons:", sep);
+        json_array_foreach(reasons, i, e)
+            fprintf(out, " %s", json_string_value(e));
+        sep = ", ";
+    }
+    json_int_t others = json_integer_value(json_object_get(r, "other_compute_processes"));
+    if (json_is_integer(json_object_get(r, "other_compute_processes")))
+        fprintf(out, "%s%lld other compute process%s", sep, (long long)others,
+                others == 1 ? "" : "es");
+    fputc('\n', out);
+}
+
+/* The environment record: host, driver, identity, and the card's state at start and end. */
+static void print_environment(FILE *out, const json_t *env)
+{
+    if (!env)
+        return;
+    fprintf(out, "host     %s (%s)\n", str_or(env, "host", "?"), str_or(env, "os", "?"));
+    if (!json_is_true(json_object_get(env, "nvml"))) {
+        fprintf(out, "state    not recorded: %s\n", str_or(env, "nvml_reason", "no NVML"));
+        return;
+    }
+    long long cuda = json_integer_value(json_object_get(env, "cuda_driver_version"));
+    long long rt = json_integer_value(json_object_get(env, "runtime_version"));
+    fprintf(out, "driver   %s (CUDA %lld.%lld), runtime %lld.%lld; %s at %s; MIG %s\n",
+            str_or(env, "driver_version", "?"), cuda / 1000, cuda % 1000 / 10, rt / 1000,
+            rt % 1000 / 10, str_or(env, "uuid", "?"), str_or(env, "pci_bus_id", "?"),
+            json_integer_value(json_object_get(env, "mig_mode")) == 1 ? "enabled" : "disabled");
+    print_reading(out, "start", json_object_get(env, "start"));
+    print_reading(out, "end", json_object_get(env, "end"));
+    if (json_is_true(json_object_get(env, "throttled")))
+        fprintf(out, "WARNING: the GPU throttled during the run; figures in ns and bandwidths may be low\n");
+    if (json_is_true(json_object_get(env, "shared")))
+        fprintf(out, "WARNING: another compute process used the GPU during the run\n");
+}
+
 void gs_report_text(FILE *out, const json_t *doc)
+{
+    gs_report_text_part(out, doc, true);
+}
+
+void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
 {
     const json_t *dev = json_object_get(doc, "device");
     fprintf(out, "gpusonar %s  --  %s", str_or(json_object_get(doc, "tool"), "version", "?"),
@@ -104,9 +171,11 @@ void gs_report_text(FILE *out, const json_t *doc)
                 str_or(dev, "compute_capability", "?"),
                 (long long)json_integer_value(json_object_get(dev, "sm_count")));
     fprintf(out, "\n%s\n", str_or(doc, "time_utc", ""));
+    print_environment(out, json_object_get(doc, "environment"));
     if (!json_is_true(json_object_get(doc, "complete")))
         fprintf(out, "INCOMPLETE: %s\n", str_or(doc, "incomplete_reason", "the run did not finish"));
-    gs_report_summary(out, doc);
+    if (summary)
+        gs_report_summary(out, doc);
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)

@@ -1,6 +1,6 @@
 /* Simulator: the "shared_memory" section of a model file (bank count, bank width, latency, cost
  * per way of conflict, broadcast rule; docs/sim-models.md) and the bank operation: one warp reads
- * shared memory at a stride (backend.h, gs_bank_plan) and takes
+ * shared memory at a stride (plan.h, gs_bank_plan) and takes
  *     latency_cycles + (wavefronts - 1) * conflict_cycles_per_way (+ the model's noise)
  * cycles, where wavefronts counts the conflict-free passes the banks need (sim/banks.h). */
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "backend.h"
+#include "plan.h"
 
 typedef struct sim_banks {
     unsigned banks;                  /* "banks": bank count */

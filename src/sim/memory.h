@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "plan.h"
 #include "sim/cache.h"
 
 #define SIM_NAME_LEN 32

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "backend.h"
+#include "plan.h"
 #include "util/rng.h"
 
 struct sim_memory;      /* memory.h */

@@ -3,7 +3,7 @@
 #ifndef GS_SIM_H
 #define GS_SIM_H
 
-#include "backend.h"
+#include "plan.h"
 #include "sim/model.h"
 
 /* Section parsers (listed in model.c's table) and their free functions. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "sim/sim.h"
+#include "sim/sim_backend.h"
 
 static gs_sim_model *model_of(gs_backend *b)
 {

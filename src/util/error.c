@@ -51,6 +51,7 @@ const char *gs_status_name(gs_status status)
         [GS_ERR_INTERRUPTED] = "interrupted",
         [GS_ERR_IO] = "io",
         [GS_ERR_PROBE] = "probe",
+        [GS_ERR_DRY_RUN] = "dry-run",
     };
     if ((unsigned)status < sizeof names / sizeof names[0] && names[status])
         return names[status];

@@ -22,6 +22,7 @@ typedef enum gs_status {
     GS_ERR_INTERRUPTED,  /* Ctrl-C: the run stops after the current measurement */
     GS_ERR_IO,           /* writing an output file failed */
     GS_ERR_PROBE,        /* a probe could not produce its figures */
+    GS_ERR_DRY_RUN,      /* a dry run reached its first measurement: the options were accepted */
 } gs_status;
 
 typedef struct gs_error {

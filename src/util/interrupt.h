@@ -9,6 +9,8 @@
 void gs_interrupt_install(void);
 /* True once a stop was asked for. Probes check it between measurements. */
 bool gs_interrupted(void);
+/* The signal that asked for the stop (SIGINT or SIGTERM; SIGINT for gs_interrupt_set), 0 if none. */
+int gs_interrupt_signal(void);
 /* For tests: ask for a stop as if Ctrl-C had been pressed, or clear the request. */
 void gs_interrupt_set(bool on);
 

@@ -24,7 +24,7 @@ one_line_error() { # NAME NEEDLE: stderr is one line naming the problem
 }
 
 # Help for every command.
-for c in "" report list info run models plot compare; do
+for c in "" report list info run models devices plot compare help version; do
   check "help $c" 0 $B $c --help && grep -q usage "$T/out" || { echo "FAIL help $c"; fails=$((fails+1)); }
 done
 check "run clock --help" 0 $B run clock --help
@@ -46,8 +46,30 @@ check "run without probe" 2 $B run && one_line_error "run without probe" "needs 
 # No partial file after a failure to start.
 check "no file on bad input" 2 $B --device sim:no-such-model --json "$T/none.json"
 [ ! -e "$T/none.json" ] && passes=$((passes+1)) || { echo "FAIL: a file was left behind"; fails=$((fails+1)); }
-check "unwritable json" 1 $B --device "$MIN" -q --probes clock --json /nonexistent-dir/x.json
+# Output paths are checked before anything is measured: a usage error, and no probe started.
+check "unwritable json" 2 $B --device "$MIN" --probes clock --json /nonexistent-dir/x.json
 one_line_error "unwritable json" "/nonexistent-dir/x.json"
+check "json is a folder" 2 $B --device "$MIN" --probes clock --json "$T"
+one_line_error "json folder" "is a folder"
+check "csv under a file" 2 $B --device "$MIN" --probes clock --csv "$SRC/README.md/x"
+one_line_error "csv under a file" "--csv"
+
+# A probe's own option checks run before anything is measured (a dry run stops each probe at its
+# first measurement): a usage error, and no document, since nothing was measured.
+check "probe option check" 2 $B run pchase --array 1KB --stride 2KB --device sim:hopper --json "$T/dry.json"
+one_line_error "probe option check" "smaller than --stride"
+[ ! -e "$T/dry.json" ] && passes=$((passes+1)) || { echo "FAIL: a document after a usage error"; fails=$((fails+1)); }
+check "paths checked first" 2 $B run global-patterns --paths default,bogus --device "$MIN"
+one_line_error "paths checked first" "'bogus' is not a load path"
+
+# Options anywhere on the line; --version; options a command does not use are refused.
+check "--version" 0 $B --version && grep -q "^gpusonar " "$T/out" || { echo "FAIL: --version"; fails=$((fails+1)); }
+check "options before the command" 0 $B --device "$MIN" -q run clock --windows 3
+check "probe option before the probe" 0 $B run --windows 3 clock --device "$MIN" -q
+check "list --json" 2 $B list --json x && one_line_error "list --json" "does not apply to 'list'"
+check "models --seed" 2 $B models --seed 3 && one_line_error "models --seed" "does not apply to 'models'"
+check "plot --device" 2 $B plot x.json --device sim && one_line_error "plot --device" "does not apply"
+check "list extra word" 2 $B list foo && one_line_error "list extra" "unexpected argument 'foo'"
 
 # A full run on the simulator writes a document that validates against the schema.
 check "report json" 0 $B --device "$MIN" -q --probes clock --json "$T/run.json" --csv "$T/csv"
@@ -76,14 +98,23 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
     || { echo "FAIL: no notice of the simulated GPU"; fails=$((fails+1)); }
 fi
 
-# Ctrl-C after the first probe: a valid document marked incomplete, exit 1.
-check "interrupt" 1 env GS_TEST_INTERRUPT_AFTER=1 $B --device "$MIN" -q --probes clock,clock,clock --json "$T/int.json"
+# Ctrl-C after the first probe: a valid document marked incomplete, exit 130 (128 + SIGINT).
+check "interrupt" 130 env GS_TEST_INTERRUPT_AFTER=1 $B --device "$MIN" -q --probes clock,clock,clock --json "$T/int.json"
 $PY - "$SRC/docs/gpusonar-1.schema.json" "$T/int.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
 jsonschema.validate(doc, schema)
 assert doc["complete"] is False and "interrupted" in doc["incomplete_reason"], doc
 assert len(doc["probes"]) == 2, len(doc["probes"])
+PYEOF
+
+# SIGTERM (a batch system's stop): the same, exit 143, and the message names the signal.
+check "sigterm" 143 env GS_TEST_INTERRUPT_AFTER=1 GS_TEST_SIGNAL=TERM $B --device "$MIN" -q --probes clock,clock --json "$T/term.json"
+grep -q "SIGTERM" "$T/err" && passes=$((passes+1)) || { echo "FAIL: SIGTERM not named"; fails=$((fails+1)); }
+$PY - "$T/term.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["complete"] is False and "SIGTERM" in doc["incomplete_reason"], doc
 PYEOF
 
 # Clock drift over 2% is reported as a warning.
@@ -94,6 +125,21 @@ doc = json.load(open(sys.argv[1]))
 w = doc["probes"][0]["warnings"]
 assert any("SM clock moved" in x for x in w), w
 PYEOF
+
+# devices: the GPUs (none here) and every built-in model.
+check "devices" 0 $B devices
+grep -q "^  hopper " "$T/out" && grep -q "CUDA devices" "$T/out" || { echo "FAIL: devices"; fails=$((fails+1)); }
+check "cuda by bad uuid" 2 $B run clock --device cuda:nonsense && one_line_error "cuda spec" "--device cuda:nonsense"
+
+# The environment record: host always; a simulated device says it has no NVML state.
+$PY - "$T/run.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+env = json.load(open(sys.argv[1]))["environment"]
+assert env["host"] and env["nvml"] is False and "simulated" in env["nvml_reason"], env
+assert env["throttled"] is False and env["shared"] is False, env
+PYEOF
+check "report shows host" 0 $B report --from "$T/run.json"
+grep -q "^host " "$T/out" || { echo "FAIL: no host line in the report"; fails=$((fails+1)); }
 
 # info and list.
 check "info" 0 $B info --device "$MIN"
@@ -115,7 +161,8 @@ PYEOF
 check "report --from" 0 $B report --from "$T/run.json"
 grep -q "sm_clock_khz" "$T/out" || { echo "FAIL: report --from printed no figures"; fails=$((fails+1)); }
 check "report --from bad" 2 $B report --from "$SRC/tests/models/cli_minimal.json" && one_line_error "from bad" "not a gpusonar/1"
-check "compare" 0 $B compare "$T/run.json" "$T/w.json"
+check "compare same" 0 $B compare "$T/run.json" "$T/run.json"
+check "compare" 1 $B compare "$T/run.json" "$T/w.json"
 grep -q "clock.sm_clock_khz .* \*$" "$T/out" || { echo "FAIL: compare did not mark the moved clock"; cat "$T/out"; fails=$((fails+1)); }
 check "compare one file" 2 $B compare "$T/run.json" && one_line_error "compare one" "needs two result files"
 check "plot" 0 $B plot "$T/run.json" --out "$T/plots"

@@ -96,7 +96,7 @@ near("h2d", fig("h2d_gbps"), 12, 0.03)
 if "16-byte" not in fig("best_copy_config") or "constant" not in fig("best_copy_config"):
     bad.append("best_copy_config %s" % fig("best_copy_config"))
 '
-  grep -q "best copy kernel / memcpy = 1.0" "$T/bandwidth.txt" ||
+  $B report --from "$T/bandwidth.json" | grep -q "best copy kernel / memcpy = 1.0" ||
     { echo "FAIL bandwidth: the summary lacks the memcpy ratio"; fails=$((fails+1)); }
 fi
 

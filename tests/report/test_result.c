@@ -96,7 +96,7 @@ static void test_write_json_atomic(void **state)
     assert_non_null(f);
     char line[64];
     assert_non_null(fgets(line, sizeof line, f));
-    assert_string_equal(line, "size,latency\n");
+    assert_string_equal(line, "\"size (B)\",\"latency (cycles)\"\n");
     assert_non_null(fgets(line, sizeof line, f));
     assert_string_equal(line, "1,10\n");
     fclose(f);

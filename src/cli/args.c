@@ -1,0 +1,196 @@
+/* The command line's parser: the common options, which of them each command takes, options
+ * anywhere on the line (before or after the command word), and --help from the same tables. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+gs_cli gs_args;
+
+static const gs_opt common_opts[] = {
+    {"device", GS_OPT_STRING, &gs_args.device, "DEV",
+     "cuda:N, sim, sim:NAME or sim:FILE.json (default: cuda:0 if a GPU is present, else sim:hopper)",
+     NULL, 0, 0},
+    {"json", GS_OPT_STRING, &gs_args.json, "FILE", "write the result document (schema gpusonar/1); - for stdout", NULL, 0, 0},
+    {"csv", GS_OPT_STRING, &gs_args.csv, "DIR", "write every series as CSV into DIR", NULL, 0, 0},
+    {"seed", GS_OPT_UINT64, &gs_args.seed, "N", "seed for random chains and simulator noise (default 1)", NULL, 0, 0},
+    {"quiet", GS_OPT_FLAG, &gs_args.quiet, NULL, "no progress on stderr (also -q)", NULL, 0, 0},
+    {"thorough", GS_OPT_FLAG, &gs_args.thorough, NULL, "more samples for tighter intervals (slower)", NULL, 0, 0},
+    {"format", GS_OPT_CHOICE, &gs_args.format, "FMT", "how stdout shows the report (default text)",
+     "text|markdown|csv", 0, 0},
+};
+enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
+
+static const gs_opt *find_in(const gs_opt *tab, int n, const char *name, size_t len)
+{
+    for (int k = 0; tab && k < n; k++)
+        if (strlen(tab[k].name) == len && strncmp(tab[k].name, name, len) == 0)
+            return &tab[k];
+    return NULL;
+}
+
+bool gs_cli_option_takes_value(const char *name, size_t len)
+{
+    const gs_opt *o = find_in(common_opts, COMMON_COUNT, name, len);
+    for (int i = 0; !o && i < gs_command_count; i++)
+        o = find_in(gs_commands[i].opts, gs_commands[i].opt_count, name, len);
+    for (int i = 0; !o && i < gs_probe_count; i++)
+        if (gs_probes[i].opts && gs_probes[i].opt_count)
+            o = find_in(gs_probes[i].opts, *gs_probes[i].opt_count, name, len);
+    return o && o->kind != GS_OPT_FLAG;
+}
+
+/* Whether argv[i] is a word, and how many entries an option at i spans. */
+static int span_at(int argc, char **argv, int i, bool *word)
+{
+    const char *a = argv[i];
+    *word = false;
+    if (strncmp(a, "--", 2) == 0 && a[2]) {
+        size_t len = strcspn(a + 2, "=");
+        bool value = a[2 + len] != '=' && gs_cli_option_takes_value(a + 2, len);
+        return value && i + 1 < argc ? 2 : 1;
+    }
+    if (a[0] == '-' && a[1])
+        return 1; /* -q, -h, -o FILE is per command and follows the command word */
+    *word = true;
+    return 1;
+}
+
+int gs_cli_command_index(int argc, char **argv)
+{
+    for (int i = 1; i < argc;) {
+        bool word;
+        int n = span_at(argc, argv, i, &word);
+        if (word)
+            return i;
+        i += n;
+    }
+    return 0;
+}
+
+static int take_common(const gs_command *cmd, const gs_opt *o, gs_error *err)
+{
+    int bit = (int)(o - common_opts);
+    if (cmd->common & (1u << bit))
+        return 0;
+    return gs_fail(err, GS_ERR_USAGE, "--%s does not apply to '%s'; see 'gpusonar %s --help'",
+                   o->name, cmd->name, cmd->name);
+}
+
+static char long_out[] = "--out";
+
+int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, gs_error *err)
+{
+    gs_args.npositional = 0;
+    gs_args.nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            gs_args.help = true;
+            continue;
+        }
+        if (strcmp(a, "-q") == 0) {
+            if (!(cmd->common & GS_COMMON_QUIET))
+                return gs_fail(err, GS_ERR_USAGE, "-q does not apply to '%s'", cmd->name);
+            gs_args.quiet = true;
+            continue;
+        }
+        if (strcmp(a, "-o") == 0 && find_in(cmd->opts, cmd->opt_count, "out", 3))
+            argv[i] = a = long_out;   /* -o FILE: a command's --out (html, plot) */
+        const char *name = strncmp(a, "--", 2) == 0 && a[2] ? a + 2 : NULL;
+        size_t len = name ? strcspn(name, "=") : 0;
+        const gs_opt *o = name ? find_in(common_opts, COMMON_COUNT, name, len) : NULL;
+        int rc = o ? take_common(cmd, o, err) : 0;
+        if (rc)
+            return rc;
+        if (!o && name)
+            o = find_in(cmd->opts, cmd->opt_count, name, len);
+        if (o) {
+            int n = o->kind != GS_OPT_FLAG && name[len] != '=' && i + 1 < argc ? 2 : 1;
+            if ((rc = gs_opts_parse(o, 1, n, argv + i, NULL, NULL, 0, NULL, err)))
+                return rc;
+            i += n - 1;
+            continue;
+        }
+        bool word = !name && !(a[0] == '-' && a[1]);
+        if (word && gs_args.npositional < cmd->max_positional &&
+            gs_args.npositional < (int)(sizeof gs_args.positional / sizeof *gs_args.positional)) {
+            gs_args.positional[gs_args.npositional++] = a;
+            continue;
+        }
+        if (!allow_rest)
+            return gs_fail(err, GS_ERR_USAGE, "%s '%s' for '%s'; see 'gpusonar %s --help'",
+                           word ? "unexpected argument" : "unknown option", a, cmd->name,
+                           cmd->name);
+        /* A probe's option and its value go to the probe together, so that the value is not
+         * taken for the probe's name. */
+        int n = name && name[len] != '=' && gs_cli_option_takes_value(name, len) && i + 1 < argc
+                    ? 2 : 1;
+        if (gs_args.nrest + n > (int)(sizeof gs_args.rest / sizeof *gs_args.rest))
+            return gs_fail(err, GS_ERR_USAGE, "too many arguments");
+        for (int k = 0; k < n; k++)
+            gs_args.rest[gs_args.nrest++] = argv[i + k];
+        i += n - 1;
+    }
+    return 0;
+}
+
+/* ---- help ---------------------------------------------------------------------------------- */
+static void print_common(const gs_command *cmd)
+{
+    bool any = false;
+    for (int k = 0; k < COMMON_COUNT; k++)
+        if (cmd->common & (1u << k)) {
+            if (!any)
+                printf("\nCommon options (anywhere on the line):\n");
+            any = true;
+            gs_opts_print(stdout, &common_opts[k], 1);
+        }
+    printf("  %-26s %s\n", "--help, -h", "this help");
+}
+
+void gs_cli_print_help(const gs_command *cmd)
+{
+    printf("usage: %s\n\n%s\n", cmd->synopsis, cmd->description);
+    if (cmd->opts && cmd->opt_count > 0) {
+        printf("\nOptions:\n");
+        gs_opts_print(stdout, cmd->opts, cmd->opt_count);
+    }
+    print_common(cmd);
+}
+
+void gs_cli_print_main_help(void)
+{
+    printf("usage: gpusonar [COMMAND] [OPTIONS]\n\n"
+           "Measures what GPU vendors do not publish: cache and TLB structure, shared-memory banks,\n"
+           "memory latency and bandwidth, instruction latencies and the occupancy roofline.\n"
+           "Without a command it runs the default report.\n\nCommands:\n");
+    for (int i = 0; i < gs_command_count; i++)
+        printf("  %-16s %s\n", gs_commands[i].name, gs_commands[i].summary);
+    printf("\nCommon options (anywhere on the line; each command takes those it uses):\n");
+    gs_opts_print(stdout, common_opts, COMMON_COUNT);
+    printf("  %-26s %s\n  %-26s %s\n", "--help, -h", "this help ('gpusonar COMMAND --help' for one command)",
+           "--version", "the version");
+    printf("\nExit status:\n");
+    for (int i = 0; gs_exit_statuses[i].text; i++)
+        printf("  %-4d %s\n", gs_exit_statuses[i].status, gs_exit_statuses[i].text);
+}
+
+const gs_exit_doc gs_exit_statuses[] = {
+    {GS_EXIT_OK, "success"},
+    {GS_EXIT_FAILED, "a probe failed while measuring (its record stays in the document), an output "
+                     "could not be written, or (compare) some figure differs"},
+    {GS_EXIT_USAGE, "usage error or bad input (command, option, value, output path, model or "
+                    "result file, no GPU), found before anything was measured"},
+    {GS_EXIT_SIGINT, "interrupted by Ctrl-C; the result document is written, marked incomplete"},
+    {GS_EXIT_SIGTERM, "stopped by SIGTERM; the result document is written, marked incomplete"},
+    {0, NULL},
+};
+
+void gs_cli_print_common_options(bool as_roff)
+{
+    if (as_roff)
+        gs_cli_print_options_roff(common_opts, COMMON_COUNT);
+    else
+        gs_opts_print(stdout, common_opts, COMMON_COUNT);
+}

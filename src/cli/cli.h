@@ -1,0 +1,132 @@
+/* The command line's shared parts (src/cli/): the command table (after git's, STYLE.md), the
+ * common options and which commands take which, the parser that accepts options anywhere on the
+ * line, and the run loop that measures probes on one device. Each command is one file,
+ * src/cli/cmd_NAME.c, with one row in the table of src/cli/commands.c. */
+#ifndef GS_CLI_H
+#define GS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "probes/probe.h"
+#include "report/report.h"
+#include "util/error.h"
+#include "util/opts.h"
+
+/* Exit statuses (main alone returns them; `gpusonar --help` and the README list them). */
+enum {
+    GS_EXIT_OK = 0,
+    GS_EXIT_FAILED = 1,        /* a probe failed, an output could not be written, figures differ */
+    GS_EXIT_USAGE = 2,         /* usage error or bad input, found before anything was measured */
+    GS_EXIT_SIGINT = 130,      /* interrupted by Ctrl-C (128 + SIGINT); the document is written */
+    GS_EXIT_SIGTERM = 143,     /* stopped by SIGTERM (128 + SIGTERM); the document is written */
+};
+
+/* The common options a command accepts (gs_command.common); any other is a usage error there. */
+enum {
+    GS_COMMON_DEVICE = 1u << 0,
+    GS_COMMON_JSON = 1u << 1,
+    GS_COMMON_CSV = 1u << 2,
+    GS_COMMON_SEED = 1u << 3,
+    GS_COMMON_QUIET = 1u << 4,
+    GS_COMMON_THOROUGH = 1u << 5,
+    GS_COMMON_FORMAT = 1u << 6,
+    GS_COMMON_MEASURE = 0x7f,  /* every option above: commands that measure */
+};
+
+/* What the parser fills in. Strings point into argv. */
+typedef struct gs_cli {
+    const char *device;
+    const char *json;
+    const char *csv;
+    uint64_t seed;
+    const char *format;           /* --format text|markdown|csv (NULL: text) */
+    bool quiet, thorough, help;
+    bool probe_only;              /* print only the probes' figures, no summary (run) */
+    const char *positional[8];    /* words that are not options, in order */
+    int npositional;
+    char *rest[256];              /* options left for a probe (run), when the command allows it */
+    int nrest;
+    int full_argc;                /* the whole command line, recorded in the result document */
+    char **full_argv;
+} gs_cli;
+
+extern gs_cli gs_args;
+
+typedef int (*gs_command_fn)(int argc, char **argv);
+
+typedef struct gs_command {
+    const char *name;
+    gs_command_fn run;
+    unsigned common;              /* GS_COMMON_* bits */
+    const gs_opt *opts;           /* the command's own options; may be NULL */
+    int opt_count;
+    int max_positional;           /* words it takes (FILE, A B, PROBE) */
+    const char *synopsis;         /* "gpusonar plot FILE.json [--out DIR]" */
+    const char *summary;          /* one line for the command list */
+    const char *description;      /* the paragraph of its --help */
+} gs_command;
+
+/* The table (src/cli/commands.c) and its lookup. */
+extern const gs_command gs_commands[];
+extern const int gs_command_count;
+const gs_command *gs_command_find(const char *name);
+
+/* Parse argv[0..argc) (the command word already removed) for cmd: common options it accepts, its
+ * own options, up to max_positional words; with allow_rest, unknown options and extra words go to
+ * gs_args.rest for a probe. A common option the command does not use is a usage error. */
+int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, gs_error *err);
+
+/* The index of the command word in argv[1..argc): the first word that is neither an option nor
+ * the value of one (values are recognised from every option table of the program); 0 if none. */
+int gs_cli_command_index(int argc, char **argv);
+
+/* True when `name` (without dashes) is an option of some table and takes a value. */
+bool gs_cli_option_takes_value(const char *name, size_t len);
+
+/* Print a command's --help (synopsis, description, its options, the common options it takes). */
+void gs_cli_print_help(const gs_command *cmd);
+
+/* Print the whole program's help (commands, exit statuses). */
+void gs_cli_print_main_help(void);
+
+/* The exit statuses with their meaning, for --help and the man page; ends with text NULL. */
+typedef struct gs_exit_doc {
+    int status;
+    const char *text;
+} gs_exit_doc;
+extern const gs_exit_doc gs_exit_statuses[];
+
+/* The common options as --help lines or as roff (.TP entries). */
+void gs_cli_print_common_options(bool as_roff);
+void gs_cli_print_options_roff(const gs_opt *opts, int count);
+
+/* The man page gpusonar(1) in roff, from the tables above (src/cli/man.c). */
+int gs_cli_print_man(void);
+
+/* Check --json and --csv before anything is measured; a usage error names the option. */
+int gs_cli_check_outputs(gs_error *err);
+
+/* Run defs[0..n) on the device named by gs_args.device and write the document; returns the exit
+ * status. probe_argc/argv are the probe's own options (run). With unsupported_fails false a probe
+ * the device cannot run is recorded as unsupported without failing the run (the report). */
+int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                      bool unsupported_fails);
+
+/* Run a probe against a stand-in backend that stops it at its first measurement, so that its
+ * option checks run before anything is measured; GS_ERR_USAGE (or INPUT) when they fail. */
+int gs_cli_dry_run(const gs_probe_def *def, const gs_probe_ctx *real, gs_error *err);
+
+/* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
+int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);
+
+/* Print the built-in models, one line each after prefix; the exit status (2 if one is invalid). */
+int gs_cli_list_models(const char *prefix);
+
+/* The --format asked for (text by default). */
+gs_report_format gs_cli_format(void);
+
+/* Print "gpusonar: MESSAGE" on stderr and return the exit status for its status code. */
+int gs_cli_fail(const gs_error *err);
+
+#endif

@@ -1,0 +1,44 @@
+/* `gpusonar help [COMMAND [PROBE]]` and `gpusonar version`. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+void gs_cmd_run_help(const char *probe);
+
+static bool as_man;               /* --man */
+
+const gs_opt gs_cmd_help_opts[] = {
+    {"man", GS_OPT_FLAG, &as_man, NULL, "print the man page gpusonar(1) in roff", NULL, 0, 0},
+};
+const int gs_cmd_help_opt_count = sizeof gs_cmd_help_opts / sizeof gs_cmd_help_opts[0];
+
+int gs_cmd_help(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (as_man)
+        return gs_cli_print_man();
+    if (gs_args.npositional == 0) {
+        gs_cli_print_main_help();
+        return GS_EXIT_OK;
+    }
+    const gs_command *cmd = gs_command_find(gs_args.positional[0]);
+    if (!cmd) {
+        fprintf(stderr, "gpusonar: no help for '%s'; 'gpusonar help' lists the commands\n",
+                gs_args.positional[0]);
+        return GS_EXIT_USAGE;
+    }
+    if (cmd == gs_command_find("run"))
+        gs_cmd_run_help(gs_args.npositional > 1 ? gs_args.positional[1] : NULL);
+    else
+        gs_cli_print_help(cmd);
+    return GS_EXIT_OK;
+}
+
+int gs_cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("gpusonar %s (%s)\n", GS_VERSION, GS_GIT_COMMIT);
+    return GS_EXIT_OK;
+}

@@ -1,0 +1,35 @@
+/* `gpusonar plot FILE.json [--out DIR]`: one PNG per series of a saved document, drawn by
+ * gnuplot, with its data and script beside it. Nothing is measured. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+
+static const char *out_dir;       /* --out DIR */
+
+const gs_opt gs_cmd_plot_opts[] = {
+    {"out", GS_OPT_STRING, &out_dir, "DIR", "folder for the plots (default: plots)", NULL, 0, 0},
+};
+const int gs_cmd_plot_opt_count = sizeof gs_cmd_plot_opts / sizeof gs_cmd_plot_opts[0];
+
+int gs_cmd_plot(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (gs_args.npositional != 1) {
+        fprintf(stderr, "gpusonar: plot needs one result file: gpusonar plot FILE.json\n");
+        return GS_EXIT_USAGE;
+    }
+    const char *dir = out_dir ? out_dir : "plots";
+    gs_error err;
+    json_t *doc = NULL;
+    if (gs_report_load(gs_args.positional[0], &doc, &err))
+        return gs_cli_fail(&err);
+    int count = 0;
+    int rc = gs_report_plots(doc, dir, &count, &err);
+    json_decref(doc);
+    if (rc)
+        return gs_cli_fail(&err);
+    printf("%d plot%s in %s/\n", count, count == 1 ? "" : "s", dir);
+    return GS_EXIT_OK;
+}

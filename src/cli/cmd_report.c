@@ -1,0 +1,67 @@
+/* `gpusonar [report]`: every default probe in its quick configuration (or --probes A,B), with
+ * progress on stderr and the one-page report on stdout; `report --from FILE` prints a saved
+ * document instead of measuring. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+
+static const char *probes_arg;    /* --probes a,b */
+static const char *from_path;     /* --from FILE */
+
+const gs_opt gs_cmd_report_opts[] = {
+    {"probes", GS_OPT_STRING, &probes_arg, "A,B", "run only these probes (see 'gpusonar list')", NULL, 0, 0},
+    {"from", GS_OPT_STRING, &from_path, "FILE", "print the report of a saved result document instead of measuring", NULL, 0, 0},
+};
+const int gs_cmd_report_opt_count = sizeof gs_cmd_report_opts / sizeof gs_cmd_report_opts[0];
+
+static int print_saved(void)
+{
+    gs_error err;
+    json_t *doc = NULL;
+    if (gs_report_load(from_path, &doc, &err))
+        return gs_cli_fail(&err);
+    gs_report_print(stdout, doc, gs_cli_format(), true);
+    json_decref(doc);
+    return GS_EXIT_OK;
+}
+
+/* The probes named by --probes, or every default one. Returns how many, or -1 (message printed). */
+static int pick_probes(const gs_probe_def **defs, int max)
+{
+    int n = 0;
+    if (!probes_arg) {
+        for (int i = 0; i < gs_probe_count && n < max; i++)
+            if (gs_probes[i].flags & GS_PROBE_DEFAULT)
+                defs[n++] = &gs_probes[i];
+        return n;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", probes_arg);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const gs_probe_def *d = gs_probe_find(tok);
+        if (!d) {
+            fprintf(stderr, "gpusonar: --probes: unknown probe '%s'; 'gpusonar list' names them\n", tok);
+            return -1;
+        }
+        if (n < max)
+            defs[n++] = d;
+    }
+    if (n == 0)
+        fprintf(stderr, "gpusonar: --probes needs at least one probe name\n");
+    return n ? n : -1;
+}
+
+int gs_cmd_report(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (from_path)
+        return print_saved();
+    const gs_probe_def *defs[64];
+    int n = pick_probes(defs, 64);
+    if (n < 0)
+        return GS_EXIT_USAGE;
+    return gs_cli_run_probes(defs, n, 0, NULL, false);
+}

@@ -1,0 +1,87 @@
+/* The command table: one row per command, looked up by the command word (after git's
+ * `{ name, function, flags }`). Adding a command is one row here plus its file cmd_NAME.c. The
+ * rows also hold each command's help, from which --help and the man page are printed. */
+#include <string.h>
+
+#include "cli/cli.h"
+
+int gs_cmd_report(int argc, char **argv);
+int gs_cmd_run(int argc, char **argv);
+int gs_cmd_list(int argc, char **argv);
+int gs_cmd_info(int argc, char **argv);
+int gs_cmd_models(int argc, char **argv);
+int gs_cmd_devices(int argc, char **argv);
+int gs_cmd_plot(int argc, char **argv);
+int gs_cmd_compare(int argc, char **argv);
+int gs_cmd_html(int argc, char **argv);
+int gs_cmd_help(int argc, char **argv);
+int gs_cmd_version(int argc, char **argv);
+extern const gs_opt gs_cmd_report_opts[];
+extern const int gs_cmd_report_opt_count;
+extern const gs_opt gs_cmd_help_opts[];
+extern const gs_opt gs_cmd_plot_opts[];
+extern const int gs_cmd_plot_opt_count;
+extern const gs_opt gs_cmd_html_opts[];
+
+/* Option counts must be constant expressions here, so the tables' lengths are restated and
+ * checked against the exported counts by tests/cli/test_args.c. */
+const gs_command gs_commands[] = {
+    {"report", gs_cmd_report, GS_COMMON_MEASURE, gs_cmd_report_opts, 2, 0,
+     "gpusonar [report] [--probes A,B] [--from FILE] [OPTIONS]",
+     "run every default probe (quick) and print the report (the default command)",
+     "Runs every default probe in its quick configuration (or the --probes given), with\n"
+     "progress on stderr, and prints the one-page report on stdout. With --from FILE it prints\n"
+     "the report of a saved result document instead of measuring."},
+    {"run", gs_cmd_run, GS_COMMON_MEASURE, NULL, 0, 1,
+     "gpusonar run PROBE [PROBE OPTIONS] [OPTIONS]",
+     "one probe with its own options ('gpusonar run PROBE --help')",
+     "Runs one probe. 'gpusonar list' names them; 'gpusonar run PROBE --help' lists a probe's\n"
+     "options. Every option is checked before the device is touched."},
+    {"list", gs_cmd_list, 0, NULL, 0, 0, "gpusonar list",
+     "the probes, one line each ('*': in the default report)",
+     "Lists the probes; '*' marks those in the default report."},
+    {"info", gs_cmd_info, GS_COMMON_DEVICE | GS_COMMON_JSON | GS_COMMON_SEED | GS_COMMON_QUIET,
+     NULL, 0, 0, "gpusonar info [--device DEV] [--json FILE]",
+     "device properties and the measured SM clock",
+     "Prints the device's properties as the driver (or the model) reports them, and its SM\n"
+     "clock measured now."},
+    {"devices", gs_cmd_devices, 0, NULL, 0, 0, "gpusonar devices",
+     "the GPUs and simulator models that --device accepts",
+     "Lists every CUDA device of this machine (index, name, compute capability, SMs, memory,\n"
+     "clocks, UUID, PCI bus id, MIG mode) and every built-in simulator model. Read only."},
+    {"models", gs_cmd_models, 0, NULL, 0, 0, "gpusonar models",
+     "the built-in simulator models",
+     "Lists the built-in simulator models (use one with --device sim:NAME); each is validated\n"
+     "as it is listed."},
+    {"plot", gs_cmd_plot, 0, gs_cmd_plot_opts, 1, 1, "gpusonar plot FILE.json [--out DIR]",
+     "PNG plots (gnuplot) of every series of a saved result document",
+     "Makes one PNG per series of a saved result document with gnuplot, with its data (.dat)\n"
+     "and script (.gp) beside it. Nothing is measured."},
+    {"html", gs_cmd_html, 0, gs_cmd_html_opts, 1, 1, "gpusonar html RESULT.json [-o FILE]",
+     "one self-contained HTML page of a saved result document",
+     "Writes one HTML page made from a saved result document alone: device, backend, version,\n"
+     "command line, completeness and the environment record; the one-page summary; every probe\n"
+     "record's figures (value, 95% interval, n, method; why a figure was not determined) and an\n"
+     "inline SVG plot of every series. The page loads nothing and runs no script, so it can be\n"
+     "mailed or archived as it is. Nothing is measured."},
+    {"compare", gs_cmd_compare, 0, NULL, 0, 2, "gpusonar compare A.json B.json",
+     "two saved result documents side by side",
+     "Prints the figures two result documents hold, side by side, and marks with * those that\n"
+     "differ beyond their 95% intervals and by more than 1%. Exit status as diff's: 0 no\n"
+     "figure differs, 1 some figure differs, 2 trouble (an unreadable or invalid document)."},
+    {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
+     "help for the program or a command",
+     "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"
+     "with --man, the man page gpusonar(1) in roff, made from the same texts."},
+    {"version", gs_cmd_version, 0, NULL, 0, 0, "gpusonar version (or gpusonar --version)",
+     "the version", "Prints gpusonar's version and the commit it was built from."},
+};
+const int gs_command_count = sizeof gs_commands / sizeof gs_commands[0];
+
+const gs_command *gs_command_find(const char *name)
+{
+    for (int i = 0; i < gs_command_count; i++)
+        if (strcmp(gs_commands[i].name, name) == 0)
+            return &gs_commands[i];
+    return NULL;
+}

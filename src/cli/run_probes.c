@@ -1,0 +1,316 @@
+/* The run loop of the commands that measure (report, run): open the device, measure the SM clock
+ * around each probe, record every probe's outcome in the result document, and write the document
+ * even when a probe fails or a signal stops the run. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "cli/cli.h"
+#include "report/environment.h"
+#include "report/report.h"
+#include "report/result.h"
+#include "util/interrupt.h"
+#include "util/progress.h"
+
+gs_report_format gs_cli_format(void)
+{
+    gs_report_format f = GS_FORMAT_TEXT;
+    if (gs_args.format)
+        gs_report_format_parse(gs_args.format, &f); /* checked by the option's choices */
+    return f;
+}
+
+int gs_cli_fail(const gs_error *err)
+{
+    fprintf(stderr, "gpusonar: %s\n", err->msg);
+    return gs_exit_status(err->status);
+}
+
+int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err)
+{
+    bool fell_back = false;
+    int rc = gs_backend_open(gs_args.device, gs_args.seed, b, &fell_back, err);
+    if (rc)
+        return rc;
+    if (fell_back && !gs_args.quiet)
+        fprintf(stderr, "gpusonar: no CUDA GPU found; running on the built-in SIMULATED GPU "
+                        "'hopper' (a model, not a measurement). Use --device cuda:N on a machine "
+                        "with a GPU.\n");
+    rc = (*b)->ops->info(*b, info, err);
+    if (rc) {
+        gs_backend_close(*b);
+        *b = NULL;
+    }
+    return rc;
+}
+
+/* The folder a file path would be written into must exist and be writable. */
+static int check_file(const char *path, const char *option, gs_error *err)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0)
+        return 0;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: is a folder; name a file", option, path);
+        if (S_ISREG(st.st_mode) && access(path, W_OK) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: %s; choose a writable path", option, path,
+                           strerror(errno));
+        return 0;
+    }
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gs_fail(err, GS_ERR_USAGE, "--%s %s: folder '%s' does not exist; create it or "
+                       "choose another path", option, path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return gs_fail(err, GS_ERR_USAGE, "--%s %s: cannot write into '%s': %s", option, path,
+                       dir, strerror(errno));
+    return 0;
+}
+
+/* A folder that exists and is writable, or whose parent is. */
+static int check_dir(const char *path, const char *option, gs_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: not a folder", option, path);
+        if (access(path, W_OK | X_OK) != 0)
+            return gs_fail(err, GS_ERR_USAGE, "--%s %s: %s; choose a writable folder", option,
+                           path, strerror(errno));
+        return 0;
+    }
+    return check_file(path, option, err);
+}
+
+int gs_cli_check_outputs(gs_error *err)
+{
+    int rc = 0;
+    if (gs_args.json && (rc = check_file(gs_args.json, "json", err)))
+        return rc;
+    if (gs_args.csv && (rc = check_dir(gs_args.csv, "csv", err)))
+        return rc;
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct outcome {
+    int failed;                   /* probes that failed */
+    bool bad_input;               /* a probe refused its options (exit status 2) */
+    bool interrupted;
+} outcome;
+
+/* Clock, status and elapsed time for the records a probe added (from index first on). */
+static void close_records(gs_run *run, size_t first, double before, double after, double elapsed,
+                          const char *status, const char *message)
+{
+    for (size_t i = first; i < json_array_size(run->probes); i++) {
+        gs_probe_out *p = json_array_get(run->probes, i);
+        gs_probe_clock(p, before, after);
+        gs_probe_elapsed(p, elapsed);
+        if (strcmp(json_string_value(json_object_get(p, "status")), "running") == 0)
+            gs_probe_status(p, status, message);
+        if (before > 0 && after > 0 && fabs(after - before) / before > 0.02)
+            gs_probe_warning(p, "the SM clock moved by %.1f%% during this probe (%.0f -> %.0f MHz): "
+                             "throttling or another process; its figures in ns are less certain",
+                             (after - before) / before * 100, before / 1000, after / 1000);
+    }
+}
+
+/* Seconds each probe took in the quick report on an H100 (docs/results/), used only to share
+ * out the time left on the progress line; the measured pace of the run scales them. */
+static double expected_s(const char *probe)
+{
+    static const struct { const char *name; double s; } typical[] = {
+        {"clock", 0.3}, {"smem-banks", 0.2}, {"cache", 8}, {"global-patterns", 0.5},
+        {"bandwidth", 0.5}, {"random-walk", 12}, {"pipeline", 1}, {"roofline", 1},
+        {"paths", 5}, {"l2-partitions", 5},
+    };
+    for (size_t i = 0; i < sizeof typical / sizeof *typical; i++)
+        if (strcmp(typical[i].name, probe) == 0)
+            return typical[i].s * (gs_args.thorough ? 4 : 1);
+    return gs_args.thorough ? 4 : 1;
+}
+
+/* The time left before probe `index` of defs starts: its and the later probes' expected
+ * seconds, scaled by how fast the run went so far against the same expectation. */
+static double time_left_s(const gs_probe_def **defs, int n, int index, double spent_s)
+{
+    double done = 0, left = 0;
+    for (int i = 0; i < n; i++)
+        *(i < index ? &done : &left) += expected_s(defs[i]->name);
+    return done > 0 && spent_s > 0 ? left * spent_s / done : left;
+}
+
+static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int total, outcome *o)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    size_t first = json_array_size(ctx->run->probes);
+    double t0 = now_s();
+    double before = gs_probe_clock_khz(ctx->backend);
+    if (before > 0 && strcmp(def->name, "clock") != 0)
+        ctx->clock_khz = ctx->clock_khz > 0 ? ctx->clock_khz : before;
+    int rc = def->run(ctx, &err);
+    double after = gs_probe_clock_khz(ctx->backend);
+    double elapsed = now_s() - t0;
+    if (json_array_size(ctx->run->probes) == first && rc)
+        gs_param_string(gs_run_add_probe(ctx->run, def->name), "error", gs_status_name(err.status));
+    const char *status = rc == 0 ? "ok"
+                         : rc == GS_ERR_INTERRUPTED ? "interrupted"
+                         : rc == GS_ERR_UNSUPPORTED ? "unsupported"
+                                                    : "failed";
+    close_records(ctx->run, first, before, after, elapsed, status, rc ? err.msg : NULL);
+    (void)index;
+    (void)total;
+    if (rc == GS_ERR_INTERRUPTED || gs_interrupted()) {
+        o->interrupted = true;
+    } else if (rc) {
+        gs_progress_clear();
+        fprintf(stderr, "gpusonar: %s %s: %s\n", def->name, status, err.msg);
+        o->failed++;
+        /* Only a probe's refusal of its own options is bad input; anything that failed while
+         * measuring (a device error, an empty chain) is a failed run. */
+        o->bad_input |= rc == GS_ERR_USAGE;
+    }
+}
+
+/* Write what the run holds: JSON if asked, CSV if asked, the text report unless JSON went to
+ * stdout. */
+static int emit(gs_run *run, gs_error *err)
+{
+    int rc = 0;
+    if (gs_args.json && (rc = gs_run_write_json(run, gs_args.json, err)))
+        return rc;
+    if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
+        return rc;
+    if (!gs_args.json || strcmp(gs_args.json, "-") != 0)
+        gs_report_print(stdout, run->doc, gs_cli_format(), !gs_args.probe_only);
+    return 0;
+}
+
+static const char *stop_reason(const outcome *o)
+{
+    if (o->interrupted)
+        return gs_interrupt_signal() == SIGTERM
+                   ? "stopped by SIGTERM before every probe finished"
+                   : "interrupted (Ctrl-C) before every probe finished";
+    return o->failed ? "one or more probes failed" : NULL;
+}
+
+static int exit_status(const outcome *o)
+{
+    if (o->interrupted)
+        return gs_interrupt_signal() == SIGTERM ? GS_EXIT_SIGTERM : GS_EXIT_SIGINT;
+    if (o->bad_input)
+        return GS_EXIT_USAGE;
+    return o->failed ? GS_EXIT_FAILED : GS_EXIT_OK;
+}
+
+static bool read_state(gs_backend *b, gs_device_state *s)
+{
+    gs_error ignored;
+    return b->ops->state && b->ops->state(b, s, &ignored) == 0;
+}
+
+/* The environment record, with a warning on stderr when the GPU throttled or was shared. */
+static void record_environment(gs_run *run, gs_backend *b, const gs_device_info *info,
+                               const gs_device_state *start)
+{
+    gs_device_state end;
+    bool have_end = start && read_state(b, &end);
+    gs_env_flags f = gs_run_set_environment(run, info, start, have_end ? &end : NULL);
+    if (f.throttled)
+        fprintf(stderr, "gpusonar: warning: the GPU throttled during the run (power, thermal or "
+                        "hardware slowdown; see environment in the document): figures in ns and "
+                        "bandwidths may be low\n");
+    if (f.shared)
+        fprintf(stderr, "gpusonar: warning: another compute process used the GPU during the run "
+                        "(see environment in the document): figures may be disturbed\n");
+}
+
+int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
+                      bool unsupported_fails)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    if (gs_cli_check_outputs(&err))
+        return gs_cli_fail(&err);
+    gs_backend *b = NULL;
+    gs_device_info info;
+    if (gs_cli_open_device(&b, &info, &err))
+        return gs_cli_fail(&err);
+    gs_run *run = gs_run_new(gs_args.full_argc, gs_args.full_argv);
+    if (!run) {
+        gs_backend_close(b);
+        fprintf(stderr, "gpusonar: out of host memory\n");
+        return GS_EXIT_FAILED;
+    }
+    gs_run_set_device(run, &info);
+    gs_device_state start;
+    bool have_start = read_state(b, &start);
+    gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
+                        .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
+                        .argc = probe_argc, .argv = probe_argv};
+    /* Every probe's options are checked before the first measurement of the run. */
+    for (int i = 0; i < n; i++)
+        if (gs_cli_dry_run(defs[i], &ctx, &err)) {
+            gs_run_free(run);
+            gs_backend_close(b);
+            fprintf(stderr, "gpusonar: %s: %s\n", defs[i]->name, err.msg);
+            return GS_EXIT_USAGE;
+        }
+    outcome o = {0, false, false};
+    /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes
+     * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */
+    const char *stop_after = getenv("GS_TEST_INTERRUPT_AFTER");
+    const char *sig = getenv("GS_TEST_SIGNAL");
+    double t0 = now_s();
+    gs_progress_init(gs_args.quiet);
+    for (int i = 0; i < n && !o.interrupted; i++) {
+        int failed_before = o.failed;
+        if (stop_after && i == atoi(stop_after))
+            raise(sig && strcmp(sig, "TERM") == 0 ? SIGTERM : SIGINT);
+        char stage[96];
+        snprintf(stage, sizeof stage, "[%d/%d] %s", i + 1, n, defs[i]->name);
+        gs_progress_stage(stage, defs[i]->name, time_left_s(defs, n, i, now_s() - t0));
+        run_one(defs[i], &ctx, i + 1, n, &o);
+        json_t *last = json_array_get(run->probes, json_array_size(run->probes) - 1);
+        const char *st = json_string_value(json_object_get(last, "status"));
+        if (!unsupported_fails && o.failed > failed_before && st && strcmp(st, "unsupported") == 0)
+            o.failed = failed_before; /* the full report skips what this device cannot run */
+    }
+    gs_progress_clear();
+    record_environment(run, b, &info, have_start ? &start : NULL);
+    gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
+    int rc = emit(run, &err);
+    gs_run_free(run);
+    gs_backend_close(b);
+    if (rc) {
+        gs_cli_fail(&err);
+        return GS_EXIT_FAILED; /* measured, but an output could not be written */
+    }
+    return exit_status(&o);
+}

@@ -1,0 +1,45 @@
+/* The names of plans' enums (src/plan.h), as the command line and JSON spell them. */
+#include "plan.h"
+
+#include <string.h>
+
+static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
+static const char *const path_names[GS_PATH_COUNT] = {"default", "ca", "cg", "cv", "nc",
+                                                      "tex", "const", "shared", "local"};
+static const char *const instr_names[GS_INSTR_COUNT] = {
+    "fadd", "ffma", "iadd", "imul", "dfma", "sfu-sin", "sfu-rsqrt", "sw-sin", "hfma2", "mma"};
+
+const char *gs_space_name(gs_space s)
+{
+    return (unsigned)s < sizeof space_names / sizeof *space_names ? space_names[s] : "?";
+}
+
+const char *gs_path_name(gs_load_path p)
+{
+    return (unsigned)p < GS_PATH_COUNT ? path_names[p] : "?";
+}
+
+int gs_path_parse(const char *name, gs_load_path *out)
+{
+    for (int i = 0; i < GS_PATH_COUNT; i++)
+        if (strcmp(name, path_names[i]) == 0) {
+            *out = (gs_load_path)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *gs_instr_name(gs_instr i)
+{
+    return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";
+}
+
+int gs_instr_parse(const char *name, gs_instr *out)
+{
+    for (int i = 0; i < GS_INSTR_COUNT; i++)
+        if (strcmp(name, instr_names[i]) == 0) {
+            *out = (gs_instr)i;
+            return 0;
+        }
+    return -1;
+}

@@ -1,0 +1,340 @@
+/* Structure in average mode, for an L1 whose replacement or trace budget defeats the fine-grained
+ * walks (docs/methods.md, "Structure from average-mode walks"; the stride walks of the
+ * memory-hierarchy paper, section 3.2, without a trace): the line (cache_line.c), ways from the
+ * blocks stride walks fit at the largest strides and sets = capacity / (ways x line), accepted
+ * for a bit-select index when random blocks agreeing on its bits conflict as predicted; else sets
+ * and ways from eviction-set reductions over random lines. The policy then comes from the
+ * fine-grained tests on the one set found (cache_policy.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/cache_internal.h"
+
+/* ---- ways from stride walks (cw_avg_fits) ---------------------------------------------------- */
+
+/* Whether n blocks at stride S fit: their walk averages within AVG_TOLERANCE of hit_cycles. */
+static int stride_blocks_fit(cw_walker *w, uint64_t n, uint64_t stride, double hit_cycles,
+                             bool *fit, gs_error *err)
+{
+    uint64_t *chain = malloc(n * sizeof *chain);
+    if (!chain)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; i < n; i++)
+        chain[i] = i * stride;
+    double a;
+    int rc = cw_avg_offsets(w, chain, n, &a, err);
+    *fit = !rc && a <= hit_cycles * (1 + AVG_TOLERANCE);
+    free(chain);
+    return rc;
+}
+
+int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fits_result *out,
+                gs_error *err)
+{
+    int rc = 0;
+    /* device memory spaces reach past the capacity search's bound; the constant bank does not */
+    uint64_t bound = w->bound, reach = CW_FIT_MAX_STRIDE * (CW_FIT_MAX_BLOCKS + 1);
+    if ((w->space == GS_SPACE_GLOBAL || w->space == GS_SPACE_TEXTURE) && bound < reach)
+        bound = reach;
+    out->n = 0;
+    for (uint64_t s = 2 * line_bytes; s <= CW_FIT_MAX_STRIDE && out->n < CW_FIT_STRIDES && !rc;
+         s *= 2) {
+        uint64_t lo = 1, hi = CW_FIT_MAX_BLOCKS + 1;   /* lo fits; hi: not known to fit */
+        bool fit = true, bounded = bound / s < hi;
+        if (bounded)
+            hi = bound / s;
+        if (hi < 2)
+            break;
+        rc = stride_blocks_fit(w, hi, s, hit_cycles, &fit, err);
+        if (!rc && fit && bounded)
+            break;                                  /* the space ends before a conflict */
+        if (!rc && fit) {
+            out->stride_bytes[out->n] = s;
+            out->fit[out->n++] = 0;                 /* more than the most tried */
+            continue;
+        }
+        while (!rc && hi - lo > 1) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            rc = stride_blocks_fit(w, mid, s, hit_cycles, &fit, err);
+            if (fit)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        out->stride_bytes[out->n] = s;
+        out->fit[out->n++] = lo;
+    }
+    return rc;
+}
+
+/* ---- sets, ways and mapping ------------------------------------------------------------------ */
+
+/* Whether a cyclic walk over ways + max(1, ways / 8) random blocks that agree on the index bits
+ * [low_bit, log2 span) misses while ways of them fit (a bit-select set index predicts both), less
+ * a 64th past 64 ways (stride walks judged with a 10 % tolerance can pass a few blocks past a
+ * randomised capacity); the other bits above the line are random. The blocks stay inside one
+ * 1 MB region, so that they share a 2 MB page more often than not (a first-level TLB of one entry
+ * would otherwise add its misses to the averages). over/under: the two walks' averages. */
+static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsigned low_bit,
+                              unsigned ways, double hit, bool *holds, double *over,
+                              double *under, gs_error *err)
+{
+    uint64_t region = 1ull << 20, above = region / span, below = (1ull << low_bit) / line;
+    size_t extra = ways + (ways / 8 > 1 ? ways / 8 : 1), fit = ways - (ways > 64 ? ways / 64 : 0);
+    uint64_t *b = malloc(extra * sizeof *b);
+    *holds = false;
+    *over = *under = NAN;
+    if (!b)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    if (above < 1 || above * below < extra) {
+        free(b);
+        return 0;
+    }
+    size_t n = 0;
+    for (unsigned tries = 0; n < extra && tries < 64 * extra; tries++) {
+        uint64_t a = gs_rng_below(&w->rng, above) * span + gs_rng_below(&w->rng, below) * line;
+        bool dup = false;
+        for (size_t i = 0; i < n; i++)
+            dup |= b[i] == a;
+        if (!dup)
+            b[n++] = a;
+    }
+    int rc = n == extra ? cw_avg_offsets(w, b, n, over, err) : 0;
+    if (!rc && n == extra)
+        rc = cw_avg_offsets(w, b, fit, under, err);
+    *holds = !rc && n == extra && *over > hit * 1.1 && *under <= hit * 1.1;
+    free(b);
+    return rc;
+}
+
+/* Ways of one set under any index (average mode): a pool of random lines of a 1 MB region, 1.5 x
+ * the capacity, overflows some sets; groups of it are dropped while the rest still misses (a walk
+ * averaging more than 10 % over hits), in finer groups when none can go, until no single line can:
+ * ways + 1 lines of one set are left (the group reduction of eviction-set searches). 0 when the
+ * pool does not miss or the reduction runs past its budget of walks. */
+static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double hit,
+                       uint64_t *ways, uint64_t *group, gs_error *err)
+{
+    uint64_t region = (1ull << 20) / line, n = cap_lines + cap_lines / 2 + 8;
+    *ways = 0;
+    if (n > region / 2 || n < 4)
+        return 0;
+    uint64_t *s = malloc(n * sizeof *s), *t = malloc(n * sizeof *t);
+    uint32_t *pick = malloc(region * sizeof *pick);
+    int rc = s && t && pick ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; !rc && i < region; i++)
+        pick[i] = (uint32_t)i;
+    for (uint64_t i = 0; !rc && i < n; i++) {                  /* partial Fisher-Yates */
+        uint64_t j = i + gs_rng_below(&w->rng, region - i);
+        uint32_t x = pick[i];
+        pick[i] = pick[j], pick[j] = x;
+        s[i] = (uint64_t)pick[i] * line;
+    }
+    double avg = 0;
+    if (!rc)
+        rc = cw_avg_offsets(w, s, n, &avg, err);
+    uint64_t m = n, groups = 8;
+    unsigned walks = 0;
+    bool missing = !rc && avg > hit * 1.1;
+    while (!rc && missing && m > 1 && walks < 1500) {
+        uint64_t size = (m + groups - 1) / groups;
+        bool dropped = false;
+        for (uint64_t g = 0; !rc && g * size < m && m > 1 && walks < 1500;) {
+            uint64_t lo = g * size, hi = lo + size < m ? lo + size : m, k = 0;
+            for (uint64_t i = 0; i < m; i++)
+                if (i < lo || i >= hi)
+                    t[k++] = s[i];
+            rc = cw_avg_offsets(w, t, k, &avg, err);
+            walks++;
+            if (!rc && avg > hit * 1.1) {
+                memcpy(s, t, k * sizeof *t);
+                m = k;
+                dropped = true;
+            } else {
+                g++;
+            }
+        }
+        if (!dropped && size == 1)
+            break;
+        if (!dropped)
+            groups *= 2;
+    }
+    if (!rc && missing && walks < 1500 && m > 1 && m <= CW_MAX_WAYS + 1) {
+        *ways = m - 1;
+        memcpy(group, s, m * sizeof *s);
+    }
+    free(s), free(t), free(pick);
+    return rc;
+}
+
+/* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
+ * from different random pools must agree (to a 64th), and sets x ways x line must be the
+ * capacity within 3 %. Unequal sets give different ways and are refused. The last reduction's
+ * ways + 1 lines of one set then go through the fine-grained policy tests (cw_infer_policy). */
+static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, const char *why,
+                       gs_error *err)
+{
+    uint64_t r[3] = {0, 0, 0}, cap_lines = lv->size_bytes / line, group[CW_MAX_WAYS + 1];
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = reduce_ways(w, line, cap_lines, hit, &r[i], group, err);
+    if (rc)
+        return rc;
+    uint64_t lo = r[0], hi = r[0];
+    for (int i = 1; i < 3; i++)
+        lo = r[i] < lo ? r[i] : lo, hi = r[i] > hi ? r[i] : hi;
+    uint64_t ways = r[2], sets = lo ? (lv->size_bytes + ways * line / 2) / (ways * line) : 0;
+    uint64_t d = udiff(sets * ways * line, lv->size_bytes);
+    uint64_t tol = lv->size_bytes / 32 > line ? lv->size_bytes / 32 : line;
+    if (!lo || hi - lo > hi / 64 || !sets || d > tol) {
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%.420s; eviction-set reductions "
+                 "over three pools of random lines left %llu, %llu and %llu lines of one set%s",
+                 why, (unsigned long long)r[0], (unsigned long long)r[1],
+                 (unsigned long long)r[2], lo && hi - lo <= hi / 64
+                                               ? ", which do not make the capacity"
+                                               : " (0: none): unequal sets, or a policy that "
+                                                 "defeats the reduction");
+        return 0;
+    }
+    lv->sets = (unsigned)sets;
+    lv->ways_per_set[0] = (unsigned)ways;
+    lv->nsets = 1;
+    lv->sets_method = "ways: lines of one set left by an eviction-set reduction over random lines "
+                      "(three pools agree), less one; sets: capacity / (ways x line)";
+    lv->mapping = CW_MAP_NONE;
+    snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+    /* the last reduction's lines are ways + 1 blocks of one set: the fine-grained policy tests */
+    lv->policy = GS_POLICY_UNKNOWN;
+    lv->why_policy[0] = 0;
+    return cw_infer_policy(w, lv, group, (size_t)r[2] + 1, 0, err);
+}
+
+/* Line, sets, ways and mapping from average-mode walks, and the policy from the fine-grained
+ * tests on one set they found, for an L1-like level whose fine-grained structure was not
+ * determined: the line from cw_avg_line; ways = the blocks that stride walks fit at the largest
+ * strides (cw_avg_fits), sets = capacity / (ways x line), accepted for a bit-select index when
+ * random blocks agreeing on the index bits conflict as predicted; else sets and ways from
+ * eviction-set reductions over random lines (hashed_sets). */
+int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
+                     cw_avg_fits_result *fits, gs_error *err)
+{
+    char why[640];
+    const cw_avg_level *a = &sw->levels[0];
+    uint64_t line = 0, floor_stride = lv->fetch_bytes ? lv->fetch_bytes : 8;
+    int rc = cw_avg_line(w, a->size_bytes, a->hit_cycles, a->next_cycles, floor_stride, &line, err);
+    if (rc || !line) {
+        snprintf(why, sizeof why, "%.400s; average-mode line walks saw no line either",
+                 lv->why_structure);
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+        return rc;
+    }
+    lv->line_bytes = line;
+    lv->line_method = "half the smallest stride s at which a random walk of 1.5 x capacity / s "
+                      "elements, one per s-byte slot, fits (average mode)";
+    if ((rc = cw_avg_fits(w, line, a->hit_cycles, fits, err)) != 0)
+        return rc;
+    size_t n = fits->n;
+    uint64_t ways = n ? fits->fit[n - 1] : 0;
+    bool none = n > 0;
+    for (size_t i = 0; i < n; i++)
+        none = none && fits->fit[i] == 0;
+    if (none) {
+        snprintf(lv->why_structure, sizeof lv->why_structure, "the fine-grained walks found no "
+                 "conflicting set, and more than %d blocks fit at every power-of-two stride from "
+                 "%llu B to %llu B (series ways_by_stride): no selection of the address bits "
+                 "below bit %u picks the set; a bit-select index would need %d or more ways (a "
+                 "hash of higher bits, or near full associativity)", CW_FIT_MAX_BLOCKS,
+                 (unsigned long long)fits->stride_bytes[0],
+                 (unsigned long long)fits->stride_bytes[n - 1],
+                 log2_floor(fits->stride_bytes[n - 1]) + 1, CW_FIT_MAX_BLOCKS);
+        return 0;
+    }
+    if (n < 2 || !ways || !fits->fit[n - 2] ||
+        udiff(fits->fit[n - 2], ways) > ways / 64) {
+        char nb[320];
+        snprintf(nb, sizeof nb, "the blocks that stride walks fit still change at the largest "
+                 "stride (%llu B; series ways_by_stride): no bit selection found",
+                 (unsigned long long)CW_FIT_MAX_STRIDE);
+        return hashed_sets(w, lv, line, a->hit_cycles, nb, err);
+    }
+    /* the stride from which the count holds (to a 64th: walks near a randomised capacity vary) */
+    size_t i0 = n - 1;
+    while (i0 > 0 && fits->fit[i0 - 1] && udiff(fits->fit[i0 - 1], ways) <= ways / 64)
+        i0--;
+    /* sets from the capacity; their index bits are the log2(sets) bits below the stride from
+     * which every block lands in one set (contiguous from the line, or higher: Kepler's texture
+     * L1 indexes on bits 7-8 above 32-B lines) */
+    uint64_t span = fits->stride_bytes[i0];
+    uint64_t sets = (lv->size_bytes + ways * line / 2) / (ways * line);
+    uint64_t d = udiff(sets * ways * line, lv->size_bytes);
+    /* within a line, or 3 % for sets of hundreds of ways (the walks' 10 % latency tolerance
+     * lets a few blocks past a randomised capacity pass) */
+    uint64_t tol = lv->size_bytes / 32 > line ? lv->size_bytes / 32 : line;
+    bool pow2 = sets && (sets & (sets - 1)) == 0 && sets * line <= span && (ways > 64 || d < line);
+    unsigned low = pow2 ? log2_floor(span) - log2_floor(sets) : 0;
+    bool holds = pow2 && d <= tol;
+    double over = NAN, under = NAN;
+    for (int draw = 0; draw < 3 && holds && !rc; draw++)    /* three random draws must all hold */
+        rc = verify_stride_sets(w, line, span, low, (unsigned)ways, a->hit_cycles, &holds, &over,
+                                &under, err);
+    if (rc)
+        return rc;
+    if (!pow2 || d > tol || !holds) {
+        char detail[240];
+        if (!pow2 || d > tol)
+            snprintf(detail, sizeof detail, "capacity / (ways x line) is not a power of two "
+                     "within the stride");
+        else if (sets == 1) {
+            /* the whole capacity fits at every stride, yet random lines overflow: sets exist,
+             * and power-of-two strides spread over them evenly */
+            char hash[640];
+            snprintf(hash, sizeof hash, "the whole capacity (%llu blocks of %llu B) fits at "
+                     "every power-of-two stride from %llu B to %llu B, yet %llu random blocks of a "
+                     "1 MB region do not (%.1f cycles against hits at %.1f): the sets spread "
+                     "power-of-two strides evenly, so the set index is not a bit selection (a "
+                     "hash of address bits, or modulo an odd set count)", (unsigned long long)ways,
+                     (unsigned long long)line, (unsigned long long)fits->stride_bytes[0],
+                     (unsigned long long)fits->stride_bytes[n - 1],
+                     (unsigned long long)(ways - (ways > 64 ? ways / 64 : 0)), under,
+                     a->hit_cycles);
+            return hashed_sets(w, lv, line, a->hit_cycles, hash, err);
+        }
+        else
+            snprintf(detail, sizeof detail, "random blocks that agree on its index bits (%u..%u) "
+                     "do not conflict as that predicts (%llu of them averaged %.1f cycles, fewer "
+                     "%.1f; hits %.1f)", low, log2_floor(span) - 1, (unsigned long long)(ways +
+                     (ways / 8 > 1 ? ways / 8 : 1)), over, under, a->hit_cycles);
+        char nb[640];
+        snprintf(nb, sizeof nb, "stride walks fit %llu blocks of %llu B from a %llu-B stride on "
+                 "(%llu such sets would make the capacity), but %s: not a bit-select set index "
+                 "(a hashed or modulo one spreads strided blocks over sets)",
+                 (unsigned long long)ways, (unsigned long long)line, (unsigned long long)span,
+                 (unsigned long long)sets, detail);
+        return hashed_sets(w, lv, line, a->hit_cycles, nb, err);
+    }
+    lv->why_structure[0] = 0;
+    lv->sets = (unsigned)sets;
+    lv->ways_per_set[0] = (unsigned)ways;
+    lv->nsets = 1;
+    lv->sets_method = "ways: most blocks a stride walk holds at the largest strides; sets: the "
+                      "smallest such stride / line (average mode, checked with random blocks)";
+    lv->mapping = CW_MAP_BITS;
+    lv->nindex = 0;
+    for (unsigned k = low; k < log2_floor(span) && lv->nindex < 64; k++)
+        lv->index_bits[lv->nindex++] = k;
+    /* policy: the fine-grained tests on ways + 1 blocks of one set (stride span apart) */
+    uint64_t group[CW_MAX_WAYS + 1];
+    if (ways + 1 > CW_MAX_WAYS + 1) {
+        snprintf(lv->why_policy, sizeof lv->why_policy, "%llu ways: more than the policy tests "
+                 "take (%d)", (unsigned long long)ways, CW_MAX_WAYS);
+        return 0;
+    }
+    for (uint64_t i = 0; i <= ways; i++)
+        group[i] = i * span;
+    lv->policy = GS_POLICY_UNKNOWN;
+    lv->why_policy[0] = 0;
+    rc = cw_infer_policy(w, lv, group, (size_t)ways + 1, 0, err);
+    return rc;
+}

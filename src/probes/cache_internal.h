@@ -1,0 +1,349 @@
+/* What the files of the `cache` probe share (src/probes/cache*.c only; the probe's public face is
+ * its row in registry.c). The probe is split along its methods, one file each, named by what it
+ * finds:
+ *   cache.c               targets, options, and the order of the methods for one target
+ *   cache_walker.c        the walker: fine-grained (Listing 4) and average chases (Listing 2)
+ *   cache_level.c         one level, fine-grained, in the order of section 3.2
+ *   cache_capacity.c      capacity: fine-grained and average-mode footprint sweeps (3.2 (1))
+ *   cache_line.c          fetch granularity (sector) and the L2 line in average mode (3.2 (2))
+ *   cache_sets.c          the overflowing set; sets and ways from blocks added past capacity
+ *   cache_mapping.c       set-index bits and the bit-select geometry (3.2 (3), Fig. 12)
+ *   cache_policy.c        replacement policy (3.2 (4), Fig. 8)
+ *   cache_avg_structure.c line, sets, ways, mapping of an L1 from average-mode walks
+ *   cache_cross_check.c   fine-grained levels checked by average-mode sweeps; the L2's near part
+ *   cache_trace_budget.c  the shared memory every chase holds; L1 size per carve-out
+ *   cache_tlb.c           TLBs in average mode, and the check of the fine-grained TLB level
+ *   cache_record.c        one result record per level
+ * Section numbers are those of the memory-hierarchy paper (Mei et al., "Benchmarking the Memory
+ * Hierarchy of Modern GPUs"). Everything here talks to the backend only through chase plans. */
+#ifndef GS_PROBES_CACHE_INTERNAL_H
+#define GS_PROBES_CACHE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/cache_infer.h"
+#include "probes/probe.h"
+#include "util/rng.h"
+
+#define CW_MAX_SETS 256       /* sets whose ways are listed one by one (unequal sets) */
+#define CW_MAX_WAYS 256       /* most ways for the replacement-policy tests */
+
+/* |a - b| */
+static inline uint64_t udiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+static inline unsigned log2_floor(uint64_t x)
+{
+    unsigned k = 0;
+    while (x >>= 1)
+        k++;
+    return k;
+}
+
+/* One target: which space and path reach it, how deep its levels go, and their names. */
+typedef struct target_def {
+    const char *name;
+    gs_space space;
+    gs_load_path path;
+    bool tlb;
+    unsigned max_levels;
+    const char *const level_names[3];
+} target_def;
+
+typedef enum cw_mapping { CW_MAP_NONE = 0, CW_MAP_BITS, CW_MAP_MODULO, CW_MAP_HASHED } cw_mapping;
+
+/* Chases on one space and path, with scratch buffers sized by the trace capacity. */
+typedef struct cw_walker {
+    gs_probe_ctx *ctx;
+    gs_space space;
+    gs_load_path path;
+    bool tlb;                 /* TLB walks: alias physical memory and stagger lines */
+    size_t cap;               /* record_capacity of the backend's trace buffer in smem_bytes */
+    uint64_t smem_bytes;      /* shared memory every chase of this walker holds (the plans'
+                                 smem_bytes): one value for traces and average walks alike, so a
+                                 unified L1 keeps one configuration through a study */
+    int carveout;             /* carve-out preference of every chase (-1: the driver's default;
+                                 average sweeps may ask for another) */
+    uint32_t *lat;            /* cap entries */
+    uint64_t *chain;          /* cap entries */
+    uint64_t *chain2;         /* cap entries */
+    unsigned elem;            /* element bytes (4; 8 for TLB walks over more than 4 GB) */
+    uint64_t bound;           /* largest footprint a chain may span (the space's size) */
+    uint64_t min_stride;      /* sweeps below a first level: its block (every access misses it) */
+    uint64_t prev_ways;       /* ways of the first level's sets (0 at depth 0) */
+    uint64_t filler_step;     /* fillers' spacing below a first level (see with_fillers) */
+    uint64_t filler_margin;   /* fillers per first-level way: 1, or 2 (set by the caller) */
+    gs_hit_band band;         /* hit band of the level being inferred */
+    unsigned chases;          /* chase plans run so far for this level */
+    gs_rng rng;
+} cw_walker;
+
+/* What was learnt about one level; 0 / NaN / UNKNOWN where not determined (with why_*). */
+typedef struct cw_level {
+    bool tlb;
+    size_t record_capacity;
+    uint64_t trace_smem_bytes; /* shared memory every chase of the level held */
+    int trace_carveout;        /* and their carve-out preference (-1: the driver's default) */
+    unsigned chases;
+    uint64_t size_bytes;
+    gs_hit_band band;
+    double miss_cycles;       /* median latency of misses just past capacity */
+    size_t miss_n;
+    uint64_t fetch_bytes;     /* distance between cold misses */
+    uint64_t line_bytes;      /* line, or region one TLB entry covers */
+    uint64_t page_bytes;      /* TLBs: first level's region (set by cache.c) */
+    const char *line_method;
+    unsigned sets;
+    unsigned ways_per_set[CW_MAX_SETS];
+    size_t nsets;             /* entries in ways_per_set (1 when equal sets) */
+    const char *sets_method;
+    cw_mapping mapping;
+    unsigned index_bits[64];
+    size_t nindex;
+    gs_policy policy;
+    double way_probabilities[CW_MAX_WAYS];
+    size_t nprob;
+    size_t policy_n;
+    const char *policy_method;
+    char why_structure[640];
+    char why_policy[640];
+    const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
+    const char *latency_method; /* NULL: fine-grained hit band; else average-mode plateaus */
+    double trace_hit_cycles;  /* the fine-grained hit band's latency when the figures come from
+                                 average-mode plateaus (NaN otherwise) */
+} cw_level;
+
+/* The trace budget a walker starts with: 64 KB, or half the shared memory a block may opt in to
+ * where that is less. */
+#define CW_TRACE_SMEM (64ull << 10)
+#define CW_TRACE_SMEM_MIN (4ull << 10)   /* smallest budget cw_walker_set_smem is asked for */
+
+int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path path, bool tlb,
+                   gs_error *err);
+/* Hold smem_bytes of shared memory in every chase from now on; the trace capacity follows.
+ * (The carve-out preference is w->carveout, set directly.) */
+int cw_walker_set_smem(cw_walker *w, uint64_t smem_bytes, gs_error *err);
+void cw_walker_free(cw_walker *w);
+
+/* ---- fine-grained chases (cache_walker.c) ---------------------------------------------------- */
+
+/* One chase of chain (len entries) with warmup whole passes, recording up to record latencies in
+ * w->lat (*got of them). TLB walks alias physical memory. */
+int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, size_t record,
+             size_t *got, gs_error *err);
+/* n elements stride_bytes apart (staggered by a word per element on TLB walks) into out. */
+void cw_stride_chain(const cw_walker *w, uint64_t n, uint64_t stride_bytes, uint64_t *out);
+/* Stride of a sweep chain over footprint_bytes: two passes fit the trace. */
+uint64_t cw_sweep_stride(const cw_walker *w, uint64_t footprint_bytes);
+/* members with fillers that thrash a first level (depth >= 1) into out; member index of each
+ * entry into member_of (may be NULL). Returns the chain's length. */
+size_t cw_with_fillers(const cw_walker *w, const uint64_t *members, size_t m, uint64_t *out,
+                       uint32_t *member_of);
+/* Steady-state conflict verdict on a chain, confirmed by a second trace; the first trace stays in
+ * w->lat, its length in *got. */
+int cw_conflict_got(cw_walker *w, const uint64_t *chain, size_t len, bool *yes, size_t *got,
+                    gs_error *err);
+/* Conflict verdict on a group of blocks (with fillers below a first level). */
+int cw_group_conflict(cw_walker *w, const uint64_t *members, size_t m, bool *yes,
+                      gs_error *err);
+
+/* ---- the steps of one level (cache_capacity.c, cache_sets.c, cache_line.c, cache_mapping.c) -- */
+
+/* Capacity: double footprints from start until a conflict, then bisect; lo fits. Sets
+ * lv->size_bytes, or lv->why_structure when nothing misses up to bound. */
+int cw_find_capacity(cw_walker *w, uint64_t lo, uint64_t start, uint64_t bound,
+                     cw_level *lv, gs_error *err);
+/* The blocks that miss one sweep stride past capacity (one overflowing set) into group, and the
+ * level's miss latency. */
+int cw_overflow_group(cw_walker *w, cw_level *lv, uint64_t *group, size_t *ngroup,
+                      gs_error *err);
+/* Fetch granularity (lv->fetch_bytes) from a cold fine-grained stride walk. */
+int cw_fetch_granularity(cw_walker *w, cw_level *lv, gs_error *err);
+/* Set-index bits (lv->index_bits) from moving the group's added block by 2^k. */
+int cw_index_bits(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m, gs_error *err);
+/* Line, sets, ways and a bit-select mapping when a stride walk and random blocks confirm it; the
+ * group becomes ways + 1 blocks of one set. */
+int cw_try_bit_select(cw_walker *w, cw_level *lv, uint64_t *group, size_t *ngroup,
+                      gs_error *err);
+/* Sets, ways and mapping from the missing blocks as blocks are added past capacity (Fig. 11);
+ * the group becomes the first overflowing set. */
+int cw_overflow_sets(cw_walker *w, cw_level *lv, uint64_t *group, size_t *ngroup,
+                     gs_error *err);
+
+/* Infer level depth (0 = the first on the path) whose predecessor holds prev_size_bytes in blocks
+ * of prev_block_bytes, its sets spanning prev_span_bytes (sets x block; all 0 for depth 0),
+ * searching footprints up to bound_bytes.
+ * GS_ERR_UNSUPPORTED when the backend cannot chase this path; lv->size_bytes 0 (with
+ * why_structure) when no level was found. */
+int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
+                   uint64_t prev_block_bytes, uint64_t prev_span_bytes, uint64_t bound_bytes,
+                   cw_level *lv, gs_error *err);
+
+/* Replacement policy of a set from fine-grained traces (section 3.2 (4)): group holds the m
+ * blocks (ways + 1) of one set, by byte offset; lv->band must hold the level's hit band.
+ * Sets lv->policy (and way probabilities) or lv->why_policy. */
+int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                    unsigned depth, gs_error *err);
+
+/* ---- average-mode walks (cache_walker.c, cache_capacity.c, cache_line.c, cache_tlb.c, ...) --- */
+
+#define CW_AVG_MAX_LEVELS 4
+
+#define AVG_MAX_ELEMS (1ull << 20)   /* elements of one walk, at most (host and device time) */
+#define AVG_TIMED 32768ull          /* accesses timed after the warm passes, at most */
+#define AVG_TOLERANCE 0.1           /* plateau tolerance, relative */
+#define AVG_ELEM 8u                 /* 8-byte elements: the load's result is the next address */
+
+/* Average cycles per access of one average-mode chase holding the walker's shared memory, under
+ * the given carve-out (-1 = the walker's). */
+int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footprint,
+                 unsigned warmup, uint64_t timed, int carveout, double *avg, gs_error *err);
+
+/* One level seen by an average-mode footprint sweep: the end of a latency plateau. */
+typedef struct cw_avg_level {
+    uint64_t size_bytes;       /* largest footprint still at the plateau's latency */
+    uint64_t resolution_bytes; /* the bisection stopped when the bracket was this narrow */
+    double hit_cycles;         /* plateau latency (median of its points) */
+    double next_cycles;        /* latency of the plateau after it */
+} cw_avg_level;
+
+typedef struct cw_avg_sweep {
+    cw_avg_level levels[CW_AVG_MAX_LEVELS];
+    size_t count;              /* plateaus before the last (the last is what lies behind) */
+    double beyond_cycles;      /* latency of the last plateau */
+    unsigned chases;
+    uint64_t stride_bytes;     /* element spacing of the walks */
+    double x[64], y[64];       /* the sampled footprints (B) and their averages (cycles) */
+    size_t points;
+    char why[160];             /* set when count is 0 */
+} cw_avg_sweep;
+
+/* Average cycles per access of a random cyclic walk (Sattolo) over footprint_bytes, one element
+ * per stride_bytes (doubled until at most 2^20 elements), warm, average mode, under the given
+ * carve-out (-1 = the walker's, w->carveout). */
+int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, int carveout,
+                double *avg_cycles, gs_error *err);
+
+/* Sweep footprints lo_bytes .. hi_bytes at ratio sqrt(2) with random cyclic walks of one element
+ * per stride_bytes, split the averages into plateaus (analysis/plateaus.h) and bisect the end of
+ * each plateau but the last. stride_bytes should be the line: below it a random order re-uses
+ * lines and blurs the plateau's end; above it a set index that skips the bits just above the line
+ * sees only some sets (capacity x stride / line). */
+int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
+                  int carveout, cw_avg_sweep *out, gs_error *err);
+
+/* Fetch granularity from cold sequential stride walks (gs_fetch_from_strides); 0 when not seen. */
+int cw_avg_fetch(cw_walker *w, uint64_t *fetch_bytes, gs_error *err);
+
+/* Average cycles per access of a warm sequential walk over count elements stride_bytes apart
+ * (TLB walks: aliased physical memory, staggered lines). */
+int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *avg_cycles,
+                  gs_error *err);
+
+/* TLB levels in average mode (when the fine-grained walk is refuted): for strides
+ * the entries are the most regions of one stride that a warm walk visits with no step in its
+ * average latency over a walk of the same physical words inside one page (a step:
+ * CW_TLB_STEP_CYCLES or 1%), equal at the two largest strides (CW_TLB_MAX_STRIDE / 4 and
+ * CW_TLB_MAX_STRIDE); the page is the smallest stride (doubling from CW_TLB_MIN_STRIDE) from which
+ * a walk of 1.5 x entries elements steps. Footprints up to CW_TLB_MAX_FOOTPRINT over 2 MB of
+ * physical memory. */
+#define CW_TLB_MIN_STRIDE (64ull << 10)
+#define CW_TLB_MAX_STRIDE (256ull << 20)
+#define CW_TLB_STRIDES 16
+#define CW_TLB_MAX_FOOTPRINT (1ull << 35)
+#define CW_TLB_MAX_FOOTPRINT2 (1ull << 38)  /* second level: 256 GB over 64 MB pieces */
+#define CW_TLB_STEP_CYCLES 3.0
+#define CW_TLB_STEP_REL 0.01
+
+typedef struct cw_avg_tlb_result {
+    uint64_t stride_bytes[CW_TLB_STRIDES];
+    uint64_t fit_count[CW_TLB_STRIDES];  /* 0: no step seen */
+    double hit_cycles[CW_TLB_STRIDES], miss_cycles[CW_TLB_STRIDES];
+    size_t n;
+    double page_stride[CW_TLB_STRIDES], page_step[CW_TLB_STRIDES]; /* 1.5 x entries walks */
+    size_t page_points;
+    uint64_t entries;          /* 0: not determined (why) */
+    uint64_t page_bytes;       /* 0: not determined (why) */
+    double penalty_cycles;
+    uint64_t l2_entries;       /* second level: regions of l2_stride_bytes; 0: why2 */
+    uint64_t l2_stride_bytes;
+    double l2_penalty_cycles;
+    uint64_t l2_entries_half;  /* the same at half that stride (0: not measured) */
+    char why2[240];
+    unsigned chases;
+    char why[240];
+} cw_avg_tlb_result;
+
+int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err);
+
+/* L2 line in average mode (cache_line.c, cw_avg_line): from walks of 1.5 x capacity_bytes / s
+ * elements, one per s-byte slot, s doubling from min_stride; 0 when not seen. */
+int cw_avg_line(cw_walker *w, uint64_t capacity_bytes, double hit_cycles, double next_cycles,
+                uint64_t min_stride, uint64_t *line_bytes, gs_error *err);
+
+/* Ways from stride walks in average mode (cache_avg_structure.c, cw_avg_fits): for strides S
+ * doubling from 2 x line up to CW_FIT_MAX_STRIDE (a larger stride puts few elements on each 2 MB
+ * page and brings TLB misses into the average), fit[i] = the most blocks at stride S that a cyclic walk
+ * holds with its average within 10 % of hit_cycles (0: more than CW_FIT_MAX_BLOCKS). Under a
+ * bit-select set index, from S = sets x line on every block lands in one set: fit = ways. */
+#define CW_FIT_MAX_STRIDE (128ull << 10)
+#define CW_FIT_MAX_BLOCKS 2048     /* more lines than the L1s of the GPUs this tool knows */
+#define CW_FIT_STRIDES 16
+
+typedef struct cw_avg_fits_result {
+    uint64_t stride_bytes[CW_FIT_STRIDES];
+    uint64_t fit[CW_FIT_STRIDES];
+    size_t n;
+} cw_avg_fits_result;
+
+int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fits_result *out,
+                gs_error *err);
+
+/* Average cycles per access of a warm cyclic walk over the given byte offsets (8-byte elements,
+ * any order). */
+int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
+                   gs_error *err);
+
+/* ---- the probe's steps for one target (cache.c calls them in order) -------------------------- */
+
+/* Records (cache_record.c): a record for level depth of target t with the parameters every level
+ * carries; a level's whole record; a level not determined (why). */
+gs_probe_out *cw_level_record(gs_probe_ctx *ctx, const target_def *t, unsigned depth);
+gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                              const cw_level *lv);
+void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                       const char *why);
+
+/* Trace budget (cache_trace_budget.c): the shared memory and carve-out preference every chase of
+ * an L1-like target holds (*pinned false, with why, when none leaves the L1 as it is), from sw0,
+ * the sweep with no shared memory held; and the series of the L1 size per carve-out. */
+int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
+                       cw_avg_sweep *sw0, bool *pinned, char *why, size_t why_len,
+                       gs_error *err);
+int cw_add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
+                           uint64_t stride_bytes, gs_probe_out *p, gs_error *err);
+
+/* Cross-checks (cache_cross_check.c): the fine-grained level against an average-mode footprint
+ * sweep (into sw); keeping only what the average sweep measured; the L2's near-part figures. */
+extern const char cw_avg_miss_m[];   /* method of a miss penalty from average-mode plateaus */
+int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
+                   cw_level *lv, cw_avg_sweep *sw, gs_error *err);
+void cw_adopt_average(cw_level *lv, const cw_avg_level *a, double beyond_cycles,
+                      uint64_t fetch_bytes, const char *why);
+void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep *sw);
+
+/* Structure in average mode (cache_avg_structure.c): line, sets, ways, mapping and policy of an
+ * L1-like level whose fine-grained structure was not determined; fits gets the ways_by_stride
+ * series. */
+int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
+                     cw_avg_fits_result *fits, gs_error *err);
+
+/* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks
+ * (*ok false, with lv->why_structure, when they disagree; r gets the walks); the records made
+ * from those walks when the fine-grained level is refuted (or --structure average). */
+int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err);
+void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
+                           const cw_avg_tlb_result *rp);
+
+#endif

@@ -1,0 +1,146 @@
+/* Replacement policy (memory-hierarchy paper, section 3.2 (4), Fig. 8) on ways + 1 blocks of one
+ * set: a random sequence from cold compared with the misses LRU, FIFO and tree-PLRU predict; else
+ * the victim way of every miss of a cold cyclic walk, and a chi-square test of equal shares
+ * (random against weighted, as Fermi's L1). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "probes/cache_internal.h"
+
+/* Policy chains start with a priming element d in block 0's line and then block 0 itself: the
+ * first access of a cold chase may miss a TLB and leave the cache unfilled (Fermi's L1). If block
+ * 0 then misses, d did not fill, and the analysis starts at block 0's access; else at d. */
+static size_t analysis_start(const cw_walker *w, size_t got)
+{
+    return got > 1 && w->lat[1] > w->band.threshold_cycles ? 1 : 0;
+}
+
+/* A chase of chain (len entries) from cold; blocks[i] / miss[i] from the analysis start on. */
+static int cold_trace(cw_walker *w, const uint64_t *chain, const uint32_t *block_of, size_t len,
+                      uint32_t *blocks, bool *miss, size_t *n, gs_error *err)
+{
+    size_t got;
+    int rc = cw_chase(w, chain, len, 0, w->cap, &got, err);
+    if (rc)
+        return rc;
+    size_t s = analysis_start(w, got);
+    *n = got - s;
+    for (size_t i = s; i < got; i++) {
+        blocks[i - s] = block_of[i % len];
+        miss[i - s] = w->lat[i] > w->band.threshold_cycles;
+    }
+    return 0;
+}
+
+static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                           bool *done, gs_error *err)
+{
+    size_t r = w->tlb ? 4 : lv->fetch_bytes >= 8 * w->elem ? 4 : 1;
+    /* elements of one block: next words (a cache), or words beyond every member's stagger (TLB) */
+    uint64_t step = w->tlb ? w->elem * (uint64_t)(4 * m + 4) : w->elem;
+    size_t len = 2 + m * r, n = 0;
+    uint32_t *blocks = malloc(w->cap * sizeof *blocks), *block_of = malloc(len * sizeof *block_of);
+    bool *miss = malloc(w->cap * sizeof *miss);
+    uint32_t *order = malloc(m * r * sizeof *order);
+    int rc = blocks && miss && order && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
+    for (size_t i = 0; i < m * r && !rc; i++)
+        order[i] = (uint32_t)i;
+    for (size_t i = m * r - 1; i > 0 && !rc; i--) {           /* Fisher-Yates */
+        size_t j = gs_rng_below(&w->rng, i + 1);
+        uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    if (!rc) {
+        w->chain2[0] = group[0] + r * step;                    /* priming element d */
+        w->chain2[1] = group[0] + r * step + w->elem;
+        block_of[0] = block_of[1] = 0;
+        for (size_t i = 0; i < m * r; i++) {
+            w->chain2[2 + i] = group[order[i] / r] + (order[i] % r) * step;
+            block_of[2 + i] = order[i] / (uint32_t)r;
+        }
+        rc = cold_trace(w, w->chain2, block_of, len, blocks, miss, &n, err);
+    }
+    if (!rc) {
+        static const gs_policy cands[] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_PLRU};
+        double best = 2, tol = 0.02 + 3 * w->band.outlier_rate;
+        for (size_t c = 0; c < 3; c++) {
+            double mm = gs_policy_mismatch(cands[c], blocks, miss, n, (unsigned)(m - 1));
+            if (mm < best) {
+                best = mm;
+                lv->policy = cands[c];
+            }
+        }
+        *done = best <= tol;
+        lv->policy_n = n;
+        lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold: "
+                            "observed misses equal the policy's predicted misses";
+        if (!*done)
+            lv->policy = GS_POLICY_UNKNOWN;
+    }
+    free(blocks), free(miss), free(order), free(block_of);
+    return rc;
+}
+
+static void victim_shares(cw_level *lv, const uint32_t *blocks, const bool *miss, size_t n,
+                          unsigned ways)
+{
+    uint64_t counts[CW_MAX_WAYS];
+    long v = gs_victim_way_counts(blocks, miss, n, ways, counts);
+    if (v < 20 * (long)ways) {
+        snprintf(lv->why_policy, sizeof lv->why_policy, "%ld victims seen in %zu accesses: too "
+                 "few to estimate %u way probabilities", v, n, ways);
+        return;
+    }
+    for (unsigned i = 0; i < ways; i++)
+        lv->way_probabilities[i] = (double)counts[i] / (double)v;
+    lv->nprob = ways;
+    lv->policy_n = (size_t)v;
+    lv->policy = gs_counts_uniform(counts, ways) ? GS_POLICY_RANDOM : GS_POLICY_WEIGHTED;
+    lv->policy_method = "victim way of every miss of a cyclic walk over ways + 1 blocks of one "
+                        "set (Fig. 8); chi-square test of equal shares";
+}
+
+static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                         unsigned depth, gs_error *err)
+{
+    size_t len = 0, n = 0;
+    uint32_t *blocks = malloc(w->cap * sizeof *blocks);
+    uint32_t *block_of = malloc(w->cap * sizeof *block_of);
+    bool *miss = malloc(w->cap * sizeof *miss);
+    int rc = blocks && miss && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
+    if (!rc) {
+        w->chain2[0] = group[0] + (w->tlb ? (4 * m + 4) * w->elem : w->elem);  /* priming d */
+        block_of[0] = 0;
+        len = 1 + cw_with_fillers(w, group, m, w->chain2 + 1, block_of + 1);
+        rc = cold_trace(w, w->chain2, block_of, len, blocks, miss, &n, err);
+    }
+    unsigned ways = (unsigned)(m - 1);
+    double tol = 0.02 + 3 * w->band.outlier_rate;
+    if (!rc && depth > 0 && gs_policy_mismatch(GS_POLICY_LRU, blocks, miss, n, ways) <= tol) {
+        lv->policy = GS_POLICY_LRU;
+        lv->policy_n = n;
+        lv->policy_method = "cyclic walk over ways + 1 blocks of one set behind a level that "
+                            "filters re-use: every access misses, as LRU predicts (FIFO would "
+                            "too)";
+    } else if (!rc) {
+        victim_shares(lv, blocks, miss, n, ways);
+    }
+    free(blocks), free(miss), free(block_of);
+    return rc;
+}
+
+int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                    unsigned depth, gs_error *err)
+{
+    if (m < 2 || m - 1 > CW_MAX_WAYS || m * 4 > w->cap / 2) {
+        snprintf(lv->why_policy, sizeof lv->why_policy, "%zu blocks in the conflicting set: "
+                 "the tests need 2 to %d and a trace holding 8 passes", m, CW_MAX_WAYS + 1);
+        return 0;
+    }
+    bool done = false;
+    int rc = depth == 0 ? policy_sequence(w, lv, group, m, &done, err) : 0;
+    if (!rc && !done)
+        rc = policy_cyclic(w, lv, group, m, depth, err);
+    return rc;
+}

@@ -1,0 +1,147 @@
+/* The `cache` probe's result records: one record per level with its parameters and figures
+ * (size, line or coverage, sector, sets, ways or ways per set, mapping, policy with way
+ * probabilities, hit latency and miss penalty; Table 4 of the memory-hierarchy paper), each
+ * figure with the method that made it, or "not determined" with why. */
+#include <math.h>
+
+#include "probes/cache_internal.h"
+
+static void add_latency_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_level *lv)
+{
+    const char *hit_m = lv->latency_method
+                            ? "latency of the level's plateau in an average-mode footprint sweep"
+                            : "median latency of a trace that fits the level (fine-grained "
+                              "P-chase)";
+    const char *miss_m = lv->latency_method
+                             ? lv->latency_method
+                             : "median latency of the missing accesses just past capacity, less "
+                               "the hit latency";
+    if (!lv->tlb && isfinite(lv->trace_hit_cycles))
+        gs_figure(p, "trace_hit_latency_cycles", lv->trace_hit_cycles, "cycles", 0, 1,
+                  "median latency of a fine-grained trace that fits the level: the load plus the "
+                  "trace's own store and clock read (and 4-byte cursor arithmetic)");
+    if (!lv->tlb) {
+        gs_figure(p, "hit_latency_cycles", lv->band.hit_cycles, "cycles", 0, lv->band.n, hit_m);
+        gs_figure(p, "hit_latency_ns", gs_cycles_to_ns(ctx, lv->band.hit_cycles), "ns", 0,
+                  lv->band.n, hit_m);
+    }
+    if (isfinite(lv->miss_cycles)) {
+        double pen = lv->miss_cycles - lv->band.hit_cycles;
+        gs_figure(p, "miss_penalty_cycles", pen, "cycles", 0, lv->miss_n, miss_m);
+        gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, pen), "ns", 0, lv->miss_n, miss_m);
+    } else {
+        gs_figure_nd(p, "miss_penalty_cycles", "cycles", miss_m, "%s", "no miss was observed");
+        gs_figure_nd(p, "miss_penalty_ns", "ns", miss_m, "%s", "no miss was observed");
+    }
+}
+
+static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
+{
+    const char *blk = lv->tlb ? "coverage_bytes" : "line_bytes";
+    if (!lv->line_bytes) {
+        if (!lv->tlb && lv->fetch_bytes)
+            gs_figure(p, "sector_bytes", (double)lv->fetch_bytes, "B", 0, 1,
+                      "miss granularity of cold sequential stride walks (average mode): the "
+                      "stride from which every access misses (a sector, or the line if lines "
+                      "are not sectored)");
+        else if (!lv->tlb)
+            gs_figure_nd(p, "sector_bytes", "B", "cold stride walks", "%s", lv->why_structure);
+        gs_figure_nd(p, blk, "B", "set-index bit tests", "%s", lv->why_structure);
+        gs_figure_nd(p, "sets", "", "set-index bit tests", "%s", lv->why_structure);
+        gs_figure_nd(p, "ways", "", "set-index bit tests", "%s", lv->why_structure);
+        gs_figure_nd(p, "mapping", "", "set-index bit tests", "%s", lv->why_structure);
+        return;
+    }
+    gs_figure(p, blk, (double)lv->line_bytes, "B", 0, 1, lv->line_method);
+    if (lv->tlb)
+        gs_figure(p, "entries", (double)(lv->size_bytes / lv->line_bytes), "", 0, 1,
+                  "coverage / region of one entry");
+    const char *fetch_m = "distance between misses in a cold stride walk (fetch granularity)";
+    if (!lv->tlb && lv->fetch_bytes && lv->fetch_bytes < lv->line_bytes)
+        gs_figure(p, "sector_bytes", (double)lv->fetch_bytes, "B", 0, 1, fetch_m);
+    else if (!lv->tlb && !lv->fetch_bytes)
+        gs_figure_nd(p, "sector_bytes", "B", fetch_m, "%s", "the cold walk showed no miss (the "
+                     "level was already warm, as an L2 is after the host copies the chain)");
+    if (lv->nsets == 0) {
+        gs_figure_nd(p, "sets", "", lv->sets_method, "%s", lv->why_structure);
+        gs_figure_nd(p, "ways", "", lv->sets_method, "%s", lv->why_structure);
+    } else {
+        gs_figure(p, "sets", (double)lv->sets, "", 0, 1, lv->sets_method);
+        if (gs_ways_equal(lv->ways_per_set, lv->nsets)) {
+            gs_figure(p, "ways", (double)lv->ways_per_set[0], "", 0, 1, lv->sets_method);
+        } else {
+            double w[CW_MAX_SETS];
+            for (size_t i = 0; i < lv->nsets; i++)
+                w[i] = lv->ways_per_set[i];
+            gs_figure_list(p, "ways_per_set", w, lv->nsets, "", 1, lv->sets_method);
+        }
+    }
+    if (lv->mapping == CW_MAP_BITS) {
+        double bits[64];
+        for (size_t i = 0; i < lv->nindex; i++)
+            bits[i] = lv->index_bits[i];
+        gs_figure_list(p, "mapping", bits, lv->nindex, "bit", 1,
+                       "address bits whose change moves a block out of its set");
+    } else if (lv->mapping == CW_MAP_MODULO) {
+        gs_figure_text(p, "mapping", "modulo", 1,
+                       "every block added past capacity opened a new set, in order");
+    } else if (lv->mapping == CW_MAP_HASHED) {
+        gs_figure_text(p, "mapping", "hashed", 1,
+                       "set-index bits are not a plain bit selection");
+    } else {
+        gs_figure_nd(p, "mapping", "", "set-index bit tests", "%s", lv->why_structure);
+    }
+}
+
+static void add_policy_figures(gs_probe_out *p, const cw_level *lv)
+{
+    if (lv->policy == GS_POLICY_UNKNOWN) {
+        gs_figure_nd(p, "policy", "", "replacement tests", "%s", lv->why_policy);
+        return;
+    }
+    gs_figure_text(p, "policy", gs_policy_name(lv->policy), lv->policy_n, lv->policy_method);
+    if (lv->policy == GS_POLICY_WEIGHTED || lv->policy == GS_POLICY_RANDOM)
+        gs_figure_list(p, "way_probabilities", lv->way_probabilities, lv->nprob, "",
+                       lv->policy_n, "victim way shares; ways named in the order the empty set "
+                       "filled them");
+}
+
+/* A result record for level depth of target t, with the parameters every level carries. */
+gs_probe_out *cw_level_record(gs_probe_ctx *ctx, const target_def *t, unsigned depth)
+{
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "cache");
+    gs_param_string(p, "level", t->level_names[depth]);
+    gs_param_string(p, "target", t->name);
+    gs_param_string(p, "path", gs_path_name(t->path));
+    return p;
+}
+
+gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                              const cw_level *lv)
+{
+    gs_probe_out *p = cw_level_record(ctx, t, depth);
+    gs_param_string(p, "space", gs_space_name(t->space));
+    gs_param_int(p, "chases", (long long)lv->chases);
+    gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
+    gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
+    gs_param_int(p, "trace_carveout_percent", (long long)lv->trace_carveout);
+    gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", 0, 1,
+              lv->size_method ? lv->size_method
+                              : "largest footprint whose steady-state trace has no repeating "
+                                "miss (section 3.2 (1))");
+    if (lv->tlb && lv->page_bytes)
+        gs_figure(p, "page_bytes", (double)lv->page_bytes, "B", 0, 1,
+                  "region one entry of the first TLB level covers");
+    add_geometry_figures(p, lv);
+    add_policy_figures(p, lv);
+    add_latency_figures(ctx, p, lv);
+    return p;
+}
+
+void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                       const char *why)
+{
+    gs_probe_out *p = cw_level_record(ctx, t, depth);
+    gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "%s", why);
+    gs_probe_status(p, "ok", NULL);
+}

@@ -1,0 +1,374 @@
+/* TLBs in average mode (memory-hierarchy paper, section 4.2, Fig. 10, Table 4; docs/methods.md
+ * "TLBs"): stride walks over aliased physical memory, each compared with a base walk of the same
+ * physical words inside one page, give the entries, the page and the miss penalty of the first
+ * level and the reach of a second; the fine-grained TLB level (found by cache_level.c like any
+ * cache) must agree with them, else these figures replace it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/cache_internal.h"
+#include "util/interrupt.h"
+
+#define TLB_PIECE (2ull << 20)       /* physical memory behind the walks (CUDA's VMM granularity) */
+
+#define TLB_BIG_PIECE (64ull << 20)  /* behind strides it divides: fewer mappings per footprint */
+
+#define TLB_SHIFT 136ull             /* element j sits 136 j bytes (mod the piece) into its slot */
+
+/* Element j of a stride walk at j x stride + (136 j mod piece): its physical word, (stride + 136)
+ * j mod piece, is its own for j < 2^18, and its line differs from its neighbours'. The base walk
+ * visits the same physical words inside one piece (one page): the same data-cache behaviour, no
+ * TLB pressure; the step is the stride walk's average less the base walk's. */
+static int tlb_walk(cw_walker *w, uint64_t count, uint64_t stride, bool base, double *avg,
+                    gs_error *err)
+{
+    uint64_t *chain = malloc(count * sizeof *chain), top = 0;
+    /* the largest piece (2 MB .. 64 MB) that divides the stride: every element on one physical
+     * page of it, and few mappings per footprint */
+    uint64_t piece = TLB_BIG_PIECE;
+    while (piece > TLB_PIECE && stride % piece)
+        piece /= 2;
+    if (!chain)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t j = 0; j < count; j++) {
+        uint64_t phys = ((stride % piece) + TLB_SHIFT) * j % piece;
+        chain[j] = base ? phys : j * stride + TLB_SHIFT * j % piece;
+        top = chain[j] > top ? chain[j] : top;
+    }
+    gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = top + w->elem,
+                       .chain = chain, .chain_len = count, .element_bytes = w->elem,
+                       .warmup_passes = 2, .timed_accesses = count * 8 > 8192 ? count * 8 : 8192,
+                       .carveout_percent = -1};
+    if (p.footprint_bytes > piece)
+        p.physical_bytes = piece;
+    int rc = cw_avg_chase(w, chain, count, p.footprint_bytes, 2, p.timed_accesses, -1, avg, err);
+    free(chain);
+    return rc;
+}
+
+static int tlb_step(cw_walker *w, uint64_t n, uint64_t stride, double *step, double *at,
+                    gs_error *err)
+{
+    double a, b;
+    int rc = tlb_walk(w, n, stride, false, &a, err);
+    if (!rc)
+        rc = tlb_walk(w, n, stride, true, &b, err);
+    *step = rc ? 0 : a - b;
+    *at = a;
+    return rc;
+}
+
+/* Most elements (doubling from 1, then bisected) whose stride walk shows no step over its base
+ * walk (CW_TLB_STEP_CYCLES or 2%); 0 when a step shows nowhere up to 8192 elements or
+ * CW_TLB_MAX_FOOTPRINT. */
+static int tlb_knee(cw_walker *w, uint64_t stride, uint64_t max_count, uint64_t *knee,
+                    double *below, double *above, gs_error *err)
+{
+    double st, a = NAN, base = NAN;
+    int rc = tlb_step(w, 1, stride, &st, &base, err);
+    uint64_t lo = 1, hi = 0;
+    for (uint64_t n = 2; !rc && n <= max_count && n * stride <= CW_TLB_MAX_FOOTPRINT; n *= 2) {
+        rc = tlb_step(w, n, stride, &st, &a, err);
+        if (!rc && st > fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * base)) {
+            hi = n;
+            *above = a;
+            break;
+        }
+        lo = n;
+    }
+    while (!rc && hi && hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        rc = tlb_step(w, mid, stride, &st, &a, err);
+        if (!rc && st > fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * base))
+            hi = mid, *above = a;
+        else
+            lo = mid;
+    }
+    *below = base;
+    *knee = hi ? lo : 0;
+    return rc;
+}
+
+/* A second level: past the first level's entries, the most regions of stride s (each its own
+ * entry there if its entries cover no more than s) before a second step. Plans the device cannot
+ * run end the search (why2), not the probe. */
+static int tlb_second(cw_walker *w, uint64_t s, cw_avg_tlb_result *out, gs_error *err)
+{
+    double st1, st, at;
+    uint64_t lo = 2 * (out->entries + 1), hi = 0;
+    if (out->l2_entries && lo < out->l2_entries / 2)
+        lo = out->l2_entries / 2;           /* a second stride: start near the first count */
+    int rc = tlb_step(w, lo, s, &st1, &at, err);
+    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
+    for (uint64_t n = 2 * lo; !rc && n * s <= CW_TLB_MAX_FOOTPRINT2; n *= 2) {
+        rc = tlb_step(w, n, s, &st, &at, err);
+        if (!rc && st - st1 > thr) {
+            hi = n;
+            if (!out->l2_entries)           /* the first stride's step is the penalty */
+                out->l2_penalty_cycles = st - st1;
+            break;
+        }
+        lo = n;
+    }
+    while (!rc && hi && hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        rc = tlb_step(w, mid, s, &st, &at, err);
+        if (!rc && st - st1 > thr)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    if (out->l2_entries) {                  /* the second stride (cw_avg_tlb) */
+        if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED)
+            gs_error_clear(err), rc = 0;
+        else if (!rc && hi)
+            out->l2_entries_half = lo;
+        return rc;
+    }
+    out->l2_stride_bytes = s;
+    if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED) {
+        snprintf(out->why2, sizeof out->why2, "%.200s", err->msg);
+        gs_error_clear(err);
+        return 0;
+    }
+    if (!rc && hi)
+        out->l2_entries = lo;
+    else if (!rc)
+        snprintf(out->why2, sizeof out->why2, "no second step up to %llu regions of %llu B",
+                 (unsigned long long)lo, (unsigned long long)s);
+    return rc;
+}
+
+int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    unsigned start = w->chases;
+    int rc = 0;
+    /* entries: the most elements that fit, one per region, at the two largest strides */
+    for (size_t i = 0; i < 2 && !rc; i++) {
+        uint64_t s = CW_TLB_MAX_STRIDE >> (2 * (1 - i));
+        out->stride_bytes[i] = s;
+        rc = tlb_knee(w, s, 8192, &out->fit_count[i], &out->hit_cycles[i], &out->miss_cycles[i],
+                      err);
+    }
+    out->n = 2;
+    if (!rc && (!out->fit_count[1] || out->fit_count[0] != out->fit_count[1]))
+        snprintf(out->why, sizeof out->why, "the most regions that fit differ at the two largest "
+                 "strides (%llu at %llu B, %llu at %llu B; 0 = no step seen)",
+                 (unsigned long long)out->fit_count[0], (unsigned long long)out->stride_bytes[0],
+                 (unsigned long long)out->fit_count[1], (unsigned long long)out->stride_bytes[1]);
+    if (rc || out->why[0]) {
+        out->chases = w->chases - start;
+        return rc;
+    }
+    uint64_t e = out->fit_count[1];
+    out->entries = e;
+    out->penalty_cycles = out->miss_cycles[1] - out->hit_cycles[1];
+    /* page: the smallest stride from which 1.5 x entries elements (each on its own page from the
+     * page up; two on one page below it, E x 0.75 pages) step over their base walk */
+    uint64_t n = e + (e + 1) / 2, page = 0;
+    size_t k = 0;
+    for (uint64_t s = CW_TLB_MIN_STRIDE; s <= CW_TLB_MAX_STRIDE && !rc && k < CW_TLB_STRIDES;
+         s *= 2, k++) {
+        double st, at;
+        rc = tlb_step(w, n, s, &st, &at, err);
+        out->page_stride[k] = (double)s;
+        out->page_step[k] = st;
+        bool step = !rc && st > fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * out->hit_cycles[1]);
+        if (step && !page)
+            page = s;
+        else if (!step)
+            page = 0;                 /* a step must hold at every larger stride */
+    }
+    out->page_points = k;
+    /* the second level needs footprints up to 256 GB: tens of seconds of mapping on an H100
+     * (docs/results/2026-11-23-h100-cache.md), so only with --thorough */
+    if (!rc && w->ctx->thorough) {
+        rc = tlb_second(w, CW_TLB_MAX_STRIDE / 4, out, err);
+        if (!rc && out->l2_entries)                  /* the same at half the stride */
+            rc = tlb_second(w, CW_TLB_MAX_STRIDE / 8, out, err);
+    } else if (!rc)
+        snprintf(out->why2, sizeof out->why2, "the search for a second level maps footprints up "
+                 "to 256 GB (about 80 s on an H100): run with --thorough");
+    out->chases = w->chases - start;
+    if (rc)
+        return rc;
+    if (page > CW_TLB_MIN_STRIDE)
+        out->page_bytes = page;
+    else
+        snprintf(out->why, sizeof out->why, "%s", page ? "the step shows from the smallest "
+                 "stride tried: the page is at most that" : "no stride shows a step at 1.5 x "
+                 "entries from some stride on");
+    return 0;
+}
+
+/* Physical memory behind average-mode TLB stride walks (cw_avg_stride). */
+#define CW_AVG_ALIAS_BYTES (64ull << 20)
+
+int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *avg_cycles,
+                  gs_error *err)
+{
+    if (gs_interrupted())
+        return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted during the cache probe");
+    uint64_t *chain = malloc(count * sizeof *chain);
+    if (!chain)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    cw_stride_chain(w, count, stride_bytes, chain);
+    gs_chase_plan p = {.space = w->space, .path = w->path,
+                       .footprint_bytes = chain[count - 1] + w->elem, .chain = chain,
+                       .chain_len = count, .element_bytes = w->elem, .warmup_passes = 2,
+                       .timed_accesses = count * 8 > 8192 ? count * 8 : 8192,
+                       .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
+    /* fewer, larger physical pieces than the fine-grained walks: footprints up to
+     * CW_TLB_MAX_FOOTPRINT map in a few thousand pieces */
+    if (w->tlb && p.footprint_bytes > CW_AVG_ALIAS_BYTES)
+        p.physical_bytes = CW_AVG_ALIAS_BYTES;
+    gs_chase_result r = {.latency_cycles = NULL};
+    int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
+    w->chases++;
+    *avg_cycles = rc ? NAN : r.avg_cycles;
+    free(chain);
+    return rc;
+}
+
+/* ---- the fine-grained level checked, and the records ----------------------------------------- */
+
+/* The first TLB level from fine-grained walks must agree with average-mode stride walks
+ * (cw_avg_tlb): the same entries, and the same page (or a page below the walks' smallest stride
+ * where they see none). */
+int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err)
+{
+    int rc = cw_avg_tlb(w, r, err);
+    *ok = false;
+    if (rc)
+        return rc;
+    uint64_t entries = lv->line_bytes ? lv->size_bytes / lv->line_bytes : 0;
+    bool page_ok = r->page_bytes ? r->page_bytes == lv->line_bytes
+                                 : r->entries && r->page_points &&
+                                       lv->line_bytes <= CW_TLB_MIN_STRIDE;
+    *ok = r->entries && entries == r->entries && page_ok;
+    if (!*ok)
+        snprintf(lv->why_structure, sizeof lv->why_structure, "fine-grained walks found %llu "
+                 "entries of %llu B, average-mode stride walks %llu entries of %llu B: they "
+                 "disagree", (unsigned long long)entries, (unsigned long long)lv->line_bytes,
+                 (unsigned long long)r->entries, (unsigned long long)r->page_bytes);
+    return 0;
+}
+
+static void record_tlb_refuted(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
+                               const char *why)
+{
+    gs_probe_out *p = cw_level_record(ctx, t, depth);
+    static const char *const names[] = {"size_bytes", "entries", "page_bytes", "coverage_bytes",
+                                        "sets", "ways", "miss_penalty_cycles"};
+    static const char *const units[] = {"B", "", "B", "B", "", "", "cycles"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        gs_figure_nd(p, names[i], units[i], "fine-grained TLB walk checked in average mode", "%s",
+                     why);
+    gs_probe_status(p, "ok", NULL);
+}
+
+/* The fine-grained TLB level was refuted: the first level from average-mode stride walks
+ * (cw_avg_tlb); deeper levels not determined. */
+void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
+                           const cw_avg_tlb_result *rp)
+{
+    cw_avg_tlb_result r = *rp;
+    char why[640];
+    snprintf(why, sizeof why, "%.400s; average mode: %.200s", refuted, r.why[0] ? r.why : "ok");
+    if (!r.entries) {
+        record_tlb_refuted(ctx, t, 0, why);
+    } else {
+        gs_probe_out *p = cw_level_record(ctx, t, 0);
+        const char *m = "average-mode stride walks over aliased memory: most regions of one "
+                        "stride visited with no step in the average latency, equal at the largest "
+                        "strides";
+        gs_param_int(p, "chases", (long long)r.chases);
+        gs_figure(p, "entries", (double)r.entries, "", 0, 1, m);
+        if (r.page_bytes) {
+            const char *pm = "entries x page = most regions that fit x stride, below the page";
+            gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, pm);
+            gs_figure(p, "coverage_bytes", (double)r.page_bytes, "B", 0, 1, pm);
+            gs_figure(p, "size_bytes", (double)(r.page_bytes * r.entries), "B", 0, 1,
+                      "entries x coverage");
+        } else {
+            gs_figure_nd(p, "page_bytes", "B", m, "%s", r.why);
+            gs_figure_nd(p, "coverage_bytes", "B", m, "%s", r.why);
+            gs_figure_nd(p, "size_bytes", "B", m, "%s", r.why);
+        }
+        if (r.entries == 1) {
+            const char *one = "a level of one entry is one set of one way";
+            gs_figure(p, "sets", 1, "", 0, 1, one);
+            gs_figure(p, "ways", 1, "", 0, 1, one);
+        } else {
+            gs_figure_nd(p, "sets", "", m, "%s", "average-mode walks give the count of entries "
+                         "only");
+            gs_figure_nd(p, "ways", "", m, "%s", "average-mode walks give the count of entries "
+                         "only");
+        }
+        gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", 0, 1,
+                  "step of the average latency past the entries, at the largest stride");
+        gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.penalty_cycles), "ns", 0, 1,
+                  "step of the average latency past the entries, at the largest stride");
+        gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x entries",
+                  "cycles", r.page_stride, r.page_step, r.page_points);
+        if (strcmp(refuted, "--structure average") != 0)
+            gs_probe_warning(p, "the fine-grained walk was refuted: %s", refuted);
+        gs_probe_status(p, "ok", NULL);
+    }
+    if (!r.l2_entries) {
+        record_tlb_refuted(ctx, t, 1, r.entries ? r.why2 : "no first level");
+        return;
+    }
+    gs_probe_out *p = cw_level_record(ctx, t, 1);
+    char m[320];
+    snprintf(m, sizeof m, "average-mode stride walks over aliased memory, stride %llu B: most "
+             "regions visited before a second step (each its own entry if an entry covers no "
+             "more than the stride; a set-associative level whose sets the stride does not all "
+             "reach shows fewer)", (unsigned long long)r.l2_stride_bytes);
+    if (r.page_bytes)
+        gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, "the first level's page");
+    uint64_t e = r.l2_entries, h = r.l2_entries_half, s2 = r.l2_stride_bytes;
+    double reach = (double)e * (double)s2, reach_h = (double)h * (double)(s2 / 2);
+    bool same_count = h && udiff(h, e) <= e / 20;
+    bool same_reach = h && !same_count && fabs(reach - reach_h) <= 0.05 * reach;
+    char nd[320];
+    if (!h)
+        snprintf(nd, sizeof nd, "%s", "average-mode walks at one stride give a count of regions "
+                 "only");
+    else
+        snprintf(nd, sizeof nd, "%llu regions of %llu B and %llu of %llu B before the step: %s",
+                 (unsigned long long)e, (unsigned long long)s2, (unsigned long long)h,
+                 (unsigned long long)(s2 / 2),
+                 same_count ? "the same count at both strides: the entries of a fully "
+                              "associative level whose entries cover at most the smaller stride, "
+                              "or the ways of a set both strides fall into; the walks cannot "
+                              "tell which"
+                 : same_reach ? "the same reach at both strides (regions share entries, or "
+                                "strides skip sets): entries x coverage only"
+                              : "neither the same count nor the same reach");
+    if (!h)
+        gs_figure(p, "entries", (double)e, "", 0, 1, m);
+    else
+        gs_figure_nd(p, "entries", "", m, "%s", nd);
+    gs_figure_nd(p, "coverage_bytes", "B", m, "%s", nd);
+    if (same_reach)
+        gs_figure(p, "size_bytes", reach, "B", 0, 2, "regions before the second step x stride, "
+                  "equal at two strides: the bytes the level translates (entries x coverage)");
+    else
+        gs_figure_nd(p, "size_bytes", "B", m, "%s", nd);
+    gs_figure_nd(p, "sets", "", m, "%s", nd);
+    gs_figure_nd(p, "ways", "", m, "%s", nd);
+    if (h) {
+        double x[2] = {(double)(s2 / 2), (double)s2}, y[2] = {(double)h, (double)e};
+        gs_series(p, "regions_by_stride", "stride", "B", "regions before the second step",
+                  "regions", x, y, 2);
+    }
+    gs_figure(p, "miss_penalty_cycles", r.l2_penalty_cycles, "cycles", 0, 1,
+              "second step of the average latency over the base walk");
+    gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.l2_penalty_cycles), "ns", 0, 1,
+              "second step of the average latency over the base walk");
+    gs_probe_status(p, "ok", NULL);
+}

@@ -1,0 +1,174 @@
+/* The report in the formats people paste (--format): markdown (headings and pipe tables, the
+ * one-page summary as a fenced block) and CSV (one row per figure, RFC 4180 quoting), both made
+ * from the result document alone, like the text report. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static const char *str_or(const json_t *obj, const char *key, const char *fallback)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s && *s ? s : fallback;
+}
+
+int gs_report_format_parse(const char *name, gs_report_format *out)
+{
+    static const char *const names[] = {"text", "markdown", "csv"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (gs_report_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* Text for a markdown table cell: pipes escaped, newlines as spaces. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n' || *s == '\r')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+static void md_probe(FILE *out, const json_t *p)
+{
+    const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
+    fputs("\n### ", out);
+    md_cell(out, str_or(p, "name", "?"));
+    if (level) {
+        fputs(" (", out);
+        md_cell(out, level);
+        fputc(')', out);
+    }
+    fprintf(out, " — %s\n\n", str_or(p, "status", "?"));
+    if (json_string_value(json_object_get(p, "message"))) {
+        md_cell(out, json_string_value(json_object_get(p, "message")));
+        fputs("\n\n", out);
+    }
+    fputs("| figure | value | method |\n|---|---|---|\n", out);
+    const char *name;
+    json_t *f;
+    json_object_foreach(json_object_get(p, "figures"), name, f) {
+        char buf[600];
+        gs_report_format_figure(f, buf, sizeof buf);
+        fputs("| ", out);
+        md_cell(out, name);
+        fputs(" | ", out);
+        md_cell(out, buf);
+        fputs(" | ", out);
+        md_cell(out, str_or(f, "method", ""));
+        fputs(" |\n", out);
+    }
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(p, "warnings"), i, w) {
+        fputs("\n> warning: ", out);
+        md_cell(out, json_string_value(w));
+        fputc('\n', out);
+    }
+}
+
+static void markdown(FILE *out, const json_t *doc, bool summary)
+{
+    const json_t *dev = json_object_get(doc, "device");
+    fputs("## gpusonar ", out);
+    md_cell(out, str_or(json_object_get(doc, "tool"), "version", "?"));
+    fputs(": ", out);
+    md_cell(out, str_or(dev, "name", "no device"));
+    if (json_is_true(json_object_get(dev, "simulated")))
+        fputs(" (SIMULATED model, not a real GPU)", out);
+    fputs("\n\n", out);
+    md_cell(out, str_or(doc, "time_utc", ""));
+    if (!json_is_true(json_object_get(doc, "complete"))) {
+        fputs(" — **INCOMPLETE**: ", out);
+        md_cell(out, str_or(doc, "incomplete_reason", "the run did not finish"));
+    }
+    fputc('\n', out);
+    if (summary) {
+        /* The one-page summary is a fixed-width table: a fenced block keeps its columns. */
+        fputs("\n```\n", out);
+        gs_report_summary(out, doc);
+        fputs("```\n", out);
+    }
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p)
+        md_probe(out, p);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_value(FILE *out, const json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(out, "%.10g", json_number_value(v));
+    else if (json_is_string(v))
+        csv_field(out, json_string_value(v));
+    else if (json_is_array(v)) {
+        char *text = json_dumps(v, JSON_COMPACT);
+        csv_field(out, text);
+        free(text);
+    }
+}
+
+static void csv(FILE *out, const json_t *doc)
+{
+    fputs("probe,level,status,figure,value,unit,ci95,n,method,reason\n", out);
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p) {
+        const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
+        const char *name;
+        json_t *f;
+        json_object_foreach(json_object_get(p, "figures"), name, f) {
+            csv_field(out, str_or(p, "name", ""));
+            fputc(',', out);
+            csv_field(out, level ? level : "");
+            fputc(',', out);
+            csv_field(out, str_or(p, "status", ""));
+            fputc(',', out);
+            csv_field(out, name);
+            fputc(',', out);
+            csv_value(out, json_object_get(f, "value"));
+            fputc(',', out);
+            csv_field(out, str_or(f, "unit", ""));
+            fputc(',', out);
+            csv_value(out, json_object_get(f, "ci95"));
+            fprintf(out, ",%lld,", (long long)json_integer_value(json_object_get(f, "n")));
+            csv_field(out, str_or(f, "method", ""));
+            fputc(',', out);
+            csv_field(out, str_or(f, "reason", ""));
+            fputc('\n', out);
+        }
+    }
+}
+
+void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool summary)
+{
+    switch (fmt) {
+    case GS_FORMAT_MARKDOWN:
+        markdown(out, doc, summary);
+        break;
+    case GS_FORMAT_CSV:
+        csv(out, doc);
+        break;
+    default:
+        gs_report_text_part(out, doc, summary);
+    }
+}

@@ -1,0 +1,93 @@
+/* The command line's parser: the command word among options, options a command does not take,
+ * a probe's options kept for the probe, and the command table's restated option counts. */
+#include "gs_test.h"
+
+#include <string.h>
+
+#include "cli/cli.h"
+
+extern const int gs_cmd_report_opt_count;
+extern const int gs_cmd_plot_opt_count;
+extern const int gs_cmd_help_opt_count;
+extern const int gs_cmd_html_opt_count;
+
+static void reset(void)
+{
+    memset(&gs_args, 0, sizeof gs_args);
+    gs_args.seed = 1;
+}
+
+static void test_table_counts(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_command_find("report")->opt_count, gs_cmd_report_opt_count);
+    assert_int_equal(gs_command_find("plot")->opt_count, gs_cmd_plot_opt_count);
+    assert_int_equal(gs_command_find("help")->opt_count, gs_cmd_help_opt_count);
+    assert_int_equal(gs_command_find("html")->opt_count, gs_cmd_html_opt_count);
+    assert_null(gs_command_find("frobnicate"));
+}
+
+static void test_command_word_after_options(void **state)
+{
+    (void)state;
+    char *a[] = {"gpusonar", "--device", "sim", "--json=x.json", "-q", "run", "clock"};
+    assert_int_equal(gs_cli_command_index(7, a), 5);
+    char *b[] = {"gpusonar", "--target", "l1", "run", "cache"}; /* a probe option's value */
+    assert_int_equal(gs_cli_command_index(5, b), 3);
+    char *c[] = {"gpusonar", "--thorough", "--seed", "3"};
+    assert_int_equal(gs_cli_command_index(4, c), 0);
+}
+
+static void test_unused_common_option_refused(void **state)
+{
+    (void)state;
+    reset();
+    gs_error err;
+    char *a[] = {"--seed", "3"};
+    assert_int_equal(gs_cli_parse(gs_command_find("models"), 2, a, false, &err), GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "does not apply to 'models'"));
+    reset();
+    char *b[] = {"-q"};
+    assert_int_equal(gs_cli_parse(gs_command_find("list"), 1, b, false, &err), GS_ERR_USAGE);
+}
+
+static void test_run_keeps_probe_options(void **state)
+{
+    (void)state;
+    reset();
+    gs_error err;
+    char *a[] = {"--target", "l1", "cache", "--seed", "7", "--structure=average"};
+    assert_int_equal(gs_cli_parse(gs_command_find("run"), 6, a, true, &err), 0);
+    assert_int_equal(gs_args.npositional, 1);
+    assert_string_equal(gs_args.positional[0], "cache");
+    assert_int_equal(gs_args.nrest, 3);
+    assert_string_equal(gs_args.rest[0], "--target");
+    assert_string_equal(gs_args.rest[1], "l1");
+    assert_string_equal(gs_args.rest[2], "--structure=average");
+    assert_int_equal((int)gs_args.seed, 7);
+}
+
+static void test_words_beyond_positionals(void **state)
+{
+    (void)state;
+    reset();
+    gs_error err;
+    char *a[] = {"a.json", "b.json", "c.json"};
+    assert_int_equal(gs_cli_parse(gs_command_find("compare"), 3, a, false, &err), GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "unexpected argument 'c.json'"));
+    reset();
+    assert_int_equal(gs_cli_parse(gs_command_find("compare"), 2, a, false, &err), 0);
+    assert_int_equal(gs_args.npositional, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_counts),
+        cmocka_unit_test(test_command_word_after_options),
+        cmocka_unit_test(test_unused_common_option_refused),
+        cmocka_unit_test(test_run_keeps_probe_options),
+        cmocka_unit_test(test_words_beyond_positionals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

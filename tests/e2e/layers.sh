@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The layers of DESIGN.md as include arrows, checked on the source tree: util <- plan (the shared
+# vocabulary, src/plan.h) <- sim, cuda <- backend (open by --device spec) <- probes <- cli, with
+# analysis pure (util only). A source that includes a header of a layer above its own fails here,
+# naming the file and the include.
+set -u
+. "$(dirname "$0")/common.bash"
+
+# check GLOB ALLOWED_REGEX: every quoted include of the files must match ALLOWED_REGEX
+check() {
+  local glob=$1 allowed=$2 f inc
+  for f in $SRC/$glob; do
+    [ -f "$f" ] || continue
+    while IFS= read -r inc; do
+      if ! [[ $inc =~ $allowed ]]; then
+        echo "FAIL ${f#"$SRC"/} includes \"$inc\" (allowed: $allowed)"
+        fails=$((fails+1))
+      fi
+    done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+  done
+}
+
+check 'src/util/*'        '^util/'
+check 'src/plan.[ch]'     '^(util/|plan\.h$)'
+check 'src/analysis/*'    '^(util/|analysis/)'
+check 'src/sim/*'         '^(util/|plan\.h$|sim/)'
+check 'src/cuda/*'        '^(util/|plan\.h$|analysis/|cuda/)'
+check 'src/backend.[ch]'  '^(util/|plan\.h$|backend\.h$|sim/sim_backend\.h$|cuda/cuda_backend\.h$)'
+check 'src/probes/*'      '^(util/|plan\.h$|backend\.h$|analysis/|report/|probes/)'
+check 'src/report/*'      '^(util/|plan\.h$|backend\.h$|analysis/|report/)'
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails include(s) against the layers"
+  exit 1
+fi
+echo "every include follows the layers"

@@ -185,15 +185,15 @@ void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
 int gs_report_load(const char *path, json_t **doc, gs_error *err)
 {
     json_error_t je;
-    *doc = json_load_file(path, 0, &je);
+    *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!*doc)
         return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", path, je.line, je.text);
-    const char *schema = json_string_value(json_object_get(*doc, "schema"));
-    if (!schema || strcmp(schema, "gpusonar/1") != 0) {
+    gs_error why;
+    if (gs_report_validate(*doc, &why)) {
         json_decref(*doc);
         *doc = NULL;
-        return gs_fail(err, GS_ERR_INPUT, "%s: not a gpusonar/1 result document (no \"schema\": "
-                       "\"gpusonar/1\")", path);
+        return gs_fail(err, GS_ERR_INPUT, "%s: not a valid gpusonar/1 result document: %s", path,
+                       why.msg);
     }
     return 0;
 }

@@ -188,6 +188,11 @@ void gs_figure(gs_probe_out *p, const char *name, double value, const char *unit
                size_t n, const char *method)
 {
     set_figure(p, name, number_or_null(value), unit, ci95, n, method);
+    if (!isfinite(value)) {      /* null needs its reason (schema gpusonar/1) */
+        json_t *f = json_object_get(json_object_get(p, "figures"), name);
+        if (f)
+            json_object_set_new(f, "reason", json_string("the measurement gave no finite value"));
+    }
 }
 
 void gs_figure_text(gs_probe_out *p, const char *name, const char *value, size_t n,

@@ -1,9 +1,18 @@
-/* `gpusonar compare A.json B.json`: the figures of two saved documents side by side; the exit
- * status is diff's: 0 equal within their intervals, 1 some figure differs, 2 trouble. */
+/* `gpusonar compare A.json B.json [--tolerance PCT]`: the figures of two saved documents side by
+ * side; the exit status is diff's: 0 equal within their intervals, 1 some figure differs or is
+ * present (determined) in one document only, 2 trouble. */
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "report/report.h"
+
+static double tolerance_percent = GS_COMPARE_TOLERANCE_PERCENT;   /* --tolerance PCT */
+
+const gs_opt gs_cmd_compare_opts[] = {
+    {"tolerance", GS_OPT_DOUBLE, &tolerance_percent, "PCT",
+     "a figure differs only when more than PCT percent apart as well (default 1)", NULL, 0, 0},
+};
+const int gs_cmd_compare_opt_count = sizeof gs_cmd_compare_opts / sizeof gs_cmd_compare_opts[0];
 
 int gs_cmd_compare(int argc, char **argv)
 {
@@ -21,9 +30,13 @@ int gs_cmd_compare(int argc, char **argv)
             gs_cli_fail(&err);
             return GS_EXIT_USAGE;
         }
-    int differing = 0;
-    gs_report_compare(stdout, docs[0], docs[1], &differing);
+    gs_compare_counts counts;
+    int rc = gs_report_compare(stdout, docs[0], docs[1], tolerance_percent, &counts, &err);
     json_decref(docs[0]);
     json_decref(docs[1]);
-    return differing ? GS_EXIT_FAILED : GS_EXIT_OK;
+    if (rc) {
+        gs_cli_fail(&err);
+        return GS_EXIT_USAGE;
+    }
+    return counts.differing || counts.one_sided ? GS_EXIT_FAILED : GS_EXIT_OK;
 }

@@ -31,6 +31,7 @@ extern const gs_opt gs_cmd_export_opts[];
 extern const int gs_cmd_export_opt_count;
 extern const gs_opt gs_cmd_fleet_opts[];
 extern const int gs_cmd_fleet_opt_count;
+extern const gs_opt gs_cmd_compare_opts[];
 
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
@@ -73,11 +74,16 @@ const gs_command gs_commands[] = {
      "record's figures (value, 95% interval, n, method; why a figure was not determined) and an\n"
      "inline SVG plot of every series. The page loads nothing and runs no script, so it can be\n"
      "mailed or archived as it is. Nothing is measured."},
-    {"compare", gs_cmd_compare, 0, NULL, 0, 2, "gpusonar compare A.json B.json",
+    {"compare", gs_cmd_compare, 0, gs_cmd_compare_opts, 1, 2,
+     "gpusonar compare A.json B.json [--tolerance PCT]",
      "two saved result documents side by side",
-     "Prints the figures two result documents hold, side by side, and marks with * those that\n"
-     "differ beyond their 95% intervals and by more than 1%. Exit status as diff's: 0 no\n"
-     "figure differs, 1 some figure differs, 2 trouble (an unreadable or invalid document)."},
+     "Prints every figure of two result documents side by side, matched by probe, level and\n"
+     "name, and marks with * those that differ beyond their two 95% intervals together and by\n"
+     "more than PCT percent of the larger value (--tolerance, default 1), or whose word or list\n"
+     "changed; with ! those present or determined in one document only (a figure that became\n"
+     "not determined, a record that is missing). Both documents are validated first. Exit\n"
+     "status as diff's: 0 no figure differs, 1 some figure differs or is in one document\n"
+     "only, 2 trouble (an unreadable or invalid document, a bad option)."},
     {"verify", gs_cmd_verify, GS_COMMON_MEASURE & ~GS_COMMON_FORMAT, gs_cmd_verify_opts, 3, 0,
      "gpusonar verify [--device sim:MODEL] [--probes A,B] [--tolerance PCT] [--verdicts FILE]",
      "check what the probes infer on a simulator model against the model's truth",

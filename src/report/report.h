@@ -65,11 +65,41 @@ int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_
  * missing); *count gets the number of plots. */
 int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err);
 
-/* Print the shared numeric figures of two documents side by side; *differing counts those that
- * differ beyond their intervals. */
-int gs_report_compare(FILE *out, const json_t *a, const json_t *b, int *differing);
+/* Write text as a gnuplot string expression of single-quoted strings, a quote joined in as "'"
+ * ('it'."'".'s'), control characters as spaces (gnuplot substitutes nothing inside single
+ * quotes: no backquotes, macros or escapes). */
+void gs_gnuplot_quote(FILE *f, const char *text);
 
-/* Read a result document from path (for `gpusonar report --from FILE`, `compare`, `plot`). */
+/* Run gnuplot (or $GS_GNUPLOT) on script with dir as its working folder: an argument vector,
+ * no shell; its output is captured for the error message. 0 or GS_ERR_IO. */
+int gs_gnuplot_run(const char *dir, const char *script, gs_error *err);
+
+/* What gs_report_compare found. A CLI exits like diff: 0 when differing, one_sided and
+ * records_one_sided are all 0, else 1 (2 for trouble: a document that does not load). */
+typedef struct gs_compare_counts {
+    int compared;            /* figures present in both documents */
+    int differing;           /* beyond both intervals and the tolerance, or another word/list */
+    int one_sided;           /* present, or determined, in one document only (incl. records) */
+    int records_one_sided;   /* whole probe records present in one document only */
+} gs_compare_counts;
+
+/* The default tolerance of gs_report_compare, percent of the larger value. */
+#define GS_COMPARE_TOLERANCE_PERCENT 1.0
+
+/* Print every figure of two documents side by side (full names, the column sized to the longest),
+ * marking with * those that differ beyond ci95_a + ci95_b and by more than tolerance_percent of
+ * the larger value, and with ! those present or determined in one document only. 0, or
+ * GS_ERR_USAGE for a negative tolerance. */
+int gs_report_compare(FILE *out, const json_t *a, const json_t *b, double tolerance_percent,
+                      gs_compare_counts *counts, gs_error *err);
+
+/* Check a loaded document against the gpusonar/1 structure (docs/gpusonar-1.schema.json): what
+ * every printer relies on. GS_ERR_INPUT naming the JSON path of the first problem
+ * ("$.probes[2].figures.size_bytes.ci95: must be a number >= 0 or null"). */
+int gs_report_validate(const json_t *doc, gs_error *err);
+
+/* Read a result document from path and validate it (gs_report_validate), for `gpusonar report
+ * --from FILE`, `compare` and `plot`. GS_ERR_INPUT naming the file and the first problem. */
 int gs_report_load(const char *path, json_t **doc, gs_error *err);
 /* The same from a document's text in memory (the fuzzer's entry point); name is for messages. */
 int gs_report_load_buffer(const char *text, size_t len, const char *name, json_t **doc,

@@ -1,10 +1,11 @@
 /* CSV files of every series in a result document (--csv DIR). */
 #include "report/report.h"
 
-#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "util/outfile.h"
 
 /* Keep names file-safe: letters, digits, '-', '_' and '.'; anything else becomes '_'. */
 static void safe_name(char *s)
@@ -40,31 +41,30 @@ static void number_cell(FILE *f, const json_t *v)
 
 static int write_series(const char *path, const json_t *s, gs_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; check --csv DIR", path,
-                       strerror(errno));
+    gs_outfile out;
+    int rc = gs_outfile_open(&out, path, err);
+    if (rc)
+        return rc;
     const json_t *x = json_object_get(s, "x"), *y = json_object_get(s, "y");
-    header_cell(f, json_object_get(s, "x_label"), json_object_get(s, "x_unit"));
-    fputc(',', f);
-    header_cell(f, json_object_get(s, "y_label"), json_object_get(s, "y_unit"));
-    fputc('\n', f);
+    header_cell(out.f, json_object_get(s, "x_label"), json_object_get(s, "x_unit"));
+    fputc(',', out.f);
+    header_cell(out.f, json_object_get(s, "y_label"), json_object_get(s, "y_unit"));
+    fputc('\n', out.f);
     for (size_t i = 0; i < json_array_size(x) && i < json_array_size(y); i++) {
-        number_cell(f, json_array_get(x, i));
-        fputc(',', f);
-        number_cell(f, json_array_get(y, i));
-        fputc('\n', f);
+        number_cell(out.f, json_array_get(x, i));
+        fputc(',', out.f);
+        number_cell(out.f, json_array_get(y, i));
+        fputc('\n', out.f);
     }
-    if (fclose(f))
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    return 0;
+    return gs_outfile_commit(&out, err);
 }
 
 int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
                           void *ctx, gs_error *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return gs_fail(err, GS_ERR_IO, "cannot create folder '%s': %s", dir, strerror(errno));
+    int rc = gs_outdir_make(dir, err);
+    if (rc)
+        return rc;
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p) {
@@ -80,8 +80,7 @@ int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_
                      json_string_value(json_object_get(p, "name")), level ? "-" : "",
                      level ? level : "", sname);
             safe_name(base);
-            int rc = fn(dir, base, s, ctx, err);
-            if (rc)
+            if ((rc = fn(dir, base, s, ctx, err)))
                 return rc;
         }
     }

@@ -183,14 +183,15 @@ void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
 }
 
 /* Keeps *doc only if it says it is a gpusonar/1 result document; name is for the message. */
-static int check_schema(json_t **doc, const char *name, gs_error *err)
+/* Every reader's gate: the document must be a valid gpusonar/1 result (gs_report_validate). */
+static int check_document(json_t **doc, const char *name, gs_error *err)
 {
-    const char *schema = json_string_value(json_object_get(*doc, "schema"));
-    if (!schema || strcmp(schema, "gpusonar/1") != 0) {
+    gs_error why;
+    if (gs_report_validate(*doc, &why)) {
         json_decref(*doc);
         *doc = NULL;
-        return gs_fail(err, GS_ERR_INPUT, "%s: not a gpusonar/1 result document (no \"schema\": "
-                       "\"gpusonar/1\")", name);
+        return gs_fail(err, GS_ERR_INPUT, "%s: not a valid gpusonar/1 result document: %s", name,
+                       why.msg);
     }
     return 0;
 }
@@ -198,18 +199,18 @@ static int check_schema(json_t **doc, const char *name, gs_error *err)
 int gs_report_load(const char *path, json_t **doc, gs_error *err)
 {
     json_error_t je;
-    *doc = json_load_file(path, 0, &je);
+    *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!*doc)
         return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", path, je.line, je.text);
-    return check_schema(doc, path, err);
+    return check_document(doc, path, err);
 }
 
 int gs_report_load_buffer(const char *text, size_t len, const char *name, json_t **doc,
                           gs_error *err)
 {
     json_error_t je;
-    *doc = json_loadb(text, len, 0, &je);
+    *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!*doc)
         return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", name, je.line, je.text);
-    return check_schema(doc, name, err);
+    return check_document(doc, name, err);
 }

@@ -11,6 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/outfile.h"
+#include "util/utf8.h"
+
 #ifndef GS_VERSION
 #define GS_VERSION "0.0.0"
 #endif
@@ -24,6 +27,20 @@ static json_t *number_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A JSON string of text that may not be UTF-8 (a command-line argument, a file name): invalid
+ * bytes become \xNN, so the string is never refused and never silently missing. */
+static json_t *utf8_string(const char *text)
+{
+    size_t len = 4 * strlen(text ? text : "") + 1;
+    char *clean = malloc(len);
+    if (!clean)
+        return NULL;
+    gs_utf8_copy(clean, len, text);
+    json_t *s = json_string(clean);
+    free(clean);
+    return s;
+}
+
 gs_run *gs_run_new(int argc, char **argv)
 {
     gs_run *run = calloc(1, sizeof *run);
@@ -31,7 +48,7 @@ gs_run *gs_run_new(int argc, char **argv)
         return NULL;
     json_t *cmd = json_array();
     for (int i = 0; i < argc; i++)
-        json_array_append_new(cmd, json_string(argv[i]));
+        json_array_append_new(cmd, utf8_string(argv[i]));
     char when[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -65,9 +82,10 @@ void gs_run_set_device(gs_run *run, const gs_device_info *d)
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
     json_t *dev = json_pack(
-        "{s:s, s:s, s:s, s:b, s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:i, s:I, s:I, "
+        "{s:o, s:s, s:o, s:b, s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:i, s:I, s:I, "
         "s:I, s:I, s:I, s:I, s:I, s:i, s:i, s:b}",
-        "name", d->name, "backend", d->backend, "model", d->model, "simulated", d->simulated,
+        "name", utf8_string(d->name), "backend", d->backend, "model", utf8_string(d->model),
+        "simulated", d->simulated,
         "ordinal", d->ordinal, "compute_capability", cc, "sm_count", d->sm_count, "warp_size", d->warp_size,
         "max_threads_per_sm", d->max_threads_per_sm, "max_threads_per_block",
         d->max_threads_per_block, "max_blocks_per_sm", d->max_blocks_per_sm, "regs_per_sm",
@@ -170,6 +188,11 @@ void gs_figure(gs_probe_out *p, const char *name, double value, const char *unit
                size_t n, const char *method)
 {
     set_figure(p, name, number_or_null(value), unit, ci95, n, method);
+    if (!isfinite(value)) {      /* null needs its reason (schema gpusonar/1) */
+        json_t *f = json_object_get(json_object_get(p, "figures"), name);
+        if (f)
+            json_object_set_new(f, "reason", json_string("the measurement gave no finite value"));
+    }
 }
 
 void gs_figure_text(gs_probe_out *p, const char *name, const char *value, size_t n,
@@ -230,30 +253,14 @@ int gs_figure_get(const gs_probe_out *p, const char *name, double *value)
 int gs_run_write_json(const gs_run *run, const char *path, gs_error *err)
 {
     const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(10);
-    if (strcmp(path, "-") == 0) {
-        if (json_dumpf(run->doc, stdout, flags) || fputc('\n', stdout) == EOF)
-            return gs_fail(err, GS_ERR_IO, "cannot write JSON to standard output");
-        fflush(stdout);
-        return 0;
-    }
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-        return gs_fail(err, GS_ERR_IO, "out of memory naming the JSON file");
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
+    gs_outfile out;
+    int rc = gs_outfile_open(&out, path, err);
+    if (rc)
+        return rc;
+    if (json_dumpf(run->doc, out.f, flags) || fputc('\n', out.f) == EOF) {
         int e = errno;
-        free(tmp);
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; choose another --json path", path,
-                       strerror(e));
+        gs_outfile_abort(&out);
+        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(e ? e : EIO));
     }
-    int bad = json_dumpf(run->doc, f, flags) != 0 || fputc('\n', f) == EOF;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
-    }
-    free(tmp);
-    return 0;
+    return gs_outfile_commit(&out, err);
 }

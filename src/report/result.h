@@ -64,8 +64,8 @@ void gs_series(gs_probe_out *p, const char *name, const char *x_label, const cha
 /* Read back a figure's numeric value (for the report and tests); 0 if found and numeric. */
 int gs_figure_get(const gs_probe_out *p, const char *name, double *value);
 
-/* Write the document to path atomically (temporary name in the same folder, then rename).
- * path "-" writes to stdout. */
+/* Write the document to path through gs_outfile (util/outfile.h): a regular file atomically,
+ * a FIFO or device in place, "-" to stdout. A write error names the path. */
 int gs_run_write_json(const gs_run *run, const char *path, gs_error *err);
 
 #endif

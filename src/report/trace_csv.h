@@ -1,6 +1,6 @@
 /* Raw fine-grained traces as CSV (`gpusonar run pchase --trace FILE`): one row per recorded access
- * with the chain position, the byte offset it visited and its latency. Written to a temporary
- * name and renamed, like every output file. */
+ * with the chain position, the byte offset it visited and its latency. Written through
+ * gs_outfile (util/outfile.h), like every output file. */
 #ifndef GS_TRACE_CSV_H
 #define GS_TRACE_CSV_H
 

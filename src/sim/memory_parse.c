@@ -173,8 +173,10 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
             return fail_at(err, where, "sets", "differs from the length of ways_per_set");
         sets = json_array_size(wps);
     }
-    if (sets == 0 || sets > (1u << 24))
-        return fail_at(err, where, "sets", "missing or out of range (1 .. 16777216)");
+    if (sets == 0)
+        return fail_at(err, where, "sets", "missing (1..1048576)");
+    if (sim_check_range(where, "sets", NULL, (double)sets, err))
+        return GS_ERR_INPUT;
     g->sets = (unsigned)sets;
     g->ways_per_set = calloc(sets, sizeof *g->ways_per_set);
     if (!g->ways_per_set)
@@ -182,9 +184,9 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
     for (unsigned s = 0; s < sets; s++) {
         json_t *v = wps ? json_array_get(wps, s) : NULL;
         if (wps && (!json_is_integer(v) || json_integer_value(v) <= 0 ||
-                    json_integer_value(v) > 65536))
-            return gs_fail(err, GS_ERR_INPUT, "%s.ways_per_set[%u]: must be a whole number 1..65536",
-                           where, s);
+                    json_integer_value(v) > SIM_MAX_WAYS))
+            return gs_fail(err, GS_ERR_INPUT, "%s.ways_per_set[%u]: must be a whole number 1..%d",
+                           where, s, SIM_MAX_WAYS);
         g->ways_per_set[s] = wps ? (unsigned)json_integer_value(v) : (unsigned)ways;
     }
     return 0;
@@ -208,7 +210,7 @@ static int read_policy(const json_t *obj, const char *where, sim_geometry *g, gs
         return fail_at(err, where, "way_probabilities", "only for \"policy\": \"weighted\"");
     if (!probs)
         return 0;
-    if (!json_is_array(probs) || json_array_size(probs) == 0 || json_array_size(probs) > 65536)
+    if (!json_is_array(probs) || json_array_size(probs) == 0 || json_array_size(probs) > SIM_MAX_WAYS)
         return fail_at(err, where, "way_probabilities", "must be a list, one number per way");
     if (json_array_size(probs) != g->ways_per_set[0])
         return fail_at(err, where, "way_probabilities", "needs one probability per way");
@@ -230,8 +232,15 @@ static int check_geometry(const sim_geometry *g, const char *where, const char *
 {
     const char *key;
     char msg[256];
-    if (sim_geometry_check(g, &key, msg, sizeof msg) == 0)
-        return 0;
+    if (sim_geometry_check(g, &key, msg, sizeof msg) == 0) {
+        if (g->size_bytes / g->block_bytes <= SIM_MAX_MODEL_LINES)
+            return 0;
+        snprintf(msg, sizeof msg, "%llu B in %llu B blocks is %llu blocks, more than the %d a "
+                 "model may hold", (unsigned long long)g->size_bytes,
+                 (unsigned long long)g->block_bytes,
+                 (unsigned long long)(g->size_bytes / g->block_bytes), SIM_MAX_MODEL_LINES);
+        key = "size_bytes";
+    }
     if (strcmp(key, "size_bytes") == 0)
         key = size_key;
     return fail_at(err, where, key, msg);
@@ -475,6 +484,10 @@ static int read_tlb(const json_t *obj, const char *where, const sim_memory *mem,
         t->geo.ways_per_set = calloc(1, sizeof *t->geo.ways_per_set);
         if (!t->geo.ways_per_set)
             return gs_fail(err, GS_ERR_NO_MEMORY, "%s: out of host memory", where);
+        if (t->entries > SIM_MAX_WAYS)
+            return gs_fail(err, GS_ERR_INPUT, "%s.entries: %llu entries fully associative are "
+                           "more than %d ways; give sets and ways", where,
+                           (unsigned long long)t->entries, SIM_MAX_WAYS);
         t->geo.ways_per_set[0] = (unsigned)t->entries;
         if (read_mapping(json_object_get(obj, "mapping"), where, &t->geo.mapping, err) ||
             read_policy(obj, where, &t->geo, err))
@@ -562,9 +575,12 @@ static int read_path_extra(const json_t *json, const char *where, sim_memory *me
         if (gs_path_parse(key, &p))
             return gs_fail(err, GS_ERR_INPUT, "%s.path_extra_cycles.%s: unknown load path", where,
                            key);
+        char pw[WHERE_LEN];
+        key_path(pw, sizeof pw, "%s.path_extra_cycles", where);
         if (!json_is_number(v) || json_number_value(v) < 0)
-            return gs_fail(err, GS_ERR_INPUT, "%s.path_extra_cycles.%s: must be a number >= 0",
-                           where, key);
+            return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a number >= 0", pw, key);
+        if (sim_check_range(pw, key, "path_extra_cycles", json_number_value(v), err))
+            return GS_ERR_INPUT;
         mem->path_extra_cycles[p] = json_number_value(v);
     }
     return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "util/utf8.h"
 
 typedef struct sim_section {
     const char *key;
@@ -54,6 +55,74 @@ int sim_check_keys(const json_t *obj, const char *where, const char *const *allo
     return 0;
 }
 
+/* ---- ranges ---------------------------------------------------------------------------------
+ * Every number a model gives is bounded to what a GPU can be, generously, so that no value makes
+ * later output invalid (a clock of 1e-300 kHz) or a simulated run slow (a 65536-way level: each
+ * access searches its set). The bound is found by key name, whichever section reads it. The
+ * table is mirrored in docs/sim-models.md and docs/sim-model.schema.json. */
+typedef struct sim_bound {
+    const char *key;
+    double min, max;
+} sim_bound;
+
+static const sim_bound bounds[] = {
+    /* device */
+    {"cc_major", 1, 99}, {"cc_minor", 0, 99}, {"sm_count", 1, 1024},
+    {"clock_khz", 1e3, 1e8}, {"mem_clock_khz", 0, 1e8}, {"mem_bus_bits", 0, 65536},
+    {"l2_bytes", 0, SIM_MAX_CACHE_BYTES}, {"smem_per_sm_bytes", 0, 16777216},
+    {"smem_per_block_bytes", 0, 16777216}, {"smem_per_block_optin_bytes", 0, 16777216},
+    {"global_mem_bytes", 0, 70368744177664.0}, {"const_mem_bytes", 0, 16777216},
+    {"max_threads_per_sm", 1, 65536}, {"max_threads_per_block", 1, 65536},
+    {"max_blocks_per_sm", 1, 1024}, {"regs_per_sm", 0, 16777216}, {"warp_size", 1, 64},
+    {"clock64_read_cycles", 0, 1e4}, {"globaltimer_read_cycles", 0, 1e4},
+    {"globaltimer_resolution_ns", 1e-3, 1e6},
+    /* noise */
+    {"jitter_cycles", 0, 1e5}, {"outlier_rate", 0, 1}, {"outlier_cycles", 0, 1e7},
+    {"clock_wander_percent", 0, 50},
+    /* memory: sizes, geometry */
+    {"size_bytes", 1, SIM_MAX_CACHE_BYTES}, {"line_bytes", 4, 4096}, {"sector_bytes", 1, 4096},
+    {"sets", 1, SIM_MAX_SETS}, {"ways", 1, SIM_MAX_WAYS}, {"entries", 1, 1048576},
+    {"page_bytes", 1, 17179869184.0}, {"coverage_bytes", 1, 1099511627776.0},
+    {"percent", 0, 100}, {"default_carveout_percent", 0, 100}, {"shared_default_percent", 0, 100},
+    {"count", 1, 64}, {"interleave_bytes", 0, 1073741824}, {"transaction_bytes", 1, 4096},
+    /* memory: latencies and rates */
+    {"hit_latency_cycles", 0, 1e6}, {"miss_cycles", 0, 1e6}, {"hit_cycles", 0, 1e6},
+    {"miss_penalty_cycles", 0, 1e6}, {"latency_cycles", 0, 1e6}, {"far_extra_cycles", 0, 1e6},
+    {"shared_latency_cycles", 0, 1e6}, {"extra_sector_cycles", 0, 1e6},
+    {"extra_line_cycles", 0, 1e6}, {"path_extra_cycles", 0, 1e6},
+    {"max_accesses_per_ns", 0, 1e6},
+    /* shared-memory banks */
+    {"banks", 1, 256}, {"bank_width_bytes", 1, 64}, {"conflict_cycles_per_way", 0, 1e6},
+    /* pipeline */
+    {"schedulers", 1, 64}, {"units_per_sm", 0, 4096}, {"completion_cycles", 0, 1e6},
+    {"issue_cycles", 0, 1e6},
+    /* bandwidth */
+    {"dram_gbps", 0, 1e6}, {"memcpy_d2d_gbps", 0, 1e6}, {"h2d_gbps", 0, 1e6},
+    {"d2h_gbps", 0, 1e6}, {"dynamic_bound_factor", 0, 1}, {"launch_overhead_us", 0, 1e6},
+    {"saturating_blocks_per_sm", 0, 1024}, {"jitter_fraction", 0, 1},
+};
+
+/* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
+static const sim_bound default_bound = {"", 0, 1e9};
+
+static const sim_bound *bound_of(const char *key)
+{
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+        if (strcmp(bounds[i].key, key) == 0)
+            return &bounds[i];
+    return &default_bound;
+}
+
+int sim_check_range(const char *where, const char *key, const char *range_key, double value,
+                    gs_error *err)
+{
+    const sim_bound *b = bound_of(range_key ? range_key : key);
+    if (value >= b->min && value <= b->max)
+        return 0;
+    return gs_fail(err, GS_ERR_INPUT, "%s.%s: %.15g is out of range %.15g..%.15g", where, key,
+                   value, b->min, b->max);
+}
+
 int sim_get_uint(const json_t *obj, const char *where, const char *key, int required,
                  uint64_t *out, gs_error *err)
 {
@@ -61,16 +130,14 @@ int sim_get_uint(const json_t *obj, const char *where, const char *key, int requ
     if (!v)
         return required ? gs_fail(err, GS_ERR_INPUT, "%s.%s: missing (a whole number)", where, key)
                         : 0;
-    if (json_is_integer(v) && json_integer_value(v) >= 0) {
-        *out = (uint64_t)json_integer_value(v);
-        return 0;
-    }
-    if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) == floor(json_real_value(v))
-        && json_real_value(v) < 1.8e19) {
-        *out = (uint64_t)json_real_value(v);
-        return 0;
-    }
-    return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a whole number >= 0", where, key);
+    double d = json_is_integer(v) ? (double)json_integer_value(v)
+             : json_is_real(v) ? json_real_value(v) : NAN;
+    if (!isfinite(d) || d < 0 || d != floor(d))
+        return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a whole number >= 0", where, key);
+    if (sim_check_range(where, key, NULL, d, err))
+        return GS_ERR_INPUT;
+    *out = json_is_integer(v) ? (uint64_t)json_integer_value(v) : (uint64_t)d;
+    return 0;
 }
 
 int sim_get_double(const json_t *obj, const char *where, const char *key, int required,
@@ -81,6 +148,8 @@ int sim_get_double(const json_t *obj, const char *where, const char *key, int re
         return required ? gs_fail(err, GS_ERR_INPUT, "%s.%s: missing (a number)", where, key) : 0;
     if (!json_is_number(v) || !isfinite(json_number_value(v)))
         return gs_fail(err, GS_ERR_INPUT, "%s.%s: must be a number", where, key);
+    if (sim_check_range(where, key, NULL, json_number_value(v), err))
+        return GS_ERR_INPUT;
     *out = json_number_value(v);
     return 0;
 }
@@ -128,7 +197,7 @@ static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
     if (u[2] == 0 || d->sm_clock_khz <= 0 || u[13] == 0 || u[13] > 64)
         return gs_fail(err, GS_ERR_INPUT, "device: sm_count and clock_khz must be > 0 and "
                        "warp_size 1..64");
-    snprintf(d->name, sizeof d->name, "%s", name);
+    gs_utf8_copy(d->name, sizeof d->name, name);
     d->cc_major = (int)u[0];
     d->cc_minor = (int)u[1];
     d->sm_count = (int)u[2];
@@ -262,8 +331,8 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
         rc = sim_get_string(root, "model", "description", 0, &desc, err);
     if (rc)
         return rc;
-    snprintf(m->name, sizeof m->name, "%s", name);
-    snprintf(m->description, sizeof m->description, "%s", desc);
+    gs_utf8_copy(m->name, sizeof m->name, name);
+    gs_utf8_copy(m->description, sizeof m->description, desc);
     json_t *dev = json_object_get(root, "device");
     if (!dev)
         return gs_fail(err, GS_ERR_INPUT, "model.device: missing (the simulated GPU's properties)");
@@ -301,7 +370,7 @@ int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **ou
         json_decref(root);
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory loading '%s'", path);
     }
-    snprintf(m->source, sizeof m->source, "%s", name_or_path);
+    gs_utf8_copy(m->source, sizeof m->source, name_or_path);      /* a path may be any bytes */
     gs_rng_seed(&m->rng, seed);
     rc = parse_top(root, m, err);
     json_decref(root);
@@ -313,7 +382,7 @@ int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **ou
         return rc;
     }
     snprintf(m->info.backend, sizeof m->info.backend, "sim");
-    snprintf(m->info.model, sizeof m->info.model, "%s", name_or_path);
+    gs_utf8_copy(m->info.model, sizeof m->info.model, name_or_path);
     m->info.simulated = true;
     *out = m;
     return 0;

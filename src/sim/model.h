@@ -60,7 +60,20 @@ int gs_sim_models_dir(char *buf, size_t len, gs_error *err);
 /* Noise: one draw of the model's jitter (0 when the model has none). */
 double gs_sim_noise(gs_sim_model *model);
 
-/* Strict-JSON helpers for section parsers: each names the key path in its message. */
+/* The largest cache level (and L2), set count and ways a model may give: generous for GPUs, and
+ * small enough that loading a model and a default report on it stay fast (docs/sim-models.md). */
+#define SIM_MAX_CACHE_BYTES 268435456.0
+#define SIM_MAX_SETS 1048576
+#define SIM_MAX_WAYS 4096
+#define SIM_MAX_MODEL_LINES 4194304
+
+/* GS_ERR_INPUT "where.key: V is out of range MIN..MAX" unless value is in the range of range_key
+ * (NULL: key); model.c holds one table of ranges by key name. */
+int sim_check_range(const char *where, const char *key, const char *range_key, double value,
+                    gs_error *err);
+
+/* Strict-JSON helpers for section parsers: each names the key path in its message, and bounds
+ * the number to its key's range (sim_check_range). */
 int sim_check_keys(const json_t *obj, const char *where, const char *const *allowed, gs_error *err);
 int sim_get_uint(const json_t *obj, const char *where, const char *key, int required,
                  uint64_t *out, gs_error *err);          /* required=0: leaves *out if absent */

@@ -13,6 +13,7 @@ extern const int gs_cmd_export_opt_count;
 extern const int gs_cmd_help_opt_count;
 extern const int gs_cmd_html_opt_count;
 extern const int gs_cmd_fleet_opt_count;
+extern const int gs_cmd_compare_opt_count;
 
 static void reset(void)
 {
@@ -30,6 +31,7 @@ static void test_table_counts(void **state)
     assert_int_equal(gs_command_find("help")->opt_count, gs_cmd_help_opt_count);
     assert_int_equal(gs_command_find("html")->opt_count, gs_cmd_html_opt_count);
     assert_int_equal(gs_command_find("fleet")->opt_count, gs_cmd_fleet_opt_count);
+    assert_int_equal(gs_command_find("compare")->opt_count, gs_cmd_compare_opt_count);
     assert_null(gs_command_find("frobnicate"));
 }
 

@@ -183,5 +183,30 @@ check "plot" 0 $B plot "$T/run.json" --out "$T/plots"
 [ -s "$T/plots/0-clock-frequency.png" ] && passes=$((passes+1)) || { echo "FAIL: no plot"; fails=$((fails+1)); }
 check "plot missing" 2 $B plot "$T/nothing.json" && one_line_error "plot missing" "nothing.json"
 
+# compare: --tolerance, a figure that became "not determined", an invalid document (exit 2).
+check "compare tolerance" 0 $B compare "$T/run.json" "$T/run.json" --tolerance 5
+check "compare bad tolerance" 2 $B compare "$T/run.json" "$T/run.json" --tolerance -1
+$PY - "$T/run.json" "$T/nd.json" "$T/broken.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+figs = doc["probes"][0]["figures"]
+name = next(k for k, f in figs.items() if isinstance(f["value"], (int, float)))
+figs[name].update(value=None, reason="made not determined by the test")
+json.dump(doc, open(sys.argv[2], "w"))
+del doc["probes"][0]["status"]
+json.dump(doc, open(sys.argv[3], "w"))
+PYEOF
+check "compare n/d" 1 $B compare "$T/run.json" "$T/nd.json"
+grep -q "n/d *!$" "$T/out" || { echo "FAIL: compare did not list the figure that became n/d"; cat "$T/out"; fails=$((fails+1)); }
+check "compare invalid" 2 $B compare "$T/run.json" "$T/broken.json" && one_line_error "compare invalid" 'probes\[0\].status: missing'
+
+# plot: no shell anywhere; a hostile folder name runs nothing and the plots are still drawn.
+hostile="$T/q';touch mark1;'\`touch mark2\`"
+cd "$T"      # where a shell's `touch mark1` would land
+check "plot hostile folder" 0 $B plot "$T/run.json" --out "$hostile"
+cd - >/dev/null
+ls "$hostile"/*.png >/dev/null 2>&1 && passes=$((passes+1)) || { echo "FAIL: no plot in the hostile folder"; fails=$((fails+1)); }
+[ -e "$T/mark1" ] || [ -e "$T/mark2" ] || [ -e "$hostile/mark2" ] && { echo "FAIL: a shell ran"; fails=$((fails+1)); } || passes=$((passes+1))
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -69,8 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gs_report_load_buffer((const char *)data, size, "fuzz.json", &doc, &err) != 0)
         return 0;
     gs_report_text(sink, doc);
-    int differing = 0;
-    gs_report_compare(sink, doc, doc, &differing);
+    gs_compare_counts counts;
+    gs_report_compare(sink, doc, doc, GS_COMPARE_TOLERANCE_PERCENT, &counts, &err);
     gs_report_csv(doc, csv_dir, &err);
     empty_csv_dir();
     size_t series = 0;

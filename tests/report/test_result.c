@@ -121,12 +121,39 @@ static void test_load_rejects_other_documents(void **state)
     assert_int_equal(gs_report_load("/nonexistent.json", &doc, &err), GS_ERR_INPUT);
 }
 
+/* A device name, model path or argument that is not UTF-8 still gives a device record that says
+ * simulated, with the bad bytes written as \xNN. */
+static void test_non_utf8_text_kept(void **state)
+{
+    (void)state;
+    char *argv[] = {"gpusonar", "--device", "sim:/tmp/m\xff.json"};
+    gs_run *run = gs_run_new(3, argv);
+    assert_non_null(run);
+    gs_device_info d = {0};
+    snprintf(d.name, sizeof d.name, "bad \xfe name");
+    snprintf(d.backend, sizeof d.backend, "sim");
+    snprintf(d.model, sizeof d.model, "/tmp/m\xff.json");
+    d.simulated = true;
+    d.sm_count = 1;
+    gs_run_set_device(run, &d);
+    json_t *dev = json_object_get(run->doc, "device");
+    assert_true(json_is_object(dev));
+    assert_true(json_is_true(json_object_get(dev, "simulated")));
+    assert_string_equal(json_string_value(json_object_get(dev, "model")), "/tmp/m\\xFF.json");
+    assert_string_equal(json_string_value(json_object_get(dev, "name")), "bad \\xFE name");
+    json_t *cmd = json_object_get(run->doc, "command_line");
+    assert_int_equal(json_array_size(cmd), 3);
+    assert_string_equal(json_string_value(json_array_get(cmd, 2)), "sim:/tmp/m\\xFF.json");
+    gs_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_write_json_atomic),
         cmocka_unit_test(test_load_rejects_other_documents),
+        cmocka_unit_test(test_non_utf8_text_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -241,13 +241,54 @@ static void names_paths_carveouts(void **state)
                  "memory.path_extra_cycles.warp", "unknown load path");
 }
 
+/* Every number is bounded to what a GPU can be; the message names the key path and the range. */
+static void values_out_of_range(void **state)
+{
+    (void)state;
+    expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":8388608,\"line_bytes\":128,"
+                 "\"sets\":1,\"ways\":65536,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].ways", "65536 is out of range 1..4096");
+    expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":8388608,\"line_bytes\":128,"
+                 "\"ways_per_set\":[65536],\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].ways_per_set[0]", "1..4096");
+    expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":536870912,\"line_bytes\":128,"
+                 "\"sets\":262144,\"ways\":16,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].size_bytes", "out of range 1..268435456");
+    expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":33554432,\"line_bytes\":4,"
+                 "\"sets\":1048576,\"ways\":8,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].size_bytes", "more than the 4194304");
+    expect_error("{\"caches\":[{\"name\":\"l1\",\"size_bytes\":4194304,\"line_bytes\":2,"
+                 "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].line_bytes", "2 is out of range 4..4096");
+    expect_error("{\"caches\":[{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,"
+                 "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":1e300,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].hit_latency_cycles", "out of range 0..1000000");
+    expect_error("{\"caches\":[" L1 "],\"dram\":{\"latency_cycles\":1e9}}",
+                 "memory.dram.latency_cycles", "out of range");
+    expect_error("{\"caches\":[" L1 "],\"tlbs\":[{\"name\":\"t\",\"page_bytes\":4096,"
+                 "\"entries\":8192,\"miss_penalty_cycles\":1}]," DRAM "}",
+                 "memory.tlbs[0].entries", "fully associative are more than 4096 ways");
+    expect_error("{\"caches\":[" L1 "],\"tlbs\":[{\"name\":\"t\",\"page_bytes\":4096,"
+                 "\"entries\":4194304,\"sets\":1024,\"ways\":4096,\"miss_penalty_cycles\":1}],"
+                 DRAM "}", "memory.tlbs[0].entries", "out of range 1..1048576");
+    expect_error("{\"caches\":[" L1 "]," DRAM ",\"path_extra_cycles\":{\"local\":1e12}}",
+                 "memory.path_extra_cycles.local", "out of range 0..1000000");
+    expect_error("{\"caches\":[" L1 "]," DRAM ",\"warp_request\":{\"transaction_bytes\":"
+                 "1048576}}", "memory.warp_request.transaction_bytes", "out of range 1..4096");
+    expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":16384,\"line_bytes\":128,"
+                 "\"sets\":32,\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"ca\"],"
+                 "\"partitions\":{\"count\":2,\"interleave_bytes\":4096,"
+                 "\"far_extra_cycles\":1e7}}]," DRAM "}",
+                 "memory.caches[0].partitions.far_extra_cycles", "out of range");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(valid_section_reads_truth), cmocka_unit_test(weighted_fractions_parse),
         cmocka_unit_test(unknown_keys_and_types),    cmocka_unit_test(impossible_geometry),
         cmocka_unit_test(mapping_errors),            cmocka_unit_test(policy_errors),
-        cmocka_unit_test(names_paths_carveouts),
+        cmocka_unit_test(names_paths_carveouts),     cmocka_unit_test(values_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,221 @@
+/* Tests of src/report/compare.c and src/report/validate.c: figures that became null or went
+ * missing, and whole records in one document only, are listed as changes; names are printed in
+ * full; the tolerance moves the line; and a document that breaks the gpusonar/1 structure is
+ * refused naming the JSON path of the first problem. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gs_test.h"
+
+#include "report/report.h"
+#include "report/result.h"
+
+#define LONG_A "an_extremely_long_figure_name_that_goes_past_34_characters_a"
+#define LONG_B "an_extremely_long_figure_name_that_goes_past_34_characters_b"
+
+static json_t *document(double size, bool with_sets, bool with_tlb, const char *policy)
+{
+    char *argv[] = {"gpusonar"};
+    gs_run *run = gs_run_new(1, argv);
+    gs_device_info d = {0};
+    snprintf(d.name, sizeof d.name, "test GPU");
+    snprintf(d.backend, sizeof d.backend, "sim");
+    d.sm_count = 1;
+    gs_run_set_device(run, &d);
+    gs_probe_out *p = gs_run_add_probe(run, "cache");
+    gs_param_string(p, "level", "l1");
+    gs_figure(p, "size_bytes", size, "B", 0, 1, "test");
+    gs_figure(p, "hit_latency_cycles", 30, "cycles", 0.5, 10, "test");
+    if (with_sets)
+        gs_figure(p, "sets", 32, "", 0, 1, "test");
+    else
+        gs_figure_nd(p, "sets", "", "test", "trace too short");
+    gs_figure_text(p, "policy", policy, 1, "test");
+    gs_figure(p, LONG_A, 1, "", 0, 1, "test");
+    gs_figure(p, LONG_B, 2, "", 0, 1, "test");
+    gs_probe_status(p, "ok", NULL);
+    if (with_tlb) {
+        p = gs_run_add_probe(run, "tlb");
+        gs_figure(p, "entries", 16, "", 0, 1, "test");
+        gs_probe_status(p, "ok", NULL);
+    }
+    gs_run_finish(run, true, NULL);
+    json_t *doc = json_incref(run->doc);
+    gs_run_free(run);
+    return doc;
+}
+
+/* Run the comparison into a string. */
+static char *compare_text(const json_t *a, const json_t *b, double tolerance,
+                          gs_compare_counts *counts)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gs_error err;
+    assert_int_equal(gs_report_compare(f, a, b, tolerance, counts, &err), 0);
+    fclose(f);
+    return text;
+}
+
+static void equal_documents(void **state)
+{
+    (void)state;
+    json_t *a = document(16384, true, true, "lru");
+    gs_compare_counts c;
+    char *text = compare_text(a, a, 1, &c);
+    assert_int_equal(c.compared, 6 + 1);
+    assert_int_equal(c.differing, 0);
+    assert_int_equal(c.one_sided, 0);
+    assert_non_null(strstr(text, "cache:l1." LONG_A));      /* full names, not cut at 34 */
+    assert_non_null(strstr(text, "cache:l1." LONG_B));
+    free(text);
+    json_decref(a);
+}
+
+static void changes_are_listed(void **state)
+{
+    (void)state;
+    json_t *a = document(16384, true, true, "lru");
+    json_t *b = document(32768, false, false, "fifo");
+    gs_compare_counts c;
+    char *text = compare_text(a, b, 1, &c);
+    assert_int_equal(c.differing, 2);                        /* size, policy */
+    assert_int_equal(c.one_sided, 2);                        /* sets (now n/d), tlb.entries */
+    assert_int_equal(c.records_one_sided, 1);
+    assert_non_null(strstr(text, "cache:l1.sets"));
+    char *line = strstr(text, "cache:l1.sets");
+    assert_non_null(strstr(line, "n/d"));
+    assert_true(strchr(line, '\n')[-1] == '!');
+    line = strstr(text, "tlb.entries");
+    assert_non_null(line);
+    assert_true(strchr(line, '\n')[-1] == '!');
+    line = strstr(text, "cache:l1.policy");
+    assert_true(strchr(line, '\n')[-1] == '*');
+    free(text);
+    text = compare_text(b, a, 1, &c);                        /* the other way round */
+    assert_int_equal(c.one_sided, 2);
+    assert_int_equal(c.records_one_sided, 1);
+    assert_non_null(strstr(text, "tlb.entries"));
+    free(text);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void tolerance_moves_the_line(void **state)
+{
+    (void)state;
+    json_t *a = document(16384, true, true, "lru");
+    json_t *b = document(16384 * 1.05, true, true, "lru");   /* 5 % apart, exact figures */
+    gs_compare_counts c;
+    free(compare_text(a, b, 1, &c));
+    assert_int_equal(c.differing, 1);
+    free(compare_text(a, b, 10, &c));
+    assert_int_equal(c.differing, 0);
+    gs_error err;
+    assert_int_equal(gs_report_compare(stdout, a, b, -1, &c, &err), GS_ERR_USAGE);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* Break a valid document with one change; the validator must name path. */
+static void expect_invalid(const char *change_json_path, json_t *replacement, const char *path)
+{
+    json_t *doc = document(16384, true, true, "lru");
+    gs_error err;
+    assert_int_equal(gs_report_validate(doc, &err), 0);
+    /* change_json_path: "top KEY", "probe KEY", "figure KEY", "series KEY" */
+    char where[16], key[32];
+    assert_int_equal(sscanf(change_json_path, "%15s %31s", where, key), 2);
+    json_t *probe = json_array_get(json_object_get(doc, "probes"), 0);
+    json_t *target = strcmp(where, "top") == 0 ? doc
+                   : strcmp(where, "probe") == 0 ? probe
+                   : strcmp(where, "device") == 0 ? json_object_get(doc, "device")
+                   : json_object_get(json_object_get(probe, "figures"), "size_bytes");
+    if (strcmp(where, "series") == 0) {
+        double x[] = {1, 2}, y[] = {3, 4};
+        gs_series(probe, "sweep", "size", "B", "latency", "cycles", x, y, 2);
+        target = json_object_get(json_object_get(probe, "series"), "sweep");
+    }
+    if (replacement)
+        json_object_set_new(target, key, replacement);
+    else
+        json_object_del(target, key);
+    gs_error_clear(&err);
+    int rc = gs_report_validate(doc, &err);
+    if (rc != GS_ERR_INPUT || strncmp(err.msg, path, strlen(path)) != 0)
+        fail_msg("%s: rc %d, message '%s'; wanted it to start with '%s'", change_json_path, rc,
+                 err.msg, path);
+    json_decref(doc);
+}
+
+static void broken_documents(void **state)
+{
+    (void)state;
+    expect_invalid("top schema", json_string("gpusonar/2"), "$.schema");
+    expect_invalid("top probes", json_object(), "$.probes: must be a list");
+    expect_invalid("top complete", json_string("yes"), "$.complete");
+    expect_invalid("top time_utc", json_string("yesterday"), "$.time_utc");
+    expect_invalid("top colour", json_integer(1), "$.colour: unknown key");
+    expect_invalid("top command_line", json_pack("[i]", 3), "$.command_line");
+    expect_invalid("top device", json_string("gpu"), "$.device");
+    expect_invalid("device simulated", NULL, "$.device.simulated: missing");
+    expect_invalid("top environment", json_pack("{s:s, s:b, s:b}", "host", "h", "nvml", 0,
+                                                "throttled", 0), "$.environment.shared: missing");
+    expect_invalid("top environment", json_pack("{s:s, s:b, s:b, s:b, s:{s:s}}", "host", "h",
+                                                "nvml", 0, "throttled", 0, "shared", 0, "start",
+                                                "power_w", "high"),
+                   "$.environment.start.power_w");
+    expect_invalid("device backend", json_string("opencl"), "$.device.backend");
+    expect_invalid("device compute_capability", json_string("nine"),
+                   "$.device.compute_capability");
+    expect_invalid("probe figures", json_array(), "$.probes[0].figures: must be an object");
+    expect_invalid("probe name", NULL, "$.probes[0].name: missing");
+    expect_invalid("probe status", json_string("fine"), "$.probes[0].status");
+    expect_invalid("probe warnings", json_pack("[n]"), "$.probes[0].warnings");
+    expect_invalid("probe elapsed_s", json_string("1 s"), "$.probes[0].elapsed_s");
+    expect_invalid("figure ci95", json_real(-1), "$.probes[0].figures.size_bytes.ci95");
+    expect_invalid("figure n", json_real(1.5), "$.probes[0].figures.size_bytes.n");
+    expect_invalid("figure unit", NULL, "$.probes[0].figures.size_bytes.unit: missing");
+    expect_invalid("figure value", json_pack("{}"), "$.probes[0].figures.size_bytes.value");
+    expect_invalid("figure value", json_null(), "$.probes[0].figures.size_bytes.reason: missing");
+    expect_invalid("figure extra", json_true(), "$.probes[0].figures.size_bytes.extra");
+    expect_invalid("series y", json_pack("[i]", 1), "$.probes[0].series.sweep.y: must be as long");
+    expect_invalid("series x", json_pack("[s, i]", "a", 1), "$.probes[0].series.sweep.x");
+    expect_invalid("series x_unit", NULL, "$.probes[0].series.sweep.x_unit: missing");
+}
+
+static void load_validates(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/gs_compare_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"schema\": \"gpusonar/1\", \"tool\": {\"name\": \"gpusonar\", \"version\": \"0\", "
+          "\"commit\": \"x\"}, \"command_line\": [], \"time_utc\": \"2026-01-01T00:00:00Z\", "
+          "\"complete\": true, \"device\": null, \"probes\": [{\"name\": \"p\"}]}", f);
+    fclose(f);
+    json_t *doc = NULL;
+    gs_error err;
+    assert_int_equal(gs_report_load(path, &doc, &err), GS_ERR_INPUT);
+    assert_null(doc);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "$.probes[0].status: missing"));
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(equal_documents),
+        cmocka_unit_test(changes_are_listed),
+        cmocka_unit_test(tolerance_moves_the_line),
+        cmocka_unit_test(broken_documents),
+        cmocka_unit_test(load_validates),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

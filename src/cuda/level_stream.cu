@@ -352,6 +352,21 @@ fail:
     return rc;
 }
 
+/* Threads per block: the plan's; else for a blocks sweep as many (multiples of 32, up to
+ * DEFAULT_THREADS) as keep BYTES_IN_FLIGHT per thread and array inside the footprint, so a small
+ * footprint runs the unrolled loop rather than its remainder (32 KB of float4: 512 threads). */
+static unsigned threads_for(const gs_stream_plan *plan)
+{
+    if (plan->threads_per_block)
+        return plan->threads_per_block;
+    if (plan->kind == GS_STREAM_SMEM_READ)
+        return SMEM_DEFAULT_THREADS;
+    if (plan->sweep != GS_SWEEP_BLOCKS)
+        return DEFAULT_THREADS;
+    uint64_t fit = plan->bytes / BYTES_IN_FLIGHT / 32 * 32;
+    return fit < 32 ? 32 : fit > DEFAULT_THREADS ? DEFAULT_THREADS : (unsigned)fit;
+}
+
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err)
 {
@@ -359,8 +374,7 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     void *buf[3] = { NULL, NULL, NULL };
     launch_fn fn;
     const void *kernel;
-    j.threads = plan->threads_per_block ? plan->threads_per_block
-              : plan->kind == GS_STREAM_SMEM_READ ? SMEM_DEFAULT_THREADS : DEFAULT_THREADS;
+    j.threads = threads_for(plan);
     int rc = check_plan(plan, out, j.threads, err);
     if (rc)
         return rc;

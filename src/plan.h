@@ -238,7 +238,27 @@ typedef enum gs_stream_kind {
     GS_STREAM_MEMCPY_D2D,         /* cudaMemcpy device to device, same buffers */
     GS_STREAM_MEMCPY_H2D,         /* pinned host to device */
     GS_STREAM_MEMCPY_D2H,         /* device to pinned host */
+    /* Level-bandwidth kinds (probe mem-bandwidth; src/cuda/level_stream.cu,
+     * src/sim/level_bandwidth.c): run over arrays of plan.bytes each in plan.sweep's order until
+     * plan.traffic_bytes have moved; element_bytes 4, 8 or 16 (float, double, float4; 16-byte
+     * vector accesses at 16). s is a constant scalar. */
+    GS_STREAM_LEVEL_READ,         /* sum += a[i], the sum kept */
+    GS_STREAM_LEVEL_WRITE,        /* a[i] = s */
+    GS_STREAM_LEVEL_COPY,         /* b[i] = a[i] */
+    GS_STREAM_LEVEL_SCALE,        /* b[i] = s * a[i] (STREAM scale) */
+    GS_STREAM_LEVEL_ADD,          /* c[i] = a[i] + b[i] (STREAM add) */
+    GS_STREAM_LEVEL_TRIAD,        /* a[i] = b[i] + s * c[i] (STREAM triad) */
+    GS_STREAM_SMEM_READ,          /* each block sums its own shared-memory array of plan.bytes */
 } gs_stream_kind;
+
+/* How the level kinds walk their arrays. */
+typedef enum gs_sweep {
+    GS_SWEEP_GRID = 0,            /* the grid sweeps the arrays together (a grid-stride loop), pass
+                                     after pass: each SM sees 1/SMs of them (DRAM, and the L2) */
+    GS_SWEEP_BLOCKS,              /* one block per SM, each sweeping the whole arrays from its own
+                                     starting point, pass after pass: each SM sees all of them,
+                                     so a footprint under the L1 stays in the L1 (caches) */
+} gs_sweep;
 
 typedef struct gs_stream_plan {
     gs_stream_kind kind;
@@ -248,6 +268,11 @@ typedef struct gs_stream_plan {
     unsigned blocks;              /* 0: fill the device */
     unsigned threads_per_block;   /* 0: backend default */
     unsigned repeats;             /* timed repetitions, each recorded */
+    /* Level kinds only: */
+    gs_sweep sweep;
+    uint64_t traffic_bytes;       /* bytes (read + written) one launch moves at least: whole
+                                     passes over the arrays, one at least; bytes_moved says what
+                                     moved */
 } gs_stream_plan;
 
 typedef struct gs_stream_result {

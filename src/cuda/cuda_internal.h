@@ -68,5 +68,7 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */
+int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
+                         gs_error *err);                                     /* level_stream.cu */
 
 #endif

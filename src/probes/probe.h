@@ -75,6 +75,10 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_bandwidth_opts[];
 extern const int gs_probe_bandwidth_opt_count;
 
+int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_mem_bandwidth_opts[];
+extern const int gs_probe_mem_bandwidth_opt_count;
+
 int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_random_walk_opts[];
 extern const int gs_probe_random_walk_opt_count;

@@ -21,6 +21,9 @@ const gs_probe_def gs_probes[] = {
     {"bandwidth", gs_probe_bandwidth_run, GS_PROBE_DEFAULT,
      "copy and read kernels per element size and loop bound, cudaMemcpy D2D/H2D/D2H, in GB/s",
      gs_probe_bandwidth_opts, &gs_probe_bandwidth_opt_count},
+    {"mem-bandwidth", gs_probe_mem_bandwidth_run, GS_PROBE_DEFAULT,
+     "read, write, copy and STREAM kernels over footprints from the L1 to DRAM: GB/s per level",
+     gs_probe_mem_bandwidth_opts, &gs_probe_mem_bandwidth_opt_count},
     /* after cache: a line or sector it finds under 32 B becomes the global walks' slot */
     {"random-walk", gs_probe_random_walk_run, GS_PROBE_DEFAULT,
      "Sattolo random walks in global/shared/constant/local memory, Eq. 6 levels, walkers sweep",

@@ -18,6 +18,7 @@ struct sim_memory;      /* memory.h */
 struct sim_banks;       /* banks.h */
 struct sim_pipeline;    /* pipeline.h */
 struct sim_bandwidth;   /* stream.h */
+struct sim_level_bandwidth;   /* level_bandwidth.c */
 
 typedef struct gs_sim_model {
     char name[64];
@@ -38,6 +39,7 @@ typedef struct gs_sim_model {
     struct sim_banks *banks;
     struct sim_pipeline *pipeline;
     struct sim_bandwidth *bandwidth;
+    struct sim_level_bandwidth *level_bandwidth;   /* "bandwidth"."levels"; NULL if absent */
 } gs_sim_model;
 
 /* A section parser: reads json (the value of its top-level key) into model; where is the key

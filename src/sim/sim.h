@@ -15,6 +15,9 @@ int sim_pipeline_parse(const json_t *json, const char *where, gs_sim_model *m, g
 void sim_pipeline_free(gs_sim_model *m);
 int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);/* stream.c */
 void sim_bandwidth_free(gs_sim_model *m);
+int sim_level_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m,
+                              gs_error *err);           /* level_bandwidth.c: bandwidth.levels */
+void sim_level_bandwidth_free(gs_sim_model *m);
 
 /* What the pipeline section states for instruction type i (for the truth of src/sim/truth.c):
  * 0, or -1 when the model has no pipeline or no such type. */
@@ -28,5 +31,7 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
 int sim_bank(gs_sim_model *m, const gs_bank_plan *plan, gs_bank_result *out, gs_error *err);      /* banks.c */
 int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);   /* pipeline.c */
 int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);/* stream.c */
+int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
+                     gs_error *err);                   /* level_bandwidth.c: the level kinds */
 
 #endif

@@ -80,7 +80,7 @@ int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, 
 {
     static const char *const keys[] = { "comment", "dram_gbps", "copy_efficiency",
         "read_efficiency", "dynamic_bound_factor", "memcpy_d2d_gbps", "h2d_gbps", "d2h_gbps",
-        "launch_overhead_us", "saturating_blocks_per_sm", "jitter_fraction", NULL };
+        "launch_overhead_us", "saturating_blocks_per_sm", "jitter_fraction", "levels", NULL };
     char path[300];
     if (!json_is_object(json))
         return gs_fail(err, GS_ERR_INPUT, "%s: expected an object", where);
@@ -103,6 +103,10 @@ int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, 
     } else if (rc == 0) {
         memcpy(bw->read_efficiency, bw->copy_efficiency, sizeof(bw->read_efficiency));
     }
+    if (rc == 0 && json_object_get(json, "levels")) {      /* level_bandwidth.c */
+        snprintf(path, sizeof(path), "%s.levels", where);
+        rc = sim_level_bandwidth_parse(json_object_get(json, "levels"), path, m, err);
+    }
     if (rc == 0 && bw->dynamic_bound_factor == 0)
         rc = gs_fail(err, GS_ERR_INPUT, "%s.dynamic_bound_factor: must be positive", where);
     if (rc != 0) {
@@ -118,6 +122,7 @@ void sim_bandwidth_free(gs_sim_model *m)
 {
     free(m->bandwidth);
     m->bandwidth = NULL;
+    sim_level_bandwidth_free(m);
 }
 
 /* Bytes per second that one repetition of plan runs at, and the bytes it moves. */

@@ -1,0 +1,207 @@
+/* Peer-style reference kernels for bench/level_bandwidth.sh: the methods of te42kyfo/gpu-benches,
+ * rewritten here (no code copied), so gpusonar's mem-bandwidth figures can be set beside what
+ * those methods give on the same GPU in the same run.
+ *   stream (gpu-stream): double arrays of 128 Mi elements, one element per thread, a grid that
+ *     covers the array, block sizes 64..1024 in steps of 64; each figure the best over block
+ *     sizes of the median of 9 timings of two back-to-back launches. Kinds: write (a = c), read
+ *     (t = b, kept), copy (a = b), scale (a = 1.2 b), add (a = b + c), triad (a = 1.2 b + c).
+ *   l2 (gpu-l2-cache): 200000 blocks of 1024 threads; block i reads its 512 KB share of a data
+ *     set of R such shares (blocks with the same i mod R read the same share); best over data
+ *     sets up to half the L2 of the fastest of 5 timings.
+ *   l1 (gpu-cache): one block of 256 threads per SM, each block sums the same N floats many
+ *     times; best over N up to 64 KB of the fastest of 5 timings.
+ * Prints one line per figure: "peer_NAME GBPS". Build: nvcc -O3 -arch=native level_peers.cu */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                          \
+    do {                                                                                     \
+        cudaError_t e_ = (call);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
+                    cudaGetErrorString(e_));                                                 \
+            exit(1);                                                                         \
+        }                                                                                    \
+    } while (0)
+
+static const size_t STREAM_N = 128ull << 20;
+
+__global__ void fill(double *p, size_t n, double v)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = v;
+}
+
+/* One element per thread, as gpu-stream does; kind chooses the operation at compile time. */
+template <int KIND>
+__global__ void stream_kernel(double *a, const double *__restrict__ b,
+                              const double *__restrict__ c, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    if (KIND == 0) a[i] = 0.23;
+    if (KIND == 1) { double t = b[i]; if (t == 123.0) a[i] = t; }
+    if (KIND == 2) a[i] = b[i];
+    if (KIND == 3) a[i] = 1.2 * b[i];
+    if (KIND == 4) a[i] = b[i] + c[i];
+    if (KIND == 5) a[i] = 1.2 * b[i] + c[i];
+}
+
+static float time_ms(cudaEvent_t s, cudaEvent_t e)
+{
+    float ms = 0;
+    CHECK(cudaEventSynchronize(e));
+    CHECK(cudaEventElapsedTime(&ms, s, e));
+    return ms;
+}
+
+template <int KIND>
+static double stream_best(double *a, double *b, double *c, int arrays)
+{
+    cudaEvent_t s, e;
+    CHECK(cudaEventCreate(&s));
+    CHECK(cudaEventCreate(&e));
+    double best = 0;
+    for (int bs = 64; bs <= 1024; bs += 64) {
+        unsigned blocks = (unsigned)((STREAM_N + bs - 1) / bs);
+        stream_kernel<KIND><<<blocks, bs>>>(a, b, c, STREAM_N);
+        CHECK(cudaGetLastError());
+        std::vector<double> t;
+        for (int r = 0; r < 9; r++) {
+            CHECK(cudaEventRecord(s));
+            stream_kernel<KIND><<<blocks, bs>>>(a, b, c, STREAM_N);
+            stream_kernel<KIND><<<blocks, bs>>>(a, b, c, STREAM_N);
+            CHECK(cudaEventRecord(e));
+            t.push_back(time_ms(s, e) / 2);
+            CHECK(cudaGetLastError());
+        }
+        std::sort(t.begin(), t.end());
+        best = std::max(best, arrays * STREAM_N * 8.0 / (t[4] * 1e-3) * 1e-9);
+    }
+    CHECK(cudaEventDestroy(s));
+    CHECK(cudaEventDestroy(e));
+    return best;
+}
+
+/* gpu-l2-cache's pattern: block i reads rows of its share (i mod R) of 2 x 1024 doubles each. */
+__global__ void l2_kernel(double *out, const double *__restrict__ b, int shares, int rows)
+{
+    double sum = 0;
+    for (int r = 0; r < rows; r++) {
+        size_t idx = ((size_t)blockDim.x * shares * r + (size_t)(blockIdx.x % shares) * blockDim.x)
+                     * 2 + threadIdx.x;
+        sum += b[idx] * b[idx + blockDim.x];
+    }
+    if (sum == 23.12)
+        out[threadIdx.x] = sum;
+}
+
+static double l2_best(size_t l2_bytes)
+{
+    const int threads = 1024, rows = 32, blocks = 200000;   /* 2 x 32 x 1024 x 8 B = 512 KB */
+    const size_t share = 2ull * rows * threads * 8;
+    double best = 0, *out;
+    CHECK(cudaMalloc(&out, threads * sizeof(double)));
+    cudaEvent_t s, e;
+    CHECK(cudaEventCreate(&s));
+    CHECK(cudaEventCreate(&e));
+    for (int shares = 3; (size_t)shares * share <= l2_bytes / 2; shares += std::max(1, shares / 5)) {
+        double *b;
+        size_t n = (size_t)shares * share / 8;
+        CHECK(cudaMalloc(&b, n * 8));
+        fill<<<256, 256>>>(b, n, 1.1);
+        CHECK(cudaGetLastError());
+        float fastest = 1e30f;
+        for (int r = 0; r < 6; r++) {
+            CHECK(cudaEventRecord(s));
+            l2_kernel<<<blocks, threads>>>(out, b, shares, rows);
+            CHECK(cudaEventRecord(e));
+            float ms = time_ms(s, e);
+            CHECK(cudaGetLastError());
+            if (r > 0)
+                fastest = std::min(fastest, ms);
+        }
+        best = std::max(best, (double)share * blocks / (fastest * 1e-3) * 1e-9);
+        CHECK(cudaFree(b));
+    }
+    CHECK(cudaFree(out));
+    return best;
+}
+
+/* gpu-cache's pattern: every block sums the same n floats, iters times. */
+__global__ void l1_kernel(float *out, const float *__restrict__ b, int n, int iters, int zero)
+{
+    float sum = 0;
+    const float *p = b + threadIdx.x;
+    for (int it = 0; it < iters; it++) {
+        p += zero;
+#pragma unroll 8
+        for (int i = 0; i < n; i += 256)
+            sum += p[i];
+        sum *= 1.3f;
+    }
+    if (sum == 1233.0f)
+        out[threadIdx.x] = sum;
+}
+
+static double l1_best(int sms)
+{
+    double best = 0;
+    float *b, *out;
+    CHECK(cudaMalloc(&b, 65536));
+    CHECK(cudaMalloc(&out, 256 * sizeof(float)));
+    CHECK(cudaMemset(b, 0, 65536));
+    cudaEvent_t s, e;
+    CHECK(cudaEventCreate(&s));
+    CHECK(cudaEventCreate(&e));
+    for (int n = 1024; n <= 16384; n *= 2) {
+        int iters = (int)(20000000ll / n);   /* 80 MB per block per launch */
+        float fastest = 1e30f;
+        for (int r = 0; r < 6; r++) {
+            CHECK(cudaEventRecord(s));
+            l1_kernel<<<sms, 256>>>(out, b, n, iters, 0);
+            CHECK(cudaEventRecord(e));
+            float ms = time_ms(s, e);
+            CHECK(cudaGetLastError());
+            if (r > 0)
+                fastest = std::min(fastest, ms);
+        }
+        best = std::max(best, (double)n * 4 * iters * sms / (fastest * 1e-3) * 1e-9);
+    }
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(out));
+    return best;
+}
+
+int main()
+{
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    double *a, *b, *c;
+    CHECK(cudaMalloc(&a, STREAM_N * 8));
+    CHECK(cudaMalloc(&b, STREAM_N * 8));
+    CHECK(cudaMalloc(&c, STREAM_N * 8));
+    fill<<<1024, 256>>>(a, STREAM_N, 0.5);
+    fill<<<1024, 256>>>(b, STREAM_N, 1.5);
+    fill<<<1024, 256>>>(c, STREAM_N, 2.5);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    printf("peer_dram_write_gbps %.1f\n", stream_best<0>(a, b, c, 1));
+    printf("peer_dram_read_gbps %.1f\n", stream_best<1>(a, b, c, 1));
+    printf("peer_dram_copy_gbps %.1f\n", stream_best<2>(a, b, c, 2));
+    printf("peer_stream_scale_gbps %.1f\n", stream_best<3>(a, b, c, 2));
+    printf("peer_stream_add_gbps %.1f\n", stream_best<4>(a, b, c, 3));
+    printf("peer_stream_triad_gbps %.1f\n", stream_best<5>(a, b, c, 3));
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+    printf("peer_l2_read_gbps %.1f\n", l2_best((size_t)prop.l2CacheSize));
+    printf("peer_l1_read_gbps %.1f\n", l1_best(prop.multiProcessorCount));
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* Which memory level serves each plateau of a bandwidth footprint sweep (probe mem-bandwidth):
+ * the plateaus come from gs_plateaus_find on GB/s against footprint; a level's figure is the
+ * plateau holding the most sweep points inside that level's footprint range (L1: up to the L1
+ * size, L2: above it up to the L2 size, DRAM: beyond the L2). A plateau that spans two ranges
+ * serves both (a store that the L1 writes through runs at the L2's rate at L1 footprints). Pure. */
+#ifndef GS_BW_LEVELS_H
+#define GS_BW_LEVELS_H
+
+#include <stddef.h>
+
+#include "analysis/plateaus.h"
+
+enum { GS_BW_L1 = 0, GS_BW_L2, GS_BW_DRAM, GS_BW_LEVELS };
+
+/* Level names as figures spell them: "l1", "l2", "dram". */
+const char *gs_bw_level_name(int level);
+
+/* The level a footprint falls in (l1_bytes 0: no L1 range). */
+int gs_bw_level_of(double footprint_bytes, double l1_bytes, double l2_bytes);
+
+/* For each level, the index into p (count plateaus of the sweep x[]) of the plateau with the most
+ * points whose footprints fall in that level's range, at least min_points of them; the higher
+ * plateau on a tie; -1 where no plateau has min_points there. */
+void gs_bw_levels_pick(const gs_plateau *p, int count, const double *x, double l1_bytes,
+                       double l2_bytes, size_t min_points, int pick[GS_BW_LEVELS]);
+
+#endif

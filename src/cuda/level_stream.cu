@@ -1,0 +1,407 @@
+/* The CUDA backend's level-bandwidth kinds of the stream operation (backend.h, probe
+ * mem-bandwidth): read, write, copy and STREAM's scale, add and triad over arrays of a chosen
+ * footprint, and a shared-memory read. GS_SWEEP_GRID sweeps the arrays with a grid-stride loop,
+ * the grid filling the device at the kernel's occupancy; GS_SWEEP_BLOCKS runs one block per SM,
+ * each sweeping all of the arrays from its own starting point (so each SM sees the whole
+ * footprint, as in gpu-benches' gpu-cache). Either sweeps pass after pass in one launch until the
+ * plan's traffic has moved. Each thread loads BYTES_IN_FLIGHT bytes per array (4 float4, 8 double
+ * or 16 float) before it uses any of them. Every repetition is timed alone with cudaEvents after
+ * one untimed warm-up launch. */
+#include <limits.h>
+#include <stdint.h>
+
+#include "cuda/cuda_internal.h"
+
+#define BYTES_IN_FLIGHT 64         /* per thread and array, loaded before use */
+#define DEFAULT_THREADS 1024
+#define SMEM_DEFAULT_THREADS 256
+#define SMEM_UNROLL 4
+
+/* Arithmetic on the three element types (float4 lane by lane). */
+static __device__ __forceinline__ float mul(float s, float x) { return s * x; }
+static __device__ __forceinline__ double mul(double s, double x) { return s * x; }
+static __device__ __forceinline__ float4 mul(float4 s, float4 x)
+{
+    return make_float4(s.x * x.x, s.y * x.y, s.z * x.z, s.w * x.w);
+}
+static __device__ __forceinline__ float add(float a, float b) { return a + b; }
+static __device__ __forceinline__ double add(double a, double b) { return a + b; }
+static __device__ __forceinline__ float4 add(float4 a, float4 b)
+{
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+static __device__ __forceinline__ double fold(float x) { return x; }
+static __device__ __forceinline__ double fold(double x) { return x; }
+static __device__ __forceinline__ double fold(float4 x) { return (double)x.x + x.y + x.z + x.w; }
+template <typename T> static __device__ __forceinline__ T splat(double v) { return (T)v; }
+template <> __device__ __forceinline__ float4 splat<float4>(double v)
+{
+    return make_float4((float)v, (float)v, (float)v, (float)v);
+}
+
+/* Sources each kind loads (x, then y) and whether it stores. */
+static __host__ __device__ constexpr int sources(int kind)
+{
+    return kind == GS_STREAM_LEVEL_WRITE ? 0
+         : (kind == GS_STREAM_LEVEL_ADD || kind == GS_STREAM_LEVEL_TRIAD) ? 2 : 1;
+}
+static __host__ __device__ constexpr bool stores(int kind) { return kind != GS_STREAM_LEVEL_READ; }
+
+/* The arrays of one kind: x, y loaded, d stored (read: x; write: d = a; copy, scale: d = b from
+ * x = a; add: c from a, b; triad: a from b, c). */
+typedef struct level_arrays {
+    const void *x, *y;
+    void *d;
+} level_arrays;
+
+/* One sweep of elements lo, lo + step, ... below hi: U loads per source, then the kind's
+ * operation and U stores (or U sums). The loop holds nothing else. */
+template <typename T, int KIND>
+static __device__ __forceinline__ void sweep(const T *__restrict__ x, const T *__restrict__ y,
+                                             T *__restrict__ d, size_t lo, size_t hi, size_t step,
+                                             T s, T &acc)
+{
+    constexpr int U = BYTES_IN_FLIGHT / sizeof(T);
+    size_t i = lo;
+    for (; i + (U - 1) * step < hi; i += U * step) {
+        T a[U], b[U];
+#pragma unroll
+        for (int k = 0; k < U; k++) {
+            if (sources(KIND) >= 1)
+                a[k] = x[i + k * step];
+            if (sources(KIND) >= 2)
+                b[k] = y[i + k * step];
+        }
+#pragma unroll
+        for (int k = 0; k < U; k++) {
+            if (KIND == GS_STREAM_LEVEL_READ)
+                acc = add(acc, a[k]);
+            else if (KIND == GS_STREAM_LEVEL_WRITE)
+                d[i + k * step] = s;
+            else if (KIND == GS_STREAM_LEVEL_COPY)
+                d[i + k * step] = a[k];
+            else if (KIND == GS_STREAM_LEVEL_SCALE)
+                d[i + k * step] = mul(s, a[k]);
+            else if (KIND == GS_STREAM_LEVEL_ADD)
+                d[i + k * step] = add(a[k], b[k]);
+            else
+                d[i + k * step] = add(a[k], mul(s, b[k]));
+        }
+    }
+    for (; i < hi; i += step) {
+        if (KIND == GS_STREAM_LEVEL_READ)
+            acc = add(acc, x[i]);
+        else if (KIND == GS_STREAM_LEVEL_WRITE)
+            d[i] = s;
+        else if (KIND == GS_STREAM_LEVEL_COPY)
+            d[i] = x[i];
+        else if (KIND == GS_STREAM_LEVEL_SCALE)
+            d[i] = mul(s, x[i]);
+        else if (KIND == GS_STREAM_LEVEL_ADD)
+            d[i] = add(x[i], y[i]);
+        else
+            d[i] = add(x[i], mul(s, y[i]));
+    }
+}
+
+/* passes sweeps over n elements per array. blocks_mode: each block sweeps all n from its own
+ * starting point (a multiple of blockDim.x spread over the grid), else the grid-stride loop.
+ * zero is 0 at run time: each pass's pointers move by pass * zero, so no pass's loads can be
+ * taken from an earlier one. A read stores its sum only when it equals flag (never). */
+template <typename T, int KIND>
+__global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T *__restrict__ d,
+                             size_t n, unsigned passes, int blocks_mode, T s, size_t zero,
+                             double *out, double flag)
+{
+    T acc = splat<T>(0);
+    size_t per_block = n / blockDim.x;
+    size_t start = blocks_mode ? (size_t)blockIdx.x * per_block / gridDim.x * blockDim.x : 0;
+    for (unsigned p = 0; p < passes; p++) {
+        size_t o = (size_t)p * zero;
+        if (blocks_mode) {
+            sweep<T, KIND>(x + o, y + o, d + o, start + threadIdx.x, n, blockDim.x, s, acc);
+            sweep<T, KIND>(x + o, y + o, d + o, threadIdx.x, start, blockDim.x, s, acc);
+        } else {
+            sweep<T, KIND>(x + o, y + o, d + o, (size_t)blockIdx.x * blockDim.x + threadIdx.x, n,
+                           (size_t)gridDim.x * blockDim.x, s, acc);
+        }
+    }
+    if (KIND == GS_STREAM_LEVEL_READ && fold(acc) == flag)
+        out[0] = fold(acc);
+}
+
+/* Shared memory: each block fills words float4 of its own (words a power of two, a multiple of
+ * blockDim.x * SMEM_UNROLL), then sums them passes times; pass p starts p blocks of threads
+ * further on (modulo words), so no pass's loads repeat an earlier one's. A warp reads 32
+ * consecutive float4: no bank conflict. */
+__global__ void smem_read_kernel(unsigned words, unsigned passes, double *out, double flag)
+{
+    extern __shared__ float4 smem[];
+    for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
+        smem[i] = make_float4((float)i, 1.0f, 2.0f, 3.0f);
+    __syncthreads();
+    float4 acc = make_float4(0, 0, 0, 0);
+    unsigned mask = words - 1;
+    for (unsigned p = 0; p < passes; p++) {
+        unsigned base = threadIdx.x + p * blockDim.x;
+        for (unsigned k = 0; k < words; k += SMEM_UNROLL * blockDim.x) {
+            float4 v[SMEM_UNROLL];
+#pragma unroll
+            for (int u = 0; u < SMEM_UNROLL; u++)
+                v[u] = smem[(base + k + u * blockDim.x) & mask];
+#pragma unroll
+            for (int u = 0; u < SMEM_UNROLL; u++)
+                acc = add(acc, v[u]);
+        }
+    }
+    if (fold(acc) == flag)
+        out[0] = fold(acc);
+}
+
+/* Values in the arrays, so nothing is timed on zeros (and no denormals). */
+template <typename T>
+__global__ void level_fill(T *p, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        p[i] = splat<T>(1.0 + (double)(i & 7) * 0.125);
+}
+
+typedef struct level_job {
+    const gs_stream_plan *plan;
+    level_arrays arrays;
+    size_t n;                      /* elements per array */
+    unsigned threads, blocks, passes;
+    double *out;                   /* 8 bytes: where a read's sum would go */
+} level_job;
+
+template <typename T, int KIND>
+static int launch(const level_job *j, gs_error *err)
+{
+    int rc = 0;
+    level_kernel<T, KIND><<<j->blocks, j->threads>>>(
+        (const T *)j->arrays.x, (const T *)j->arrays.y, (T *)j->arrays.d, j->n, j->passes,
+        j->plan->sweep == GS_SWEEP_BLOCKS, splat<T>(1.0009765625), 0, j->out, -1.0);
+    CUDA_TRY(cudaGetLastError());
+fail:
+    return rc;
+}
+
+static int launch_smem(const level_job *j, gs_error *err)
+{
+    int rc = 0;
+    smem_read_kernel<<<j->blocks, j->threads, j->plan->bytes>>>((unsigned)(j->plan->bytes / 16),
+                                                                 j->passes, j->out, -1.0);
+    CUDA_TRY(cudaGetLastError());
+fail:
+    return rc;
+}
+
+typedef int (*launch_fn)(const level_job *j, gs_error *err);
+
+/* The launcher and kernel of a kind and element type. */
+template <typename T>
+static void pick_typed(int kind, launch_fn *fn, const void **kernel)
+{
+    switch (kind) {
+#define GS_LEVEL_CASE(K) \
+    case K: *fn = launch<T, K>; *kernel = (const void *)level_kernel<T, K>; break;
+    GS_LEVEL_CASE(GS_STREAM_LEVEL_READ)
+    GS_LEVEL_CASE(GS_STREAM_LEVEL_WRITE)
+    GS_LEVEL_CASE(GS_STREAM_LEVEL_COPY)
+    GS_LEVEL_CASE(GS_STREAM_LEVEL_SCALE)
+    GS_LEVEL_CASE(GS_STREAM_LEVEL_ADD)
+    default: *fn = launch<T, GS_STREAM_LEVEL_TRIAD>;
+             *kernel = (const void *)level_kernel<T, GS_STREAM_LEVEL_TRIAD>; break;
+#undef GS_LEVEL_CASE
+    }
+}
+
+static void pick(const gs_stream_plan *plan, launch_fn *fn, const void **kernel)
+{
+    if (plan->kind == GS_STREAM_SMEM_READ) {
+        *fn = launch_smem;
+        *kernel = (const void *)smem_read_kernel;
+    } else if (plan->element_bytes == 4) {
+        pick_typed<float>(plan->kind, fn, kernel);
+    } else if (plan->element_bytes == 8) {
+        pick_typed<double>(plan->kind, fn, kernel);
+    } else {
+        pick_typed<float4>(plan->kind, fn, kernel);
+    }
+}
+
+/* Arrays a kind touches: loaded ones plus the stored one (write: 1, read: 1, copy and scale: 2,
+ * add and triad: 3). */
+static int arrays_of(gs_stream_kind kind)
+{
+    return kind == GS_STREAM_SMEM_READ ? 0 : sources(kind) + (stores(kind) ? 1 : 0);
+}
+
+/* Grid and passes: blocks mode (and shared memory: one grid of resident blocks) as the plan says
+ * or from the SM count and occupancy; passes so the launch moves traffic_bytes at least. */
+static int shape(gs_backend *b, level_job *j, const void *kernel, gs_error *err)
+{
+    int rc = 0, per_sm = 0;
+    const gs_stream_plan *plan = j->plan;
+    int sms = gs_cuda_of(b)->prop.multiProcessorCount;
+    size_t smem = plan->kind == GS_STREAM_SMEM_READ ? plan->bytes : 0;
+    uint64_t per_pass;
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)j->threads,
+                                                           smem));
+    if (per_sm < 1) {
+        rc = gs_fail(err, GS_ERR_UNSUPPORTED, "stream: no block of %u threads%s fits on an SM",
+                     j->threads, smem ? " with that shared memory" : "");
+        goto fail;
+    }
+    j->blocks = plan->blocks ? plan->blocks
+              : plan->sweep == GS_SWEEP_BLOCKS && !smem ? (unsigned)sms
+              : (unsigned)(per_sm * sms);
+    per_pass = smem ? (uint64_t)j->blocks * plan->bytes
+             : (uint64_t)arrays_of(plan->kind) * j->n * plan->element_bytes
+               * (plan->sweep == GS_SWEEP_BLOCKS ? j->blocks : 1);
+    {
+        uint64_t passes = (plan->traffic_bytes + per_pass - 1) / per_pass;
+        j->passes = passes < 1 ? 1 : passes > UINT_MAX / 2 ? UINT_MAX / 2 : (unsigned)passes;
+    }
+fail:
+    return rc;
+}
+
+static int time_launches(level_job *j, launch_fn fn, gs_stream_result *out, gs_error *err)
+{
+    int rc = 0;
+    cudaEvent_t start = NULL, stop = NULL;
+    CUDA_TRY(cudaEventCreate(&start));
+    CUDA_TRY(cudaEventCreate(&stop));
+    rc = fn(j, err);
+    if (rc)
+        goto fail;
+    CUDA_LAUNCH_CHECK();
+    for (unsigned r = 0; r < j->plan->repeats; r++) {
+        float ms = 0;
+        CUDA_TRY(cudaEventRecord(start));
+        rc = fn(j, err);
+        if (rc)
+            goto fail;
+        CUDA_TRY(cudaEventRecord(stop));
+        CUDA_TRY(cudaEventSynchronize(stop));
+        CUDA_TRY(cudaGetLastError());
+        CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+        out->seconds[r] = ms * 1e-3;
+    }
+    out->n = j->plan->repeats;
+fail:
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    return rc;
+}
+
+static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, unsigned threads,
+                      gs_error *err)
+{
+    unsigned e = plan->element_bytes;
+    if (plan->kind < GS_STREAM_LEVEL_READ || plan->kind > GS_STREAM_SMEM_READ)
+        return gs_fail(err, GS_ERR_USAGE, "stream: unknown level kind %d", (int)plan->kind);
+    if (plan->kind != GS_STREAM_SMEM_READ && e != 4 && e != 8 && e != 16)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: level kinds take 4-, 8- or 16-byte "
+                       "elements, not %u", e);
+    if (plan->repeats == 0 || !out->seconds || plan->bytes < e)
+        return gs_fail(err, GS_ERR_USAGE, "stream: a plan needs repeats > 0, a seconds array and "
+                       "bytes of one element at least");
+    if (threads == 0 || threads > 1024 || threads % 32)
+        return gs_fail(err, GS_ERR_USAGE, "stream: %u threads per block: use a multiple of 32 "
+                       "up to 1024", threads);
+    if (plan->kind == GS_STREAM_SMEM_READ &&
+        ((plan->bytes & (plan->bytes - 1)) || plan->bytes > 49152 ||
+         plan->bytes % ((uint64_t)threads * SMEM_UNROLL * 16)))
+        return gs_fail(err, GS_ERR_USAGE, "stream: shared-memory read of %llu bytes: use a power "
+                       "of two up to 48 KB and a multiple of %u (threads x %d x 16 B)",
+                       (unsigned long long)plan->bytes, threads * SMEM_UNROLL * 16, SMEM_UNROLL);
+    return 0;
+}
+
+static int alloc_arrays(level_job *j, void **buf, gs_error *err)
+{
+    int rc = 0;
+    int count = arrays_of(j->plan->kind);
+    size_t bytes = j->n * j->plan->element_bytes;
+    for (int a = 0; a < count; a++) {
+        CUDA_TRY(cudaMalloc(&buf[a], bytes));
+        if (j->plan->element_bytes == 4)
+            level_fill<float><<<1024, 256>>>((float *)buf[a], j->n);
+        else if (j->plan->element_bytes == 8)
+            level_fill<double><<<1024, 256>>>((double *)buf[a], j->n);
+        else
+            level_fill<float4><<<1024, 256>>>((float4 *)buf[a], j->n);
+        CUDA_LAUNCH_CHECK();
+    }
+    switch (j->plan->kind) {
+    case GS_STREAM_LEVEL_READ:  j->arrays.x = buf[0]; break;
+    case GS_STREAM_LEVEL_WRITE: j->arrays.d = buf[0]; break;
+    case GS_STREAM_LEVEL_COPY:
+    case GS_STREAM_LEVEL_SCALE: j->arrays.x = buf[0]; j->arrays.d = buf[1]; break;
+    case GS_STREAM_LEVEL_ADD:   j->arrays.x = buf[0]; j->arrays.y = buf[1]; j->arrays.d = buf[2];
+                                break;
+    default:                    j->arrays.x = buf[1]; j->arrays.y = buf[2]; j->arrays.d = buf[0];
+                                break;
+    }
+fail:
+    return rc;
+}
+
+/* Threads per block: the plan's; else for a blocks sweep as many (multiples of 32, up to
+ * DEFAULT_THREADS) as keep BYTES_IN_FLIGHT per thread and array inside the footprint, so a small
+ * footprint runs the unrolled loop rather than its remainder (32 KB of float4: 512 threads). */
+static unsigned threads_for(const gs_stream_plan *plan)
+{
+    if (plan->threads_per_block)
+        return plan->threads_per_block;
+    if (plan->kind == GS_STREAM_SMEM_READ)
+        return SMEM_DEFAULT_THREADS;
+    if (plan->sweep != GS_SWEEP_BLOCKS)
+        return DEFAULT_THREADS;
+    uint64_t fit = plan->bytes / BYTES_IN_FLIGHT / 32 * 32;
+    return fit < 32 ? 32 : fit > DEFAULT_THREADS ? DEFAULT_THREADS : (unsigned)fit;
+}
+
+int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
+                         gs_error *err)
+{
+    level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL };
+    void *buf[3] = { NULL, NULL, NULL };
+    launch_fn fn;
+    const void *kernel;
+    j.threads = threads_for(plan);
+    int rc = check_plan(plan, out, j.threads, err);
+    if (rc)
+        return rc;
+    j.n = plan->kind == GS_STREAM_SMEM_READ ? 0 : plan->bytes / plan->element_bytes;
+    pick(plan, &fn, &kernel);
+    if (plan->kind == GS_STREAM_SMEM_READ)
+        CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)plan->bytes));
+    rc = shape(b, &j, kernel, err);
+    if (rc)
+        goto fail;
+    CUDA_TRY(cudaMalloc(&j.out, sizeof(double)));
+    rc = alloc_arrays(&j, buf, err);
+    if (rc)
+        goto fail;
+    rc = time_launches(&j, fn, out, err);
+    if (rc)
+        goto fail;
+    out->bytes_moved = (uint64_t)j.passes * (plan->kind == GS_STREAM_SMEM_READ
+        ? (uint64_t)j.blocks * plan->bytes
+        : (uint64_t)arrays_of(plan->kind) * j.n * plan->element_bytes
+          * (plan->sweep == GS_SWEEP_BLOCKS ? j.blocks : 1));
+fail:
+    for (int a = 0; a < 3; a++)
+        if (buf[a])
+            cudaFree(buf[a]);
+    if (j.out)
+        cudaFree(j.out);
+    return rc;
+}

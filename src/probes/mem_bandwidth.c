@@ -1,0 +1,302 @@
+/* Probe `mem-bandwidth`: bandwidth by memory level. Read, write, copy and STREAM's scale, add and
+ * triad kernels (McCalpin's STREAM; gpu-benches' gpu-stream, gpu-cache and gpu-l2-cache on GPUs)
+ * run over footprints from the L1 to far beyond the L2, log-spaced, per element width (4, 8, 16
+ * bytes); GB/s counts bytes read plus written over kernel time (Section VI.D of the roofline
+ * paper: bandwidth = bytesComm / runtime). A footprint up to the L2 is swept by one block per SM
+ * over all of it (each SM sees the whole footprint: the L1 serves it while it fits); beyond the
+ * L2 the grid sweeps it together. The plateaus of GB/s against footprint (src/analysis/plateaus.c)
+ * are named after the level whose footprint range they hold (src/analysis/bw_levels.c): L1 up to
+ * the L1 size, L2 up to the L2 size, DRAM beyond. Also a shared-memory read, and the DRAM's peak
+ * from what the device reports (2 x memory clock x bus width / 8) with the measured share of it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/bw_levels.h"
+#include "analysis/plateaus.h"
+#include "analysis/stats.h"
+#include "probes/probe.h"
+#include "util/interrupt.h"
+
+#define KINDS 6
+#define WIDTHS 3
+#define MAX_POINTS 96
+#define MAX_REPEATS 200
+#define PLATEAU_TOLERANCE 0.1
+#define MIN_PLATEAU_POINTS 2
+#define SMEM_BYTES 32768
+
+static const struct {
+    gs_stream_kind kind;
+    const char *name;
+    int arrays;                   /* arrays the kind touches: its footprint is arrays x bytes */
+} kinds[KINDS] = {
+    { GS_STREAM_LEVEL_READ, "read", 1 },   { GS_STREAM_LEVEL_WRITE, "write", 1 },
+    { GS_STREAM_LEVEL_COPY, "copy", 2 },   { GS_STREAM_LEVEL_SCALE, "scale", 2 },
+    { GS_STREAM_LEVEL_ADD, "add", 3 },     { GS_STREAM_LEVEL_TRIAD, "triad", 3 },
+};
+static const unsigned widths[WIDTHS] = { 4, 8, 16 };
+
+static struct {
+    uint64_t min_bytes, max_bytes, l1_bytes, traffic_bytes;
+    long long per_octave, repeats, threads;
+} opt;
+
+const gs_opt gs_probe_mem_bandwidth_opts[] = {
+    {"min-bytes", GS_OPT_BYTES, &opt.min_bytes, "BYTES",
+     "smallest footprint of a sweep, all arrays together (default 16 KB)", NULL, 0, 0},
+    {"max-bytes", GS_OPT_BYTES, &opt.max_bytes, "BYTES",
+     "largest footprint (default 8 x L2, at most half the free memory)", NULL, 0, 0},
+    {"points-per-octave", GS_OPT_INT, &opt.per_octave, "N",
+     "footprints per doubling (default 2, 4 with --thorough)", NULL, 1, 16},
+    {"repeats", GS_OPT_INT, &opt.repeats, "N",
+     "timed launches per footprint (default 5, 15 with --thorough)", NULL, 2, MAX_REPEATS},
+    {"threads", GS_OPT_INT, &opt.threads, "N",
+     "threads per block (default: the backend's, 1024 on CUDA)", NULL, 0, 1024},
+    {"l1-bytes", GS_OPT_BYTES, &opt.l1_bytes, "BYTES",
+     "L1 size that bounds the L1 range (default: shared memory per SM, as info reports it)",
+     NULL, 0, 0},
+    {"traffic", GS_OPT_BYTES, &opt.traffic_bytes, "BYTES",
+     "bytes each launch moves at least (default 8 GB: a launch of 0.3 ms at 30 TB/s)", NULL, 0, 0},
+};
+
+const int gs_probe_mem_bandwidth_opt_count =
+    sizeof gs_probe_mem_bandwidth_opts / sizeof gs_probe_mem_bandwidth_opts[0];
+
+/* One kind and width over a list of footprints. */
+typedef struct sweep {
+    double x[MAX_POINTS];         /* footprint of all arrays, bytes */
+    double gbps[MAX_POINTS];      /* median over repeats */
+    size_t n;
+} sweep;
+
+/* Best figure per level and kind over the widths measured (0: none). */
+typedef struct levels_best {
+    double gbps[GS_BW_LEVELS][KINDS];
+    double ci95[GS_BW_LEVELS][KINDS];
+    size_t n[GS_BW_LEVELS][KINDS];
+} levels_best;
+
+static double l1_bytes(const gs_probe_ctx *ctx)
+{
+    return opt.l1_bytes ? (double)opt.l1_bytes : (double)ctx->info->smem_per_sm_bytes;
+}
+
+/* Log-spaced footprints from lo to hi (both included), per_octave per doubling; returns count. */
+static size_t footprints(uint64_t lo, uint64_t hi, long long per_octave, double *out)
+{
+    size_t n = 0;
+    double step = pow(2.0, 1.0 / (double)per_octave);
+    for (double f = (double)lo; f < (double)hi * 0.999 && n + 1 < MAX_POINTS; f *= step)
+        out[n++] = floor(f);
+    out[n++] = (double)hi;
+    return n;
+}
+
+/* Median GB/s of one kind, width and footprint: a blocks sweep up to the L2, a grid sweep beyond. */
+static int measure(gs_probe_ctx *ctx, int k, unsigned width, double footprint, double *x,
+                   gs_summary *out, gs_error *err)
+{
+    double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
+    uint64_t per_array = (uint64_t)(footprint / kinds[k].arrays) / 256 * 256;
+    gs_stream_plan plan = {
+        .kind = kinds[k].kind, .element_bytes = width, .bytes = per_array ? per_array : 256,
+        .repeats = (unsigned)opt.repeats, .threads_per_block = (unsigned)opt.threads,
+        .sweep = footprint <= (double)ctx->info->l2_bytes ? GS_SWEEP_BLOCKS : GS_SWEEP_GRID,
+        .traffic_bytes = opt.traffic_bytes,
+    };
+    gs_stream_result r = { .seconds = seconds };
+    int rc = ctx->backend->ops->stream(ctx->backend, &plan, &r, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < r.n; i++)
+        gbps[i] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
+    *out = gs_summarize_robust(gbps, r.n, 5);
+    *x = (double)(plan.bytes / width * width) * kinds[k].arrays;
+    return 0;
+}
+
+static int run_sweep(gs_probe_ctx *ctx, int k, unsigned width, uint64_t lo, uint64_t hi,
+                     sweep *s, gs_error *err)
+{
+    double f[MAX_POINTS];
+    size_t n = footprints(lo, hi, opt.per_octave, f);
+    gs_progress(ctx, "mem-bandwidth: %s, %u-byte elements, %zu footprints", kinds[k].name, width,
+                n);
+    s->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        gs_summary m;
+        double x;
+        if (gs_interrupted())
+            return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
+        int rc = measure(ctx, k, width, f[i], &x, &m, err);
+        if (rc)
+            return rc;
+        if (s->n > 0 && x <= s->x[s->n - 1])
+            continue;                /* rounding made two footprints one */
+        s->x[s->n] = x;
+        s->gbps[s->n++] = m.median;
+    }
+    return 0;
+}
+
+/* Plateaus of one sweep named by level: a figure per level found, the best per level kept. */
+static void analyse(gs_probe_ctx *ctx, gs_probe_out *p, int k, unsigned width, const sweep *s,
+                    levels_best *best)
+{
+    gs_plateau pl[MAX_POINTS];
+    int pick[GS_BW_LEVELS];
+    char name[64];
+    int count = gs_plateaus_find(s->x, s->gbps, s->n, PLATEAU_TOLERANCE, pl, MAX_POINTS);
+    snprintf(name, sizeof name, "%s_%uB", kinds[k].name, width);
+    gs_series(p, name, "footprint", "bytes", "bandwidth", "GB/s", s->x, s->gbps, s->n);
+    if (count < 0)
+        return;
+    gs_bw_levels_pick(pl, count, s->x, l1_bytes(ctx), (double)ctx->info->l2_bytes,
+                      MIN_PLATEAU_POINTS, pick);
+    for (int level = 0; level < GS_BW_LEVELS; level++) {
+        if (pick[level] < 0)
+            continue;
+        const gs_plateau *q = &pl[pick[level]];
+        gs_summary sum = gs_summarize(s->gbps + q->first, q->count);
+        snprintf(name, sizeof name, "%s_%uB_%s_gbps", kinds[k].name, width,
+                 gs_bw_level_name(level));
+        gs_figure(p, name, q->latency, "GB/s", sum.ci95, q->count, "median over the plateau's "
+                  "footprints (each the median over launches) of (bytes read + written) / kernel "
+                  "time; the plateau holding the most footprints of this level's range");
+        if (q->latency > best->gbps[level][k]) {
+            best->gbps[level][k] = q->latency;
+            best->ci95[level][k] = sum.ci95;
+            best->n[level][k] = q->count;
+        }
+    }
+}
+
+/* The headline figures: per level and kind, the best over widths; STREAM's names for DRAM. */
+static void record_best(gs_probe_out *p, const levels_best *best)
+{
+    char name[64];
+    for (int level = 0; level < GS_BW_LEVELS; level++)
+        for (int k = 0; k < KINDS; k++) {
+            if (best->gbps[level][k] <= 0)
+                continue;
+            bool stream = level == GS_BW_DRAM && k >= 3;
+            snprintf(name, sizeof name, stream ? "stream_%s_gbps" : "%s_%s_gbps",
+                     stream ? kinds[k].name : gs_bw_level_name(level), kinds[k].name);
+            gs_figure(p, name, best->gbps[level][k], "GB/s", best->ci95[level][k],
+                      best->n[level][k], "largest over the element widths measured of the "
+                      "plateau median in this level's footprint range");
+        }
+}
+
+static int run_smem(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
+{
+    double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
+    gs_stream_plan plan = { .kind = GS_STREAM_SMEM_READ, .element_bytes = 16,
+                            .bytes = SMEM_BYTES, .repeats = (unsigned)opt.repeats,
+                            .traffic_bytes = opt.traffic_bytes };
+    gs_stream_result r = { .seconds = seconds };
+    gs_progress(ctx, "mem-bandwidth: shared-memory read");
+    int rc = ctx->backend->ops->stream(ctx->backend, &plan, &r, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < r.n; i++)
+        gbps[i] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
+    gs_summary m = gs_summarize_robust(gbps, r.n, 5);
+    gs_figure(p, "smem_read_gbps", m.median, "GB/s", m.ci95, m.n, "every block of a full grid "
+              "sums its own 32 KB of shared memory (16-byte loads, conflict-free) pass after "
+              "pass: median over launches of bytes read / kernel time");
+    return 0;
+}
+
+/* The DRAM's peak from info (2 x memory clock x bus width / 8: the clock CUDA reports is the
+ * one that transfers on both edges) and the best DRAM figure's share of it. */
+static void record_peak(gs_probe_ctx *ctx, gs_probe_out *p, const levels_best *best)
+{
+    const gs_device_info *info = ctx->info;
+    double measured = 0;
+    for (int k = 0; k < KINDS; k++)
+        measured = fmax(measured, best->gbps[GS_BW_DRAM][k]);
+    const char *method = "2 x memory clock (kHz, as the device reports it) x bus width (bits) / 8";
+    if (info->mem_clock_khz <= 0 || info->mem_bus_bits <= 0) {
+        gs_figure_nd(p, "dram_peak_gbps", "GB/s", method, "the device does not report its memory "
+                     "clock or bus width");
+        return;
+    }
+    double peak = 2 * info->mem_clock_khz * 1e3 * info->mem_bus_bits / 8 * 1e-9;
+    gs_figure(p, "dram_peak_gbps", peak, "GB/s", 0, 1, method);
+    if (measured > 0)
+        gs_figure(p, "dram_efficiency", measured / peak, "", 0, 1, "best DRAM figure over the "
+                  "kinds measured / dram_peak_gbps");
+    else
+        gs_figure_nd(p, "dram_efficiency", "", "best DRAM figure / dram_peak_gbps",
+                     "no DRAM plateau was found");
+}
+
+/* Which kinds and widths run, and over which footprints: --thorough sweeps every kind and width
+ * over the whole range; the default sweeps read, write and copy at 16 bytes over the whole range
+ * and STREAM's scale, add and triad at 16 bytes beyond 2 x L2 only. */
+static int run_all(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, gs_error *err)
+{
+    static sweep s;
+    uint64_t dram_lo = 2 * ctx->info->l2_bytes;
+    for (int k = 0; k < KINDS; k++)
+        for (int w = 0; w < WIDTHS; w++) {
+            if (!ctx->thorough && widths[w] != 16)
+                continue;
+            uint64_t lo = !ctx->thorough && k >= 3 && dram_lo > opt.min_bytes &&
+                          dram_lo < opt.max_bytes ? dram_lo : opt.min_bytes;
+            int rc = run_sweep(ctx, k, widths[w], lo, opt.max_bytes, &s, err);
+            if (rc)
+                return rc;
+            analyse(ctx, p, k, widths[w], &s, best);
+        }
+    return 0;
+}
+
+static void set_defaults(const gs_probe_ctx *ctx)
+{
+    const gs_device_info *info = ctx->info;
+    opt.min_bytes = 16384;
+    opt.max_bytes = 8 * info->l2_bytes;
+    if (opt.max_bytes < (64ull << 20))
+        opt.max_bytes = 64ull << 20;
+    if (info->global_mem_free_bytes && opt.max_bytes > info->global_mem_free_bytes / 2)
+        opt.max_bytes = info->global_mem_free_bytes / 2;
+    opt.per_octave = ctx->thorough ? 4 : 2;
+    opt.repeats = ctx->thorough ? 15 : 5;
+    opt.threads = 0;
+    opt.l1_bytes = 0;
+    opt.traffic_bytes = 8ull << 30;
+}
+
+int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
+{
+    set_defaults(ctx);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_mem_bandwidth_opts,
+                                 gs_probe_mem_bandwidth_opt_count, err);
+    if (rc)
+        return rc;
+    if (opt.min_bytes < 1024 || opt.max_bytes <= opt.min_bytes || (opt.threads % 32))
+        return gs_fail(err, GS_ERR_USAGE, "mem-bandwidth: --min-bytes must be at least 1 KB and "
+                       "below --max-bytes, --threads a multiple of 32");
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "mem-bandwidth");
+    gs_param_int(p, "min_bytes", (long long)opt.min_bytes);
+    gs_param_int(p, "max_bytes", (long long)opt.max_bytes);
+    gs_param_int(p, "points_per_octave", opt.per_octave);
+    gs_param_int(p, "repeats", opt.repeats);
+    gs_param_int(p, "threads_per_block", opt.threads);
+    gs_param_double(p, "l1_bytes", l1_bytes(ctx));
+    gs_param_int(p, "l2_bytes", (long long)ctx->info->l2_bytes);
+    gs_param_int(p, "traffic_bytes", (long long)opt.traffic_bytes);
+    gs_param_string(p, "sweep", "footprint <= L2: one block per SM, each over all arrays; "
+                    "beyond: the grid together (grid-stride)");
+    levels_best best;
+    memset(&best, 0, sizeof best);
+    rc = run_all(ctx, p, &best, err);
+    if (rc == 0)
+        rc = run_smem(ctx, p, err);
+    record_best(p, &best);
+    record_peak(ctx, p, &best);
+    return rc;
+}

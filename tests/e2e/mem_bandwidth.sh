@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# End-to-end test of probe mem-bandwidth on simulator models whose truth is known: every level's
+# figure (L1, L2, DRAM per kind, shared memory), read back from the model file, must come out of
+# the footprint sweep within the model's noise; the level boundaries must follow the model's cache
+# sizes (a 16 KB L1 and a 1 MB L2 in tests/models/level_bandwidth.json, the hopper model's 192 KB
+# and 50 MB); stores at L1 footprints run at the L2's rate (the model writes through); the DRAM
+# peak comes from the memory clock and bus width; a model without "levels" is refused by name.
+set -u
+. "$(dirname "$0")/common.bash"
+
+# check NAME JSON MODEL WIDTH: compare the probe's figures with the model's "bandwidth.levels".
+check() {
+  $PY - "$2" "$3" "$SRC/docs/gpusonar-1.schema.json" "$1" "$4" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[3])))
+except ImportError:
+    pass
+name, width = sys.argv[4], sys.argv[5]
+lv = model["bandwidth"]["levels"]
+eff = lv.get("width_efficiency", {}).get(width, 1)
+dev = model["device"]
+figs = {}
+for p in doc["probes"]:
+    figs.update(p["figures"])
+bad = []
+def near(k, want, tol=0.04):
+    v = figs.get(k, {}).get("value")
+    if v is None:
+        bad.append("%s not determined: %s" % (k, figs.get(k, {}).get("reason")))
+    elif abs(v - want) > tol * want:
+        bad.append("%s = %.5g, truth %.5g" % (k, v, want))
+w = width + "B"
+near("read_%s_l1_gbps" % w, lv["l1_gbps"] * eff)
+near("read_%s_l2_gbps" % w, lv["l2_gbps"] * eff)
+near("write_%s_l1_gbps" % w, lv["l2_gbps"] * eff)   # stores are served by the L2
+near("copy_%s_l2_gbps" % w, lv["l2_gbps"] * eff)
+for k in ("read", "write", "copy", "scale", "add", "triad"):
+    near("%s_%s_dram_gbps" % (k, w), lv["dram_gbps"][k] * eff)
+near("smem_read_gbps", lv["smem_gbps"])
+near("dram_peak_gbps", 2 * dev["mem_clock_khz"] * 1e3 * dev["mem_bus_bits"] / 8 / 1e9, 1e-9)
+best = max(lv.get("width_efficiency", {"16": 1}).values())
+near("stream_triad_gbps", lv["dram_gbps"]["triad"] * best)   # the best over widths
+if bad:
+    print("FAIL %s:\n  %s" % (name, "\n  ".join(bad)))
+    sys.exit(1)
+print("ok   %s" % name)
+PYEOF
+}
+
+run() { # NAME ARGS...: run gpusonar into $T/NAME.json
+  local name=$1; shift
+  if ! "$B" "$@" -q --seed 7 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
+    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
+  fi
+}
+
+SMALL="$SRC/tests/models/level_bandwidth.json"
+if run small run mem-bandwidth --device "sim:$SMALL" --thorough --min-bytes 2KB \
+       --max-bytes 16MB --l1-bytes 16KB; then
+  check small "$T/small.json" "$SMALL" 4
+  check small-16 "$T/small.json" "$SMALL" 16
+fi
+
+if run hopper run mem-bandwidth --device sim:hopper --l1-bytes 192KB; then
+  $PY - "$T/hopper.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+figs = {}
+for p in json.load(open(sys.argv[1]))["probes"]:
+    figs.update(p["figures"])
+v = lambda k: figs[k]["value"]
+bad = []
+for k, want in (("l1_read_gbps", 30000), ("l2_read_gbps", 10500), ("dram_read_gbps", 2506),
+                ("dram_write_gbps", 3230), ("stream_scale_gbps", 2674),
+                ("stream_triad_gbps", 3042), ("smem_read_gbps", 30000)):
+    if abs(v(k) - want) > 0.04 * want:
+        bad.append("%s = %.5g, model %g" % (k, v(k), want))
+if abs(v("dram_efficiency") - 3230 / 3352.32) > 0.04:
+    bad.append("dram_efficiency %.3f" % v("dram_efficiency"))
+if bad:
+    print("FAIL hopper:\n  " + "\n  ".join(bad)); sys.exit(1)
+print("ok   hopper")
+PYEOF
+fi
+
+# A model without "levels": the probe fails and names what is missing.
+if "$B" run mem-bandwidth --device sim:"$SRC/tests/models/walk_levels.json" -q >/dev/null \
+     2>"$T/err"; then
+  echo "FAIL no-levels: exit status 0"; fails=$((fails+1))
+elif ! grep -q '"levels"' "$T/err"; then
+  echo "FAIL no-levels: message does not name the section:"; cat "$T/err"; fails=$((fails+1))
+else
+  echo "ok   no-levels"
+fi
+exit $((fails > 0))

@@ -18,9 +18,11 @@ static int bad(gs_error *err, const char *path, const char *what)
     return gs_fail(err, GS_ERR_INPUT, "%s: %s", path, what);
 }
 
+/* dst = "path.key", cut to PATH_LEN (a path only names where a problem is). */
 static void sub(char *dst, const char *path, const char *key)
 {
-    snprintf(dst, PATH_LEN, "%s.%s", path, key);
+    if (snprintf(dst, PATH_LEN, "%s.%s", path, key) >= PATH_LEN)
+        dst[PATH_LEN - 1] = '\0';
 }
 
 /* Whether obj has only keys from allowed; *extra gets the first other one. */
@@ -296,7 +298,8 @@ static int check_members(const json_t *record, const char *path, const char *key
     json_t *v;
     json_object_foreach(json_object_get(record, key), name, v) {
         char p[PATH_LEN];
-        snprintf(p, sizeof p, "%s.%s.%s", path, key, name);
+        if (snprintf(p, sizeof p, "%s.%s.%s", path, key, name) >= (int)sizeof p)
+            p[sizeof p - 1] = '\0';
         int rc = fn(v, p, err);
         if (rc)
             return rc;

@@ -33,8 +33,10 @@ static __device__ __forceinline__ float4 add(float4 a, float4 b)
 static __device__ __forceinline__ double fold(float x) { return x; }
 static __device__ __forceinline__ double fold(double x) { return x; }
 static __device__ __forceinline__ double fold(float4 x) { return (double)x.x + x.y + x.z + x.w; }
-template <typename T> static __device__ __forceinline__ T splat(double v) { return (T)v; }
-template <> __device__ __forceinline__ float4 splat<float4>(double v)
+/* The scalar s as a T. __host__ too: the launches build it on the host (a __device__-only
+ * function called there compiles to a host body that exits the process). */
+template <typename T> static __host__ __device__ __forceinline__ T splat(double v) { return (T)v; }
+template <> __host__ __device__ __forceinline__ float4 splat<float4>(double v)
 {
     return make_float4((float)v, (float)v, (float)v, (float)v);
 }

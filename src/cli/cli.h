@@ -107,6 +107,12 @@ void gs_cli_print_options_roff(const gs_opt *opts, int count);
 /* The man page gpusonar(1) in roff, from the tables above (src/cli/man.c). */
 int gs_cli_print_man(void);
 
+/* Write a file the way every output is written (src/util/outfile.h: atomically for a regular
+ * file, in place for a FIFO, a device or "-"): fn prints into the stream it is given. */
+typedef int (*gs_write_fn)(FILE *f, const void *ctx, gs_error *err);
+int gs_cli_write(const char *path, const char *option, gs_write_fn fn, const void *ctx,
+                 gs_error *err);
+
 /* Check --json and --csv before anything is measured; a usage error names the option. */
 int gs_cli_check_outputs(gs_error *err);
 

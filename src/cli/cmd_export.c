@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/outfile.h"
 #include "report/export_accelsim.h"
 #include "report/report.h"
 
@@ -24,41 +25,10 @@ const gs_opt gs_cmd_export_opts[] = {
 };
 const int gs_cmd_export_opt_count = sizeof gs_cmd_export_opts / sizeof gs_cmd_export_opts[0];
 
-/* text[0..len) to path through a temporary file in the same folder. */
-static int write_atomically(const char *path, const char *text, size_t len, gs_error *err)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; choose another --out path", path,
-                       strerror(errno));
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(e));
-    }
-    return 0;
-}
-
-static int export_accelsim(const json_t *doc, gs_error *err)
+static int print_fragment(FILE *f, const void *doc, gs_error *err)
 {
     gs_export_opts opts = {(unsigned)l2_sub_partitions};
-    if (!out_path || strcmp(out_path, "-") == 0)
-        return gs_export_accelsim(stdout, doc, &opts, err);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        return gs_fail(err, GS_ERR_NO_MEMORY, "export: out of host memory");
-    int rc = gs_export_accelsim(mem, doc, &opts, err);
-    fclose(mem);
-    if (rc == 0)
-        rc = write_atomically(out_path, buf, len, err);
-    free(buf);
-    return rc;
+    return gs_export_accelsim(f, (const json_t *)doc, &opts, err);
 }
 
 int gs_cmd_export(int argc, char **argv)
@@ -72,9 +42,11 @@ int gs_cmd_export(int argc, char **argv)
     }
     gs_error err;
     json_t *doc = NULL;
+    if (out_path && gs_outfile_check(out_path, "--out", &err))
+        return gs_cli_fail(&err);
     if (gs_report_load(gs_args.positional[1], &doc, &err))
         return gs_cli_fail(&err);
-    int rc = export_accelsim(doc, &err);
+    int rc = gs_cli_write(out_path, "--out", print_fragment, doc, &err);
     json_decref(doc);
     if (rc) {
         gs_cli_fail(&err);

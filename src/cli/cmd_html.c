@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/outfile.h"
 #include "report/report.h"
 
 static const char *out_path;      /* --out FILE, -o FILE */
@@ -18,27 +19,9 @@ const gs_opt gs_cmd_html_opts[] = {
 };
 const int gs_cmd_html_opt_count = sizeof gs_cmd_html_opts / sizeof gs_cmd_html_opts[0];
 
-/* The page into path through a temporary name in the same folder, renamed when whole. */
-static int write_file(const json_t *doc, const char *path, gs_error *err)
+static int print_page(FILE *f, const void *doc, gs_error *err)
 {
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-        return gs_fail(err, GS_ERR_IO, "out of memory naming the HTML file");
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        int e = errno;
-        free(tmp);
-        return gs_fail(err, GS_ERR_IO, "cannot write '%s': %s; choose another -o FILE", path,
-                       strerror(e));
-    }
-    int rc = gs_report_html(f, doc, err);
-    int closed = fclose(f);
-    if (!rc && (closed != 0 || rename(tmp, path) != 0))
-        rc = gs_fail(err, GS_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return gs_report_html(f, (const json_t *)doc, err);
 }
 
 int gs_cmd_html(int argc, char **argv)
@@ -52,10 +35,11 @@ int gs_cmd_html(int argc, char **argv)
     }
     gs_error err;
     json_t *doc = NULL;
+    if (out_path && gs_outfile_check(out_path, "-o", &err))
+        return gs_cli_fail(&err);
     if (gs_report_load(gs_args.positional[0], &doc, &err))
         return gs_cli_fail(&err);
-    int rc = out_path && strcmp(out_path, "-") != 0 ? write_file(doc, out_path, &err)
-                                                    : gs_report_html(stdout, doc, &err);
+    int rc = gs_cli_write(out_path, "-o", print_page, doc, &err);
     json_decref(doc);
     return rc ? gs_cli_fail(&err) : GS_EXIT_OK;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "util/outfile.h"
 #include "report/report.h"
 
 static const char *out_dir;       /* --out DIR */
@@ -22,6 +23,8 @@ int gs_cmd_plot(int argc, char **argv)
     }
     const char *dir = out_dir ? out_dir : "plots";
     gs_error err;
+    if (gs_outdir_check(dir, "--out", &err))
+        return gs_cli_fail(&err);
     json_t *doc = NULL;
     if (gs_report_load(gs_args.positional[0], &doc, &err))
         return gs_cli_fail(&err);

@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "report/result.h"
 #include "util/interrupt.h"
+#include "util/outfile.h"
 #include "util/progress.h"
 
 gs_report_format gs_cli_format(void)
@@ -52,61 +53,29 @@ int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err)
     return rc;
 }
 
-/* The folder a file path would be written into must exist and be writable. */
-static int check_file(const char *path, const char *option, gs_error *err)
+int gs_cli_write(const char *path, const char *option, gs_write_fn fn, const void *ctx,
+                 gs_error *err)
 {
-    struct stat st;
-    if (strcmp(path, "-") == 0)
-        return 0;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return gs_fail(err, GS_ERR_USAGE, "--%s %s: is a folder; name a file", option, path);
-        if (S_ISREG(st.st_mode) && access(path, W_OK) != 0)
-            return gs_fail(err, GS_ERR_USAGE, "--%s %s: %s; choose a writable path", option, path,
-                           strerror(errno));
-        return 0;
+    gs_outfile out;
+    int rc = gs_outfile_open(&out, path ? path : "-", err);
+    if (rc)
+        return rc;
+    if ((rc = fn(out.f, ctx, err)) != 0) {
+        gs_outfile_abort(&out);
+        return rc;
     }
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return gs_fail(err, GS_ERR_USAGE, "--%s %s: folder '%s' does not exist; create it or "
-                       "choose another path", option, path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return gs_fail(err, GS_ERR_USAGE, "--%s %s: cannot write into '%s': %s", option, path,
-                       dir, strerror(errno));
-    return 0;
-}
-
-/* A folder that exists and is writable, or whose parent is. */
-static int check_dir(const char *path, const char *option, gs_error *err)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
-            return gs_fail(err, GS_ERR_USAGE, "--%s %s: not a folder", option, path);
-        if (access(path, W_OK | X_OK) != 0)
-            return gs_fail(err, GS_ERR_USAGE, "--%s %s: %s; choose a writable folder", option,
-                           path, strerror(errno));
-        return 0;
-    }
-    return check_file(path, option, err);
+    (void)option;
+    return gs_outfile_commit(&out, err);
 }
 
 int gs_cli_check_outputs(gs_error *err)
 {
     int rc = 0;
-    if (gs_args.json && (rc = check_file(gs_args.json, "json", err)))
+    if (gs_args.json && (rc = gs_outfile_check(gs_args.json, "--json", err)))
         return rc;
-    if (gs_args.csv && (rc = check_dir(gs_args.csv, "csv", err)))
+    if (gs_args.csv && (rc = gs_outdir_check(gs_args.csv, "--csv", err)))
         return rc;
-    if (gs_args.out_dir && (rc = check_dir(gs_args.out_dir, "out-dir", err)))
+    if (gs_args.out_dir && (rc = gs_outdir_check(gs_args.out_dir, "--out-dir", err)))
         return rc;
     if (gs_cli_is_device_list(gs_args.device) && (gs_args.json || gs_args.csv))
         return gs_fail(err, GS_ERR_USAGE, "--device %s measures several devices: --%s names one "
@@ -227,9 +196,9 @@ static int out_dir_path(const gs_run *run, const gs_device_info *info, char *pat
     snprintf(fallback, sizeof fallback, "%s%d", info->backend, info->ordinal);
     safe_name(host && *host ? host : "unknown-host", h, sizeof h);
     safe_name(info->uuid[0] ? info->uuid : fallback, u, sizeof u);
-    if (mkdir(gs_args.out_dir, 0777) != 0 && errno != EEXIST)
-        return gs_fail(err, GS_ERR_IO, "--out-dir %s: cannot create it: %s", gs_args.out_dir,
-                       strerror(errno));
+    int rc = gs_outdir_make(gs_args.out_dir, err);
+    if (rc)
+        return rc;
     if ((size_t)snprintf(path, len, "%s/%s-%s.json", gs_args.out_dir, h, u) >= len)
         return gs_fail(err, GS_ERR_IO, "--out-dir %s: the path is too long", gs_args.out_dir);
     return 0;

@@ -11,6 +11,7 @@
 #include "analysis/stats.h"
 #include "probes/probe.h"
 #include "report/trace_csv.h"
+#include "util/outfile.h"
 
 static struct {
     const char *space, *path, *order, *trace;
@@ -84,6 +85,8 @@ static int check_opts(gs_space *space, gs_load_path *path, gs_error *err)
     if (opt.array_bytes / opt.stride_bytes > (1ull << 28))
         return gs_fail(err, GS_ERR_USAGE, "--array / --stride gives more than 2^28 elements; use "
                        "a larger --stride");
+    if (opt.trace)
+        return gs_outfile_check(opt.trace, "--trace", err);
     return 0;
 }
 

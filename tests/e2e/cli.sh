@@ -59,6 +59,12 @@ one_line_error "csv under a file" "--csv"
 check "probe option check" 2 $B run pchase --array 1KB --stride 2KB --device sim:hopper --json "$T/dry.json"
 one_line_error "probe option check" "smaller than --stride"
 [ ! -e "$T/dry.json" ] && passes=$((passes+1)) || { echo "FAIL: a document after a usage error"; fails=$((fails+1)); }
+check "trace path checked first" 2 $B run pchase --trace /nonexistent-dir/t.csv --device "$MIN"
+one_line_error "trace path checked first" "--trace"
+check "html -o checked first" 2 $B html "$SRC/README.md" -o /nonexistent-dir/x.html
+one_line_error "html -o checked first" "/nonexistent-dir"
+check "plot --out checked first" 2 $B plot "$SRC/README.md" --out "$SRC/README.md"
+one_line_error "plot --out checked first" "--out"
 check "paths checked first" 2 $B run global-patterns --paths default,bogus --device "$MIN"
 one_line_error "paths checked first" "'bogus' is not a load path"
 

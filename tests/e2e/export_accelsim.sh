@@ -44,9 +44,11 @@ want = [
 for w in want:
     assert w in lines, "missing line %r" % w
 for part in ["# -gpgpu_cache:dl1 not expressible: 192 sets",
-             "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition",
-             "# -gpgpu_clock_domains not determined: the device reports no memory clock"]:
+             "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition"]:
     assert part in text, "missing %r" % part
+# the hopper model states its memory clock (2619 MHz), so the clock domains are filled
+clocks = [l for l in lines if l.startswith("-gpgpu_clock_domains ")]
+assert len(clocks) == 1 and clocks[0].split()[1].split(":")[3] == "2619", clocks
 assert "# -gpgpu_cache:dl2 not expressible: 320 sets per sub-partition" in l2text, l2text
 assert l2text.replace(
     [l for l in l2text.splitlines() if "dl2" in l][0], "") != text  # the L2 part differs

@@ -29,11 +29,11 @@ $B html "$T/hopper.json" >"$T/stdout.html" && $B html "$T/hopper.json" --out "$T
 mkdir "$T/ro" && chmod 500 "$T/ro"
 $B html "$T/hopper.json" -o "$T/ro/x.html" 2>"$T/err"; rc=$?
 if [ "$(id -u)" -ne 0 ]; then   # root writes anywhere
-  [ "$rc" -eq 1 ] && [ -z "$(ls -A "$T/ro")" ] \
+  [ "$rc" -eq 2 ] && [ -z "$(ls -A "$T/ro")" ] \
     || { echo "FAIL: unwritable -o gave exit $rc or left a file"; fails=$((fails+1)); }
 fi
 $B html "$T/hopper.json" -o /nonexistent-dir/x.html 2>"$T/err"; rc=$?
-[ "$rc" -eq 1 ] && grep -q "/nonexistent-dir/x.html" "$T/err" \
+[ "$rc" -eq 2 ] && grep -q "/nonexistent-dir/x.html" "$T/err" \
   || { echo "FAIL: -o into a missing folder gave exit $rc"; fails=$((fails+1)); }
 [ "$fails" -eq 0 ] || exit 1
 

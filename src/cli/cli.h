@@ -146,6 +146,25 @@ int gs_cli_list_models(const char *prefix);
 /* The --format asked for (text by default). */
 gs_report_format gs_cli_format(void);
 
+/* --budget (src/cli/budget.c): what the plan kept and cut. */
+#define GS_BUDGET_MAX_CUT 32
+typedef struct gs_budget_plan {
+    double budget_s;
+    double planned_s;             /* the expected seconds of what is left */
+    bool thorough_dropped;        /* --thorough was asked for and did not fit */
+    const char *cut[GS_BUDGET_MAX_CUT];
+    int ncut;
+} gs_budget_plan;
+extern gs_budget_plan gs_budget;  /* the plan of this run (budget_s 0: no budget) */
+
+/* Expected seconds of a probe (quick or thorough), from the H100's quick report. */
+double gs_cli_expected_s(const char *probe, bool thorough);
+/* Fit defs[0..*n) into budget_s: drop *thorough first, then probes in a fixed order. */
+void gs_cli_plan_budget(const gs_probe_def **defs, int *n, double budget_s, bool *thorough,
+                        gs_budget_plan *plan);
+/* One stderr line saying what the plan cut (nothing when it cut nothing). */
+void gs_cli_say_budget(const gs_budget_plan *plan);
+
 /* Print "gpusonar: MESSAGE" on stderr and return the exit status for its status code. */
 int gs_cli_fail(const gs_error *err);
 

@@ -9,10 +9,14 @@
 
 static const char *probes_arg;    /* --probes a,b */
 static const char *from_path;     /* --from FILE */
+static double budget_s;           /* --budget SECONDS */
 
 const gs_opt gs_cmd_report_opts[] = {
     {"probes", GS_OPT_STRING, &probes_arg, "A,B", "run only these probes (see 'gpusonar list')", NULL, 0, 0},
     {"from", GS_OPT_STRING, &from_path, "FILE", "print the report of a saved result document instead of measuring", NULL, 0, 0},
+    {"budget", GS_OPT_DOUBLE, &budget_s, "SECONDS",
+     "plan the probes to finish within SECONDS: quick samples instead of --thorough first, then "
+     "fewer probes; says what it cut", NULL, 0, 0},
 };
 const int gs_cmd_report_opt_count = sizeof gs_cmd_report_opts / sizeof gs_cmd_report_opts[0];
 
@@ -63,5 +67,14 @@ int gs_cmd_report(int argc, char **argv)
     int n = pick_probes(defs, 64);
     if (n < 0)
         return GS_EXIT_USAGE;
+    if (budget_s < 0 || (budget_s > 0 && budget_s < 1)) {
+        fprintf(stderr, "gpusonar: --budget %g: give at least 1 second\n", budget_s);
+        return GS_EXIT_USAGE;
+    }
+    if (budget_s > 0) {
+        gs_cli_plan_budget(defs, &n, budget_s, &gs_args.thorough, &gs_budget);
+        if (!gs_args.quiet || gs_budget.ncut || gs_budget.thorough_dropped)
+            gs_cli_say_budget(&gs_budget);
+    }
     return gs_cli_run_probes(defs, n, 0, NULL, false);
 }

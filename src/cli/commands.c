@@ -36,8 +36,8 @@ extern const gs_opt gs_cmd_compare_opts[];
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
 const gs_command gs_commands[] = {
-    {"report", gs_cmd_report, GS_COMMON_MEASURE, gs_cmd_report_opts, 2, 0,
-     "gpusonar [report] [--probes A,B] [--from FILE] [OPTIONS]",
+    {"report", gs_cmd_report, GS_COMMON_MEASURE, gs_cmd_report_opts, 3, 0,
+     "gpusonar [report] [--probes A,B] [--budget SECONDS] [--from FILE] [OPTIONS]",
      "run every default probe (quick) and print the report (the default command)",
      "Runs every default probe in its quick configuration (or the --probes given), with\n"
      "progress on stderr, and prints the one-page report on stdout. With --from FILE it prints\n"

@@ -114,19 +114,11 @@ static void close_records(gs_run *run, size_t first, double before, double after
     }
 }
 
-/* Seconds each probe took in the quick report on an H100 (docs/results/), used only to share
- * out the time left on the progress line; the measured pace of the run scales them. */
+gs_budget_plan gs_budget;
+
 static double expected_s(const char *probe)
 {
-    static const struct { const char *name; double s; } typical[] = {
-        {"clock", 0.3}, {"smem-banks", 0.2}, {"cache", 8}, {"global-patterns", 0.5},
-        {"bandwidth", 0.5}, {"random-walk", 12}, {"pipeline", 1}, {"roofline", 1},
-        {"paths", 5}, {"l2-partitions", 5},
-    };
-    for (size_t i = 0; i < sizeof typical / sizeof *typical; i++)
-        if (strcmp(typical[i].name, probe) == 0)
-            return typical[i].s * (gs_args.thorough ? 4 : 1);
-    return gs_args.thorough ? 4 : 1;
+    return gs_cli_expected_s(probe, gs_args.thorough);
 }
 
 /* The time left before probe `index` of defs starts: its and the later probes' expected
@@ -324,6 +316,9 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     }
     gs_progress_clear();
     record_environment(run, b, &info, have_start ? &start : NULL);
+    if (gs_budget.budget_s > 0)
+        gs_run_set_budget(run, gs_budget.budget_s, gs_budget.planned_s, gs_budget.thorough_dropped,
+                          gs_budget.cut, (size_t)gs_budget.ncut);
     gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
     int rc = emit(run, &info, keep == NULL, &err);
     if (keep)

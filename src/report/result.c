@@ -102,6 +102,18 @@ void gs_run_set_device(gs_run *run, const gs_device_info *d)
         json_object_set_new(run->doc, "device", dev);
 }
 
+void gs_run_set_budget(gs_run *run, double budget_s, double planned_s, bool thorough_dropped,
+                       const char *const *cut, size_t ncut)
+{
+    json_t *names = json_array();
+    for (size_t i = 0; i < ncut; i++)
+        json_array_append_new(names, json_string(cut[i]));
+    json_t *b = json_pack("{s:f, s:f, s:b, s:o}", "seconds", budget_s, "planned_seconds",
+                          planned_s, "thorough_dropped", thorough_dropped, "cut_probes", names);
+    if (b)
+        json_object_set_new(run->doc, "budget", b);
+}
+
 void gs_run_finish(gs_run *run, bool complete, const char *why_incomplete)
 {
     json_object_set_new(run->doc, "complete", json_boolean(complete));

@@ -338,7 +338,7 @@ static int check_probe(const json_t *p, const char *path, gs_error *err)
 static int check_top(const json_t *doc, gs_error *err)
 {
     static const char *const keys[] = {"schema", "tool", "command_line", "time_utc", "complete",
-                                       "incomplete_reason", "device", "environment", "probes",
+                                       "incomplete_reason", "device", "environment", "budget", "probes",
                                        NULL};
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     if (!json_is_object(doc))

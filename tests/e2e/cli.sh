@@ -137,6 +137,21 @@ assert "simulated device failure" in levels["l1tlb"]["message"], levels["l1tlb"]
 assert {"l1", "tex", "l2"} <= set(levels) and levels["l1"]["status"] == "ok", list(levels)
 PYEOF
 
+# --budget: the plan drops --thorough first, then the probes that do not fit, says so on stderr
+# and in the document; the clock always stays.
+check "budget" 0 $B --device "$MIN" --budget 5 --thorough -q --json "$T/budget.json"
+grep -q "left out" "$T/err" && passes=$((passes+1)) || { echo "FAIL: --budget said nothing"; fails=$((fails+1)); }
+$PY - "$SRC/docs/gpusonar-1.schema.json" "$T/budget.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[2])); jsonschema.validate(doc, json.load(open(sys.argv[1])))
+b = doc["budget"]
+assert b["seconds"] == 5 and b["thorough_dropped"] is True and b["planned_seconds"] <= 5, b
+ran = {p["name"] for p in doc["probes"]}
+assert "clock" in ran and not (ran & set(b["cut_probes"])), (ran, b)
+assert "random-walk" in b["cut_probes"], b
+PYEOF
+check "budget too small" 2 $B --device "$MIN" --budget 0.1 && one_line_error "budget too small" "--budget"
+
 # Clock drift over 2% is reported as a warning.
 check "drift" 0 $B run clock --device "sim:$SRC/tests/models/cli_wander.json" --seed 3 -q --json "$T/w.json"
 $PY - "$T/w.json" <<'PYEOF' || fails=$((fails+1))

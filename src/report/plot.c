@@ -82,8 +82,13 @@ static int write_script(const char *path, const char *base, const json_t *s, dou
     fprintf(out.f, "set terminal png size 900,560\nset output ");
     snprintf(file, sizeof file, "%s.png", base);
     gs_gnuplot_quote(out.f, file);
+    /* The title says what is plotted, from the series' own labels; the file's name follows. */
+    char title[600];
+    const char *yl = json_string_value(json_object_get(s, "y_label"));
+    const char *xl = json_string_value(json_object_get(s, "x_label"));
+    snprintf(title, sizeof title, "%s against %s (%s)", yl ? yl : "y", xl ? xl : "x", base);
     fprintf(out.f, "\nset title ");
-    gs_gnuplot_quote(out.f, base);
+    gs_gnuplot_quote(out.f, title);
     fprintf(out.f, " noenhanced\nset xlabel ");
     quote_axis(out.f, s, "x_label", "x_unit");
     fprintf(out.f, " noenhanced\nset ylabel ");

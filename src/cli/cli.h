@@ -165,6 +165,9 @@ void gs_cli_plan_budget(const gs_probe_def **defs, int *n, double budget_s, bool
 /* One stderr line saying what the plan cut (nothing when it cut nothing). */
 void gs_cli_say_budget(const gs_budget_plan *plan);
 
+/* The probes of a --probes A,B list into defs; how many, or -1 with a message printed. */
+int gs_cli_probe_list(const char *list, const gs_probe_def **defs, int max);
+
 /* Print "gpusonar: MESSAGE" on stderr and return the exit status for its status code. */
 int gs_cli_fail(const gs_error *err);
 

@@ -41,8 +41,14 @@ static int pick_probes(const gs_probe_def **defs, int max)
                 defs[n++] = &gs_probes[i];
         return n;
     }
+    return gs_cli_probe_list(probes_arg, defs, max);
+}
+
+int gs_cli_probe_list(const char *list, const gs_probe_def **defs, int max)
+{
+    int n = 0;
     char buf[1024];
-    snprintf(buf, sizeof buf, "%s", probes_arg);
+    snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const gs_probe_def *d = gs_probe_find(tok);
         if (!d) {

@@ -57,20 +57,7 @@ static int pick_probes(const json_t *truth, const gs_probe_def **defs, int max)
                 defs[n++] = gs_probe_find(default_probes[i]);
         return n;
     }
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", probes_arg);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const gs_probe_def *d = gs_probe_find(tok);
-        if (!d) {
-            fprintf(stderr, "gpusonar: --probes: unknown probe '%s'; 'gpusonar list' names them\n", tok);
-            return -1;
-        }
-        if (n < max)
-            defs[n++] = d;
-    }
-    if (n == 0)
-        fprintf(stderr, "gpusonar: --probes needs at least one probe name\n");
-    return n ? n : -1;
+    return gs_cli_probe_list(probes_arg, defs, max);
 }
 
 /* The model named by --device (sim, sim:NAME, sim:FILE.json; default sim), or a usage error. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/export_accelsim.h"
+#include "report/report.h"
 
 #define REFERENCE "accel-sim/gpgpu-sim_distribution configs/tested-cfgs/SM90_H100/gpgpusim.config"
 #define REFERENCE_UNITS 4   /* the reference's -gpgpu_num_{sp,int,dp,sfu,tensor_core}_units */
@@ -43,21 +44,6 @@ static const cache_spec caches[] = {
 
 /* ---- reading the document ---------------------------------------------------------------------- */
 
-static const json_t *find_record(const json_t *doc, const char *key)
-{
-    size_t i;
-    json_t *p;
-    json_array_foreach(json_object_get(doc, "probes"), i, p) {
-        const char *name = json_string_value(json_object_get(p, "name"));
-        const char *level = json_string_value(json_object_get(json_object_get(p, "params"),
-                                                              "level"));
-        char k[128];
-        snprintf(k, sizeof k, "%s%s%s", name ? name : "", level ? ":" : "", level ? level : "");
-        if (strcmp(k, key) == 0)
-            return p;
-    }
-    return NULL;
-}
 
 static const json_t *value_of(const json_t *rec, const char *name)
 {
@@ -202,7 +188,7 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
 static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
                         const gs_export_opts *opts)
 {
-    const json_t *rec = find_record(doc, s->record);
+    const json_t *rec = gs_report_find_record(doc, s->record);
     unsigned divide = 1;
     cache_fields c = {0};
     char why[512] = "";
@@ -256,8 +242,8 @@ static void option_or_why(FILE *out, const char *option, bool ok, double v, cons
 
 static void write_latencies(FILE *out, const json_t *doc)
 {
-    const json_t *l1 = find_record(doc, "cache:l1"), *l2 = find_record(doc, "cache:l2");
-    const json_t *banks = find_record(doc, "smem-banks");
+    const json_t *l1 = gs_report_find_record(doc, "cache:l1"), *l2 = gs_report_find_record(doc, "cache:l2");
+    const json_t *banks = gs_report_find_record(doc, "smem-banks");
     double v1 = 0, v2 = 0, v = 0;
     char why[512];
     bool ok;
@@ -288,7 +274,7 @@ static void write_latencies(FILE *out, const json_t *doc)
 
 static void write_clock_and_device(FILE *out, const json_t *doc)
 {
-    const json_t *dev = json_object_get(doc, "device"), *clock = find_record(doc, "clock");
+    const json_t *dev = json_object_get(doc, "device"), *clock = gs_report_find_record(doc, "clock");
     const json_t *mem = json_object_get(dev, "mem_clock_khz");
     double khz;
     char why[512];
@@ -373,7 +359,7 @@ static void ptx_lines(FILE *out, const json_t *rec, const char *cls, const char 
 
 static void write_pipeline(FILE *out, const json_t *doc)
 {
-    const json_t *rec = find_record(doc, "pipeline");
+    const json_t *rec = gs_report_find_record(doc, "pipeline");
     fprintf(out, "\n# pipeline: latency = Lambda (completion), initiation = lambda (issue, per SM) x "
             "%d units per SM (the reference's -gpgpu_num_*_units; gpusonar does not count units)\n",
             REFERENCE_UNITS);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/fleet.h"
+#include "report/report.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
@@ -260,16 +261,6 @@ static void markdown(FILE *out, const json_t *a)
 }
 
 /* ---- csv --------------------------------------------------------------------------------------- */
-static void csv_field(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s && *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
 
 static void csv_number(FILE *out, const json_t *v)
 {
@@ -291,15 +282,15 @@ static void csv(FILE *out, const json_t *a)
         json_array_foreach(json_object_get(g, "figures"), j, f) {
             for (k = 0; k <= count_of(f, "outliers"); k++) {
                 o = k ? json_array_get(json_object_get(f, "outliers"), k - 1) : NULL;
-                csv_field(out, o ? "outlier" : "figure");
+                gs_csv_field(out, o ? "outlier" : "figure");
                 fputc(',', out);
-                csv_field(out, str_or(g, "device", ""));
+                gs_csv_field(out, str_or(g, "device", ""));
                 fputc(',', out);
-                csv_field(out, str_or(g, "compute_capability", ""));
+                gs_csv_field(out, str_or(g, "compute_capability", ""));
                 fputc(',', out);
-                csv_field(out, str_or(f, "figure", ""));
+                gs_csv_field(out, str_or(f, "figure", ""));
                 fputc(',', out);
-                csv_field(out, str_or(f, "unit", ""));
+                gs_csv_field(out, str_or(f, "unit", ""));
                 fprintf(out, ",%lld", (long long)json_integer_value(json_object_get(f, "count")));
                 const char *keys[4] = {"median", "spread", "min", "max"};
                 for (int c = 0; c < 4; c++) {
@@ -307,9 +298,9 @@ static void csv(FILE *out, const json_t *a)
                     csv_number(out, json_object_get(f, keys[c]));
                 }
                 fputc(',', out);
-                csv_field(out, o ? str_or(o, "host", "") : "");
+                gs_csv_field(out, o ? str_or(o, "host", "") : "");
                 fputc(',', out);
-                csv_field(out, o ? str_or(o, "uuid", "") : "");
+                gs_csv_field(out, o ? str_or(o, "uuid", "") : "");
                 fputc(',', out);
                 csv_number(out, json_object_get(o, "value"));
                 fputc(',', out);

@@ -27,6 +27,12 @@ typedef enum gs_report_format {
 /* "text", "markdown" or "csv" -> format; -1 if none. */
 int gs_report_format_parse(const char *name, gs_report_format *out);
 
+/* text as one CSV field, quoted as RFC 4180 asks ("" for a quote inside). */
+void gs_csv_field(FILE *out, const char *text);
+
+/* The probe record whose "name[:level]" is key ("cache:l1", "smem-banks"), or NULL. */
+const json_t *gs_report_find_record(const json_t *doc, const char *key);
+
 /* The report of doc in a format; summary false prints only the probes' figures. */
 void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool summary);
 

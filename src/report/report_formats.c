@@ -103,7 +103,7 @@ static void markdown(FILE *out, const json_t *doc, bool summary)
         md_probe(out, p);
 }
 
-static void csv_field(FILE *out, const char *s)
+void gs_csv_field(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; s && *s; s++) {
@@ -119,10 +119,10 @@ static void csv_value(FILE *out, const json_t *v)
     if (json_is_number(v))
         fprintf(out, "%.10g", json_number_value(v));
     else if (json_is_string(v))
-        csv_field(out, json_string_value(v));
+        gs_csv_field(out, json_string_value(v));
     else if (json_is_array(v)) {
         char *text = json_dumps(v, JSON_COMPACT);
-        csv_field(out, text);
+        gs_csv_field(out, text);
         free(text);
     }
 }
@@ -137,23 +137,23 @@ static void csv(FILE *out, const json_t *doc)
         const char *name;
         json_t *f;
         json_object_foreach(json_object_get(p, "figures"), name, f) {
-            csv_field(out, str_or(p, "name", ""));
+            gs_csv_field(out, str_or(p, "name", ""));
             fputc(',', out);
-            csv_field(out, level ? level : "");
+            gs_csv_field(out, level ? level : "");
             fputc(',', out);
-            csv_field(out, str_or(p, "status", ""));
+            gs_csv_field(out, str_or(p, "status", ""));
             fputc(',', out);
-            csv_field(out, name);
+            gs_csv_field(out, name);
             fputc(',', out);
             csv_value(out, json_object_get(f, "value"));
             fputc(',', out);
-            csv_field(out, str_or(f, "unit", ""));
+            gs_csv_field(out, str_or(f, "unit", ""));
             fputc(',', out);
             csv_value(out, json_object_get(f, "ci95"));
             fprintf(out, ",%lld,", (long long)json_integer_value(json_object_get(f, "n")));
-            csv_field(out, str_or(f, "method", ""));
+            gs_csv_field(out, str_or(f, "method", ""));
             fputc(',', out);
-            csv_field(out, str_or(f, "reason", ""));
+            gs_csv_field(out, str_or(f, "reason", ""));
             fputc('\n', out);
         }
     }
@@ -171,4 +171,20 @@ void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool su
     default:
         gs_report_text_part(out, doc, summary);
     }
+}
+
+const json_t *gs_report_find_record(const json_t *doc, const char *key)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p) {
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *level = json_string_value(json_object_get(json_object_get(p, "params"),
+                                                              "level"));
+        char k[128];
+        snprintf(k, sizeof k, "%s%s%s", name ? name : "", level ? ":" : "", level ? level : "");
+        if (strcmp(k, key) == 0)
+            return p;
+    }
+    return NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/verify.h"
+#include "report/report.h"
 
 const char *gs_verdict_name(gs_verdict v)
 {
@@ -16,21 +17,6 @@ const char *gs_verdict_name(gs_verdict v)
 }
 
 /* The record of doc whose key ("name" or "name:level") is key; NULL if none. */
-static const json_t *find_record(const json_t *doc, const char *key)
-{
-    size_t i;
-    json_t *p;
-    json_array_foreach(json_object_get(doc, "probes"), i, p) {
-        const char *name = json_string_value(json_object_get(p, "name"));
-        const char *level = json_string_value(json_object_get(json_object_get(p, "params"),
-                                                              "level"));
-        char k[128];
-        snprintf(k, sizeof k, "%s%s%s", name ? name : "", level ? ":" : "", level ? level : "");
-        if (strcmp(k, key) == 0)
-            return p;
-    }
-    return NULL;
-}
 
 static bool same_number(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1, fabs(b)); }
 
@@ -133,7 +119,7 @@ int gs_verify_compare(const json_t *doc, const json_t *truth, const gs_verify_op
     if (n && !(out->rows = calloc(n, sizeof *out->rows)))
         return gs_fail(err, GS_ERR_NO_MEMORY, "verify: out of host memory");
     json_object_foreach((json_t *)records, key, rec) {
-        const json_t *found = find_record(doc, key);
+        const json_t *found = gs_report_find_record(doc, key);
         json_object_foreach(rec, name, tf) {
             if (!json_is_object(tf)) {
                 gs_verify_free(out);

@@ -270,15 +270,52 @@ static void record_tlb_refuted(gs_probe_ctx *ctx, const target_def *t, unsigned 
     gs_probe_status(p, "ok", NULL);
 }
 
-/* The fine-grained TLB level was refuted: the first level from average-mode stride walks
- * (cw_avg_tlb); deeper levels not determined. */
+/* What average-mode walks read for the first level, for a reason that holds both readings. */
+static void avg_reading(const cw_avg_tlb_result *r, char *out, size_t len)
+{
+    if (!r->entries)
+        snprintf(out, len, "average-mode stride walks: not determined (%.200s)", r->why);
+    else
+        snprintf(out, len, "average-mode stride walks: %llu entries, page %llu B (0: not "
+                 "determined), miss penalty %.1f cycles", (unsigned long long)r->entries,
+                 (unsigned long long)r->page_bytes, r->penalty_cycles);
+}
+
+/* The first level when the fine-grained walk was refuted (refuted says how): its walks disagree,
+ * so nothing is determined; both readings go in the reason, the stride walks' steps in a series. */
+static void record_tlb_disagree(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
+                                const cw_avg_tlb_result *r)
+{
+    char why[640], avg[320];
+    avg_reading(r, avg, sizeof avg);
+    snprintf(why, sizeof why, "the TLB's walks disagree: %.300s; %.300s", refuted, avg);
+    gs_probe_out *p = cw_level_record(ctx, t, 0);
+    gs_param_int(p, "chases", (long long)r->chases);
+    static const char *const names[] = {"size_bytes", "entries", "page_bytes", "coverage_bytes",
+                                        "sets", "ways", "miss_penalty_cycles",
+                                        "miss_penalty_ns"};
+    static const char *const units[] = {"B", "", "B", "B", "", "", "cycles", "ns"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        gs_figure_nd(p, names[i], units[i], "fine-grained TLB walk checked in average mode", "%s",
+                     why);
+    if (r->page_points)
+        gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x "
+                  "entries", "cycles", r->page_stride, r->page_step, r->page_points);
+    gs_probe_status(p, "ok", NULL);
+}
+
+/* The first level from average-mode stride walks alone (--structure average), or not determined
+ * when the fine-grained walk was refuted; then the second level (cw_avg_tlb's l2 fields). */
 void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
                            const cw_avg_tlb_result *rp)
 {
     cw_avg_tlb_result r = *rp;
     char why[640];
     snprintf(why, sizeof why, "%.400s; average mode: %.200s", refuted, r.why[0] ? r.why : "ok");
-    if (!r.entries) {
+    bool alone = strcmp(refuted, "--structure average") == 0;
+    if (!alone) {
+        record_tlb_disagree(ctx, t, refuted, &r);
+    } else if (!r.entries) {
         record_tlb_refuted(ctx, t, 0, why);
     } else {
         gs_probe_out *p = cw_level_record(ctx, t, 0);
@@ -314,8 +351,6 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
                   "step of the average latency past the entries, at the largest stride");
         gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x entries",
                   "cycles", r.page_stride, r.page_step, r.page_points);
-        if (strcmp(refuted, "--structure average") != 0)
-            gs_probe_warning(p, "the fine-grained walk was refuted: %s", refuted);
         gs_probe_status(p, "ok", NULL);
     }
     if (!r.l2_entries) {

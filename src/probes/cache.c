@@ -81,6 +81,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
     bool l1like = !t->tlb && t->space != GS_SPACE_CONSTANT && t->path != GS_PATH_CG, pinned = true;
     cw_avg_sweep sw0 = {.count = 0};
     char why_pin[640] = "";
+    cw_avg_tlb_result tr;                      /* the TLB's average-mode walks (level 1) */
     if (l1like)
         rc = cw_pick_trace_smem(ctx, &w, t, bound, &sw0, &pinned, why_pin, sizeof why_pin, err);
     for (unsigned depth = 0; depth < t->max_levels && !rc; depth++) {
@@ -139,7 +140,6 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             break;
         }
         bool real = true;
-        cw_avg_tlb_result tr;
         if (t->tlb && depth == 0) {
             gs_progress(ctx, "cache: tlb, average-mode stride walks");
             if ((rc = cw_tlb_check(&w, &lv, &tr, &real, err)) != 0)
@@ -151,6 +151,10 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         }
         if (!real) {
             cw_record_tlb_average(ctx, t, lv.why_structure, &tr);
+            break;
+        }
+        if (t->tlb && depth == 1 && (cw_tlb_check_second(&lv, &tr.l2, &real), !real)) {
+            cw_record_tlb_second(ctx, t, &tr.l2, lv.why_structure);
             break;
         }
         if (t->tlb && depth == 0)

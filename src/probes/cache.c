@@ -139,6 +139,11 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             cw_record_missing(ctx, t, depth, lv.why_structure);
             break;
         }
+        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method) {
+            gs_progress(ctx, "cache: l2, size from the miss excess");
+            if ((rc = cw_l2_size(&w, &lv, err)) != 0)
+                break;
+        }
         bool real = true;
         if (t->tlb && depth == 0) {
             gs_progress(ctx, "cache: tlb, average-mode stride walks");
@@ -166,6 +171,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
                       sw.y, sw.points);
         if (data && t->path == GS_PATH_CG)
             cw_add_near_figures(ctx, p, &sw);
+        cw_add_l2_size_figures(p, &lv);
         if (fits.n) {
             double fx[CW_FIT_STRIDES], fy[CW_FIT_STRIDES];
             for (size_t i = 0; i < fits.n; i++)

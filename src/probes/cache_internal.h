@@ -100,6 +100,8 @@ typedef struct cw_level {
     const char *sets_method;
     cw_mapping mapping;
     unsigned index_bits[64];
+    uint64_t size_interval_bytes[2]; /* L2 method: largest footprint that fits, smallest that
+                                        misses (0: not measured) */
     size_t nindex;
     gs_policy policy;
     double way_probabilities[CW_MAX_WAYS];
@@ -365,6 +367,13 @@ void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep 
  * series. */
 int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
                      cw_avg_fits_result *fits, gs_error *err);
+
+/* The L2's size in average mode, partition-aware (cache_l2_size.c): a bisection on the
+ * miss excess (a walk less the same lines visited twice in a row) from lv->size_bytes (the
+ * sweep's), then extrapolated to where the excess starts; sets lv->size_bytes, size_method and
+ * size_interval_bytes. cw_add_l2_size_figures records the interval. */
+int cw_l2_size(cw_walker *w, cw_level *lv, gs_error *err);
+void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv);
 
 /* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks
  * (*ok false, with lv->why_structure, when they disagree; r gets the walks); the records made

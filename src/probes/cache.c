@@ -104,6 +104,8 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         if (!lv.size_bytes && !(data && t->path == GS_PATH_CG)) {
             if (depth == 0)
                 cw_record_missing(ctx, t, depth, lv.why_structure);
+            else if (t->tlb && depth == 1)   /* the average-mode second level stands alone */
+                cw_record_tlb_second(ctx, t, &tr.l2, NULL);
             break;
         }
         if (data && (rc = cw_cross_check(ctx, &w, t, bound, &lv, &sw, err)) != 0)

@@ -338,11 +338,14 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
         gs_figure(p, "sets", (double)r->sets, "", 0, 1, ms);
         gs_figure(p, "ways", (double)r->ways, "", 0, 1, ms);
         if (r->sets == 1)
-            gs_figure_text(p, "mapping", "none", 1, "one set: fully associative");
+            gs_figure_list(p, "mapping", NULL, 0, "bit", 1, "one set (fully associative): no "
+                           "index bit");
     } else {
         gs_figure_nd(p, "sets", "", ms, "%s", r->why_sets);
         gs_figure_nd(p, "ways", "", ms, "%s", r->why_sets);
     }
+    gs_figure_nd(p, "policy", "", "replacement tests", "%s", "average-mode counts of regions "
+                 "do not test replacement");
     if (r->points)
         gs_series(p, "regions_by_stride", "stride", "B", "regions that fit before the second "
                   "step", "regions", r->stride_bytes, r->count, r->points);

@@ -25,8 +25,9 @@ static const uint64_t odd_pages[CW_TLB2_STRIDES] = {1, 3, 17, 67, 257};
 static uint64_t walked_bytes;
 
 /* Physical memory behind the walks: pages enough for the base walk (which spans the piece) to stay
- * inside the first level (half its entries, so a non-LRU first level keeps them too), at most
- * 64 MB, at least one page. Fewer pages mean more mappings per footprint (slower on a GPU). */
+ * inside the first level (half its entries, so a non-LRU first level keeps them too), at least
+ * 16 MB (fewer pages mean more mappings per footprint: slower on a GPU; a base walk over more
+ * pages than the first level holds misses it at every count alike), at most 64 MB. */
 static uint64_t piece_bytes;
 
 static uint64_t piece_of(uint64_t page) { return piece_bytes ? piece_bytes : page; }
@@ -34,7 +35,8 @@ static uint64_t piece_of(uint64_t page) { return piece_bytes ? piece_bytes : pag
 static void set_piece(uint64_t page, uint64_t first_entries)
 {
     uint64_t pages = 1;
-    while (pages * 2 <= first_entries / 2 && pages * 2 * page <= CW_TLB_PIECE2)
+    while ((pages * 2 <= first_entries / 2 || pages * 2 * page <= CW_TLB_PIECE2 / 4) &&
+           pages * 2 * page <= CW_TLB_PIECE2)
         pages *= 2;
     piece_bytes = pages * page;
 }
@@ -85,11 +87,13 @@ static int step(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, double
 }
 
 /* The most regions at this stride with no second step (the step at n0 regions, every region a
- * first-level miss, plus CW_TLB_STEP_CYCLES or 1 %): doubling from hint, then bisection. 0 when
+ * first-level miss, plus CW_TLB_STEP_CYCLES or 1 %): doubling from hint, then bisection (to one
+ * region when exact, else to 1/64; *hi_out: the bracket's top, which steps). 0 when
  * no second step shows up to CW_TLB_MAX_FOOTPRINT2; 1 when n0 regions do not all fit (the count
  * is at most n0, which these walks cannot resolve). */
 static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, uint64_t hint,
-                     uint64_t *count, double *st0_out, gs_error *err)
+                     bool exact, uint64_t *count, uint64_t *hi_out, double *st0_out,
+                     gs_error *err)
 {
     double st0, at, st;
     *count = 0;
@@ -103,7 +107,8 @@ static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, 
         else if (!rc)
             lo = n, n *= 2;
     }
-    while (!rc && hi && hi - lo > 1) {
+    while (!rc && hi && hi - lo > 1 && (exact || hi - lo > lo / 64)) {  /* 1/64: compared within
+                                                                           5 %; refine() ends it */
         uint64_t mid = lo + (hi - lo) / 2;
         rc = step(w, mid, stride, page, &st, &at, err);
         if (!rc && st - st0 > thr)
@@ -112,7 +117,8 @@ static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, 
             lo = mid;
     }
     if (!rc && hi)
-        *count = lo > n0 ? lo : 1;     /* 1: at most n0, below what these walks can count */
+        *count = lo > n0 ? lo : 1;
+    *hi_out = hi;     /* 1: at most n0, below what these walks can count */
     *st0_out = st0;
     return rc;
 }
@@ -120,19 +126,16 @@ static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, 
 /* The count again with a finer step: at a stride that spreads regions over every set of a
  * set-associative level, one region past the entries overflows one set only, and its step,
  * (ways + 1) / regions x the penalty, can stay under CW_TLB_STEP_CYCLES. Half of one region's
- * miss per pass (penalty / (2 count)), at least 1 cycle, separates it; bisection between n0
- * and the coarse count. */
-static int refine(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, double st0,
-                  double penalty, uint64_t *count, gs_error *err)
+ * miss per pass (penalty / (2 count)), at least 1 cycle, separates it; bisection between the
+ * coarse count less 1/32 and the coarse bracket's top. */
+static int refine(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, uint64_t hi,
+                  double st0, double penalty, uint64_t *count, gs_error *err)
 {
     if (!isfinite(penalty) || penalty <= 0 || *count <= n0)
         return 0;
     double thr = fmax(1.0, penalty / (2.0 * (double)*count)), st, at;
-    uint64_t lo = n0, hi = *count + 1;
-    int rc = step(w, *count, stride, page, &st, &at, err);
-    if (rc || st - st0 <= thr)
-        return rc;                     /* the coarse count holds */
-    hi = *count;
+    uint64_t lo = *count - *count / 32 > n0 ? *count - *count / 32 : n0;
+    int rc = 0;
     while (!rc && hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         rc = step(w, mid, stride, page, &st, &at, err);
@@ -158,12 +161,12 @@ static void add_point(cw_tlb_second_result *out, uint64_t stride, uint64_t count
 static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
                                 cw_tlb_second_result *out, gs_error *err)
 {
-    uint64_t page = out->page_bytes, n[CW_TLB2_STRIDES] = {0};
+    uint64_t page = out->page_bytes, n[CW_TLB2_STRIDES] = {0}, nhi[CW_TLB2_STRIDES] = {0};
     double st0 = NAN;
     int rc = 0;
     for (size_t i = 0; i < CW_TLB2_STRIDES && !rc; i++) {
         uint64_t hint = i ? n[i - 1] * odd_pages[i - 1] / odd_pages[i] : 0;
-        rc = count_fit(w, odd_pages[i] * page, page, n0, hint, &n[i], &st0, err);
+        rc = count_fit(w, odd_pages[i] * page, page, n0, hint, false, &n[i], &nhi[i], &st0, err);
         if (rc)
             break;
         if (!n[i]) {
@@ -201,7 +204,7 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             rc = step(w, 2 * e, odd_pages[i] * page, page, &st, &at, err);
             out->penalty_cycles = rc ? NAN : st - st0;
             if (!rc)
-                rc = refine(w, odd_pages[i] * page, page, n0, st0, out->penalty_cycles, &e, err);
+                rc = refine(w, odd_pages[i] * page, page, n0, nhi[i], st0, out->penalty_cycles, &e, err);
             out->entries = e;
             out->coverage_bytes = cover * page;
             out->reach_bytes = e * cover * page;
@@ -223,56 +226,71 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
     return rc;
 }
 
-/* One set only if the count holds at the entries at 3 and 5 x the coverage too: a modulo index
- * over an odd count of slots (the unequal sets of Fig. 10: 65 slots) holds it at 2 x as well. */
-static int fully_associative(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, gs_error *err)
+/* Whether n regions at this stride fit: no second step over n0 regions (CW_TLB_STEP_CYCLES or
+ * 1 %). Two walks of n0 and n regions: a verification, cheaper than a count. */
+static int fits(cw_walker *w, uint64_t n, uint64_t stride, uint64_t n0, uint64_t page, bool *yes,
+                gs_error *err)
 {
-    static const uint64_t odd[] = {3, 5};
-    double st0;
-    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
-        uint64_t s = odd[i] * out->coverage_bytes, c = 0;
-        if (out->entries * s * 2 > CW_TLB_MAX_FOOTPRINT2)
-            break;
-        int rc = count_fit(w, s, out->page_bytes, n0, out->entries, &c, &st0, err);
-        if (rc)
-            return rc;
-        add_point(out, s, c);
-        if (fabs((double)c - (double)out->entries) > TLB2_TOL * (double)out->entries) {
-            snprintf(out->why_sets, sizeof out->why_sets, "%llu regions fit at 2 x the coverage "
-                     "but %llu at %llu x (1: at most %llu): not one set (one set holds the "
-                     "entries at every stride), nor a power-of-two index (whose count halves at "
-                     "2 x)", (unsigned long long)out->entries, (unsigned long long)c,
-                     (unsigned long long)odd[i], (unsigned long long)n0);
-            out->sets = out->ways = 0;
-            return 0;
-        }
-    }
-    return 0;
+    double st0, st, at;
+    int rc = step(w, n0, stride, page, &st0, &at, err);
+    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
+    if (!rc)
+        rc = step(w, n, stride, page, &st, &at, err);
+    *yes = !rc && st - st0 <= thr;
+    return rc;
 }
 
-/* Sets and ways from counts at 2, 4, 8 ... x the coverage (gs_tlb_sets); fully associative when
- * the count holds at the entries from the first doubling. */
+/* Sets and ways from strides of 2, 4, 8 ... x the coverage, verified rather than counted: at
+ * stride 2^(k+1) x C a power-of-two index over S sets holds E / 2^(k+1) regions while 2^(k+1) <= S,
+ * then the ways W. Each stride: does (1 - 5 %) x the previous count fit (held: S = 2^k sets of
+ * W ways, W counted exactly there; k = 0: one set, checked at 3 and 5 x C, which a modulo index
+ * over an odd count of slots, like the 17 + 6 x 8 sets of Fig. 10, fails)? else do half of it fit
+ * and not (1 + 5 %) x half (halved: go on)? anything else: not determined. */
 static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, gs_error *err)
 {
-    uint64_t c[CW_TLB2_SETS_STEPS], prev = out->entries;
-    unsigned k = 0;
+    uint64_t prev = out->entries, page = out->page_bytes, C = out->coverage_bytes;
     int rc = 0;
-    double st0;
-    for (; k < CW_TLB2_SETS_STEPS && !rc; k++) {
-        uint64_t s = out->coverage_bytes << (k + 1);
-        if (prev < n0 || prev * s > CW_TLB_MAX_FOOTPRINT2)
+    for (unsigned k = 0; k < CW_TLB2_SETS_STEPS && !rc; k++) {
+        uint64_t s = C << (k + 1), lo = prev - (uint64_t)((double)prev * TLB2_TOL);
+        if (lo <= n0 || (prev + prev / 10) * s > CW_TLB_MAX_FOOTPRINT2)
             break;
-        rc = count_fit(w, s, out->page_bytes, n0, prev, &c[k], &st0, err);
-        if (rc || c[k] <= 1)
+        bool held, y1 = false, y2 = true;
+        rc = fits(w, lo, s, n0, page, &held, err);
+        if (!rc && held && k == 0) {
+            for (uint64_t odd = 3; odd <= 5 && !rc && held; odd += 2)
+                rc = fits(w, lo, odd * C, n0, page, &held, err);
+            if (!rc && held)
+                out->sets = 1, out->ways = out->entries;
+            else if (!rc)
+                snprintf(out->why_sets, sizeof out->why_sets, "%llu regions fit at 2 x the "
+                         "coverage but not at 3 or 5 x: not one set (one set holds the entries "
+                         "at every stride), nor a power-of-two index (whose count halves at 2 x)",
+                         (unsigned long long)lo);
+            return rc;
+        }
+        if (!rc && held) {                      /* held from 2^k sets on: W counted exactly */
+            uint64_t c = 0, top;
+            double st0;
+            rc = count_fit(w, s, page, n0, prev, true, &c, &top, &st0, err);
+            if (!rc && c > 1)
+                add_point(out, s, c);
+            uint64_t sets = 1ull << k;
+            if (!rc && c > 1 && fabs((double)(sets * c) - (double)out->entries) <=
+                                    TLB2_TOL * (double)out->entries)
+                out->sets = sets, out->ways = c;
             break;
-        add_point(out, s, c[k]);
-        if (gs_tlb_sets(out->entries, c, k + 1, TLB2_TOL, &out->sets, &out->ways) == 0)
-            return out->sets == 1 ? fully_associative(w, n0, out, err) : 0;
-        if (fabs((double)c[k] - (double)prev / 2) > TLB2_TOL * (double)prev / 2)
-            break;                     /* neither halved nor held: not a power-of-two index */
-        prev = c[k];
+        }
+        uint64_t half = prev / 2;
+        if (!rc)
+            rc = fits(w, half - (uint64_t)((double)half * TLB2_TOL), s, n0, page, &y1, err);
+        if (!rc && y1)
+            rc = fits(w, half + (uint64_t)((double)half * TLB2_TOL) + 1, s, n0, page, &y2, err);
+        if (rc || !y1 || y2)
+            break;                              /* neither held nor halved */
+        add_point(out, s, half);
+        prev = half;
     }
-    if (!rc)
+    if (!rc && !out->sets)
         snprintf(out->why_sets, sizeof out->why_sets, "counts at 2, 4, 8 ... x the coverage "
                  "(regions_by_stride) neither held at the entries (fully associative) nor halved "
                  "then held (power-of-two index): unequal or hashed sets, or ways below %llu "

@@ -97,6 +97,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
     bool l1like = !t->tlb && t->space != GS_SPACE_CONSTANT && t->path != GS_PATH_CG, pinned = true;
     cw_avg_sweep sw0 = {.count = 0};
     char why_pin[640] = "";
+    cw_avg_tlb_result tr;                      /* the TLB's average-mode walks (level 1) */
     if (l1like)
         rc = cw_pick_trace_smem(ctx, &w, t, bound, &sw0, &pinned, why_pin, sizeof why_pin, err);
     unsigned depth = 0;
@@ -123,6 +124,8 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         if (!lv.size_bytes && !(data && t->path == GS_PATH_CG)) {
             if (depth == 0)
                 cw_record_missing(ctx, t, depth, lv.why_structure);
+            else if (t->tlb && depth == 1)   /* the average-mode second level stands alone */
+                cw_record_tlb_second(ctx, t, &tr.l2, NULL);
             break;
         }
         if (data && (rc = cw_cross_check(ctx, &w, t, bound, &lv, &sw, err)) != 0)
@@ -158,8 +161,12 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             cw_record_missing(ctx, t, depth, lv.why_structure);
             break;
         }
+        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method) {
+            gs_progress(ctx, "cache: l2, size from the miss excess");
+            if ((rc = cw_l2_size(&w, &lv, err)) != 0)
+                break;
+        }
         bool real = true;
-        cw_avg_tlb_result tr;
         if (t->tlb && depth == 0) {
             gs_progress(ctx, "cache: tlb, average-mode stride walks");
             if ((rc = cw_tlb_check(&w, &lv, &tr, &real, err)) != 0)
@@ -173,6 +180,10 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             cw_record_tlb_average(ctx, t, lv.why_structure, &tr);
             break;
         }
+        if (t->tlb && depth == 1 && (cw_tlb_check_second(&lv, &tr.l2, &real), !real)) {
+            cw_record_tlb_second(ctx, t, &tr.l2, lv.why_structure);
+            break;
+        }
         if (t->tlb && depth == 0)
             page = lv.line_bytes;
         lv.page_bytes = page;
@@ -183,6 +194,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
                       sw.y, sw.points);
         if (data && t->path == GS_PATH_CG)
             cw_add_near_figures(ctx, p, &sw);
+        cw_add_l2_size_figures(p, &lv);
         if (fits.n) {
             double fx[CW_FIT_STRIDES], fy[CW_FIT_STRIDES];
             for (size_t i = 0; i < fits.n; i++)

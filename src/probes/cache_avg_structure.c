@@ -146,6 +146,10 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
             for (uint64_t i = 0; i < m; i++)
                 if (i < lo || i >= hi)
                     t[k++] = s[i];
+            if (k < 2) {            /* the group is all that is left: two lines or none remain */
+                g++;
+                continue;
+            }
             rc = cw_avg_offsets(w, t, k, &avg, err);
             walks++;
             if (!rc && avg > hit * 1.1) {

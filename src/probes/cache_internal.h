@@ -100,6 +100,8 @@ typedef struct cw_level {
     const char *sets_method;
     cw_mapping mapping;
     unsigned index_bits[64];
+    uint64_t size_interval_bytes[2]; /* L2 method: largest footprint that fits, smallest that
+                                        misses (0: not measured) */
     size_t nindex;
     gs_policy policy;
     double way_probabilities[CW_MAX_WAYS];
@@ -253,8 +255,39 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 #define CW_TLB_STRIDES 16
 #define CW_TLB_MAX_FOOTPRINT (1ull << 35)
 #define CW_TLB_MAX_FOOTPRINT2 (1ull << 38)  /* second level: 256 GB over 64 MB pieces */
+#define CW_TLB_PIECE2 (64ull << 20)         /* physical memory behind second-level walks */
 #define CW_TLB_STEP_CYCLES 3.0
 #define CW_TLB_STEP_REL 0.01
+
+/* The second TLB level in average mode (cache_tlb_second.c, docs/methods.md "TLBs"): counts of
+ * regions that fit (no second step over the first level's misses) at strides of odd multiples of
+ * the first level's page (1, 3, 17, 67, 257 pages) give entries and coverage (analysis/tlb_reach.h);
+ * counts at 2, 4, 8 ... x coverage give sets and ways (or fully associative). Each count is a
+ * doubling then a bisection; footprints up to CW_TLB_MAX_FOOTPRINT2 over 64 MB of physical memory
+ * mapped many times. */
+#define CW_TLB2_STRIDES 5
+#define CW_TLB2_SETS_STEPS 12
+
+typedef struct cw_tlb_second_result {
+    uint64_t page_bytes;                        /* unit of the strides (the first level's page) */
+    double stride_bytes[CW_TLB2_STRIDES + CW_TLB2_SETS_STEPS];
+    double count[CW_TLB2_STRIDES + CW_TLB2_SETS_STEPS];  /* regions that fit (series) */
+    size_t points;
+    uint64_t entries, coverage_bytes;           /* 0: not determined (why) */
+    uint64_t reach_bytes;                       /* entries x coverage, or a lower bound's count x
+                                                   stride when only that is known (reach_min) */
+    bool reach_min;
+    uint64_t sets, ways;                        /* 0: not determined (why_sets) */
+    double penalty_cycles;                      /* NaN: not determined */
+    uint64_t walked_bytes;                      /* virtual footprint of every walk, summed */
+    char why[240], why_sets[320];
+} cw_tlb_second_result;
+
+/* The second level past a first of first_entries entries, strides in units of page_bytes (the
+ * first level's page, or a stride at least that page when unit_is_page is false: coverage of a
+ * unit or less is then not determined); out->why when not determined. */
+int cw_tlb_second(cw_walker *w, uint64_t first_entries, uint64_t page_bytes, bool unit_is_page,
+                  cw_tlb_second_result *out, gs_error *err);
 
 typedef struct cw_avg_tlb_result {
     uint64_t stride_bytes[CW_TLB_STRIDES];
@@ -266,11 +299,7 @@ typedef struct cw_avg_tlb_result {
     uint64_t entries;          /* 0: not determined (why) */
     uint64_t page_bytes;       /* 0: not determined (why) */
     double penalty_cycles;
-    uint64_t l2_entries;       /* second level: regions of l2_stride_bytes; 0: why2 */
-    uint64_t l2_stride_bytes;
-    double l2_penalty_cycles;
-    uint64_t l2_entries_half;  /* the same at half that stride (0: not measured) */
-    char why2[240];
+    cw_tlb_second_result l2;   /* the second level (cw_tlb_second) */
     unsigned chases;
     char why[240];
 } cw_avg_tlb_result;
@@ -339,11 +368,25 @@ void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep 
 int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
                      cw_avg_fits_result *fits, gs_error *err);
 
+/* The L2's size in average mode, partition-aware (cache_l2_size.c): a bisection on the
+ * miss excess (a walk less the same lines visited twice in a row) from lv->size_bytes (the
+ * sweep's), then extrapolated to where the excess starts; sets lv->size_bytes, size_method and
+ * size_interval_bytes. cw_add_l2_size_figures records the interval. */
+int cw_l2_size(cw_walker *w, cw_level *lv, gs_error *err);
+void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv);
+
 /* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks
  * (*ok false, with lv->why_structure, when they disagree; r gets the walks); the records made
  * from those walks when the fine-grained level is refuted (or --structure average). */
 int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err);
 void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
                            const cw_avg_tlb_result *rp);
+/* The second level's record from average-mode walks; refuted: why the fine-grained second level
+ * is not reported (NULL: it was not found). */
+void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_second_result *r,
+                          const char *refuted);
+/* The fine-grained second level checked against the average-mode one (*ok false, with
+ * lv->why_structure, when both found entries and they differ in entries or coverage). */
+void cw_tlb_check_second(cw_level *lv, const cw_tlb_second_result *r, bool *ok);
 
 #endif

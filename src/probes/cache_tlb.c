@@ -91,56 +91,6 @@ static int tlb_knee(cw_walker *w, uint64_t stride, uint64_t max_count, uint64_t 
     return rc;
 }
 
-/* A second level: past the first level's entries, the most regions of stride s (each its own
- * entry there if its entries cover no more than s) before a second step. Plans the device cannot
- * run end the search (why2), not the probe. */
-static int tlb_second(cw_walker *w, uint64_t s, cw_avg_tlb_result *out, gs_error *err)
-{
-    double st1, st, at;
-    uint64_t lo = 2 * (out->entries + 1), hi = 0;
-    if (out->l2_entries && lo < out->l2_entries / 2)
-        lo = out->l2_entries / 2;           /* a second stride: start near the first count */
-    int rc = tlb_step(w, lo, s, &st1, &at, err);
-    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
-    for (uint64_t n = 2 * lo; !rc && n * s <= CW_TLB_MAX_FOOTPRINT2; n *= 2) {
-        rc = tlb_step(w, n, s, &st, &at, err);
-        if (!rc && st - st1 > thr) {
-            hi = n;
-            if (!out->l2_entries)           /* the first stride's step is the penalty */
-                out->l2_penalty_cycles = st - st1;
-            break;
-        }
-        lo = n;
-    }
-    while (!rc && hi && hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        rc = tlb_step(w, mid, s, &st, &at, err);
-        if (!rc && st - st1 > thr)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    if (out->l2_entries) {                  /* the second stride (cw_avg_tlb) */
-        if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED)
-            gs_error_clear(err), rc = 0;
-        else if (!rc && hi)
-            out->l2_entries_half = lo;
-        return rc;
-    }
-    out->l2_stride_bytes = s;
-    if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED) {
-        snprintf(out->why2, sizeof out->why2, "%.200s", err->msg);
-        gs_error_clear(err);
-        return 0;
-    }
-    if (!rc && hi)
-        out->l2_entries = lo;
-    else if (!rc)
-        snprintf(out->why2, sizeof out->why2, "no second step up to %llu regions of %llu B",
-                 (unsigned long long)lo, (unsigned long long)s);
-    return rc;
-}
-
 int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -160,6 +110,8 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
                  (unsigned long long)out->fit_count[0], (unsigned long long)out->stride_bytes[0],
                  (unsigned long long)out->fit_count[1], (unsigned long long)out->stride_bytes[1]);
     if (rc || out->why[0]) {
+        snprintf(out->l2.why, sizeof out->l2.why, "the first level was not determined");
+        snprintf(out->l2.why_sets, sizeof out->l2.why_sets, "the first level was not determined");
         out->chases = w->chases - start;
         return rc;
     }
@@ -183,15 +135,9 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
             page = 0;                 /* a step must hold at every larger stride */
     }
     out->page_points = k;
-    /* the second level needs footprints up to 256 GB: tens of seconds of mapping on an H100
-     * (docs/results/2026-11-23-h100-cache.md), so only with --thorough */
-    if (!rc && w->ctx->thorough) {
-        rc = tlb_second(w, CW_TLB_MAX_STRIDE / 4, out, err);
-        if (!rc && out->l2_entries)                  /* the same at half the stride */
-            rc = tlb_second(w, CW_TLB_MAX_STRIDE / 8, out, err);
-    } else if (!rc)
-        snprintf(out->why2, sizeof out->why2, "the search for a second level maps footprints up "
-                 "to 256 GB (about 80 s on an H100): run with --thorough");
+    /* the second level: strides of odd multiples of the page (cache_tlb_second.c) */
+    if (!rc)
+        rc = cw_tlb_second(w, e, page, page > CW_TLB_MIN_STRIDE, &out->l2, err);
     out->chases = w->chases - start;
     if (rc)
         return rc;
@@ -270,15 +216,52 @@ static void record_tlb_refuted(gs_probe_ctx *ctx, const target_def *t, unsigned 
     gs_probe_status(p, "ok", NULL);
 }
 
-/* The fine-grained TLB level was refuted: the first level from average-mode stride walks
- * (cw_avg_tlb); deeper levels not determined. */
+/* What average-mode walks read for the first level, for a reason that holds both readings. */
+static void avg_reading(const cw_avg_tlb_result *r, char *out, size_t len)
+{
+    if (!r->entries)
+        snprintf(out, len, "average-mode stride walks: not determined (%.200s)", r->why);
+    else
+        snprintf(out, len, "average-mode stride walks: %llu entries, page %llu B (0: not "
+                 "determined), miss penalty %.1f cycles", (unsigned long long)r->entries,
+                 (unsigned long long)r->page_bytes, r->penalty_cycles);
+}
+
+/* The first level when the fine-grained walk was refuted (refuted says how): its walks disagree,
+ * so nothing is determined; both readings go in the reason, the stride walks' steps in a series. */
+static void record_tlb_disagree(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
+                                const cw_avg_tlb_result *r)
+{
+    char why[640], avg[320];
+    avg_reading(r, avg, sizeof avg);
+    snprintf(why, sizeof why, "the TLB's walks disagree: %.300s; %.300s", refuted, avg);
+    gs_probe_out *p = cw_level_record(ctx, t, 0);
+    gs_param_int(p, "chases", (long long)r->chases);
+    static const char *const names[] = {"size_bytes", "entries", "page_bytes", "coverage_bytes",
+                                        "sets", "ways", "miss_penalty_cycles",
+                                        "miss_penalty_ns"};
+    static const char *const units[] = {"B", "", "B", "B", "", "", "cycles", "ns"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        gs_figure_nd(p, names[i], units[i], "fine-grained TLB walk checked in average mode", "%s",
+                     why);
+    if (r->page_points)
+        gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x "
+                  "entries", "cycles", r->page_stride, r->page_step, r->page_points);
+    gs_probe_status(p, "ok", NULL);
+}
+
+/* The first level from average-mode stride walks alone (--structure average), or not determined
+ * when the fine-grained walk was refuted; then the second level (cw_avg_tlb's l2 fields). */
 void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
                            const cw_avg_tlb_result *rp)
 {
     cw_avg_tlb_result r = *rp;
     char why[640];
     snprintf(why, sizeof why, "%.400s; average mode: %.200s", refuted, r.why[0] ? r.why : "ok");
-    if (!r.entries) {
+    bool alone = strcmp(refuted, "--structure average") == 0;
+    if (!alone) {
+        record_tlb_disagree(ctx, t, refuted, &r);
+    } else if (!r.entries) {
         record_tlb_refuted(ctx, t, 0, why);
     } else {
         gs_probe_out *p = cw_level_record(ctx, t, 0);
@@ -314,61 +297,75 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
                   "step of the average latency past the entries, at the largest stride");
         gs_series(p, "tlb_step_by_stride", "stride", "B", "step over the base walk at 1.5 x entries",
                   "cycles", r.page_stride, r.page_step, r.page_points);
-        if (strcmp(refuted, "--structure average") != 0)
-            gs_probe_warning(p, "the fine-grained walk was refuted: %s", refuted);
         gs_probe_status(p, "ok", NULL);
     }
-    if (!r.l2_entries) {
-        record_tlb_refuted(ctx, t, 1, r.entries ? r.why2 : "no first level");
-        return;
-    }
+    cw_record_tlb_second(ctx, t, &r.l2, NULL);
+}
+
+/* The second level from average-mode walks (cw_tlb_second); refuted: why the fine-grained level
+ * it contradicts is not reported (NULL: none). */
+void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_second_result *r,
+                          const char *refuted)
+{
     gs_probe_out *p = cw_level_record(ctx, t, 1);
-    char m[320];
-    snprintf(m, sizeof m, "average-mode stride walks over aliased memory, stride %llu B: most "
-             "regions visited before a second step (each its own entry if an entry covers no "
-             "more than the stride; a set-associative level whose sets the stride does not all "
-             "reach shows fewer)", (unsigned long long)r.l2_stride_bytes);
-    if (r.page_bytes)
-        gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, "the first level's page");
-    uint64_t e = r.l2_entries, h = r.l2_entries_half, s2 = r.l2_stride_bytes;
-    double reach = (double)e * (double)s2, reach_h = (double)h * (double)(s2 / 2);
-    bool same_count = h && udiff(h, e) <= e / 20;
-    bool same_reach = h && !same_count && fabs(reach - reach_h) <= 0.05 * reach;
-    char nd[320];
-    if (!h)
-        snprintf(nd, sizeof nd, "%s", "average-mode walks at one stride give a count of regions "
-                 "only");
+    gs_param_int(p, "walked_bytes", (long long)r->walked_bytes);
+    const char *m = "average-mode stride walks over aliased memory: most regions that fit at "
+                    "strides of 1, 3, 17, 67, 257 pages (one count = entries, one reach = entries "
+                    "x coverage)";
+    const char *ms = "average-mode stride walks: most regions that fit at 2, 4, 8 ... x the "
+                     "coverage (halving under a power-of-two index, holding at the ways)";
+    char why[640];
+    snprintf(why, sizeof why, "%s%.300s%s%.300s", refuted ? "the fine-grained walk was refuted: "
+             : "", refuted ? refuted : "", refuted ? "; average mode: " : "", r->why);
+    if (r->page_bytes)
+        gs_figure(p, "page_bytes", (double)r->page_bytes, "B", 0, 1, "the first level's page");
     else
-        snprintf(nd, sizeof nd, "%llu regions of %llu B and %llu of %llu B before the step: %s",
-                 (unsigned long long)e, (unsigned long long)s2, (unsigned long long)h,
-                 (unsigned long long)(s2 / 2),
-                 same_count ? "the same count at both strides: the entries of a fully "
-                              "associative level whose entries cover at most the smaller stride, "
-                              "or the ways of a set both strides fall into; the walks cannot "
-                              "tell which"
-                 : same_reach ? "the same reach at both strides (regions share entries, or "
-                                "strides skip sets): entries x coverage only"
-                              : "neither the same count nor the same reach");
-    if (!h)
-        gs_figure(p, "entries", (double)e, "", 0, 1, m);
-    else
-        gs_figure_nd(p, "entries", "", m, "%s", nd);
-    gs_figure_nd(p, "coverage_bytes", "B", m, "%s", nd);
-    if (same_reach)
-        gs_figure(p, "size_bytes", reach, "B", 0, 2, "regions before the second step x stride, "
-                  "equal at two strides: the bytes the level translates (entries x coverage)");
-    else
-        gs_figure_nd(p, "size_bytes", "B", m, "%s", nd);
-    gs_figure_nd(p, "sets", "", m, "%s", nd);
-    gs_figure_nd(p, "ways", "", m, "%s", nd);
-    if (h) {
-        double x[2] = {(double)(s2 / 2), (double)s2}, y[2] = {(double)h, (double)e};
-        gs_series(p, "regions_by_stride", "stride", "B", "regions before the second step",
-                  "regions", x, y, 2);
+        gs_figure_nd(p, "page_bytes", "B", m, "%s", r->why);
+    if (r->entries) {
+        gs_figure(p, "entries", (double)r->entries, "", 0, 1, m);
+        gs_figure(p, "coverage_bytes", (double)r->coverage_bytes, "B", 0, 1, m);
+        gs_figure(p, "size_bytes", (double)r->reach_bytes, "B", 0, 1, "entries x coverage");
+    } else {
+        gs_figure_nd(p, "entries", "", m, "%s", why);
+        gs_figure_nd(p, "coverage_bytes", "B", m, "%s", why);
+        if (r->reach_bytes && r->reach_min)
+            gs_figure_nd(p, "size_bytes", "B", m, "%s (at least %llu B: the regions that fit at "
+                         "the largest stride tried)", why, (unsigned long long)r->reach_bytes);
+        else
+            gs_figure_nd(p, "size_bytes", "B", m, "%s", why);
     }
-    gs_figure(p, "miss_penalty_cycles", r.l2_penalty_cycles, "cycles", 0, 1,
-              "second step of the average latency over the base walk");
-    gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.l2_penalty_cycles), "ns", 0, 1,
-              "second step of the average latency over the base walk");
+    if (r->sets) {
+        gs_figure(p, "sets", (double)r->sets, "", 0, 1, ms);
+        gs_figure(p, "ways", (double)r->ways, "", 0, 1, ms);
+        if (r->sets == 1)
+            gs_figure_list(p, "mapping", NULL, 0, "bit", 1, "one set (fully associative): no "
+                           "index bit");
+    } else {
+        gs_figure_nd(p, "sets", "", ms, "%s", r->why_sets);
+        gs_figure_nd(p, "ways", "", ms, "%s", r->why_sets);
+    }
+    gs_figure_nd(p, "policy", "", "replacement tests", "%s", "average-mode counts of regions "
+                 "do not test replacement");
+    if (r->points)
+        gs_series(p, "regions_by_stride", "stride", "B", "regions that fit before the second "
+                  "step", "regions", r->stride_bytes, r->count, r->points);
+    const char *mp = "second step of the average latency over the first level's misses";
+    if (isfinite(r->penalty_cycles) && r->entries) {
+        gs_figure(p, "miss_penalty_cycles", r->penalty_cycles, "cycles", 0, 1, mp);
+        gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r->penalty_cycles), "ns", 0, 1, mp);
+    } else {
+        gs_figure_nd(p, "miss_penalty_cycles", "cycles", mp, "%s", why);
+    }
     gs_probe_status(p, "ok", NULL);
+}
+
+void cw_tlb_check_second(cw_level *lv, const cw_tlb_second_result *r, bool *ok)
+{
+    uint64_t entries = lv->line_bytes ? lv->size_bytes / lv->line_bytes : 0;
+    *ok = !r->entries || (entries == r->entries && lv->line_bytes == r->coverage_bytes);
+    if (!*ok)
+        snprintf(lv->why_structure, sizeof lv->why_structure, "fine-grained walks found "
+                 "%llu entries of %llu B, average-mode stride walks %llu entries of %llu B: they "
+                 "disagree", (unsigned long long)entries, (unsigned long long)lv->line_bytes,
+                 (unsigned long long)r->entries, (unsigned long long)r->coverage_bytes);
 }

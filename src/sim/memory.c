@@ -287,7 +287,7 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
                       gs_error *err)
 {
     if (!p->chain || p->chain_len == 0)
-        return gs_fail(err, GS_ERR_USAGE, "chase plan: empty chain");
+        return gs_fail(err, GS_ERR_USAGE, "chase: the chain is empty");
     if (p->element_bytes != 4 && p->element_bytes != 8)
         return gs_fail(err, GS_ERR_USAGE, "chase plan: element_bytes must be 4 or 8, not %u",
                        p->element_bytes);

@@ -1,0 +1,170 @@
+/* The L2's size in average mode, partition-aware (docs/methods.md, "cache", "L2 size"; issue 16):
+ * a footprint sweep's plateau (cache_cross_check.c) ends where the average latency leaves the
+ * plateau by 10 %, which a mix of near and far hits and a gradual step push past the capacity
+ * (the H100's 52 642 688 B against the driver's 52 428 800 B; the H200's 69 MB against 60 MB).
+ * Here hit or miss is never read from one latency threshold: each walk over lines T is paired
+ * with a walk that visits every line twice in a row (its first word, then the word 8 bytes on,
+ * which always hits); their averages a and b give the miss excess 2 (a - b) = (share of misses)
+ * x (miss penalty) whatever mix of near and far lines T holds, so a far hit is not read as a
+ * miss. The capacity is bisected on that excess, then the excess just past it is extrapolated
+ * back to zero (it grows linearly with the lines past the capacity: each one overflows one set).
+ * Sets, ways, mapping and policy of the L2 are not found here (docs/methods.md says why). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/cache_internal.h"
+
+#define L2_MAX_LINES (1ull << 19)   /* lines of one walk, at most (walks of up to 2^20 elements) */
+
+/* Miss excess of a warm cyclic walk over the lines at offsets lines[0..n) (see the header). */
+static int miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice,
+                       double *excess, double *hit, gs_error *err)
+{
+    double a, b;
+    for (size_t i = 0; i < n; i++)
+        twice[2 * i] = lines[i], twice[2 * i + 1] = lines[i] + AVG_ELEM;
+    int rc = cw_avg_offsets(w, lines, n, &a, err);
+    if (!rc)
+        rc = cw_avg_offsets(w, twice, 2 * n, &b, err);
+    *excess = rc ? NAN : 2 * (a - b);
+    *hit = rc ? NAN : 2 * b - a;
+    return rc;
+}
+
+/* Whether the walk over T misses: its excess over the hits of its own lines is at least 3 cycles
+ * or 1 % of their mean hit latency. */
+static int misses(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice, bool *yes,
+                  double *excess, gs_error *err)
+{
+    double hit;
+    int rc = miss_excess(w, lines, n, twice, excess, &hit, err);
+    *yes = !rc && *excess > fmax(CW_TLB_STEP_CYCLES, 0.01 * hit);
+    return rc;
+}
+
+/* Miss excess of a warm random cyclic walk (Sattolo) over every line of footprint_bytes. */
+static int footprint_misses(cw_walker *w, uint64_t footprint_bytes, uint64_t line, bool *yes,
+                            double *excess, gs_error *err)
+{
+    uint64_t n = footprint_bytes / line;
+    uint64_t *order = malloc(n * sizeof *order), *twice = malloc(2 * n * sizeof *twice);
+    int rc = order && twice && n > 1 ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; !rc && i < n; i++)
+        order[i] = i;
+    for (uint64_t i = n - 1; !rc && i > 0; i--) {           /* Sattolo: one cycle */
+        uint64_t j = gs_rng_below(&w->rng, i), x = order[i];
+        order[i] = order[j], order[j] = x;
+    }
+    for (uint64_t i = 0; !rc && i < n; i++)
+        order[i] *= line;
+    if (!rc)
+        rc = misses(w, order, n, twice, yes, excess, err);
+    free(order), free(twice);
+    return rc;
+}
+
+/* The capacity by bisection on the miss excess (not on a latency plateau, which a mix of near
+ * and far hits and a tolerance of 10 % blur): the largest footprint, in steps of `step` bytes,
+ * whose random walk does not miss, between size / 2 and 2 x size. *lo (fits) and *hi (misses);
+ * both 0 when the bracket does not hold. */
+static int capacity_by_excess(cw_walker *w, uint64_t size, uint64_t line, uint64_t *lo,
+                              uint64_t *hi, gs_error *err)
+{
+    uint64_t step = size / 1024 > line ? size / 1024 / line * line : line;
+    uint64_t a = size / 2 / step * step, b = size + size / 4;
+    bool miss = false;
+    double ex;
+    *lo = *hi = 0;
+    int rc = footprint_misses(w, a, line, &miss, &ex, err);
+    if (rc || miss || a / line > L2_MAX_LINES)
+        return rc;
+    for (rc = footprint_misses(w, b, line, &miss, &ex, err); !rc && !miss && b < 2 * size;) {
+        a = b;
+        b += size / 4;
+        rc = footprint_misses(w, b, line, &miss, &ex, err);
+    }
+    if (rc || !miss || b / line > L2_MAX_LINES)
+        return rc;
+    b = b / step * step;
+    while (!rc && b - a > step) {
+        uint64_t mid = (a + (b - a) / 2) / step * step;
+        if (mid <= a)
+            break;
+        rc = footprint_misses(w, mid, line, &miss, &ex, err);
+        if (!rc && miss)
+            b = mid;
+        else if (!rc)
+            a = mid;
+    }
+    if (!rc)
+        *lo = a, *hi = b;
+    return rc;
+}
+
+
+/* Where the excess starts: the excess at hi + d and hi + 2 d (d = 1/64 of hi) fitted by a line
+ * through the origin's shift: capacity = x1 - e1 (x2 - x1) / (e2 - e1), rounded to the line. Kept
+ * when inside [lo - 1/64, hi] and the three points (hi, +d, +2d) lie on one line (10 %). */
+static int extrapolate(cw_walker *w, uint64_t lo, uint64_t hi, uint64_t line, uint64_t *cap,
+                       gs_error *err)
+{
+    uint64_t d = hi / 64 / line * line, x[3] = {hi, hi + d, hi + 2 * d};
+    double e[3];
+    bool miss;
+    *cap = 0;
+    for (int i = 0; i < 3; i++) {
+        if (x[i] / line > L2_MAX_LINES)
+            return 0;
+        int rc = footprint_misses(w, x[i], line, &miss, &e[i], err);
+        if (rc)
+            return rc;
+    }
+    double s1 = (e[1] - e[0]) / (double)d, s2 = (e[2] - e[1]) / (double)d;
+    if (!(s1 > 0 && s2 > 0) || fabs(s1 - s2) > 0.1 * fmax(s1, s2))
+        return 0;
+    double c = (double)x[1] - e[1] / ((s1 + s2) / 2);
+    uint64_t r = (uint64_t)llround(c / (double)line) * line;
+    if (c > 0 && r + lo / 64 >= lo && r <= hi)
+        *cap = r;
+    return 0;
+}
+
+int cw_l2_size(cw_walker *w, cw_level *lv, gs_error *err)
+{
+    uint64_t line = lv->line_bytes ? lv->line_bytes : 128, lo = 0, hi = 0, cap = 0;
+    if (lv->size_bytes / line < 64)
+        return 0;
+    int rc = capacity_by_excess(w, lv->size_bytes, line, &lo, &hi, err);
+    if (!rc && lo)
+        rc = extrapolate(w, lo, hi, line, &cap, err);
+    if (rc || !lo)
+        return rc;
+    /* capacity < hi (misses seen there); above cap - 1/256 (the extrapolation's spread), or
+     * above lo / 2 (fits) when it did not hold */
+    lv->size_interval_bytes[0] = cap ? cap - cap / 256 : lo / 2;
+    lv->size_interval_bytes[1] = hi;
+    lv->size_bytes = cap ? cap : lo;
+    lv->size_method = cap ? "footprint where the miss excess (a random walk less the same lines "
+                            "visited twice in a row: near and far hits cancel) starts, "
+                            "extrapolated from the excess at 1/64 and 2/64 past the bisected "
+                            "edge, rounded to the line (interval: size_low_bytes .. "
+                            "size_high_bytes)"
+                          : "largest footprint whose random walk shows no miss excess (3 cycles "
+                            "or 1 %; a walk less the same lines visited twice in a row), "
+                            "bisected to 1/1024: an upper bound, a few lines per set past the "
+                            "capacity can stay under the threshold";
+    return 0;
+}
+
+void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv)
+{
+    if (!lv->size_interval_bytes[1])
+        return;
+    const char *m = "interval of the capacity: below, the extrapolated start of the miss excess "
+                    "less 1/256 (or half the bisected edge, which fits); above, the smallest "
+                    "footprint whose walk misses";
+    gs_figure(p, "size_low_bytes", (double)lv->size_interval_bytes[0], "B", 0, 1, m);
+    gs_figure(p, "size_high_bytes", (double)lv->size_interval_bytes[1], "B", 0, 1, m);
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# End-to-end test of the TLB levels of probe `cache --target tlb` on simulator models: a first
+# level whose fine-grained and average-mode walks disagree is "not determined" with both readings
+# (tests/models/tlb_disagree.json), never a figure with a warning; the second level's entries,
+# coverage, sets and ways exact or not determined on models with a fully associative second
+# level (tlb_second_fa), equal sets (tlb_second_sets, hopper), unequal ones (fermi: 17 + 6 x 8)
+# and entries covering many pages (tlb_coverage).
+set -u
+. "$(dirname "$0")/common.bash"
+
+if $B run cache --target tlb -q --device "sim:$SRC/tests/models/tlb_disagree.json" \
+     --json "$T/d.json" >/dev/null 2>"$T/err"; then
+  $PY - "$T/d.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rec = {p["params"]["level"]: p for p in doc["probes"]}
+l1 = rec["l1tlb"]
+for k in ("entries", "page_bytes", "coverage_bytes", "size_bytes", "miss_penalty_cycles"):
+    f = l1["figures"][k]
+    assert f["value"] is None, ("l1tlb", k, f)
+    assert "fine-grained walks found" in f["reason"] and "average-mode stride walks:" in f["reason"], f
+assert not l1.get("warnings"), l1.get("warnings")
+print("  tlb_disagree: first level not determined, both readings in the reason")
+PYEOF
+else
+  echo "FAIL tlb_disagree: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
+# The second level from average-mode walks (odd multiples of the page, then powers of two of the
+# coverage), in the default run: entries, coverage, sets and ways exact or not determined, never
+# wrong; the figures each model must determine are listed.
+tlb_check() {  # SPEC MODE MUST
+  local file=$1; case "$1" in */*) ;; *) file="$SRC/models/$1.json";; esac
+  local extra=""; [ "$2" = average ] && extra="--structure average"
+  if $B run cache --target tlb -q $extra --device "sim:$1" --json "$T/t.json" >/dev/null 2>"$T/err"; then
+    $PY - "$T/t.json" "$file" "$3" "$2" <<'PYEOF' || { echo "FAIL tlb $1 $2"; fails=$((fails+1)); }
+import json, sys
+doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+must = set(sys.argv[3].split(",")) if sys.argv[3] else set()
+rec = {p["params"]["level"]: p["figures"] for p in doc["probes"]}
+t1, t2 = model["memory"]["tlbs"][:2]
+cover = t2.get("coverage_bytes", t2["page_bytes"])
+ways = t2.get("ways_per_set") or [t2.get("ways", t2["entries"])] * t2.get("sets", 1)
+truth = {"entries": t2["entries"], "coverage_bytes": cover, "size_bytes": t2["entries"] * cover,
+         "miss_penalty_cycles": t2["miss_penalty_cycles"]}
+if len(set(ways)) == 1:
+    truth.update({"sets": len(ways), "ways": ways[0]})
+else:
+    truth.update({"sets": len(ways), "ways": None})     # unequal: never one figure
+bad, seen = [], []
+f = rec["l2tlb"]
+for k, want in truth.items():
+    got = f.get(k, {}).get("value")
+    if got is None:
+        if k in must:
+            bad.append("l2tlb.%s not determined (%s), want %s" % (k, f.get(k, {}).get("reason"), want))
+        continue
+    # JSON numbers carry 10 significant digits (src/report): 64 GB reads 68719476740
+    tol = 0.05 * want if k == "miss_penalty_cycles" else max(0.5, 1e-9 * want)
+    if want is None or abs(got - want) > tol:
+        bad.append("l2tlb.%s = %s, want %s" % (k, got, want))
+    seen.append(k)
+for b in bad:
+    print("  " + b)
+print("  %s (%s): second level %s determined, %d wrong" % (model["name"], sys.argv[4],
+      ", ".join(seen) or "nothing", len(bad)))
+sys.exit(1 if bad else 0)
+PYEOF
+  else
+    echo "FAIL tlb $1 $2: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  fi
+}
+M=$SRC/tests/models
+tlb_check "$M/tlb_second_fa.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+tlb_check "$M/tlb_second_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+tlb_check hopper average entries,coverage_bytes,size_bytes,miss_penalty_cycles
+tlb_check fermi average entries,coverage_bytes,size_bytes
+tlb_check "$M/tlb_coverage.json" average ""
+for spec in "$M/tlb_second_fa.json" "$M/tlb_second_sets.json" hopper fermi "$M/tlb_coverage.json"; do
+  tlb_check "$spec" default entries
+done
+# a level the fine-grained walk does not find: the average-mode record stands alone
+tlb_check "$M/tlb_large_second.json" default entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+[ $fails -eq 0 ] && echo "tlb_levels: ok" || echo "tlb_levels: $fails failures"
+exit $((fails > 0))

@@ -1,8 +1,8 @@
 /* Tests of the simulator's set-associative store (src/sim/cache.c) against hand-computed hit/miss
  * sequences: LRU, FIFO, tree-PLRU and SRRIP on one 4-way set, random and weighted victim
- * frequencies (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper, section 4.2), the
- * unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings (the texture L1's
- * bits 7-8, Fig. 12), sector fills, and the geometry checks. */
+ * frequencies (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper,
+ * section 4.2), the unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings
+ * (the texture L1's bits 7-8, Fig. 12), sector fills, and the geometry checks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -141,14 +141,29 @@ int cw_find_capacity(cw_walker *w, uint64_t lo, uint64_t start, uint64_t bound,
     }
     /* one line past capacity under random or weighted replacement misses about once a pass,
      * spread over the set's blocks: a verdict of 16 passes can miss it; the end is checked with
-     * four times as many passes and stepped back while they show misses */
-    for (unsigned back = 0; !rc && back < 8 && lo >= 2 * s; back++) {
+     * four times as many passes, and when they show misses a footprint that fits is sought
+     * below (steps doubling from one stride) and the end bisected again with them */
+    if (!rc)
         rc = fits_long(w, lo, s, &ok, err);
-        if (rc || ok)
-            break;
-        lo -= s;
+    uint64_t bad = lo, good = 0;
+    for (uint64_t step = s; !rc && !ok && step < lo && !good; step *= 2) {
+        bool fit = false;
+        rc = fits_long(w, lo - step, s, &fit, err);
+        if (!rc && fit)
+            good = lo - step;
+        else if (!rc)
+            bad = lo - step;
     }
-    lv->size_bytes = lo;
+    while (!rc && good && bad - good > s) {
+        uint64_t mid = good + (bad - good) / 2 / s * s;
+        bool fit = false;
+        rc = fits_long(w, mid, s, &fit, err);
+        if (fit)
+            good = mid;
+        else
+            bad = mid;
+    }
+    lv->size_bytes = good ? good : lo;
     return rc;
 }
 

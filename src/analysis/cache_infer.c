@@ -228,7 +228,8 @@ bool gs_ways_equal(const unsigned *ways_per_set, size_t n)
 
 const char *gs_policy_name(gs_policy p)
 {
-    static const char *const names[] = {"lru", "fifo", "plru", "random", "weighted", "unknown"};
+    static const char *const names[] = {"lru",    "fifo",     "plru",   "srrip",
+                                        "random", "weighted", "unknown"};
     return p <= GS_POLICY_UNKNOWN ? names[p] : "unknown";
 }
 
@@ -274,6 +275,26 @@ typedef struct set_state {
     uint64_t tree;
 } set_state;
 
+/* SRRIP (stamp holds the re-reference value): the lowest way at 3, after ageing all until one
+ * is; ageing changes no order, so it is applied once, by the distance of the largest to 3. */
+static unsigned srrip_victim(const set_state *s, unsigned ways)
+{
+    unsigned v = 0;
+    for (unsigned w = 1; w < ways; w++)
+        if (s->stamp[w] > s->stamp[v])
+            v = w;
+    return v;
+}
+
+static void srrip_age(set_state *s, unsigned ways)
+{
+    uint64_t top = 0;
+    for (unsigned w = 0; w < ways; w++)
+        top = s->stamp[w] > top ? s->stamp[w] : top;
+    for (unsigned w = 0; top < 3 && w < ways; w++)
+        s->stamp[w] += 3 - top;
+}
+
 static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
 {
     for (unsigned w = 0; w < ways; w++)
@@ -281,6 +302,8 @@ static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
             return w;
     if (p == GS_POLICY_PLRU)
         return plru_victim(s->tree, ways);
+    if (p == GS_POLICY_SRRIP)
+        return srrip_victim(s, ways);
     unsigned v = 0;
     for (unsigned w = 1; w < ways; w++)
         if (s->stamp[w] < s->stamp[v])
@@ -291,7 +314,8 @@ static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
 int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned ways, bool *hit)
 {
     if (ways == 0 || ways >= CACHE_INFER_MAX_BLOCKS ||
-        (p != GS_POLICY_LRU && p != GS_POLICY_FIFO && p != GS_POLICY_PLRU))
+        (p != GS_POLICY_LRU && p != GS_POLICY_FIFO && p != GS_POLICY_PLRU &&
+         p != GS_POLICY_SRRIP))
         return -1;
     if (p == GS_POLICY_PLRU && ((ways & (ways - 1)) || ways > 64))
         return -1;
@@ -304,12 +328,19 @@ int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned wa
                 w = (int)k;
         hit[i] = w >= 0;
         if (w < 0) {
+            bool full = true;
+            for (unsigned k = 0; k < ways; k++)
+                full = full && s.valid[k];
+            if (p == GS_POLICY_SRRIP && full)
+                srrip_age(&s, ways);
             w = (int)choose_victim(&s, p, ways);
             s.valid[w] = true;
             s.block[w] = blocks[i];
-            s.stamp[w] = i + 1;
+            s.stamp[w] = p == GS_POLICY_SRRIP ? 2 : i + 1;
         } else if (p == GS_POLICY_LRU) {
             s.stamp[w] = i + 1;
+        } else if (p == GS_POLICY_SRRIP) {
+            s.stamp[w] = 0;
         }
         if (p == GS_POLICY_PLRU)
             plru_touch(&s.tree, ways, (unsigned)w);

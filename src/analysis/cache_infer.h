@@ -90,6 +90,8 @@ typedef enum gs_policy {
     GS_POLICY_LRU = 0,
     GS_POLICY_FIFO,
     GS_POLICY_PLRU,           /* binary-tree pseudo-LRU, ways a power of two */
+    GS_POLICY_SRRIP,          /* static RRIP, 2-bit re-reference values: fill at 2, hit to 0,
+                                 victim the lowest way at 3 (all aged until one is) */
     GS_POLICY_RANDOM,
     GS_POLICY_WEIGHTED,
     GS_POLICY_UNKNOWN,
@@ -97,8 +99,8 @@ typedef enum gs_policy {
 
 const char *gs_policy_name(gs_policy p);
 
-/* Hits that a deterministic policy (LRU, FIFO, PLRU) predicts for one set of `ways` ways that
- * starts empty and fills empty ways lowest first: blocks[i] is the block accessed at step i
+/* Hits that a deterministic policy (LRU, FIFO, PLRU, SRRIP) predicts for one set of `ways` ways
+ * that starts empty and fills empty ways lowest first: blocks[i] is the block accessed at step i
  * (small integers). -1 for a policy it cannot predict, ways 0 or over 256 (PLRU: over 64). */
 int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned ways, bool *hit);
 

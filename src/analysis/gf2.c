@@ -12,7 +12,8 @@ uint64_t gs_gf2_index(const uint64_t *masks, size_t k, uint64_t addr)
     return idx;
 }
 
-/* Add x to a basis in reduced row-echelon form (rank entries, room for 64); returns the new rank. */
+/* Add x to a basis in reduced row-echelon form (rank entries, room for 64); returns the new
+ * rank. */
 static size_t basis_insert(uint64_t *basis, size_t rank, uint64_t x)
 {
     for (size_t i = 0; i < rank && x; i++)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gf2.h"
 #include "probes/cache_internal.h"
 
 /* ---- ways from stride walks (cw_avg_fits) ---------------------------------------------------- */
@@ -173,6 +174,137 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
     return rc;
 }
 
+/* ---- an XOR set index (analysis/gf2.h) ------------------------------------------------------- */
+
+#define XOR_MAX_TESTS 512      /* lines tested against one set, at most */
+#define XOR_HELD_OUT 16        /* held-out lines of each kind (predicted in the set, random) */
+
+/* Whether line x falls in the set of set[0..m) (ways + 1 lines of one set): a walk of x with
+ * set[1..m) (ways lines of the set, which fit) misses only when x is their set's ways + 1-th. */
+static int in_set(cw_walker *w, const uint64_t *set, size_t m, uint64_t x, double hit, bool *yes,
+                  gs_error *err)
+{
+    uint64_t t[CW_MAX_WAYS + 1];
+    *yes = false;
+    for (size_t i = 0; i < m; i++)
+        if (set[i] == x)
+            return *yes = true, 0;
+    memcpy(t, set + 1, (m - 1) * sizeof *t);
+    t[m - 1] = x;
+    double avg;
+    int rc = cw_avg_offsets(w, t, m, &avg, err);
+    *yes = !rc && avg > hit * 1.1;
+    return rc;
+}
+
+/* Lines set[0] ^ v for v of one or two address bits from the line's to top_bit: conflicts[] gets
+ * the v that stay in the set, apart[] those that leave it. */
+static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low, unsigned top,
+                      double hit, uint64_t *conflicts, size_t *nc, uint64_t *apart, size_t *na,
+                      gs_error *err)
+{
+    int rc = 0;
+    *nc = *na = 0;
+    for (unsigned j = low; j <= top && !rc; j++)
+        for (unsigned k = j; k <= top && !rc && *nc + *na < XOR_MAX_TESTS; k++) {
+            uint64_t v = (1ull << j) | (1ull << k);
+            bool yes;
+            rc = in_set(w, set, m, set[0] ^ v, hit, &yes, err);
+            if (!rc && yes)
+                conflicts[(*nc)++] = v;
+            else if (!rc)
+                apart[(*na)++] = v;
+        }
+    return rc;
+}
+
+/* Held-out lines: XOR_HELD_OUT that the masks put in the set (random sums of conflicting
+ * differences) and XOR_HELD_OUT random lines of the region; how many the walks contradict. */
+static int held_out(cw_walker *w, const uint64_t *set, size_t m, const uint64_t *masks, size_t k,
+                    const uint64_t *conflicts, size_t nc, uint64_t bits, double hit,
+                    size_t *wrong, gs_error *err)
+{
+    int rc = 0;
+    uint64_t home = gs_gf2_index(masks, k, set[0]);
+    *wrong = 0;
+    for (size_t i = 0; i < 2 * XOR_HELD_OUT && !rc; i++) {
+        uint64_t v = 0;
+        if (i < XOR_HELD_OUT)
+            for (size_t c = 0; c < nc; c++)
+                v ^= gs_rng_below(&w->rng, 2) ? conflicts[c] : 0;
+        else
+            v = gs_rng_next(&w->rng) & bits;
+        bool yes;
+        rc = in_set(w, set, m, set[0] ^ v, hit, &yes, err);
+        *wrong += !rc && yes != (gs_gf2_index(masks, k, set[0] ^ v) == home);
+    }
+    return rc;
+}
+
+/* The set index as XOR masks of address bits (gs_gf2): lines set[0] ^ v, v of one or two bits
+ * from the line's up to 16 x capacity, tested against ways + 1 lines of one set; the masks are the
+ * null space of the differences that stay in the set. Accepted when they make lv->sets sets, put
+ * every line that left the set elsewhere, and predict held-out lines; else the mapping stays not
+ * determined with why (appended to lv->why_structure). */
+static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
+                     double hit, gs_error *err)
+{
+    char why[240];
+    unsigned low = log2_floor(line), top = log2_floor(16 * lv->size_bytes);
+    /* device memory spaces reach past the capacity search's bound (as in cw_avg_fits) */
+    bool device = w->space == GS_SPACE_GLOBAL || w->space == GS_SPACE_TEXTURE;
+    if (!device && top >= log2_floor(w->bound))
+        top = log2_floor(w->bound) - 1;
+    if (top > 40)
+        top = 40;
+    uint64_t bits = ((2ull << top) - 1) & ~(line - 1);
+    uint64_t *conflicts = malloc(XOR_MAX_TESTS * sizeof *conflicts);
+    uint64_t *apart = malloc(XOR_MAX_TESTS * sizeof *apart);
+    int rc = conflicts && apart ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    size_t nc = 0, na = 0, k = 0, wrong = 0, sep = 0;
+    uint64_t masks[GS_GF2_MAX_MASKS];
+    why[0] = 0;
+    if (!rc && (lv->sets & (lv->sets - 1)))
+        snprintf(why, sizeof why, "%u sets is not a power of two: no XOR (linear) function of "
+                 "address bits indexes them (modulo an odd count, or a non-linear hash)",
+                 lv->sets);
+    if (!rc && !why[0])
+        rc = flip_tests(w, set, m, low, top, hit, conflicts, &nc, apart, &na, err);
+    if (!rc && !why[0]) {
+        k = gs_gf2_null_space(conflicts, nc, bits, masks, GS_GF2_MAX_MASKS);
+        uint64_t home = gs_gf2_index(masks, k, 0);
+        for (size_t i = 0; i < na && k <= GS_GF2_MAX_MASKS; i++)
+            sep += gs_gf2_index(masks, k, apart[i]) == home;
+        if (k > GS_GF2_MAX_MASKS || (1ull << k) != lv->sets || sep)
+            snprintf(why, sizeof why, "of %zu lines one or two address bits (%u..%u) away from "
+                     "a set's line, %zu stayed in it: their differences leave %zu XOR masks "
+                     "(%llu sets; %u measured) and %zu of the %zu that left unexplained: no "
+                     "linear index of these bits", nc + na, low, top, nc, k,
+                     k < 64 ? (unsigned long long)1 << k : 0ull, lv->sets, sep, na);
+    }
+    if (!rc && !why[0]) {
+        rc = held_out(w, set, m, masks, k, conflicts, nc, bits, hit, &wrong, err);
+        if (!rc && wrong)
+            snprintf(why, sizeof why, "XOR masks from one- and two-bit moves (bits %u..%u) "
+                     "mispredict %zu of %d held-out lines: no linear index of these bits", low,
+                     top, wrong, 2 * XOR_HELD_OUT);
+    }
+    if (!rc && why[0]) {
+        size_t used = strlen(lv->why_structure);
+        snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "; %s", why);
+    } else if (!rc) {
+        lv->mapping = CW_MAP_XOR;
+        lv->nxor = k;
+        memcpy(lv->xor_masks, masks, k * sizeof *masks);
+        lv->mapping_method = "set index bit i = parity(address & mask i), masks over GF(2) from "
+                             "the one- and two-bit moves of a line that keep it in its set "
+                             "(address bits from the line to 16 x capacity), checked on the "
+                             "moves that leave it and on held-out random lines";
+    }
+    free(conflicts), free(apart);
+    return rc;
+}
+
 /* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
  * from different random pools must agree (to a 64th), and sets x ways x line must be the
  * capacity within 3 %. Unequal sets give different ways and are refused. The last reduction's
@@ -208,8 +340,12 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
     lv->sets_method = "ways: lines of one set left by an eviction-set reduction over random lines "
                       "(three pools agree), less one; sets: capacity / (ways x line)";
     lv->mapping = CW_MAP_NONE;
-    snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
-    /* the last reduction's lines are ways + 1 blocks of one set: the fine-grained policy tests */
+    snprintf(lv->why_structure, sizeof lv->why_structure, "%.380s", why);
+    /* the last reduction's lines are ways + 1 blocks of one set: the XOR index from moves of
+     * one of them, and the fine-grained policy tests */
+    int rc2 = xor_index(w, lv, group, (size_t)r[2] + 1, line, hit, err);
+    if (rc2)
+        return rc2;
     lv->policy = GS_POLICY_UNKNOWN;
     lv->why_policy[0] = 0;
     return cw_infer_policy(w, lv, group, (size_t)r[2] + 1, 0, err);

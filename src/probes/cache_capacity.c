@@ -79,6 +79,36 @@ static int fits(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, b
     return rc;
 }
 
+/* Whether a footprint fits over CW_LONG_CHASES traces: no chain position misses, over all their
+ * passes together, more often than noise spikes at the band's outlier rate explain
+ * (gs_systematic_misses). One line past capacity under random replacement misses about once a
+ * pass, spread over that set's blocks: too rare for one trace, not for the positions of four. */
+#define CW_LONG_CHASES 4
+
+static int fits_long(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, bool *ok,
+                     gs_error *err)
+{
+    uint64_t n = footprint_bytes / stride_bytes;
+    cw_stride_chain(w, n, stride_bytes, w->chain);
+    size_t passes = w->cap / n > 16 ? 16 : w->cap / n, total = 0, got = 0;
+    uint32_t *counts = calloc(n, sizeof *counts), *one = malloc(n * sizeof *one);
+    int rc = counts && one ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (unsigned c = 0; c < CW_LONG_CHASES && !rc && passes; c++) {
+        rc = cw_chase(w, w->chain, n, 2, passes * n, &got, err);
+        if (!rc)
+            gs_trace_miss_counts(w->lat, got, n, w->band.threshold_cycles, one);
+        for (size_t i = 0; !rc && i < n; i++)
+            counts[i] += one[i];
+        total += got / n;
+    }
+    unsigned min_misses = gs_systematic_misses(total, w->band.outlier_rate, n);
+    *ok = true;
+    for (size_t i = 0; !rc && total && i < n; i++)
+        *ok = *ok && counts[i] < min_misses;
+    free(counts), free(one);
+    return rc;
+}
+
 /* Double from start until a conflict, then bisect in steps of the sweep stride. lo fits. */
 int cw_find_capacity(cw_walker *w, uint64_t lo, uint64_t start, uint64_t bound,
                      cw_level *lv, gs_error *err)
@@ -109,7 +139,31 @@ int cw_find_capacity(cw_walker *w, uint64_t lo, uint64_t start, uint64_t bound,
         else
             hi = mid;
     }
-    lv->size_bytes = lo;
+    /* one line past capacity under random or weighted replacement misses about once a pass,
+     * spread over the set's blocks: a verdict of 16 passes can miss it; the end is checked with
+     * four times as many passes, and when they show misses a footprint that fits is sought
+     * below (steps doubling from one stride) and the end bisected again with them */
+    if (!rc)
+        rc = fits_long(w, lo, s, &ok, err);
+    uint64_t bad = lo, good = 0;
+    for (uint64_t step = s; !rc && !ok && step < lo && !good; step *= 2) {
+        bool fit = false;
+        rc = fits_long(w, lo - step, s, &fit, err);
+        if (!rc && fit)
+            good = lo - step;
+        else if (!rc)
+            bad = lo - step;
+    }
+    while (!rc && good && bad - good > s) {
+        uint64_t mid = good + (bad - good) / 2 / s * s;
+        bool fit = false;
+        rc = fits_long(w, mid, s, &fit, err);
+        if (fit)
+            good = mid;
+        else
+            bad = mid;
+    }
+    lv->size_bytes = good ? good : lo;
     return rc;
 }
 
@@ -118,27 +172,76 @@ int cw_find_capacity(cw_walker *w, uint64_t lo, uint64_t start, uint64_t bound,
 #define AVG_MAX_POINTS 64
 
 /* The end of plateau pl (within tolerance of its latency), bisected between its last footprint
- * (at the plateau's latency) and the next sampled one, to a 64th of the footprint. */
-static int refine_end(cw_walker *w, uint64_t lo, uint64_t hi, uint64_t stride_bytes,
-                      double latency, int carveout, cw_avg_level *lv, gs_error *err)
+ * (at the plateau's latency) and the next sampled one, to a 64th of the footprint; then again to
+ * one stride with the strict margin (the plateau's own noise, at least AVG_STRICT), between
+ * lo_fit, a footprint inside the plateau, and the first one past the tolerance. No average
+ * proves a fit: a walk of F = C + k elements over a cyclic order overflows about k sets, each
+ * missing at least once a pass whatever the policy (ways + 1 lines pass through ways), so it
+ * shows at least k misses in F / stride accesses, which stay under a margin m while
+ * k < m x latency x (F / stride) / penalty. Those k strides are the ci95 (0 when k < 1: exact). */
+#define AVG_STRICT 0.01
+
+static int avg_fits(cw_walker *w, uint64_t footprint, uint64_t stride_bytes, double latency,
+                    double margin, int carveout, bool *fits, gs_error *err)
+{
+    double a;
+    int rc = cw_avg_walk(w, footprint, stride_bytes, carveout, &a, err);
+    *fits = !rc && a <= latency * (1 + margin);
+    return rc;
+}
+
+/* Strides a walk of footprint_bytes can overflow with its misses hidden under margin. */
+static double hidden_bytes(uint64_t footprint_bytes, uint64_t stride_bytes, double latency,
+                           double penalty, double margin)
+{
+    if (!(penalty > 0))
+        return (double)footprint_bytes;
+    double k = floor(margin * latency * (double)(footprint_bytes / stride_bytes) / penalty);
+    return k * (double)stride_bytes;
+}
+
+static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
+                      uint64_t stride_bytes, double latency, double penalty, double margin,
+                      int carveout, cw_avg_level *lv, gs_error *err)
 {
     uint64_t res = lo / 64 / stride_bytes * stride_bytes;
     res = res > stride_bytes ? res : stride_bytes;
     int rc = 0;
+    bool fits;
     while (!rc && hi - lo > res) {
         uint64_t half = (hi - lo) / 2 / res * res;
         uint64_t mid = lo + (half ? half : res);
         if (mid >= hi)
             break;
-        double a;
-        rc = cw_avg_walk(w, mid, stride_bytes, carveout, &a, err);
-        if (!rc && a <= latency * (1 + AVG_TOLERANCE))
+        rc = avg_fits(w, mid, stride_bytes, latency, AVG_TOLERANCE, carveout, &fits, err);
+        if (fits)
             lo = mid;
         else
             hi = mid;
     }
     lv->size_bytes = lo;
     lv->resolution_bytes = res;
+    lv->ci95_bytes = (double)(hi - lo) / 2 + hidden_bytes(lo, stride_bytes, latency, penalty,
+                                                          AVG_TOLERANCE);
+    lv->strict = false;
+    uint64_t a = lo_fit / stride_bytes * stride_bytes, b = hi;
+    if (!rc && a && a < b)
+        rc = avg_fits(w, a, stride_bytes, latency, margin, carveout, &fits, err);
+    if (rc || !a || a >= b || !fits)
+        return rc;
+    while (!rc && b - a > stride_bytes) {
+        uint64_t mid = a + (b - a) / 2 / stride_bytes * stride_bytes;
+        rc = avg_fits(w, mid, stride_bytes, latency, margin, carveout, &fits, err);
+        if (fits)
+            a = mid;
+        else
+            b = mid;
+    }
+    if (!rc) {
+        lv->size_bytes = a;
+        lv->ci95_bytes = hidden_bytes(a, stride_bytes, latency, penalty, margin);
+        lv->strict = true;
+    }
     return rc;
 }
 
@@ -171,7 +274,10 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
         lv->hit_cycles = pl[i].latency;
         lv->next_cycles = pl[i + 1].latency;
         size_t last = pl[i].first + pl[i].count - 1;
-        rc = refine_end(w, (uint64_t)x[last], (uint64_t)x[last + 1], stride_bytes, pl[i].latency,
+        double margin = pl[i].spread > AVG_STRICT ? pl[i].spread : AVG_STRICT;
+        size_t fit_at = pl[i].count > 1 ? last - 1 : last;  /* a point inside the plateau */
+        rc = refine_end(w, (uint64_t)x[fit_at], (uint64_t)x[last], (uint64_t)x[last + 1],
+                        stride_bytes, pl[i].latency, pl[i + 1].latency - pl[i].latency, margin,
                         carveout, lv, err);
     }
     if (!rc && k >= 1)

@@ -10,7 +10,8 @@
 
 static const char avg_size_m[] = "end of the level's latency plateau in an average-mode footprint "
                                  "sweep (random cyclic walk, no trace in shared memory; footprints "
-                                 "at ratio sqrt 2, the plateau's end bisected to a 64th)";
+                                 "at ratio sqrt 2, the plateau's end bisected to one stride within "
+                                 "the plateau's noise, else to a 64th with ci95 half the bracket)";
 
 const char cw_avg_miss_m[] = "latency of the plateau behind the level less the level's "
                              "plateau latency (average-mode footprint sweep)";
@@ -21,6 +22,7 @@ void cw_adopt_average(cw_level *lv, const cw_avg_level *a, double beyond_cycles,
                       uint64_t fetch_bytes, const char *why)
 {
     lv->size_bytes = a->size_bytes;
+    lv->size_ci95_bytes = a->ci95_bytes;
     lv->size_method = avg_size_m;
     lv->latency_method = cw_avg_miss_m;
     lv->band.hit_cycles = a->hit_cycles;

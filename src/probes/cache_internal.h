@@ -51,7 +51,10 @@ typedef struct target_def {
     const char *const level_names[3];
 } target_def;
 
-typedef enum cw_mapping { CW_MAP_NONE = 0, CW_MAP_BITS, CW_MAP_MODULO, CW_MAP_HASHED } cw_mapping;
+typedef enum cw_mapping {
+    CW_MAP_NONE = 0, CW_MAP_BITS, CW_MAP_MODULO, CW_MAP_HASHED,
+    CW_MAP_XOR                /* index bit i = parity(address & xor_masks[i]) (analysis/gf2.h) */
+} cw_mapping;
 
 /* Chases on one space and path, with scratch buffers sized by the trace capacity. */
 typedef struct cw_walker {
@@ -103,6 +106,9 @@ typedef struct cw_level {
     uint64_t size_interval_bytes[2]; /* L2 method: largest footprint that fits, smallest that
                                         misses (0: not measured) */
     size_t nindex;
+    uint64_t xor_masks[64];   /* CW_MAP_XOR: one mask per index bit */
+    size_t nxor;
+    const char *mapping_method; /* CW_MAP_XOR: how the masks were found and checked */
     gs_policy policy;
     double way_probabilities[CW_MAX_WAYS];
     size_t nprob;
@@ -111,6 +117,7 @@ typedef struct cw_level {
     char why_structure[640];
     char why_policy[640];
     const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
+    double size_ci95_bytes;   /* half the bracket of an average-mode size (0: exact) */
     const char *latency_method; /* NULL: fine-grained hit band; else average-mode plateaus */
     double trace_hit_cycles;  /* the fine-grained hit band's latency when the figures come from
                                  average-mode plateaus (NaN otherwise) */
@@ -206,6 +213,9 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
 typedef struct cw_avg_level {
     uint64_t size_bytes;       /* largest footprint still at the plateau's latency */
     uint64_t resolution_bytes; /* the bisection stopped when the bracket was this narrow */
+    double ci95_bytes;         /* 0: size_bytes fits and one stride more does not, within the
+                                  plateau's noise; else half the bracket the size lies in */
+    bool strict;               /* the strict bisection to one stride held (else to a 64th) */
     double hit_cycles;         /* plateau latency (median of its points) */
     double next_cycles;        /* latency of the plateau after it */
 } cw_avg_level;

@@ -85,6 +85,12 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
     } else if (lv->mapping == CW_MAP_MODULO) {
         gs_figure_text(p, "mapping", "modulo", 1,
                        "every block added past capacity opened a new set, in order");
+    } else if (lv->mapping == CW_MAP_XOR) {
+        double masks[64];
+        for (size_t i = 0; i < lv->nxor; i++)
+            masks[i] = (double)lv->xor_masks[i];
+        gs_figure_text(p, "mapping", "xor", 1, lv->mapping_method);
+        gs_figure_list(p, "set_index_xor_masks", masks, lv->nxor, "", 1, lv->mapping_method);
     } else if (lv->mapping == CW_MAP_HASHED) {
         gs_figure_text(p, "mapping", "hashed", 1,
                        "set-index bits are not a plain bit selection");
@@ -125,7 +131,7 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
     gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
     gs_param_int(p, "trace_carveout_percent", (long long)lv->trace_carveout);
-    gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", 0, 1,
+    gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", lv->size_ci95_bytes, 1,
               lv->size_method ? lv->size_method
                               : "largest footprint whose steady-state trace has no repeating "
                                 "miss (section 3.2 (1))");

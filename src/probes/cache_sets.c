@@ -127,5 +127,9 @@ int cw_overflow_sets(cw_walker *w, cw_level *lv, uint64_t *group, size_t *ngroup
     free(pos);
     if (!rc)
         classify_sets(lv, line, complete, nsets, in_order);
+    /* no sets: leave the line to the average-mode structure (eviction sets work under any index
+     * and policy); a TLB keeps it, the region one entry covers */
+    if (!rc && !lv->nsets && !w->tlb)
+        lv->line_bytes = 0;
     return rc;
 }

@@ -270,6 +270,18 @@ static unsigned plru_victim(uint64_t tree, unsigned ways)
     return lo;
 }
 
+/* SRRIP: the lowest way whose re-reference value is 3 (distant), ageing every way until one is. */
+static unsigned srrip_victim(sim_slot *slot, unsigned ways)
+{
+    for (;;) {
+        for (unsigned w = 0; w < ways; w++)
+            if (slot[w].stamp >= 3)
+                return w;
+        for (unsigned w = 0; w < ways; w++)
+            slot[w].stamp++;
+    }
+}
+
 /* Victim of a full set for the policies that do not keep stamps (LRU and FIFO take the oldest
  * stamp, found during the lookup's scan). */
 static unsigned victim_way(sim_cache *c, unsigned set, unsigned ways, gs_rng *rng)
@@ -279,6 +291,8 @@ static unsigned victim_way(sim_cache *c, unsigned set, unsigned ways, gs_rng *rn
         return (unsigned)gs_rng_below(rng, ways);
     case SIM_POLICY_PLRU:
         return plru_victim(c->plru[set], ways);
+    case SIM_POLICY_SRRIP:
+        return srrip_victim(c->slots + c->set_base[set], ways);
     case SIM_POLICY_WEIGHTED:
     default: {
         double u = gs_rng_unit(rng);
@@ -297,6 +311,8 @@ static void touch(sim_cache *c, unsigned set, unsigned ways, unsigned w, bool fi
         c->slots[c->set_base[set] + w].stamp = c->clock;
     else if (p == SIM_POLICY_PLRU)
         plru_touch(&c->plru[set], ways, w);
+    else if (p == SIM_POLICY_SRRIP)
+        c->slots[c->set_base[set] + w].stamp = filled ? 2 : 0;   /* long re-reference on fill */
 }
 
 /* ---- access ------------------------------------------------------------------------------------ */

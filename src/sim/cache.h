@@ -25,6 +25,8 @@ typedef enum sim_policy {
     SIM_POLICY_RANDOM,          /* evict a uniformly random way */
     SIM_POLICY_PLRU,            /* binary-tree pseudo-LRU (ways a power of two) */
     SIM_POLICY_WEIGHTED,        /* evict way i with probability way_probabilities[i] */
+    SIM_POLICY_SRRIP,           /* static RRIP, 2-bit re-reference values (in stamp): fill at 2,
+                                   hit to 0; victim: the lowest way at 3, all aged until one is */
 } sim_policy;
 
 typedef enum sim_mapping_kind {
@@ -54,7 +56,7 @@ typedef struct sim_geometry {
 /* One way of one set; a set's ways lie side by side, so a lookup reads one run of memory. */
 typedef struct sim_slot {
     uint64_t block;             /* block number (address / block_bytes) held */
-    uint64_t stamp;             /* last use (LRU) or fill time (FIFO) */
+    uint64_t stamp;             /* last use (LRU), fill time (FIFO), re-reference value (SRRIP) */
     uint32_t valid;             /* mask of valid sectors; 0 = slot empty */
 } sim_slot;
 

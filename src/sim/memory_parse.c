@@ -194,16 +194,17 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
 
 static int read_policy(const json_t *obj, const char *where, sim_geometry *g, gs_error *err)
 {
-    static const char *const names[] = {"lru", "fifo", "random", "plru", "weighted"};
+    static const char *const names[] = {"lru", "fifo", "random", "plru", "weighted", "srrip"};
     const char *name = "lru";
     if (sim_get_string(obj, where, "policy", 0, &name, err))
         return GS_ERR_INPUT;
     int found = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         if (strcmp(name, names[i]) == 0)
             found = i;
     if (found < 0)
-        return fail_at(err, where, "policy", "unknown; use lru, fifo, random, plru or weighted");
+        return fail_at(err, where, "policy", "unknown; use lru, fifo, random, plru, weighted or "
+                       "srrip");
     g->policy = (sim_policy)found;
     json_t *probs = json_object_get(obj, "way_probabilities");
     if (probs && g->policy != SIM_POLICY_WEIGHTED)

@@ -232,6 +232,17 @@ static void policies_by_hand(void **state)
     assert_int_equal(gs_policy_predict(GS_POLICY_RANDOM, p, 7, 4, ph), -1);
     assert_int_equal(gs_policy_predict(GS_POLICY_LRU, p, 7, 0, ph), -1);
     assert_string_equal(gs_policy_name(GS_POLICY_WEIGHTED), "weighted");
+    /* 4-way SRRIP, the priming access then a cyclic walk over 5 blocks: A A B C D E A B. A's hit
+     * sets it to 0; E ages every way by one and evicts B (the lowest way at 3); A still hits
+     * (LRU would have evicted A), B misses and evicts C */
+    uint32_t r[8] = {0, 0, 1, 2, 3, 4, 0, 1};
+    bool rh[8];
+    assert_int_equal(gs_policy_predict(GS_POLICY_SRRIP, r, 8, 4, rh), 0);
+    bool srrip[8] = {false, true, false, false, false, false, true, false};
+    assert_memory_equal(rh, srrip, sizeof srrip);
+    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, r, 8, 4, rh), 0);
+    assert_false(rh[6]);
+    assert_string_equal(gs_policy_name(GS_POLICY_SRRIP), "srrip");
 }
 
 static void mismatch_picks_the_policy(void **state)
@@ -244,13 +255,13 @@ static void mismatch_picks_the_policy(void **state)
     gs_rng_seed(&r, 5);
     for (int i = 0; i < N; i++)
         seq[i] = (uint32_t)gs_rng_below(&r, WAYS + 1);
-    gs_policy truth[3] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_PLRU};
-    for (int t = 0; t < 3; t++) {
+    gs_policy truth[4] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_PLRU, GS_POLICY_SRRIP};
+    for (int t = 0; t < 4; t++) {
         gs_policy_predict(truth[t], seq, N, WAYS, hit);
         for (int i = 0; i < N; i++)
             miss[i] = !hit[i];
         miss[100] = !miss[100];                          /* one access misread by noise */
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < 4; c++) {
             double mm = gs_policy_mismatch(truth[c], seq, miss, N, WAYS);
             if (c == t)
                 assert_true(mm < 0.01);

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """Compare the `cache` probe's JSON (from `gpusonar run cache --target all`) with the truth of the
 simulator model file it ran on (tests/e2e/cache_*.sh). The truth is read from the model file only;
-the probe never saw it. Integers must be equal, the policy's name equal, weighted/random way
+the probe never saw it. Integers must be equal (a size may instead hold the truth inside its ci95,
+at most 5 % of it), the policy's name equal, weighted/random way
 probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
 
 With GS_TRUTH_AVERAGE=1 (results of `--structure average`) the L1-like levels (l1, tex, ro) are
 held to what average-mode walks can tell: sets, ways and policy are exact for equal sets under
-any index, the mapping only for a bit-select one; unequal sets are refused (not determined,
-never wrong).
+any index, the mapping for a bit-select one and, as XOR masks, for an XOR one (their span must
+equal the model's); unequal sets are refused (not determined, never wrong).
 
 usage: cache_truth.py RESULT.json MODEL.json [SCHEMA.json [LEVELS]]"""
 import os
@@ -49,11 +50,52 @@ def geometry(g, line):
     return sets, ways, mapping
 
 
+def xor_masks(g):
+    """The model's XOR index as one mask per index bit (None for other mappings)."""
+    m = g.get("mapping")
+    if not isinstance(m, dict) or "xor" not in m:
+        return None
+    return [sum(1 << b for b in group) for group in m["xor"]]
+
+
+def gf2_basis(vectors):
+    """Reduced row-echelon basis of the span of vectors over GF(2), as a sorted list."""
+    basis = []
+    for v in vectors:
+        for b in basis:
+            v = min(v, v ^ b)
+        if v:
+            basis = [min(b, b ^ v) for b in basis] + [v]
+    basis = sorted(basis, reverse=True)
+    changed = True
+    while changed:                       # full reduction: no pivot bit in another row
+        changed = False
+        for i, b in enumerate(basis):
+            top = b.bit_length() - 1
+            for j, c in enumerate(basis):
+                if j != i and (c >> top) & 1:
+                    basis[j] = c ^ b
+                    changed = True
+    return sorted(basis, reverse=True)
+
+
+def same_xor_index(got_masks, want_masks):
+    """Do the reported masks span the model's, both restricted to the bits the probe examined
+    (up to the highest bit of a reported mask)?"""
+    if not isinstance(got_masks, list) or not got_masks:
+        return False
+    got = [int(round(x)) for x in got_masks]
+    keep = (1 << max(g.bit_length() for g in got)) - 1
+    return gf2_basis(got) == gf2_basis([w & keep for w in want_masks])
+
+
 def cache_truth(c):
     line = c["line_bytes"]
     sets, ways, mapping = geometry(c, line)
     t = {"size_bytes": c["size_bytes"], "line_bytes": line, "sets": sets, "mapping": mapping,
          "policy": c.get("policy", "lru")}
+    if xor_masks(c):
+        t["_xor"] = xor_masks(c)
     if c.get("sector_bytes", line) != line:
         t["sector_bytes"] = c["sector_bytes"]
     t["ways" if len(set(ways)) == 1 else "ways_per_set"] = ways[0] if len(set(ways)) == 1 else ways
@@ -111,6 +153,15 @@ def value(fig):
 def compare(name, truth, figs):
     bad = []
     for key, want in truth.items():
+        if key == "_xor":
+            continue
+        if key == "mapping" and want in ("hashed", "xor") and "_xor" in truth and \
+                figs.get(key, {}).get("value") == "xor":
+            masks = figs.get("set_index_xor_masks", {}).get("value")
+            if not same_xor_index(masks, truth["_xor"]):
+                bad.append("%s.set_index_xor_masks: got %s, want the span of %s" %
+                           (name, masks, truth["_xor"]))
+            continue
         if key not in figs:
             bad.append("%s.%s: missing (want %s)" % (name, key, want))
             continue
@@ -124,6 +175,9 @@ def compare(name, truth, figs):
             ok = isinstance(got, list) and [int(round(x)) for x in got] == want
         elif isinstance(want, str):
             ok = got == want
+        elif key == "size_bytes":                # exact, or the truth inside its ci95
+            ci = figs[key].get("ci95") or 0
+            ok = got is not None and abs(got - want) <= ci + 0.5 and ci <= 0.05 * want
         else:
             ok = got is not None and abs(got - want) < 0.5
         if not ok:
@@ -157,8 +211,10 @@ def main():
                 t.pop("ways_per_set")
                 t.pop("way_probabilities", None)
                 t.update({"sets": None, "ways": None, "mapping": None, "policy": None})
+            elif "_xor" in t and pow2(t["sets"]):
+                t["mapping"] = "xor"             # an XOR index: its masks, exactly
             elif not isinstance(t["mapping"], list):
-                t["mapping"] = None              # hashed or modulo: sets and ways counted
+                t["mapping"] = None              # modulo or other hash: sets and ways counted
     only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 and sys.argv[4] else None
     for level, t in truth.items():
         if only and level not in only:

@@ -1,8 +1,8 @@
 /* Tests of the simulator's set-associative store (src/sim/cache.c) against hand-computed hit/miss
- * sequences: LRU, FIFO and tree-PLRU on one 4-way set, random and weighted victim frequencies
- * (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper, section 4.2), the
- * unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings (the texture L1's
- * bits 7-8, Fig. 12), sector fills, and the geometry checks. */
+ * sequences: LRU, FIFO, tree-PLRU and SRRIP on one 4-way set, random and weighted victim
+ * frequencies (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper,
+ * section 4.2), the unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings
+ * (the texture L1's bits 7-8, Fig. 12), sector fills, and the geometry checks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -80,6 +80,17 @@ static void plru_sequence(void **state)
     assert_string_equal(out, "MMMMHMHMM");
     run_sequence(SIM_POLICY_LRU, "ABCDAEBCD", out);
     assert_string_equal(out, "MMMMHMMMM");
+}
+
+static void srrip_sequence(void **state)
+{
+    (void)state;
+    char out[32];
+    /* A A B C D then a cyclic walk: A's hit sets it to 0, the others fill at 2; every miss ages
+     * the set until a way is at 3 and evicts the lowest such way, never A's: A hits in every
+     * pass and ways 1-3 take turns as victims (the H100 L1's victims 0, 1/3, 1/3, 1/3). */
+    run_sequence(SIM_POLICY_SRRIP, "AABCDEABCDEABCDE", out);
+    assert_string_equal(out, "MHMMMMHMMMMHMMMM");
 }
 
 /* Fill a 4-way set, then miss many times; count the way each miss replaced. */
@@ -306,7 +317,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lru_sequence),      cmocka_unit_test(fifo_sequence),
-        cmocka_unit_test(plru_sequence),     cmocka_unit_test(weighted_frequencies),
+        cmocka_unit_test(plru_sequence),     cmocka_unit_test(srrip_sequence),
+        cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
         cmocka_unit_test(sector_fills),      cmocka_unit_test(geometry_checks),

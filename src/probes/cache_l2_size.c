@@ -146,6 +146,11 @@ int cw_l2_size(cw_walker *w, cw_level *lv, gs_error *err)
     lv->size_interval_bytes[0] = cap ? cap - cap / 256 : lo / 2;
     lv->size_interval_bytes[1] = hi;
     lv->size_bytes = cap ? cap : lo;
+    /* The figure carries its interval: ci95 is the farther bound's distance, so a reader (and
+     * verify) sees that the size is known to the interval, not to the byte. */
+    uint64_t below = lv->size_bytes - lv->size_interval_bytes[0];
+    uint64_t above = hi > lv->size_bytes ? hi - lv->size_bytes : 0;
+    lv->size_ci95_bytes = (double)(below > above ? below : above);
     lv->size_method = cap ? "footprint where the miss excess (a random walk less the same lines "
                             "visited twice in a row: near and far hits cancel) starts, "
                             "extrapolated from the excess at 1/64 and 2/64 past the bisected "

@@ -299,7 +299,8 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
                   "cycles", r.page_stride, r.page_step, r.page_points);
         gs_probe_status(p, "ok", NULL);
     }
-    cw_record_tlb_second(ctx, t, &r.l2, NULL);
+    /* Under a first level that was not determined, the second level's unit is not a known page. */
+    cw_record_tlb_second(ctx, t, &r.l2, alone ? NULL : refuted);
 }
 
 /* The second level from average-mode walks (cw_tlb_second); refuted: why the fine-grained level
@@ -317,8 +318,11 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
     char why[640];
     snprintf(why, sizeof why, "%s%.300s%s%.300s", refuted ? "the fine-grained walk was refuted: "
              : "", refuted ? refuted : "", refuted ? "; average mode: " : "", r->why);
-    if (r->page_bytes)
+    if (r->page_bytes && !refuted)
         gs_figure(p, "page_bytes", (double)r->page_bytes, "B", 0, 1, "the first level's page");
+    else if (refuted) /* the stride unit is the average walk's reading, not a known page */
+        gs_figure_nd(p, "page_bytes", "B", m, "the first level's page is not determined: %.400s",
+                     refuted);
     else
         gs_figure_nd(p, "page_bytes", "B", m, "%s", r->why);
     if (r->entries) {

@@ -15,7 +15,7 @@
 #define CACHE_MAX_CONST_LEVELS 3 /* const1..const3, as the cache probe names them */
 #define CACHE_MAX_TLB_LEVELS 3   /* l1tlb..l3tlb */
 
-static const char *const policy_names[] = {"lru", "fifo", "random", "plru", "weighted"};
+static const char *const policy_names[] = {"lru", "fifo", "random", "plru", "weighted", "srrip"};
 
 typedef struct truth_ctx {
     const gs_sim_model *m;
@@ -60,7 +60,7 @@ static bool ways_equal(const sim_geometry *g)
     return true;
 }
 
-/* The mapping as the probe writes it: a sorted list of address bits, "modulo" or "hashed". A
+/* The mapping as the probe writes it: a sorted list of address bits, "modulo" or "xor". A
  * modulo mapping of a power-of-two number of equal sets is the bit selection above the block;
  * an XOR mapping whose groups are single bits is a bit selection. */
 static json_t *mapping_value(const sim_geometry *g)
@@ -84,7 +84,7 @@ static json_t *mapping_value(const sim_geometry *g)
     for (unsigned i = 0; i < map->nbits; i++) {
         if (!pow2(map->group_mask[i])) {
             json_decref(bits);
-            return json_string("hashed");
+            return json_string("xor");
         }
         all |= map->group_mask[i];
     }

@@ -202,9 +202,12 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
             c->max_ways = g->ways_per_set[s];
     }
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
-    c->slots = malloc((size_t)c->total_ways * sizeof *c->slots);
+    c->tags = malloc((size_t)c->total_ways * sizeof *c->tags);
+    c->valid = malloc((size_t)c->total_ways * sizeof *c->valid);
     c->set_state = calloc(g->sets, sizeof *c->set_state);
-    if (!c->slots || !c->set_state || (!c->scan && index_init(c)))
+    if (!c->tags || !c->valid || !c->set_state || (!c->scan && index_init(c)))
+        return sim_cache_free(c), -1;
+    if (!c->scan && !(c->links = malloc((size_t)c->total_ways * sizeof *c->links)))
         return sim_cache_free(c), -1;
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
         return sim_cache_free(c), -1;
@@ -235,7 +238,9 @@ void sim_cache_free(sim_cache *c)
 {
     free(c->set_base);
     free(c->slot_set);
-    free(c->slots);
+    free(c->tags);
+    free(c->valid);
+    free(c->links);
     free(c->set_state);
     free(c->index);
     free(c->cumulative);
@@ -264,6 +269,8 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
         uint64_t blk = block_of(c, addr);
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
+        if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
+            return (uint32_t)blk % g->sets;
         return (unsigned)(blk % g->sets);
     }
     unsigned set = 0;
@@ -298,13 +305,15 @@ static void index_insert(sim_cache *c, uint64_t block, uint32_t slot)
 {
     uint64_t i = index_find(c, block);
     c->index[i] = (sim_index_entry){.block = block, .slot = slot, .epoch = c->epoch};
+    c->links[slot].at = (uint32_t)i;
 }
 
-/* Remove the block (present) and shift back the entries after it that would no longer be found
- * (backward-shift deletion: no tombstones, so lookups stay short). */
-static void index_remove(sim_cache *c, uint64_t block)
+/* Remove the entry at `hole` and shift back the entries after it that would no longer be found
+ * (backward-shift deletion: no tombstones, so lookups stay short); a moved entry's slot learns
+ * its new place. */
+static void index_remove_at(sim_cache *c, uint64_t hole)
 {
-    uint64_t hole = index_find(c, block), j = hole;
+    uint64_t j = hole;
     for (;;) {
         j = (j + 1) & c->index_mask;
         if (!index_live(c, j))
@@ -314,6 +323,7 @@ static void index_remove(sim_cache *c, uint64_t block)
         bool stays = hole < j ? home > hole && home <= j : home > hole || home <= j;
         if (!stays) {
             c->index[hole] = c->index[j];
+            c->links[c->index[hole].slot].at = (uint32_t)hole;
             hole = j;
         }
     }
@@ -372,14 +382,14 @@ static unsigned weighted_victim(const double *cumulative, unsigned ways, double 
     return lo;
 }
 
-/* Victim of a full set; `oldest` is the way of the oldest stamp when the set was scanned. */
+/* Victim of a full set. */
 static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
-                           unsigned ways, unsigned oldest, gs_rng *rng)
+                           unsigned ways, gs_rng *rng)
 {
     switch (c->geo->policy) {
     case SIM_POLICY_LRU:
     case SIM_POLICY_FIFO:
-        return c->scan ? oldest : st->oldest - c->set_base[set];
+        return c->scan ? st->order[ways - 1] : st->oldest - c->set_base[set];
     case SIM_POLICY_RANDOM:
         return (unsigned)gs_rng_below(rng, ways);
     case SIM_POLICY_PLRU:
@@ -394,38 +404,52 @@ static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned
 
 static void order_unlink(sim_cache *c, sim_set_state *st, uint32_t s)
 {
-    sim_slot *slot = &c->slots[s];
-    if (slot->older != SIM_NO_SLOT)
-        c->slots[slot->older].newer = slot->newer;
+    sim_link *link = &c->links[s];
+    if (link->older != SIM_NO_SLOT)
+        c->links[link->older].newer = link->newer;
     else
-        st->oldest = slot->newer;
-    if (slot->newer != SIM_NO_SLOT)
-        c->slots[slot->newer].older = slot->older;
+        st->oldest = link->newer;
+    if (link->newer != SIM_NO_SLOT)
+        c->links[link->newer].older = link->older;
     else
-        st->newest = slot->older;
+        st->newest = link->older;
 }
 
 static void order_push_newest(sim_cache *c, sim_set_state *st, uint32_t s)
 {
-    sim_slot *slot = &c->slots[s];
-    slot->newer = SIM_NO_SLOT;
-    slot->older = st->newest;
+    sim_link *link = &c->links[s];
+    link->newer = SIM_NO_SLOT;
+    link->older = st->newest;
     if (st->newest != SIM_NO_SLOT)
-        c->slots[st->newest].newer = s;
+        c->links[st->newest].newer = s;
     else
         st->oldest = s;
     st->newest = s;
 }
 
-/* A use of slot s (way w): LRU makes it the newest on every use, FIFO only when filled (a stamp
- * when scanned, the list's newest end when indexed); PLRU points the tree away from it. */
+/* Scanned: way w (already counted in used) becomes the newest; the ways newer than it move one
+ * place older. A way just filled is not in the order yet: it goes in from the end. */
+static void order_make_newest(sim_set_state *st, unsigned w)
+{
+    uint8_t moving = (uint8_t)w;
+    for (unsigned p = 0; p < st->used; p++) {
+        uint8_t here = st->order[p];
+        st->order[p] = moving;
+        if (here == w)
+            return;
+        moving = here;
+    }
+}
+
+/* A use of slot s (way w): LRU makes it the newest on every use, FIFO only when filled; PLRU
+ * points the tree away from it. */
 static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, unsigned w,
                   bool filled)
 {
     sim_policy p = c->geo->policy;
     if (c->scan) {
         if (p == SIM_POLICY_LRU || (p == SIM_POLICY_FIFO && filled))
-            c->slots[s].stamp = c->clock;
+            order_make_newest(st, w);
         else if (p == SIM_POLICY_PLRU)
             plru_touch(&st->plru, ways, w);
         return;
@@ -454,71 +478,62 @@ static sim_set_state *open_set(sim_cache *c, unsigned set)
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
                             uint32_t bit, bool fill)
 {
-    sim_slot *slot = &c->slots[s];
     touch(c, st, c->geo->ways_per_set[set], s, s - c->set_base[set], false);
-    if (slot->valid & bit)
+    if (c->valid[s] & bit)
         return SIM_HIT;
     if (fill)
-        slot->valid |= bit;
+        c->valid[s] |= bit;
     return SIM_SECTOR_MISS;
 }
 
 /* Fill blk's sector into the set: the lowest empty way, else the policy's victim (whose block
  * leaves the index and the order when indexed). Returns the way. */
 static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64_t blk,
-                           uint32_t bit, unsigned oldest, gs_rng *rng)
+                           uint32_t bit, gs_rng *rng)
 {
     unsigned ways = c->geo->ways_per_set[set], w;
     if (st->used < ways) {
         w = st->used++;
     } else {
-        w = victim_way(c, st, set, ways, oldest, rng);
+        w = victim_way(c, st, set, ways, rng);
         uint32_t victim = c->set_base[set] + w;
         if (!c->scan) {
-            index_remove(c, c->slots[victim].block);
+            index_remove_at(c, c->links[victim].at);
             if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO)
                 order_unlink(c, st, victim);
         }
     }
     uint32_t s = c->set_base[set] + w;
-    c->slots[s].block = blk;
-    c->slots[s].valid = bit;
+    c->tags[s] = blk;
+    c->valid[s] = bit;
     if (!c->scan)
         index_insert(c, blk, s);
     touch(c, st, ways, s, w, true);
     return w;
 }
 
-/* The slot holding blk in the set, or SIM_NO_SLOT. A scan also finds the way with the oldest
- * stamp (the LRU/FIFO victim) into *oldest. */
+/* The slot holding blk in the set, or SIM_NO_SLOT. */
 static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned set,
-                          uint64_t blk, unsigned *oldest)
+                          uint64_t blk)
 {
     if (!c->scan) {
         uint64_t at = index_find(c, blk);
         return index_live(c, at) ? c->index[at].slot : SIM_NO_SLOT;
     }
-    const sim_slot *slot = c->slots + c->set_base[set];
-    uint64_t oldest_stamp = UINT64_MAX;
-    for (unsigned w = 0; w < st->used; w++) {
-        if (slot[w].block == blk)
+    const uint64_t *tag = c->tags + c->set_base[set];
+    for (unsigned w = 0; w < st->used; w++)
+        if (tag[w] == blk)
             return c->set_base[set] + w;
-        if (slot[w].stamp < oldest_stamp) {
-            oldest_stamp = slot[w].stamp;
-            *oldest = w;
-        }
-    }
     return SIM_NO_SLOT;
 }
 
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    unsigned set = sim_cache_set_of(c, addr), oldest = 0;
+    unsigned set = sim_cache_set_of(c, addr);
     sim_set_state *st = open_set(c, set);
     uint64_t blk = block_of(c, addr);
     uint32_t bit = sector_bit(c, addr);
-    uint32_t s = find_slot(c, st, set, blk, &oldest);
-    c->clock++;
+    uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
         if (way_out)
             *way_out = (int)(s - c->set_base[set]);
@@ -528,7 +543,7 @@ sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng
         *way_out = -1;
     if (!fill)
         return SIM_MISS;
-    unsigned w = fill_block(c, st, set, blk, bit, oldest, rng);
+    unsigned w = fill_block(c, st, set, blk, bit, rng);
     if (way_out)
         *way_out = (int)w;
     return SIM_MISS;
@@ -538,18 +553,22 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 {
     unsigned set = sim_cache_set_of(c, addr);
     __builtin_prefetch(&c->set_state[set], 1);
-    if (c->scan)
-        __builtin_prefetch(&c->slots[c->set_base[set]], 1);
-    else
+    if (c->scan) {
+        const uint64_t *tag = c->tags + c->set_base[set];
+        for (unsigned w = 0; w < c->geo->ways_per_set[set]; w += 8)   /* 8 tags: 64 B */
+            __builtin_prefetch(tag + w);
+        __builtin_prefetch(c->valid + c->set_base[set], 1);            /* 16 masks: 64 B */
+    } else {
         __builtin_prefetch(&c->index[index_home(c, block_of(c, addr))], 1);
+    }
 }
 
 bool sim_cache_probe(const sim_cache *c, uint64_t addr)
 {
-    unsigned set = sim_cache_set_of(c, addr), oldest = 0;
+    unsigned set = sim_cache_set_of(c, addr);
     const sim_set_state *st = &c->set_state[set];
     if (st->epoch != c->epoch)
         return false;
-    uint32_t s = find_slot(c, st, set, block_of(c, addr), &oldest);
-    return s != SIM_NO_SLOT && (c->slots[s].valid & sector_bit(c, addr));
+    uint32_t s = find_slot(c, st, set, block_of(c, addr));
+    return s != SIM_NO_SLOT && (c->valid[s] & sector_bit(c, addr));
 }

@@ -19,8 +19,8 @@
 #define SIM_MAX_INDEX_BITS 24   /* most set-index bits a "bits" or "xor" mapping may have */
 #define SIM_MAX_SECTORS 32      /* sectors per block (a 32-bit valid mask) */
 #define SIM_MAX_PLRU_WAYS 64    /* tree-PLRU keeps ways - 1 bits in one 64-bit word per set */
-#define SIM_MAX_LINES (1u << 24) /* most lines (entries) one store may have (24 B of state each,
-                                    and 32 to 64 B of index) */
+#define SIM_MAX_LINES (1u << 24) /* most lines (entries) one store may have (20 B of state each,
+                                    and 32 to 64 B of index past 16 ways) */
 
 typedef enum sim_policy {
     SIM_POLICY_LRU = 0,         /* evict the least recently used way */
@@ -57,19 +57,14 @@ typedef struct sim_geometry {
 #define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
                                   run of memory); larger ones look blocks up in a hash index */
 
-/* One way of one set. LRU and FIFO order the ways of a set: a scanned store by stamps (the oldest
- * is found during the scan), an indexed one by a list from the newest (last used, or last filled)
- * to the oldest, the next victim, whose links are slot numbers. */
-typedef struct sim_slot {
-    uint64_t block;             /* block number (address / block_bytes) held */
-    uint32_t valid;             /* mask of valid sectors */
-    union {
-        uint64_t stamp;         /* scanned: last use (LRU) or fill time (FIFO) */
-        struct {
-            uint32_t older, newer;  /* indexed: list neighbours; SIM_NO_SLOT at the ends */
-        };
-    };
-} sim_slot;
+/* A slot is one way of one set, numbered set by set; its block and valid sectors are in
+ * sim_cache.tags and .valid. An indexed store keeps LRU/FIFO order in a list per set from the
+ * newest (last used, or last filled) to the oldest, the next victim, linked by slot numbers,
+ * and where each slot's block sits in the index (so an eviction need not search for it). */
+typedef struct sim_link {
+    uint32_t older, newer;      /* LRU/FIFO list neighbours; SIM_NO_SLOT at the ends */
+    uint32_t at;                /* position of the slot's index entry */
+} sim_link;
 
 #define SIM_NO_SLOT UINT32_MAX
 
@@ -80,7 +75,12 @@ typedef struct sim_set_state {
     uint32_t epoch;
     uint32_t used;              /* ways filled: ways 0..used-1 hold blocks (fills take the lowest
                                    empty way, and nothing empties a way but a reset) */
-    uint32_t newest, oldest;    /* indexed LRU/FIFO: ends of the list (slot numbers) */
+    union {
+        uint8_t order[SIM_SCAN_MAX_WAYS];   /* scanned LRU/FIFO: the used ways, newest first */
+        struct {
+            uint32_t newest, oldest;        /* indexed LRU/FIFO: ends of the list (slots) */
+        };
+    };
 } sim_set_state;
 
 /* The index of a store with more than SIM_SCAN_MAX_WAYS ways in a set: block -> slot, an
@@ -99,7 +99,9 @@ typedef struct sim_cache {
     unsigned max_ways;
     unsigned *set_base;         /* first slot of each set */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
-    sim_slot *slots;            /* total_ways slots, set by set */
+    uint64_t *tags;             /* per slot: the block number (address / block_bytes) held */
+    uint32_t *valid;            /* per slot: mask of valid sectors */
+    sim_link *links;            /* per slot, indexed stores only (else NULL) */
     sim_set_state *set_state;   /* sets entries */
     bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
     sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */
@@ -107,7 +109,6 @@ typedef struct sim_cache {
     unsigned index_shift;       /* 64 - log2(index entries) */
     double *cumulative;         /* WEIGHTED: running sums of the way probabilities */
     uint32_t epoch;             /* current epoch (never 0: zeroed state is empty) */
-    uint64_t clock;             /* scanned LRU/FIFO: advances on every access, never reset */
     int block_shift;            /* log2(block_bytes) when a power of two, else -1 */
     int sector_shift;           /* log2(sector_bytes) when a power of two, else -1 */
 } sim_cache;

@@ -252,16 +252,21 @@ static void prefetch_request(const chase_ctx *cx, uint64_t offset)
     }
 }
 
+static size_t next_position(size_t k, size_t chain_len)
+{
+    return k + 1 < chain_len ? k + 1 : 0;
+}
+
 /* One whole pass over the chain, not timed. */
 static void warm_pass(chase_ctx *cx)
 {
     const gs_chase_plan *p = cx->plan;
     bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
+    size_t ahead = PREFETCH_AHEAD % p->chain_len;
     for (size_t k = 0; k < p->chain_len; k++) {
-        if (prefetch) {
-            size_t ahead = k + PREFETCH_AHEAD;
-            prefetch_request(cx, p->chain[ahead < p->chain_len ? ahead : ahead % p->chain_len]);
-        }
+        if (prefetch)
+            prefetch_request(cx, p->chain[ahead]);
+        ahead = next_position(ahead, p->chain_len);
         access_request(cx, p->chain[k]);
     }
 }
@@ -393,11 +398,14 @@ static double run_timed(chase_ctx *cx, gs_chase_result *out)
     uint64_t n = p->record_n ? p->record_n : p->timed_accesses;
     double sum = 0;
     bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
+    size_t k = 0, ahead = PREFETCH_AHEAD % p->chain_len;   /* chain positions, wrapping */
     cx->counting = true;
     for (uint64_t i = 0; i < n; i++) {
         if (prefetch)
-            prefetch_request(cx, p->chain[(i + PREFETCH_AHEAD) % p->chain_len]);
-        double cycles = access_request(cx, p->chain[i % p->chain_len]) + gs_sim_noise(cx->m);
+            prefetch_request(cx, p->chain[ahead]);
+        ahead = next_position(ahead, p->chain_len);
+        double cycles = access_request(cx, p->chain[k]) + gs_sim_noise(cx->m);
+        k = next_position(k, p->chain_len);
         if (cycles < 0)
             cycles = 0;
         if (p->record_n)

@@ -202,13 +202,19 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
             c->max_ways = g->ways_per_set[s];
     }
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
-    c->tags = malloc((size_t)c->total_ways * sizeof *c->tags);
-    c->valid = malloc((size_t)c->total_ways * sizeof *c->valid);
     c->set_state = calloc(g->sets, sizeof *c->set_state);
-    if (!c->tags || !c->valid || !c->set_state || (!c->scan && index_init(c)))
+    if (!c->set_state)
         return sim_cache_free(c), -1;
-    if (!c->scan && !(c->links = malloc((size_t)c->total_ways * sizeof *c->links)))
-        return sim_cache_free(c), -1;
+    if (c->scan) {
+        c->tags = malloc((size_t)c->total_ways * sizeof *c->tags);
+        c->valid = malloc((size_t)c->total_ways * sizeof *c->valid);
+        if (!c->tags || !c->valid)
+            return sim_cache_free(c), -1;
+    } else {
+        c->big = malloc((size_t)c->total_ways * sizeof *c->big);
+        if (!c->big || index_init(c))
+            return sim_cache_free(c), -1;
+    }
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
         return sim_cache_free(c), -1;
     if (g->policy == SIM_POLICY_WEIGHTED) {
@@ -240,7 +246,7 @@ void sim_cache_free(sim_cache *c)
     free(c->slot_set);
     free(c->tags);
     free(c->valid);
-    free(c->links);
+    free(c->big);
     free(c->set_state);
     free(c->index);
     free(c->cumulative);
@@ -305,7 +311,7 @@ static void index_insert(sim_cache *c, uint64_t block, uint32_t slot)
 {
     uint64_t i = index_find(c, block);
     c->index[i] = (sim_index_entry){.block = block, .slot = slot, .epoch = c->epoch};
-    c->links[slot].at = (uint32_t)i;
+    c->big[slot].at = (uint32_t)i;
 }
 
 /* Remove the entry at `hole` and shift back the entries after it that would no longer be found
@@ -323,7 +329,7 @@ static void index_remove_at(sim_cache *c, uint64_t hole)
         bool stays = hole < j ? home > hole && home <= j : home > hole || home <= j;
         if (!stays) {
             c->index[hole] = c->index[j];
-            c->links[c->index[hole].slot].at = (uint32_t)hole;
+            c->big[c->index[hole].slot].at = (uint32_t)hole;
             hole = j;
         }
     }
@@ -404,24 +410,24 @@ static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned
 
 static void order_unlink(sim_cache *c, sim_set_state *st, uint32_t s)
 {
-    sim_link *link = &c->links[s];
-    if (link->older != SIM_NO_SLOT)
-        c->links[link->older].newer = link->newer;
+    sim_big_slot *slot = &c->big[s];
+    if (slot->older != SIM_NO_SLOT)
+        c->big[slot->older].newer = slot->newer;
     else
-        st->oldest = link->newer;
-    if (link->newer != SIM_NO_SLOT)
-        c->links[link->newer].older = link->older;
+        st->oldest = slot->newer;
+    if (slot->newer != SIM_NO_SLOT)
+        c->big[slot->newer].older = slot->older;
     else
-        st->newest = link->older;
+        st->newest = slot->older;
 }
 
 static void order_push_newest(sim_cache *c, sim_set_state *st, uint32_t s)
 {
-    sim_link *link = &c->links[s];
-    link->newer = SIM_NO_SLOT;
-    link->older = st->newest;
+    sim_big_slot *slot = &c->big[s];
+    slot->newer = SIM_NO_SLOT;
+    slot->older = st->newest;
     if (st->newest != SIM_NO_SLOT)
-        c->links[st->newest].newer = s;
+        c->big[st->newest].newer = s;
     else
         st->oldest = s;
     st->newest = s;
@@ -474,16 +480,36 @@ static sim_set_state *open_set(sim_cache *c, unsigned set)
     return st;
 }
 
+static uint32_t *valid_of(sim_cache *c, uint32_t s)
+{
+    return c->scan ? &c->valid[s] : &c->big[s].valid;
+}
+
 /* Hit: mark the sector (when filling) and refresh the way for the policy. */
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
                             uint32_t bit, bool fill)
 {
     touch(c, st, c->geo->ways_per_set[set], s, s - c->set_base[set], false);
-    if (c->valid[s] & bit)
+    uint32_t *valid = valid_of(c, s);
+    if (*valid & bit)
         return SIM_HIT;
     if (fill)
-        c->valid[s] |= bit;
+        *valid |= bit;
     return SIM_SECTOR_MISS;
+}
+
+/* Indexed LRU/FIFO: the next victims of a set are its oldest slots. After an eviction, fetch the
+ * new oldest slot's index entry (the slot itself was fetched at the last eviction) and the slot
+ * after it, so that the set's next eviction does not wait on host memory. */
+static void prefetch_next_victims(const sim_cache *c, const sim_set_state *st)
+{
+    uint32_t next = st->oldest;
+    if (next == SIM_NO_SLOT)
+        return;
+    const sim_big_slot *slot = &c->big[next];
+    __builtin_prefetch(&c->index[slot->at], 1);
+    if (slot->newer != SIM_NO_SLOT)
+        __builtin_prefetch(&c->big[slot->newer], 1);
 }
 
 /* Fill blk's sector into the set: the lowest empty way, else the policy's victim (whose block
@@ -498,16 +524,22 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
         w = victim_way(c, st, set, ways, rng);
         uint32_t victim = c->set_base[set] + w;
         if (!c->scan) {
-            index_remove_at(c, c->links[victim].at);
-            if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO)
+            index_remove_at(c, c->big[victim].at);
+            if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO) {
                 order_unlink(c, st, victim);
+                prefetch_next_victims(c, st);
+            }
         }
     }
     uint32_t s = c->set_base[set] + w;
-    c->tags[s] = blk;
-    c->valid[s] = bit;
-    if (!c->scan)
+    if (c->scan) {
+        c->tags[s] = blk;
+        c->valid[s] = bit;
+    } else {
+        c->big[s].block = blk;
+        c->big[s].valid = bit;
         index_insert(c, blk, s);
+    }
     touch(c, st, ways, s, w, true);
     return w;
 }
@@ -570,5 +602,6 @@ bool sim_cache_probe(const sim_cache *c, uint64_t addr)
     if (st->epoch != c->epoch)
         return false;
     uint32_t s = find_slot(c, st, set, block_of(c, addr));
-    return s != SIM_NO_SLOT && (c->valid[s] & sector_bit(c, addr));
+    return s != SIM_NO_SLOT &&
+           ((c->scan ? c->valid[s] : c->big[s].valid) & sector_bit(c, addr));
 }

@@ -57,14 +57,17 @@ typedef struct sim_geometry {
 #define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
                                   run of memory); larger ones look blocks up in a hash index */
 
-/* A slot is one way of one set, numbered set by set; its block and valid sectors are in
- * sim_cache.tags and .valid. An indexed store keeps LRU/FIFO order in a list per set from the
- * newest (last used, or last filled) to the oldest, the next victim, linked by slot numbers,
- * and where each slot's block sits in the index (so an eviction need not search for it). */
-typedef struct sim_link {
+/* A slot is one way of one set, numbered set by set. A scanned store keeps its slots' blocks and
+ * valid sectors in two arrays (sim_cache.tags and .valid: a set's lie side by side). An indexed
+ * store keeps all of a slot together, with LRU/FIFO order as a list per set from the newest
+ * (last used, or last filled) to the oldest, the next victim, linked by slot numbers, and where
+ * the slot's index entry is (so that an eviction need not search for it). */
+typedef struct sim_big_slot {
+    uint64_t block;             /* block number (address / block_bytes) held */
+    uint32_t valid;             /* mask of valid sectors */
     uint32_t older, newer;      /* LRU/FIFO list neighbours; SIM_NO_SLOT at the ends */
     uint32_t at;                /* position of the slot's index entry */
-} sim_link;
+} sim_big_slot;
 
 #define SIM_NO_SLOT UINT32_MAX
 
@@ -99,9 +102,9 @@ typedef struct sim_cache {
     unsigned max_ways;
     unsigned *set_base;         /* first slot of each set */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
-    uint64_t *tags;             /* per slot: the block number (address / block_bytes) held */
-    uint32_t *valid;            /* per slot: mask of valid sectors */
-    sim_link *links;            /* per slot, indexed stores only (else NULL) */
+    uint64_t *tags;             /* scanned, per slot: block number (address / block_bytes) held */
+    uint32_t *valid;            /* scanned, per slot: mask of valid sectors */
+    sim_big_slot *big;          /* indexed: the slots */
     sim_set_state *set_state;   /* sets entries */
     bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
     sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */

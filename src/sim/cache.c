@@ -168,10 +168,30 @@ static bool sets_equal(const sim_geometry *g)
     return true;
 }
 
+static int shift_of(uint64_t bytes)
+{
+    return is_pow2(bytes) ? (int)log2_u64(bytes) : -1;
+}
+
+/* The index: a power of two at least twice the slots, so that it is at most half full. */
+static int index_init(sim_cache *c)
+{
+    uint64_t n = 16;
+    while (n < 2ull * c->total_ways)
+        n *= 2;
+    c->index = calloc(n, sizeof *c->index);
+    c->index_mask = n - 1;
+    c->index_shift = 64 - log2_u64(n);
+    return c->index ? 0 : -1;
+}
+
 int sim_cache_init(sim_cache *c, const sim_geometry *g)
 {
     memset(c, 0, sizeof *c);
     c->geo = g;
+    c->epoch = 1;
+    c->block_shift = shift_of(g->block_bytes);
+    c->sector_shift = shift_of(g->sector_bytes);
     c->set_base = malloc(g->sets * sizeof *c->set_base);
     if (!c->set_base)
         return -1;
@@ -181,11 +201,23 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
         if (g->ways_per_set[s] > c->max_ways)
             c->max_ways = g->ways_per_set[s];
     }
-    c->slots = calloc(c->total_ways, sizeof *c->slots);
-    c->plru = calloc(g->sets, sizeof *c->plru);
-    if (!c->slots || !c->plru)
+    c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
+    c->set_state = calloc(g->sets, sizeof *c->set_state);
+    if (!c->set_state)
         return sim_cache_free(c), -1;
+    if (c->scan) {
+        c->tags = malloc((size_t)c->total_ways * sizeof *c->tags);
+        c->valid = malloc((size_t)c->total_ways * sizeof *c->valid);
+        if (!c->tags || !c->valid)
+            return sim_cache_free(c), -1;
+    } else {
+        c->big = malloc((size_t)c->total_ways * sizeof *c->big);
+        if (!c->big || index_init(c))
+            return sim_cache_free(c), -1;
+    }
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
+        return sim_cache_free(c), -1;
+    if (g->policy == SIM_POLICY_SRRIP && !(c->rrpv = calloc(c->total_ways, 1)))
         return sim_cache_free(c), -1;
     if (g->policy == SIM_POLICY_WEIGHTED) {
         c->cumulative = malloc(c->max_ways * sizeof *c->cumulative);
@@ -198,39 +230,113 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     return 0;
 }
 
+/* A new epoch empties every set and every index entry at once; on the rare wrap of the counter
+ * the old epochs are cleared for real. */
 void sim_cache_reset(sim_cache *c)
 {
-    memset(c->slots, 0, c->total_ways * sizeof *c->slots);
-    memset(c->plru, 0, c->geo->sets * sizeof *c->plru);
-    c->clock = 0;
+    if (++c->epoch == 0) {
+        memset(c->set_state, 0, c->geo->sets * sizeof *c->set_state);
+        if (c->index)
+            memset(c->index, 0, (c->index_mask + 1) * sizeof *c->index);
+        c->epoch = 1;
+    }
 }
 
 void sim_cache_free(sim_cache *c)
 {
     free(c->set_base);
     free(c->slot_set);
-    free(c->slots);
-    free(c->plru);
+    free(c->tags);
+    free(c->valid);
+    free(c->big);
+    free(c->rrpv);
+    free(c->set_state);
+    free(c->index);
     free(c->cumulative);
     memset(c, 0, sizeof *c);
 }
 
 /* ---- mapping ----------------------------------------------------------------------------------- */
 
+static uint64_t block_of(const sim_cache *c, uint64_t addr)
+{
+    return c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
+}
+
+static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
+{
+    const sim_geometry *g = c->geo;
+    uint64_t offset = c->block_shift >= 0 ? addr & (g->block_bytes - 1) : addr % g->block_bytes;
+    return 1u << (c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
+}
+
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
 {
     const sim_geometry *g = c->geo;
     const sim_mapping *map = &g->mapping;
     if (map->kind == SIM_MAP_MODULO) {
-        uint64_t blk = addr / g->block_bytes;
+        uint64_t blk = block_of(c, addr);
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
+        if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
+            return (uint32_t)blk % g->sets;
         return (unsigned)(blk % g->sets);
     }
     unsigned set = 0;
     for (unsigned i = 0; i < map->nbits; i++)
         set |= (unsigned)__builtin_parityll(addr & map->group_mask[i]) << i;
     return set;
+}
+
+/* ---- the index: block -> slot ------------------------------------------------------------------ */
+
+/* Fibonacci hashing: the top bits of block x 2^64 / golden ratio. */
+static uint64_t index_home(const sim_cache *c, uint64_t block)
+{
+    return (block * 0x9e3779b97f4a7c15ull) >> c->index_shift;
+}
+
+static bool index_live(const sim_cache *c, uint64_t i)
+{
+    return c->index[i].epoch == c->epoch;
+}
+
+/* Position of block in the index, or the empty position where it would go. */
+static uint64_t index_find(const sim_cache *c, uint64_t block)
+{
+    uint64_t i = index_home(c, block);
+    while (index_live(c, i) && c->index[i].block != block)
+        i = (i + 1) & c->index_mask;
+    return i;
+}
+
+static void index_insert(sim_cache *c, uint64_t block, uint32_t slot)
+{
+    uint64_t i = index_find(c, block);
+    c->index[i] = (sim_index_entry){.block = block, .slot = slot, .epoch = c->epoch};
+    c->big[slot].at = (uint32_t)i;
+}
+
+/* Remove the entry at `hole` and shift back the entries after it that would no longer be found
+ * (backward-shift deletion: no tombstones, so lookups stay short); a moved entry's slot learns
+ * its new place. */
+static void index_remove_at(sim_cache *c, uint64_t hole)
+{
+    uint64_t j = hole;
+    for (;;) {
+        j = (j + 1) & c->index_mask;
+        if (!index_live(c, j))
+            break;
+        uint64_t home = index_home(c, c->index[j].block);
+        /* The entry at j may fill the hole unless its home lies cyclically in (hole, j]. */
+        bool stays = hole < j ? home > hole && home <= j : home > hole || home <= j;
+        if (!stays) {
+            c->index[hole] = c->index[j];
+            c->big[c->index[hole].slot].at = (uint32_t)hole;
+            hole = j;
+        }
+    }
+    c->index[hole].epoch = 0;
 }
 
 /* ---- replacement ------------------------------------------------------------------------------- */
@@ -270,119 +376,254 @@ static unsigned plru_victim(uint64_t tree, unsigned ways)
     return lo;
 }
 
-/* SRRIP: the lowest way whose re-reference value is 3 (distant), ageing every way until one is. */
-static unsigned srrip_victim(sim_slot *slot, unsigned ways)
+/* Weighted victim: the first way whose running sum exceeds u, found by bisection (the sums never
+ * fall), the last way when none does. */
+static unsigned weighted_victim(const double *cumulative, unsigned ways, double u)
+{
+    unsigned lo = 0, hi = ways - 1;        /* the answer lies in [lo, hi] */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (u < cumulative[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* SRRIP: the lowest way whose re-reference value is 3 (distant), ageing every way of the set
+ * until one is. */
+static unsigned srrip_victim(uint8_t *rrpv, unsigned ways)
 {
     for (;;) {
         for (unsigned w = 0; w < ways; w++)
-            if (slot[w].stamp >= 3)
+            if (rrpv[w] >= 3)
                 return w;
         for (unsigned w = 0; w < ways; w++)
-            slot[w].stamp++;
+            rrpv[w]++;
     }
 }
 
-/* Victim of a full set for the policies that do not keep stamps (LRU and FIFO take the oldest
- * stamp, found during the lookup's scan). */
-static unsigned victim_way(sim_cache *c, unsigned set, unsigned ways, gs_rng *rng)
+/* Victim of a full set. */
+static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
+                           unsigned ways, gs_rng *rng)
 {
     switch (c->geo->policy) {
+    case SIM_POLICY_LRU:
+    case SIM_POLICY_FIFO:
+        return c->scan ? st->order[ways - 1] : st->oldest - c->set_base[set];
     case SIM_POLICY_RANDOM:
         return (unsigned)gs_rng_below(rng, ways);
     case SIM_POLICY_PLRU:
-        return plru_victim(c->plru[set], ways);
+        return plru_victim(st->plru, ways);
     case SIM_POLICY_SRRIP:
-        return srrip_victim(c->slots + c->set_base[set], ways);
+        return srrip_victim(c->rrpv + c->set_base[set], ways);
     case SIM_POLICY_WEIGHTED:
-    default: {
-        double u = gs_rng_unit(rng);
-        for (unsigned w = 0; w + 1 < ways; w++)
-            if (u < c->cumulative[w])
-                return w;
-        return ways - 1;
-    }
+    default:
+        return weighted_victim(c->cumulative, ways, gs_rng_unit(rng));
     }
 }
 
-static void touch(sim_cache *c, unsigned set, unsigned ways, unsigned w, bool filled)
+/* ---- LRU / FIFO order ------------------------------------------------------------------------------ */
+
+static void order_unlink(sim_cache *c, sim_set_state *st, uint32_t s)
+{
+    sim_big_slot *slot = &c->big[s];
+    if (slot->older != SIM_NO_SLOT)
+        c->big[slot->older].newer = slot->newer;
+    else
+        st->oldest = slot->newer;
+    if (slot->newer != SIM_NO_SLOT)
+        c->big[slot->newer].older = slot->older;
+    else
+        st->newest = slot->older;
+}
+
+static void order_push_newest(sim_cache *c, sim_set_state *st, uint32_t s)
+{
+    sim_big_slot *slot = &c->big[s];
+    slot->newer = SIM_NO_SLOT;
+    slot->older = st->newest;
+    if (st->newest != SIM_NO_SLOT)
+        c->big[st->newest].newer = s;
+    else
+        st->oldest = s;
+    st->newest = s;
+}
+
+/* Scanned: way w (already counted in used) becomes the newest; the ways newer than it move one
+ * place older. A way just filled is not in the order yet: it goes in from the end. */
+static void order_make_newest(sim_set_state *st, unsigned w)
+{
+    uint8_t moving = (uint8_t)w;
+    for (unsigned p = 0; p < st->used; p++) {
+        uint8_t here = st->order[p];
+        st->order[p] = moving;
+        if (here == w)
+            return;
+        moving = here;
+    }
+}
+
+/* A use of slot s (way w): LRU makes it the newest on every use, FIFO only when filled; PLRU
+ * points the tree away from it. */
+static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, unsigned w,
+                  bool filled)
 {
     sim_policy p = c->geo->policy;
-    if (p == SIM_POLICY_LRU || (p == SIM_POLICY_FIFO && filled))
-        c->slots[c->set_base[set] + w].stamp = c->clock;
-    else if (p == SIM_POLICY_PLRU)
-        plru_touch(&c->plru[set], ways, w);
-    else if (p == SIM_POLICY_SRRIP)
-        c->slots[c->set_base[set] + w].stamp = filled ? 2 : 0;   /* long re-reference on fill */
+    if (p == SIM_POLICY_SRRIP) {   /* a fill predicts a long re-reference, a hit a near one */
+        c->rrpv[s] = filled ? 2 : 0;
+        return;
+    }
+    if (c->scan) {
+        if (p == SIM_POLICY_LRU || (p == SIM_POLICY_FIFO && filled))
+            order_make_newest(st, w);
+        else if (p == SIM_POLICY_PLRU)
+            plru_touch(&st->plru, ways, w);
+        return;
+    }
+    if ((p == SIM_POLICY_LRU && st->newest != s) || (p == SIM_POLICY_FIFO && filled)) {
+        if (!filled)
+            order_unlink(c, st, s);
+        order_push_newest(c, st, s);
+    } else if (p == SIM_POLICY_PLRU) {
+        plru_touch(&st->plru, ways, w);
+    }
 }
 
 /* ---- access ------------------------------------------------------------------------------------ */
 
-/* Hit: mark the sector (when filling) and refresh the way for the policy. */
-static sim_outcome hit_way(sim_cache *c, unsigned set, unsigned ways, unsigned w, uint32_t bit,
-                           bool fill)
+/* The set's state, emptied first if it is from an older epoch. */
+static sim_set_state *open_set(sim_cache *c, unsigned set)
 {
-    sim_slot *slot = &c->slots[c->set_base[set] + w];
-    touch(c, set, ways, w, false);
-    if (slot->valid & bit)
+    sim_set_state *st = &c->set_state[set];
+    if (st->epoch != c->epoch)
+        *st = (sim_set_state){.epoch = c->epoch, .newest = SIM_NO_SLOT, .oldest = SIM_NO_SLOT};
+    return st;
+}
+
+static uint32_t *valid_of(sim_cache *c, uint32_t s)
+{
+    return c->scan ? &c->valid[s] : &c->big[s].valid;
+}
+
+/* Hit: mark the sector (when filling) and refresh the way for the policy. */
+static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
+                            uint32_t bit, bool fill)
+{
+    touch(c, st, c->geo->ways_per_set[set], s, s - c->set_base[set], false);
+    uint32_t *valid = valid_of(c, s);
+    if (*valid & bit)
         return SIM_HIT;
     if (fill)
-        slot->valid |= bit;
+        *valid |= bit;
     return SIM_SECTOR_MISS;
 }
 
-/* One pass over the set finds the block, the first empty way and the oldest stamp together. */
+/* Indexed LRU/FIFO: the next victims of a set are its oldest slots. After an eviction, fetch the
+ * new oldest slot's index entry (the slot itself was fetched at the last eviction) and the slot
+ * after it, so that the set's next eviction does not wait on host memory. */
+static void prefetch_next_victims(const sim_cache *c, const sim_set_state *st)
+{
+    uint32_t next = st->oldest;
+    if (next == SIM_NO_SLOT)
+        return;
+    const sim_big_slot *slot = &c->big[next];
+    __builtin_prefetch(&c->index[slot->at], 1);
+    if (slot->newer != SIM_NO_SLOT)
+        __builtin_prefetch(&c->big[slot->newer], 1);
+}
+
+/* Fill blk's sector into the set: the lowest empty way, else the policy's victim (whose block
+ * leaves the index and the order when indexed). Returns the way. */
+static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64_t blk,
+                           uint32_t bit, gs_rng *rng)
+{
+    unsigned ways = c->geo->ways_per_set[set], w;
+    if (st->used < ways) {
+        w = st->used++;
+    } else {
+        w = victim_way(c, st, set, ways, rng);
+        uint32_t victim = c->set_base[set] + w;
+        if (!c->scan) {
+            index_remove_at(c, c->big[victim].at);
+            if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO) {
+                order_unlink(c, st, victim);
+                prefetch_next_victims(c, st);
+            }
+        }
+    }
+    uint32_t s = c->set_base[set] + w;
+    if (c->scan) {
+        c->tags[s] = blk;
+        c->valid[s] = bit;
+    } else {
+        c->big[s].block = blk;
+        c->big[s].valid = bit;
+        index_insert(c, blk, s);
+    }
+    touch(c, st, ways, s, w, true);
+    return w;
+}
+
+/* The slot holding blk in the set, or SIM_NO_SLOT. */
+static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned set,
+                          uint64_t blk)
+{
+    if (!c->scan) {
+        uint64_t at = index_find(c, blk);
+        return index_live(c, at) ? c->index[at].slot : SIM_NO_SLOT;
+    }
+    const uint64_t *tag = c->tags + c->set_base[set];
+    for (unsigned w = 0; w < st->used; w++)
+        if (tag[w] == blk)
+            return c->set_base[set] + w;
+    return SIM_NO_SLOT;
+}
+
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    const sim_geometry *g = c->geo;
     unsigned set = sim_cache_set_of(c, addr);
-    unsigned ways = g->ways_per_set[set];
-    sim_slot *slot = c->slots + c->set_base[set];
-    uint64_t blk = addr / g->block_bytes;
-    uint32_t bit = 1u << ((addr % g->block_bytes) / g->sector_bytes);
-    int empty = -1;
-    unsigned oldest = 0;
-    uint64_t oldest_stamp = UINT64_MAX;
-    c->clock++;
-    for (unsigned w = 0; w < ways; w++) {
-        if (!slot[w].valid) {
-            if (empty < 0)
-                empty = (int)w;
-            continue;
-        }
-        if (slot[w].block == blk) {
-            if (way_out)
-                *way_out = (int)w;
-            return hit_way(c, set, ways, w, bit, fill);
-        }
-        if (slot[w].stamp < oldest_stamp) {
-            oldest_stamp = slot[w].stamp;
-            oldest = w;
-        }
+    sim_set_state *st = open_set(c, set);
+    uint64_t blk = block_of(c, addr);
+    uint32_t bit = sector_bit(c, addr);
+    uint32_t s = find_slot(c, st, set, blk);
+    if (s != SIM_NO_SLOT) {
+        if (way_out)
+            *way_out = (int)(s - c->set_base[set]);
+        return hit_slot(c, st, set, s, bit, fill);
     }
     if (way_out)
         *way_out = -1;
     if (!fill)
         return SIM_MISS;
-    unsigned w = empty >= 0 ? (unsigned)empty
-               : g->policy == SIM_POLICY_LRU || g->policy == SIM_POLICY_FIFO
-                   ? oldest : victim_way(c, set, ways, rng);
-    slot[w].block = blk;
-    slot[w].valid = bit;
-    touch(c, set, ways, w, true);
+    unsigned w = fill_block(c, st, set, blk, bit, rng);
     if (way_out)
         *way_out = (int)w;
     return SIM_MISS;
 }
 
+void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
+{
+    unsigned set = sim_cache_set_of(c, addr);
+    __builtin_prefetch(&c->set_state[set], 1);
+    if (c->scan) {
+        const uint64_t *tag = c->tags + c->set_base[set];
+        for (unsigned w = 0; w < c->geo->ways_per_set[set]; w += 8)   /* 8 tags: 64 B */
+            __builtin_prefetch(tag + w);
+        __builtin_prefetch(c->valid + c->set_base[set], 1);            /* 16 masks: 64 B */
+    } else {
+        __builtin_prefetch(&c->index[index_home(c, block_of(c, addr))], 1);
+    }
+}
+
 bool sim_cache_probe(const sim_cache *c, uint64_t addr)
 {
-    const sim_geometry *g = c->geo;
     unsigned set = sim_cache_set_of(c, addr);
-    const sim_slot *slot = c->slots + c->set_base[set];
-    uint64_t blk = addr / g->block_bytes;
-    uint32_t bit = 1u << ((addr % g->block_bytes) / g->sector_bytes);
-    for (unsigned w = 0; w < g->ways_per_set[set]; w++)
-        if ((slot[w].valid & bit) && slot[w].block == blk)
-            return true;
-    return false;
+    const sim_set_state *st = &c->set_state[set];
+    if (st->epoch != c->epoch)
+        return false;
+    uint32_t s = find_slot(c, st, set, block_of(c, addr));
+    return s != SIM_NO_SLOT &&
+           ((c->scan ? c->valid[s] : c->big[s].valid) & sector_bit(c, addr));
 }

@@ -2,9 +2,11 @@
  * cache level and every TLB level of a model (memory.h). It knows geometry (sets, ways per set,
  * possibly unequal), set mapping (modulo, address bits, XOR of bit groups) and replacement policy
  * (LRU, FIFO, random, tree-PLRU, weighted per-way victim probabilities as found in Fermi's L1,
- * section 4.2 of the memory-hierarchy paper). Lookups cost O(ways of one set); nothing is kept per
- * byte. A block is an aligned unit of `block_bytes` (a cache line, or the region one TLB entry
- * covers); a block may be split into sectors that are filled one at a time. */
+ * section 4.2 of the memory-hierarchy paper). An access costs about the same for 2 ways as for
+ * 65,536: a set of at most 16 ways is scanned, a larger one is searched through a hash index with
+ * LRU/FIFO order kept in lists; a reset is lazy (O(1)); nothing is kept per byte. A block is an
+ * aligned unit of `block_bytes` (a cache line, or the region one TLB entry covers); a block may
+ * be split into sectors that are filled one at a time. */
 #ifndef GS_SIM_CACHE_H
 #define GS_SIM_CACHE_H
 
@@ -17,7 +19,8 @@
 #define SIM_MAX_INDEX_BITS 24   /* most set-index bits a "bits" or "xor" mapping may have */
 #define SIM_MAX_SECTORS 32      /* sectors per block (a 32-bit valid mask) */
 #define SIM_MAX_PLRU_WAYS 64    /* tree-PLRU keeps ways - 1 bits in one 64-bit word per set */
-#define SIM_MAX_LINES (1u << 24) /* most lines (entries) one store may have (24 B of state each) */
+#define SIM_MAX_LINES (1u << 24) /* most lines (entries) one store may have (20 B of state each,
+                                    and 32 to 64 B of index past 16 ways) */
 
 typedef enum sim_policy {
     SIM_POLICY_LRU = 0,         /* evict the least recently used way */
@@ -25,8 +28,8 @@ typedef enum sim_policy {
     SIM_POLICY_RANDOM,          /* evict a uniformly random way */
     SIM_POLICY_PLRU,            /* binary-tree pseudo-LRU (ways a power of two) */
     SIM_POLICY_WEIGHTED,        /* evict way i with probability way_probabilities[i] */
-    SIM_POLICY_SRRIP,           /* static RRIP, 2-bit re-reference values (in stamp): fill at 2,
-                                   hit to 0; victim: the lowest way at 3, all aged until one is */
+    SIM_POLICY_SRRIP,           /* static RRIP, 2-bit re-reference values per slot (rrpv): fill at
+                                   2, hit to 0; victim: the lowest way at 3, all aged until one is */
 } sim_policy;
 
 typedef enum sim_mapping_kind {
@@ -53,12 +56,46 @@ typedef struct sim_geometry {
     double *way_probabilities;  /* WEIGHTED only: ways entries summing to 1; owned */
 } sim_geometry;
 
-/* One way of one set; a set's ways lie side by side, so a lookup reads one run of memory. */
-typedef struct sim_slot {
+#define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
+                                  run of memory); larger ones look blocks up in a hash index */
+
+/* A slot is one way of one set, numbered set by set. A scanned store keeps its slots' blocks and
+ * valid sectors in two arrays (sim_cache.tags and .valid: a set's lie side by side). An indexed
+ * store keeps all of a slot together, with LRU/FIFO order as a list per set from the newest
+ * (last used, or last filled) to the oldest, the next victim, linked by slot numbers, and where
+ * the slot's index entry is (so that an eviction need not search for it). */
+typedef struct sim_big_slot {
     uint64_t block;             /* block number (address / block_bytes) held */
-    uint64_t stamp;             /* last use (LRU), fill time (FIFO), re-reference value (SRRIP) */
-    uint32_t valid;             /* mask of valid sectors; 0 = slot empty */
-} sim_slot;
+    uint32_t valid;             /* mask of valid sectors */
+    uint32_t older, newer;      /* LRU/FIFO list neighbours; SIM_NO_SLOT at the ends */
+    uint32_t at;                /* position of the slot's index entry */
+} sim_big_slot;
+
+#define SIM_NO_SLOT UINT32_MAX
+
+/* Per set: what changes on an access besides the slots. A set whose epoch is not the store's is
+ * empty: a reset only advances the store's epoch, and each set is emptied when next used. */
+typedef struct sim_set_state {
+    uint64_t plru;              /* PLRU: tree bits */
+    uint32_t epoch;
+    uint32_t used;              /* ways filled: ways 0..used-1 hold blocks (fills take the lowest
+                                   empty way, and nothing empties a way but a reset) */
+    union {
+        uint8_t order[SIM_SCAN_MAX_WAYS];   /* scanned LRU/FIFO: the used ways, newest first */
+        struct {
+            uint32_t newest, oldest;        /* indexed LRU/FIFO: ends of the list (slots) */
+        };
+    };
+} sim_set_state;
+
+/* The index of a store with more than SIM_SCAN_MAX_WAYS ways in a set: block -> slot, an
+ * open-addressing hash table (linear probing, at most half full), so that a lookup costs the same
+ * for 17 ways as for 65,536. An entry from an older epoch is empty. */
+typedef struct sim_index_entry {
+    uint64_t block;
+    uint32_t slot;
+    uint32_t epoch;
+} sim_index_entry;
 
 /* The live state of a store built from a geometry. */
 typedef struct sim_cache {
@@ -67,10 +104,19 @@ typedef struct sim_cache {
     unsigned max_ways;
     unsigned *set_base;         /* first slot of each set */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
-    sim_slot *slots;            /* total_ways slots, set by set */
-    uint64_t *plru;             /* per set: tree bits */
+    uint64_t *tags;             /* scanned, per slot: block number (address / block_bytes) held */
+    uint32_t *valid;            /* scanned, per slot: mask of valid sectors */
+    sim_big_slot *big;          /* indexed: the slots */
+    sim_set_state *set_state;   /* sets entries */
+    bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
+    sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */
+    uint64_t index_mask;
+    unsigned index_shift;       /* 64 - log2(index entries) */
     double *cumulative;         /* WEIGHTED: running sums of the way probabilities */
-    uint64_t clock;             /* advances on every access */
+    uint8_t *rrpv;              /* SRRIP, per slot: re-reference prediction value 0..3 */
+    uint32_t epoch;             /* current epoch (never 0: zeroed state is empty) */
+    int block_shift;            /* log2(block_bytes) when a power of two, else -1 */
+    int sector_shift;           /* log2(sector_bytes) when a power of two, else -1 */
 } sim_cache;
 
 /* Outcome of one access. */
@@ -90,7 +136,7 @@ void sim_geometry_free(sim_geometry *g);
 
 /* Build the store of a checked geometry, empty. 0 or -1 (out of memory). */
 int sim_cache_init(sim_cache *c, const sim_geometry *g);
-void sim_cache_reset(sim_cache *c);   /* empty every slot, keep geometry */
+void sim_cache_reset(sim_cache *c);   /* empty every slot, keep geometry; O(1) */
 void sim_cache_free(sim_cache *c);
 
 /* Set of an address under the geometry's mapping. */
@@ -100,6 +146,10 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr);
  * (empty ways first, lowest index first). rng draws for RANDOM and WEIGHTED. If way_out is not
  * NULL it receives the way (within the set) that was hit or filled, or -1. */
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out);
+
+/* Start fetching, into the host's caches, the state an access to addr will read (no state
+ * change): a chase knows its addresses ahead, so their lookups need not wait on host memory. */
+void sim_cache_prefetch(const sim_cache *c, uint64_t addr);
 
 /* True if addr's block and sector are present (no state change). */
 bool sim_cache_probe(const sim_cache *c, uint64_t addr);

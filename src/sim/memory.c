@@ -16,6 +16,8 @@
 #include "sim/sim.h"
 
 #define SIM_MAX_LEVELS 16    /* memory_parse.c allows at most 16 caches */
+#define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
+#define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched */
 
 typedef struct chase_ctx {
     gs_sim_model *m;
@@ -29,6 +31,8 @@ typedef struct chase_ctx {
     unsigned lanes;
     uint64_t served[SIM_MAX_LEVELS + 1];  /* timed accesses served per level; last = DRAM */
     bool counting;
+    sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
+    unsigned n_large;
 } chase_ctx;
 
 gs_load_path sim_effective_path(const gs_chase_plan *plan)
@@ -121,6 +125,11 @@ static int prepare(chase_ctx *cx, gs_error *err)
             return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory building TLB '%s'", t->name);
         sim_cache_reset(&t->state);
     }
+    cx->n_large = 0;
+    for (unsigned i = 0; i < mem->n_caches; i++)
+        if ((mem->caches[i].paths & cx->path_bit) &&
+            mem->caches[i].state.total_ways >= PREFETCH_MIN_WAYS)
+            cx->large[cx->n_large++] = &mem->caches[i].state;
     cx->sector_bytes = cx->line_bytes = mem->transaction_bytes;
     for (unsigned i = 0; i < mem->n_caches; i++)
         if (mem->caches[i].paths & cx->path_bit) {
@@ -229,6 +238,37 @@ static double access_request(chase_ctx *cx, uint64_t offset)
         worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes) - 1);
     }
     return worst;
+}
+
+/* Start fetching the host memory the request at chain offset `offset` will read in the large
+ * stores on the path (TLBs and small caches stay in the host's caches anyway). */
+static void prefetch_request(const chase_ctx *cx, uint64_t offset)
+{
+    for (unsigned i = 0; i < cx->lanes; i++) {
+        uint64_t vaddr = offset + i * cx->plan->lane_stride_bytes;
+        uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+        for (unsigned k = 0; k < cx->n_large; k++)
+            sim_cache_prefetch(cx->large[k], paddr);
+    }
+}
+
+static size_t next_position(size_t k, size_t chain_len)
+{
+    return k + 1 < chain_len ? k + 1 : 0;
+}
+
+/* One whole pass over the chain, not timed. */
+static void warm_pass(chase_ctx *cx)
+{
+    const gs_chase_plan *p = cx->plan;
+    bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
+    size_t ahead = PREFETCH_AHEAD % p->chain_len;
+    for (size_t k = 0; k < p->chain_len; k++) {
+        if (prefetch)
+            prefetch_request(cx, p->chain[ahead]);
+        ahead = next_position(ahead, p->chain_len);
+        access_request(cx, p->chain[k]);
+    }
 }
 
 /* ---- checking the plan ----------------------------------------------------------------------------- */
@@ -357,9 +397,15 @@ static double run_timed(chase_ctx *cx, gs_chase_result *out)
     const gs_chase_plan *p = cx->plan;
     uint64_t n = p->record_n ? p->record_n : p->timed_accesses;
     double sum = 0;
+    bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
+    size_t k = 0, ahead = PREFETCH_AHEAD % p->chain_len;   /* chain positions, wrapping */
     cx->counting = true;
     for (uint64_t i = 0; i < n; i++) {
-        double cycles = access_request(cx, p->chain[i % p->chain_len]) + gs_sim_noise(cx->m);
+        if (prefetch)
+            prefetch_request(cx, p->chain[ahead]);
+        ahead = next_position(ahead, p->chain_len);
+        double cycles = access_request(cx, p->chain[k]) + gs_sim_noise(cx->m);
+        k = next_position(k, p->chain_len);
         if (cycles < 0)
             cycles = 0;
         if (p->record_n)
@@ -391,8 +437,7 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
     if (rc)
         return rc;
     for (unsigned pass = 0; pass < plan->warmup_passes; pass++)
-        for (size_t k = 0; k < plan->chain_len; k++)
-            access_request(&cx, plan->chain[k]);
+        warm_pass(&cx);
     double avg = run_timed(&cx, out);
     uint64_t timed = plan->record_n ? plan->record_n : plan->timed_accesses;
     double clock_khz = m->info.sm_clock_khz;

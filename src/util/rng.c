@@ -14,13 +14,17 @@ uint64_t gs_rng_next(gs_rng *r)
     return z ^ (z >> 31);
 }
 
+/* Draws at or past the last whole multiple of bound are drawn again (no modulo bias). Only a draw
+ * above UINT64_MAX - bound can be one, so the division that finds that multiple is made only
+ * then: the same numbers, one division instead of two. */
 uint64_t gs_rng_below(gs_rng *r, uint64_t bound)
 {
-    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    uint64_t x;
-    do {
-        x = gs_rng_next(r);
-    } while (x >= limit);
+    uint64_t x = gs_rng_next(r);
+    if (x > UINT64_MAX - bound) {
+        uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+        while (x >= limit)
+            x = gs_rng_next(r);
+    }
     return x % bound;
 }
 

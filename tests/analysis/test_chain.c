@@ -1,5 +1,6 @@
 /* Tests of the chain builders (src/analysis/chain.c): stride walks, Sattolo single cycles (every
- * element once, repeatable from a seed, uniform successor), and bad input. */
+ * element once, repeatable from a seed, uniform successor, the textbook algorithm's chain exactly),
+ * the unbiased bounded draw, and bad input. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -101,6 +102,72 @@ static void one_element(void **state)
     assert_int_equal(c[0], 0);
 }
 
+/* The textbook algorithm (one draw per swap, i = n-1 .. 1, then the cycle followed from 0) with
+ * a textbook unbiased draw: the chain builder, which draws ahead and follows the cycle in
+ * segments, must give exactly this chain. */
+static uint64_t reference_below(gs_rng *r, uint64_t bound)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
+    do
+        x = gs_rng_next(r);
+    while (x >= limit);
+    return x % bound;
+}
+
+static void reference_sattolo(gs_rng *r, uint64_t n, uint64_t stride, uint64_t *out)
+{
+    uint64_t *next = malloc(n * sizeof *next);
+    assert_non_null(next);
+    for (uint64_t i = 0; i < n; i++)
+        next[i] = i;
+    for (uint64_t i = n - 1; i > 0; i--) {
+        uint64_t j = reference_below(r, i), t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+    for (uint64_t i = 0, e = 0; i < n; i++, e = next[e])
+        out[i] = e * stride;
+    free(next);
+}
+
+static void sattolo_matches_textbook(void **state)
+{
+    (void)state;
+    /* One element, a few, one segment of 4096 and one more, many segments (and not a multiple). */
+    static const uint64_t counts[] = {1, 2, 17, 4095, 4096, 4097, 8192, 100003};
+    uint64_t *got = malloc(100003 * sizeof *got), *want = malloc(100003 * sizeof *want);
+    assert_non_null(got);
+    assert_non_null(want);
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        gs_rng r1, r2;
+        gs_rng_seed(&r1, 11 + k);
+        gs_rng_seed(&r2, 11 + k);
+        assert_int_equal(gs_chain_sattolo(&r1, counts[k], 32, got), 0);
+        reference_sattolo(&r2, counts[k], 32, want);
+        for (uint64_t i = 0; i < counts[k]; i++)
+            assert_int_equal(got[i], want[i]);
+        assert_int_equal(gs_rng_next(&r1), gs_rng_next(&r2));   /* the same draws were used */
+    }
+    free(got);
+    free(want);
+}
+
+/* gs_rng_below skips the rejection test's division when no draw can be rejected: the same
+ * numbers as the textbook draw, for bounds small and near 2^64 (where rejections happen). */
+static void below_matches_textbook(void **state)
+{
+    (void)state;
+    static const uint64_t bounds[] = {1, 2, 3, 1000, (1ull << 63) + 1, UINT64_MAX / 3 * 2,
+                                      UINT64_MAX};
+    for (size_t k = 0; k < sizeof bounds / sizeof bounds[0]; k++) {
+        gs_rng r1, r2;
+        gs_rng_seed(&r1, 5);
+        gs_rng_seed(&r2, 5);
+        for (int i = 0; i < 2000; i++)
+            assert_int_equal(gs_rng_below(&r1, bounds[k]), reference_below(&r2, bounds[k]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -110,6 +177,8 @@ int main(void)
         cmocka_unit_test(sattolo_repeats_with_seed),
         cmocka_unit_test(sattolo_successor_is_uniform),
         cmocka_unit_test(one_element),
+        cmocka_unit_test(sattolo_matches_textbook),
+        cmocka_unit_test(below_matches_textbook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,11 +123,11 @@ static void l1_structure_and_hit_latency(void **state)
     assert_double_equal(num("cache:ro", "hit_latency_cycles"), 32, 1e-9);
 }
 
-static void tex_xor_index_is_hashed_and_unsectored(void **state)
+static void tex_xor_index_is_xor_and_unsectored(void **state)
 {
     (void)state;
     assert_int_equal(num("cache:tex", "size_bytes"), 8192);
-    assert_string_equal(text("cache:tex", "mapping"), "hashed");
+    assert_string_equal(text("cache:tex", "mapping"), "xor");
     assert_null(fig("cache:tex", "sector_bytes"));    /* sector = line: not stated */
     assert_null(fig("cache:tex", "way_probabilities"));
     assert_double_equal(num("cache:tex", "hit_latency_cycles"), 92, 1e-9);
@@ -231,7 +231,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(l1_structure_and_hit_latency),
-        cmocka_unit_test(tex_xor_index_is_hashed_and_unsectored),
+        cmocka_unit_test(tex_xor_index_is_xor_and_unsectored),
         cmocka_unit_test(l2_partitioned_has_no_hit_latency),
         cmocka_unit_test(const_levels_smaller_than_the_space),
         cmocka_unit_test(tlbs_on_the_cg_path),

@@ -43,3 +43,11 @@ int gs_instr_parse(const char *name, gs_instr *out)
         }
     return -1;
 }
+
+static const char *const p2p_kind_names[GS_P2P_KIND_COUNT] = {"query", "ce", "read", "write",
+                                                               "latency"};
+
+const char *gs_p2p_kind_name(gs_p2p_kind k)
+{
+    return (unsigned)k < GS_P2P_KIND_COUNT ? p2p_kind_names[k] : "?";
+}

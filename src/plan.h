@@ -48,6 +48,8 @@ typedef struct gs_device_info {
     double sm_clock_now_khz;      /* the driver's current SM clock (NVML), 0 if unavailable */
     char pci_bus_id[32];          /* "0000:45:00.0"; "" for sim */
     char uuid[48];                /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"; sim: "SIM-<model>" */
+    int node_devices;             /* devices of the node the p2p op can address (cuda: every
+                                     visible GPU; sim: the model's "node" section, else 1) */
 } gs_device_info;
 
 /* ---- state ----------------------------------------------------------------------------------- */
@@ -281,6 +283,49 @@ typedef struct gs_stream_result {
     uint64_t bytes_moved;         /* bytes read plus written by one repetition */
 } gs_stream_result;
 
+/* ---- p2p ------------------------------------------------------------------------------------- */
+/* Between two devices of the node (ordinals 0..node_devices-1 of the backend's node, not only the
+ * one it opened). Data always flows from src_device's memory to dst_device's memory: the copy
+ * engine copies src -> dst (issued on src, a push), the read kernel runs on dst and loads src's
+ * memory (a pull), the write kernel runs on src and stores into dst's memory (a push), and the
+ * latency chase runs on dst and follows a chain in src's memory. Peer access is enabled for the
+ * duration of the operation only and disabled again; NVLink multicast is never used. */
+typedef enum gs_p2p_kind {
+    GS_P2P_QUERY = 0,             /* only the access and link fields, nothing timed */
+    GS_P2P_COPY_ENGINE,           /* cudaMemcpyPeerAsync of bytes, src -> dst */
+    GS_P2P_KERNEL_READ,           /* a copy kernel on dst: dst[i] = src[i] over the peer link */
+    GS_P2P_KERNEL_WRITE,          /* a copy kernel on src: dst[i] = src[i] over the peer link */
+    GS_P2P_LATENCY,               /* one thread on dst chases a chain in src's memory */
+    GS_P2P_KIND_COUNT
+} gs_p2p_kind;
+
+typedef struct gs_p2p_plan {
+    gs_p2p_kind kind;
+    int src_device, dst_device;   /* node ordinals, different */
+    uint64_t bytes;               /* bandwidth kinds: bytes copied per repetition; latency: the
+                                     chase's footprint in src's memory */
+    uint64_t stride_bytes;        /* latency: distance between consecutive chain elements */
+    uint64_t accesses;            /* latency: timed loads per repetition */
+    unsigned repeats;             /* timed repetitions, each recorded (0 for QUERY) */
+} gs_p2p_plan;
+
+typedef struct gs_p2p_result {
+    bool access_possible;         /* the device running the kind's kernel may map the other's
+                                     memory (cudaDeviceCanAccessPeer): dst on src's for query, ce,
+                                     read and latency; src on dst's for write */
+    int performance_rank;         /* cudaDevP2PAttrPerformanceRank (lower is better); -1 unknown */
+    int native_atomics;           /* cudaDevP2PAttrNativeAtomicSupported: 1, 0, -1 unknown */
+    char link[16];                /* as the driver reports it: "nvlink", "pcie", "none" (no path
+                                     for peer access), "" unknown */
+    char link_detail[64];         /* what else the driver says ("PIX: one PCIe switch", "NVLink
+                                     per NVML", a model's note); may be "" */
+    double *seconds;              /* caller-allocated, repeats long: bandwidth kinds, seconds of
+                                     each repetition; latency, seconds per load of each one */
+    size_t n;
+    uint64_t bytes_moved;         /* bandwidth kinds: bytes crossing the link per repetition */
+    double latency_cycles;        /* latency: mean cycles of dst's clock per load, 0 unknown */
+} gs_p2p_result;
+
 /* ---- the operations every backend fills in (src/cuda/backend.cu, src/sim/sim_backend.c) -- */
 typedef struct gs_backend gs_backend;
 
@@ -294,6 +339,9 @@ typedef struct gs_backend_ops {
     void (*close)(gs_backend *b);
     /* Optional (NULL: the backend has no state to read, as a simulated device). */
     int (*state)(gs_backend *b, gs_device_state *out, gs_error *err);
+    /* Optional (NULL: the backend has no peer operations). A plan whose pair has no peer access
+     * answers the access fields and, for kinds that need access, GS_ERR_UNSUPPORTED. */
+    int (*p2p)(gs_backend *b, const gs_p2p_plan *plan, gs_p2p_result *out, gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {
@@ -307,6 +355,7 @@ const char *gs_space_name(gs_space s);
 const char *gs_path_name(gs_load_path p);
 int gs_path_parse(const char *name, gs_load_path *out);      /* 0 or -1 */
 const char *gs_instr_name(gs_instr i);
+const char *gs_p2p_kind_name(gs_p2p_kind k);                 /* "ce", "read", "write", ... */
 int gs_instr_parse(const char *name, gs_instr *out);         /* 0 or -1 */
 
 #ifdef __cplusplus

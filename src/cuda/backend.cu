@@ -92,6 +92,7 @@ int gs_cuda_info(gs_backend *b, gs_device_info *o, gs_error *err)
     CUDA_TRY(cudaDeviceGetPCIBusId(o->pci_bus_id, (int)sizeof o->pci_bus_id, c->ordinal));
     o->sm_clock_now_khz = gs_cuda_driver_sm_clock_khz(o->pci_bus_id);
     gs_cuda_format_uuid(p->uuid.bytes, o->uuid, sizeof o->uuid);
+    CUDA_TRY(cudaGetDeviceCount(&o->node_devices));
     {
         CUdevice dev;
         int vmm = 0;
@@ -112,7 +113,7 @@ static void cuda_close(gs_backend *b)
 
 static const gs_backend_ops cuda_ops = {
     gs_cuda_info, gs_cuda_clock, gs_cuda_chase, gs_cuda_bank,
-    gs_cuda_issue, gs_cuda_stream, cuda_close, gs_cuda_state,
+    gs_cuda_issue, gs_cuda_stream, cuda_close, gs_cuda_state, gs_cuda_p2p,
 };
 
 void gs_cuda_format_uuid(const char *bytes, char *out, size_t len)

@@ -52,6 +52,11 @@ int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, in
 
 /* The driver's current SM clock in kHz, read through NVML (dlopen); 0 when NVML is absent. */
 double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);                 /* nvml.cu */
+/* The link between two GPUs (PCI bus ids) as NVML reports it: link "nvlink" when NVLink P2P
+ * status is OK, else "pcie" with the topology level in detail ("PIX: one PCIe switch"); link ""
+ * and why in detail when NVML cannot say. */
+void gs_cuda_nvml_link(const char *bus_a, const char *bus_b, char *link, size_t link_len,
+                       char *detail, size_t detail_len);                     /* nvml.cu */
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" from a 16-byte CUDA UUID. */
 void gs_cuda_format_uuid(const char *bytes, char *out, size_t len);        /* backend.cu */
 
@@ -68,6 +73,8 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */
+int gs_cuda_p2p(gs_backend *b, const gs_p2p_plan *plan, gs_p2p_result *out,
+                gs_error *err);                                              /* p2p.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 

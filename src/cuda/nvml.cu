@@ -34,6 +34,8 @@ static struct {
     int (*compute_mode)(nvml_device, int *);
     int (*driver_version)(char *, unsigned);
     int (*cuda_version)(int *);
+    int (*p2p_status)(nvml_device, nvml_device, int, int *);   /* nvmlDeviceGetP2PStatus */
+    int (*ancestor)(nvml_device, nvml_device, int *);          /* ...GetTopologyCommonAncestor */
 } nv;
 
 #define NVML_SYM(field, name) nv.field = (decltype(nv.field))dlsym(nv.lib, name)
@@ -68,6 +70,8 @@ static bool nvml_load(void)
     NVML_SYM(compute_mode, "nvmlDeviceGetComputeMode");
     NVML_SYM(driver_version, "nvmlSystemGetDriverVersion");
     NVML_SYM(cuda_version, "nvmlSystemGetCudaDriverVersion_v2");
+    NVML_SYM(p2p_status, "nvmlDeviceGetP2PStatus");
+    NVML_SYM(ancestor, "nvmlDeviceGetTopologyCommonAncestor");
     return true;
 }
 
@@ -160,4 +164,43 @@ int gs_cuda_state(gs_backend *b, gs_device_state *o, gs_error *err)
         o->compute_mode = mode;
     read_processes(dev, o);
     return 0;
+}
+
+/* The PCIe path between two GPUs as nvidia-smi topo -m names it, from NVML's topology level. */
+static const char *pcie_level_name(int level)
+{
+    switch (level) {
+    case 0: return "X: the same board";
+    case 10: return "PIX: one PCIe switch";
+    case 20: return "PXB: several PCIe switches";
+    case 30: return "PHB: through the host bridge";
+    case 40: return "NODE: host bridges of one NUMA node";
+    case 50: return "SYS: across the CPU interconnect";
+    default: return "an unknown PCIe level";
+    }
+}
+
+void gs_cuda_nvml_link(const char *bus_a, const char *bus_b, char *link, size_t link_len,
+                       char *detail, size_t detail_len)
+{
+    const int NVML_P2P_CAPS_INDEX_NVLINK = 2, NVML_P2P_STATUS_OK = 0;
+    nvml_device a = nvml_device_of(bus_a), b = nvml_device_of(bus_b);
+    int status = -1, level = -1;
+    snprintf(link, link_len, "%s", "");
+    if (!a || !b) {
+        snprintf(detail, detail_len, "%s", nv.lib ? "NVML does not know the GPU" : nv.reason);
+        return;
+    }
+    if (nv.p2p_status && nv.p2p_status(a, b, NVML_P2P_CAPS_INDEX_NVLINK, &status) == 0 &&
+        status == NVML_P2P_STATUS_OK) {
+        snprintf(link, link_len, "nvlink");
+        snprintf(detail, detail_len, "NVML: NVLink P2P status OK");
+        return;
+    }
+    if (nv.ancestor && nv.ancestor(a, b, &level) == 0) {
+        snprintf(link, link_len, "pcie");
+        snprintf(detail, detail_len, "%s", pcie_level_name(level));
+        return;
+    }
+    snprintf(detail, detail_len, "NVML gave neither NVLink status nor PCIe topology");
 }

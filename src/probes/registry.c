@@ -43,6 +43,9 @@ const gs_probe_def gs_probes[] = {
     {"l2-partitions", gs_probe_l2_partitions_run, 0,
      "L2 near and far partitions from one SM: latencies, share of far lines, address hash",
      gs_probe_l2_partitions_opts, &gs_probe_l2_partitions_opt_count},
+    {"p2p", gs_probe_p2p_run, 0,
+     "GPU to GPU in one node: peer access, link, copy-engine and kernel GB/s, chase latency per pair",
+     gs_probe_p2p_opts, &gs_probe_p2p_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

@@ -27,6 +27,7 @@ static const sim_section sections[] = {
     {"shared_memory", sim_banks_parse, sim_banks_free},
     {"pipeline", sim_pipeline_parse, sim_pipeline_free},
     {"bandwidth", sim_bandwidth_parse, sim_bandwidth_free},
+    {"node", sim_node_parse, sim_node_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -100,6 +101,9 @@ static const sim_bound bounds[] = {
     {"dram_gbps", 0, 1e6}, {"memcpy_d2d_gbps", 0, 1e6}, {"h2d_gbps", 0, 1e6},
     {"d2h_gbps", 0, 1e6}, {"dynamic_bound_factor", 0, 1}, {"launch_overhead_us", 0, 1e6},
     {"saturating_blocks_per_sm", 0, 1024}, {"jitter_fraction", 0, 1},
+    /* node */
+    {"devices", 1, 64}, {"gbps", 0, 1e6}, {"read_gbps", 0, 1e6}, {"write_gbps", 0, 1e6},
+    {"latency_ns", 0, 1e7}, {"performance_rank", 0, 1000},
 };
 
 /* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
@@ -214,6 +218,7 @@ static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
     d->max_blocks_per_sm = (int)u[11];
     d->regs_per_sm = (int)u[12];
     d->warp_size = (int)u[13];
+    d->node_devices = 1;          /* a "node" section says otherwise */
     uint64_t optin = d->smem_per_block_optin_bytes;
     rc = sim_get_uint(j, "device", "smem_per_block_optin_bytes", 0, &optin, err);
     d->smem_per_block_optin_bytes = optin;
@@ -322,7 +327,7 @@ static int resolve_path(const char *name_or_path, char *path, size_t len, gs_err
 static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
-                                       "shared_memory", "pipeline", "bandwidth", NULL};
+                                       "shared_memory", "pipeline", "bandwidth", "node", NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

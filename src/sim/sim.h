@@ -15,6 +15,8 @@ int sim_pipeline_parse(const json_t *json, const char *where, gs_sim_model *m, g
 void sim_pipeline_free(gs_sim_model *m);
 int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);/* stream.c */
 void sim_bandwidth_free(gs_sim_model *m);
+int sim_node_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);    /* node.c */
+void sim_node_free(gs_sim_model *m);
 int sim_level_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m,
                               gs_error *err);           /* level_bandwidth.c: bandwidth.levels */
 void sim_level_bandwidth_free(gs_sim_model *m);
@@ -31,6 +33,7 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
 int sim_bank(gs_sim_model *m, const gs_bank_plan *plan, gs_bank_result *out, gs_error *err);      /* banks.c */
 int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);   /* pipeline.c */
 int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);/* stream.c */
+int sim_p2p(gs_sim_model *m, const gs_p2p_plan *plan, gs_p2p_result *out, gs_error *err);       /* node.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

@@ -101,6 +101,11 @@ static int op_stream(gs_backend *b, const gs_stream_plan *p, gs_stream_result *o
     return sim_stream(model_of(b), p, o, e);
 }
 
+static int op_p2p(gs_backend *b, const gs_p2p_plan *p, gs_p2p_result *o, gs_error *e)
+{
+    return sim_p2p(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -115,6 +120,7 @@ static const gs_backend_ops sim_ops = {
     .issue = op_issue,
     .stream = op_stream,
     .close = sim_close,
+    .p2p = op_p2p,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

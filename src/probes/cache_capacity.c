@@ -207,13 +207,15 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     uint64_t res = lo / 64 / stride_bytes * stride_bytes;
     res = res > stride_bytes ? res : stride_bytes;
     int rc = 0;
-    bool fits;
+    bool fits = false;
     while (!rc && hi - lo > res) {
         uint64_t half = (hi - lo) / 2 / res * res;
         uint64_t mid = lo + (half ? half : res);
         if (mid >= hi)
             break;
         rc = avg_fits(w, mid, stride_bytes, latency, AVG_TOLERANCE, carveout, &fits, err);
+        if (rc)
+            break;
         if (fits)
             lo = mid;
         else
@@ -232,6 +234,8 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     while (!rc && b - a > stride_bytes) {
         uint64_t mid = a + (b - a) / 2 / stride_bytes * stride_bytes;
         rc = avg_fits(w, mid, stride_bytes, latency, margin, carveout, &fits, err);
+        if (rc)
+            break;
         if (fits)
             a = mid;
         else

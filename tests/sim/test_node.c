@@ -165,7 +165,7 @@ static void test_jitter_is_seeded_and_bounded(void **state)
                               "[[null, " PCIE "], [" PCIE ", null]]}");
     gs_p2p_result r;
     gs_error err;
-    double v, low = 1e9, high = 0;
+    double v = 0, low = 1e9, high = 0;
     for (int i = 0; i < 50; i++) {
         assert_int_equal(run(m, GS_P2P_COPY_ENGINE, 0, 1, &v, &r, &err), 0);
         low = fmin(low, v);

@@ -163,7 +163,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         }
         if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method) {
             gs_progress(ctx, "cache: l2, size from the miss excess");
-            if ((rc = cw_l2_size(&w, &lv, err)) != 0)
+            if ((rc = cw_l2_size(&w, &lv, &sw, err)) != 0)
                 break;
         }
         bool real = true;

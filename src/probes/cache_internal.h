@@ -117,6 +117,7 @@ typedef struct cw_level {
     char why_structure[640];
     char why_policy[640];
     const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
+    char size_method_buf[640]; /* size_method when it is composed at run time */
     double size_ci95_bytes;   /* half the bracket of an average-mode size (0: exact) */
     const char *latency_method; /* NULL: fine-grained hit band; else average-mode plateaus */
     double trace_hit_cycles;  /* the fine-grained hit band's latency when the figures come from
@@ -382,7 +383,7 @@ int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
  * miss excess (a walk less the same lines visited twice in a row) from lv->size_bytes (the
  * sweep's), then extrapolated to where the excess starts; sets lv->size_bytes, size_method and
  * size_interval_bytes. cw_add_l2_size_figures records the interval. */
-int cw_l2_size(cw_walker *w, cw_level *lv, gs_error *err);
+int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv);
 
 /* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks

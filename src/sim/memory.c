@@ -118,6 +118,12 @@ static int prepare(chase_ctx *cx, gs_error *err)
             lv->active = g;
         }
         sim_cache_reset(&lv->state);
+        if (lv->copy_geo.size_bytes && !lv->copy_state.geo &&
+            sim_cache_init(&lv->copy_state, &lv->copy_geo))
+            return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory building cache '%s'",
+                           lv->name);
+        if (lv->copy_geo.size_bytes)
+            sim_cache_reset(&lv->copy_state);
     }
     for (unsigned i = 0; i < mem->n_tlbs; i++) {
         sim_tlb *t = &mem->tlbs[i];
@@ -181,13 +187,16 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         sim_level *lv = &mem->caches[i];
         if (!(lv->paths & cx->path_bit))
             continue;
+        bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
+        bool copied = far && lv->copy_geo.size_bytes &&
+                      sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
         sim_outcome o = sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
         if (o == SIM_HIT) {
             *served = i;
             cycles += lv->hit_latency_cycles;
-            if (lv->partitions > 1 && partition_of(lv, paddr) != 0)
+            if (far && !copied)
                 cycles += lv->far_extra_cycles;
             return cycles;
         }

@@ -41,6 +41,10 @@ typedef struct sim_level {
     sim_mapping partition_map;     /* which partition an address is in */
     uint64_t partition_block_bytes;/* partition_map MODULO: interleave granularity */
     double far_extra_cycles;       /* added to hits in a partition other than 0 */
+    sim_geometry copy_geo;         /* partitions "near_copy_bytes": the near part also keeps
+                                      copies of far lines in a store this size (16-way LRU); a
+                                      far line found there is a near hit. size 0: none */
+    sim_cache copy_state;
     sim_cache state;               /* live state, built for the chosen geometry */
     const sim_geometry *active;    /* the geometry `state` was built for */
 } sim_level;

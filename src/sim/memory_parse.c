@@ -318,20 +318,42 @@ static int read_carveouts(const json_t *obj, const char *where, sim_level *lv, g
     return 0;
 }
 
+/* The near part's store of far lines' copies: 16-way LRU sets of the level's line, modulo mapped
+ * (read after the level's own numbers: its line is known). */
+static int read_near_copies(uint64_t bytes, const char *pw, sim_level *lv, gs_error *err)
+{
+    uint64_t line = lv->geo.block_bytes, ways = 16;
+    if (!line || bytes % (line * ways) || bytes / (line * ways) > UINT32_MAX)
+        return fail_at(err, pw, "near_copy_bytes", "must be a multiple of 16 lines");
+    sim_geometry *g = &lv->copy_geo;
+    g->size_bytes = bytes;
+    g->block_bytes = g->sector_bytes = line;
+    g->sets = (unsigned)(bytes / (line * ways));
+    g->ways_per_set = malloc(g->sets * sizeof *g->ways_per_set);
+    if (!g->ways_per_set)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (unsigned s = 0; s < g->sets; s++)
+        g->ways_per_set[s] = (unsigned)ways;
+    g->mapping.kind = SIM_MAP_MODULO;
+    g->policy = SIM_POLICY_LRU;
+    return 0;
+}
+
 /* "partitions": {"count": 2, "mapping": {"xor": [[..]]}, "interleave_bytes": 4096,
  *                "far_extra_cycles": 90} */
 static int read_partitions(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
 {
     static const char *const keys[] = {"count", "mapping", "interleave_bytes", "far_extra_cycles",
-                                       NULL};
+                                       "near_copy_bytes", NULL};
     json_t *p = json_object_get(obj, "partitions");
     if (!p)
         return 0;
     char pw[WHERE_LEN];
     key_path(pw, sizeof pw, "%s.partitions", where);
-    uint64_t count = 0, interleave = 0;
+    uint64_t count = 0, interleave = 0, copy = 0;
     if (sim_check_keys(p, pw, keys, err) || sim_get_uint(p, pw, "count", 1, &count, err) ||
         sim_get_uint(p, pw, "interleave_bytes", 0, &interleave, err) ||
+        sim_get_uint(p, pw, "near_copy_bytes", 0, &copy, err) ||
         sim_get_double(p, pw, "far_extra_cycles", 1, &lv->far_extra_cycles, err) ||
         read_mapping(json_object_get(p, "mapping"), pw, &lv->partition_map, err))
         return GS_ERR_INPUT;
@@ -345,7 +367,7 @@ static int read_partitions(const json_t *obj, const char *where, sim_level *lv, 
         return fail_at(err, pw, "mapping", "its index bits do not give `count` partitions");
     lv->partitions = (unsigned)count;
     lv->partition_block_bytes = interleave ? interleave : 1;
-    return 0;
+    return copy ? read_near_copies(copy, pw, lv, err) : 0;
 }
 
 static int read_level_numbers(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
@@ -651,6 +673,8 @@ void sim_memory_free(gs_sim_model *m)
         sim_level *lv = &mem->caches[i];
         sim_cache_free(&lv->state);
         sim_geometry_free(&lv->geo);
+        sim_cache_free(&lv->copy_state);
+        sim_geometry_free(&lv->copy_geo);
         for (unsigned k = 0; k < lv->n_carveouts; k++)
             sim_geometry_free(&lv->carveouts[k].geo);
         free(lv->carveouts);

@@ -371,6 +371,19 @@ double gs_policy_mismatch(gs_policy p, const uint32_t *blocks, const bool *miss,
  * exactly one block is absent. A miss on it fills it (it becomes `pending`); the next miss on
  * another present block names the victim of that fill: the pending block took its way, and the
  * missing block now fills in turn. Misses on present blocks while nothing is pending are noise. */
+size_t gs_miss_period(const bool *miss, size_t n, size_t max_period, double tolerance)
+{
+    size_t start = n / 2;
+    for (size_t p = 1; p <= max_period && start + 4 * p <= n; p++) {
+        size_t differ = 0, steps = n - start - p;
+        for (size_t i = start; i + p < n; i++)
+            differ += miss[i] != miss[i + p];
+        if ((double)differ <= tolerance * (double)steps)
+            return p;
+    }
+    return 0;
+}
+
 long gs_victim_way_counts(const uint32_t *blocks, const bool *miss, size_t n, unsigned ways,
                           uint64_t *counts)
 {

@@ -118,6 +118,11 @@ double gs_policy_mismatch(gs_policy p, const uint32_t *blocks, const bool *miss,
 long gs_victim_way_counts(const uint32_t *blocks, const bool *miss, size_t n, unsigned ways,
                           uint64_t *counts);
 
+/* The shortest period p (1..max_period) with which the second half of a hit/miss trace repeats,
+ * allowing a share `tolerance` of steps to differ (noise); 0 when none: the misses of a
+ * deterministic policy on a cyclic walk repeat, a random policy's do not. */
+size_t gs_miss_period(const bool *miss, size_t n, size_t max_period, double tolerance);
+
 /* Pearson chi-square test of counts against equal shares; true when uniformity is not rejected at
  * the 0.01% level (a random policy). */
 bool gs_counts_uniform(const uint64_t *counts, unsigned k);

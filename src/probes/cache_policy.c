@@ -1,8 +1,9 @@
 /* Replacement policy (memory-hierarchy paper, section 3.2 (4), Fig. 8) on ways + 1 blocks of one
  * set: a random sequence from cold compared with the misses LRU, FIFO, tree-PLRU and SRRIP
- * predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3 of the H100's L1 in the cyclic walk); else
- * the victim way of every miss of a cold cyclic walk, and a chi-square test of equal shares
- * (random against weighted, as Fermi's L1). */
+ * predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3 of the H100's L1 in the cyclic walk), which
+ * must predict a cold cyclic walk too; else the victim way of every miss of that walk, and a
+ * chi-square test of equal shares (random against weighted, as Fermi's L1) where its misses do
+ * not repeat (a deterministic policy outside the candidates is not determined). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,8 +126,12 @@ static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, si
     return rc;
 }
 
-static void victim_shares(cw_level *lv, const uint32_t *blocks, const bool *miss, size_t n,
-                          unsigned ways)
+/* Victim shares of a cyclic walk name a random policy (equal shares) or a weighted one, but only
+ * when the misses do not repeat: a deterministic policy none of the candidates predicts also
+ * leaves unequal shares (the H100's L1: 0, 1/3, 1/3, 1/3, with LRU matching one random sequence
+ * of three), and calling it weighted would be wrong. */
+static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
+                          size_t n, unsigned ways)
 {
     uint64_t counts[CW_MAX_WAYS];
     long v = gs_victim_way_counts(blocks, miss, n, ways, counts);
@@ -135,17 +140,48 @@ static void victim_shares(cw_level *lv, const uint32_t *blocks, const bool *miss
                  "few to estimate %u way probabilities", v, n, ways);
         return;
     }
+    size_t period = gs_miss_period(miss, n, 8 * (ways + 1), 0.02 + 3 * w->band.outlier_rate);
+    if (period) {
+        int k = snprintf(lv->why_policy, sizeof lv->why_policy, "the misses of a cyclic walk "
+                         "over %u blocks of one set repeat every %zu accesses (a deterministic "
+                         "policy), yet none of lru, fifo, plru, srrip predicts a random "
+                         "sequence and this walk; victim shares", ways + 1, period);
+        for (unsigned i = 0; i < ways && k > 0 && (size_t)k < sizeof lv->why_policy; i++)
+            k += snprintf(lv->why_policy + k, sizeof lv->why_policy - (size_t)k, "%s%.3f",
+                          i ? ", " : " ", (double)counts[i] / (double)v);
+        return;
+    }
     for (unsigned i = 0; i < ways; i++)
         lv->way_probabilities[i] = (double)counts[i] / (double)v;
     lv->nprob = ways;
     lv->policy_n = (size_t)v;
     lv->policy = gs_counts_uniform(counts, ways) ? GS_POLICY_RANDOM : GS_POLICY_WEIGHTED;
     lv->policy_method = "victim way of every miss of a cyclic walk over ways + 1 blocks of one "
-                        "set (Fig. 8); chi-square test of equal shares";
+                        "set (Fig. 8), whose misses do not repeat; chi-square test of equal "
+                        "shares";
+}
+
+/* A policy the random sequence named must also predict the cyclic walk, or it is not the one:
+ * on the H100 one sequence of three matched LRU while the cyclic walk's victims were never way 0. */
+static void confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
+                              size_t n, unsigned ways)
+{
+    double mm = gs_policy_mismatch(lv->policy, blocks, miss, n, ways);
+    if (mm <= 0.02 + 3 * w->band.outlier_rate) {
+        lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold, and a "
+                            "cyclic walk over them: observed misses equal the predicted misses "
+                            "of one of lru, fifo, plru, srrip in both";
+        return;
+    }
+    snprintf(lv->why_policy, sizeof lv->why_policy, "a random sequence over %u blocks of one set "
+             "matched %s, but %s mispredicts %.1f %% of a cyclic walk over the same blocks: not "
+             "the policy", ways + 1, gs_policy_name(lv->policy), gs_policy_name(lv->policy),
+             100 * mm);
+    lv->policy = GS_POLICY_UNKNOWN;
 }
 
 static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
-                         unsigned depth, gs_error *err)
+                         unsigned depth, bool confirm, gs_error *err)
 {
     size_t len = 0, n = 0;
     uint32_t *blocks = malloc(w->cap * sizeof *blocks);
@@ -160,14 +196,17 @@ static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size
     }
     unsigned ways = (unsigned)(m - 1);
     double tol = 0.02 + 3 * w->band.outlier_rate;
-    if (!rc && depth > 0 && gs_policy_mismatch(GS_POLICY_LRU, blocks, miss, n, ways) <= tol) {
+    if (!rc && confirm) {
+        confirm_on_cyclic(w, lv, blocks, miss, n, ways);
+    } else if (!rc && depth > 0 &&
+               gs_policy_mismatch(GS_POLICY_LRU, blocks, miss, n, ways) <= tol) {
         lv->policy = GS_POLICY_LRU;
         lv->policy_n = n;
         lv->policy_method = "cyclic walk over ways + 1 blocks of one set behind a level that "
                             "filters re-use: every access misses, as LRU predicts (FIFO would "
                             "too)";
     } else if (!rc) {
-        victim_shares(lv, blocks, miss, n, ways);
+        victim_shares(w, lv, blocks, miss, n, ways);
     }
     free(blocks), free(miss), free(block_of);
     return rc;
@@ -183,7 +222,7 @@ int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
     }
     bool done = false;
     int rc = depth == 0 ? policy_sequence(w, lv, group, m, &done, err) : 0;
-    if (!rc && !done)
-        rc = policy_cyclic(w, lv, group, m, depth, err);
+    if (!rc && (!done || lv->policy != GS_POLICY_UNKNOWN))
+        rc = policy_cyclic(w, lv, group, m, depth, done, err);
     return rc;
 }

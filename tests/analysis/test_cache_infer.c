@@ -346,6 +346,30 @@ static void victims_bad_input(void **state)
     assert_true(gs_counts_uniform(none, 3));
 }
 
+/* The misses of a deterministic policy on a cyclic walk repeat (LRU: every access; a protected
+ * way with LRU in the rest: every access but the protected block's); a random policy's do not. */
+static void miss_period(void **state)
+{
+    (void)state;
+    enum { N = 4000 };
+    bool *miss = malloc(N * sizeof *miss);
+    for (int i = 0; i < N; i++)
+        miss[i] = true;
+    assert_int_equal(gs_miss_period(miss, N, 64, 0.02), 1);
+    for (int i = 0; i < N; i++)
+        miss[i] = i % 5 != 0;
+    assert_int_equal(gs_miss_period(miss, N, 64, 0.02), 5);
+    miss[N - 7] = !miss[N - 7];                                  /* one noisy step */
+    assert_int_equal(gs_miss_period(miss, N, 64, 0.02), 5);
+    uint32_t *blocks = malloc(N * sizeof *blocks);
+    gs_rng r;
+    gs_rng_seed(&r, 5);
+    cyclic_stochastic(NULL, 4, N, blocks, miss, &r);
+    assert_int_equal(gs_miss_period(miss, N, 64, 0.02), 0);
+    free(blocks);
+    free(miss);
+}
+
 /* A trace in shared memory that shrank the L1 (49 KB vs 184 KB) is caught; agreement within the
  * resolution or an eighth is not. */
 static void sizes_consistent_or_not(void **state)
@@ -397,6 +421,7 @@ int main(void)
         cmocka_unit_test(mismatch_picks_the_policy),
         cmocka_unit_test(victims_of_fermi_weighted_ways),
         cmocka_unit_test(victims_bad_input),
+        cmocka_unit_test(miss_period),
         cmocka_unit_test(sizes_consistent_or_not),
         cmocka_unit_test(fetch_from_cold_strides),
     };

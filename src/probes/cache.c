@@ -161,7 +161,9 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             cw_record_missing(ctx, t, depth, lv.why_structure);
             break;
         }
-        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method) {
+        /* --thorough only: about 10 s of L2-sized walks on the H100, where the near partition's
+         * copies made it reject its own edge in every run (docs/methods.md, "L2 size") */
+        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method && ctx->thorough) {
             gs_progress(ctx, "cache: l2, size from the miss excess");
             if ((rc = cw_l2_size(&w, &lv, &sw, err)) != 0)
                 break;

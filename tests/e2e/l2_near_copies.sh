@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/common.bash"
 M=$SRC/tests/models/l2_near_copies.json
 for seed in 1 2 3; do
-  if $B run cache --target l2 -q --seed $seed --device "sim:$M" --json "$T/l2.json" >/dev/null 2>"$T/err"; then
+  if $B run cache --target l2 --thorough -q --seed $seed --device "sim:$M" --json "$T/l2.json" >/dev/null 2>"$T/err"; then
     $PY - "$T/l2.json" "$M" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

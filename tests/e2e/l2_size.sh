@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/common.bash"
 M=$SRC/tests/models/l2_hashed_partitioned.json
-if $B run cache --target l2 -q --device "sim:$M" --json "$T/l2.json" >/dev/null 2>"$T/err"; then
+if $B run cache --target l2 --thorough -q --device "sim:$M" --json "$T/l2.json" >/dev/null 2>"$T/err"; then
   $PY - "$T/l2.json" "$M" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

@@ -17,8 +17,10 @@ if ! $B export accel-sim "$T/h.json" >"$T/out.config" 2>"$T/err" ||
   echo "FAIL export"; sed 's/^/  /' "$T/err"; exit 1
 fi
 $PY - "$T/h.json" "$T/out.config" "$T/l2.config" <<'PYEOF' || fails=$((fails+1))
-import json, sys
+import json, math, sys
 doc = json.load(open(sys.argv[1]))
+round = lambda x: int(math.floor(x + 0.5))   # C's lround (half away from zero), not Python's
+                                              # half-to-even: 30.5 cycles is 31 in the export
 text = open(sys.argv[2]).read()
 l2text = open(sys.argv[3]).read()
 lines = text.splitlines()

@@ -22,6 +22,10 @@ static const gs_opt common_opts[] = {
     {"out-dir", GS_OPT_STRING, &gs_args.out_dir, "DIR",
      "write each device's result document as DIR/<host>-<GPU UUID>.json (for 'gpusonar fleet')",
      NULL, 0, 0},
+    {"concurrent", GS_OPT_FLAG, &gs_args.concurrent, NULL,
+     "with a device list and --out-dir: measure the devices at once, one process each (probes "
+     "that use the host link take turns)",
+     NULL, 0, 0},
 };
 enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };
 

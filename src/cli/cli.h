@@ -33,7 +33,8 @@ enum {
     GS_COMMON_THOROUGH = 1u << 5,
     GS_COMMON_FORMAT = 1u << 6,
     GS_COMMON_OUT_DIR = 1u << 7,
-    GS_COMMON_MEASURE = 0xff,  /* every option above: commands that measure */
+    GS_COMMON_CONCURRENT = 1u << 8,
+    GS_COMMON_MEASURE = 0x1ff, /* every option above: commands that measure */
 };
 
 /* What the parser fills in. Strings point into argv. */
@@ -45,6 +46,7 @@ typedef struct gs_cli {
     const char *format;           /* --format text|markdown|csv (NULL: text) */
     const char *out_dir;          /* --out-dir DIR: the document as DIR/<host>-<uuid>.json */
     bool quiet, thorough, help;
+    bool concurrent;              /* --concurrent: a device list measured at once */
     bool probe_only;              /* print only the probes' figures, no summary (run) */
     const char *positional[512];  /* words that are not options, in order (fleet takes many) */
     int npositional;
@@ -131,11 +133,20 @@ int gs_cli_dry_run(const gs_probe_def *def, const gs_probe_ctx *real, gs_error *
 int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
                    bool unsupported_fails, gs_run **keep);
 /* --device lists (device_list.c): "cuda:all" or "cuda:0,2" expand into one spec per device,
- * measured one after another (never at once: GPUs of a node share the host, PCIe and NVLink). */
+ * measured one after another (GPUs of a node share the host, PCIe and NVLink), or at once with
+ * --concurrent (concurrent.c), where the probes that load what they share take turns. */
 #define GS_DEVICE_SPEC_LEN 128
 bool gs_cli_is_device_list(const char *spec);
 int gs_cli_expand_devices(const char *spec, char (*list)[GS_DEVICE_SPEC_LEN], int max, int *n,
                           gs_error *err);
+
+/* --concurrent (concurrent.c): one child process per device of the list, at once; the worst exit
+ * status. In a child: the host-link lock held around GS_PROBE_HOST_LINK probes (-1 when the run is
+ * not concurrent), and how many devices run at once (0 when not concurrent). */
+int gs_cli_run_concurrent(char (*list)[GS_DEVICE_SPEC_LEN], int count);
+int gs_cli_host_link_lock(void);
+void gs_cli_host_link_unlock(int fd);
+int gs_cli_concurrent_devices(void);
 
 /* Open the device named by gs_args.device (with the simulator fallback notice) and read its info. */
 int gs_cli_open_device(gs_backend **b, gs_device_info *info, gs_error *err);

@@ -84,7 +84,7 @@ const gs_command gs_commands[] = {
      "not determined, a record that is missing). Both documents are validated first. Exit\n"
      "status as diff's: 0 no figure differs, 1 some figure differs or is in one document\n"
      "only, 2 trouble (an unreadable or invalid document, a bad option)."},
-    {"verify", gs_cmd_verify, GS_COMMON_MEASURE & ~GS_COMMON_FORMAT, gs_cmd_verify_opts, 3, 0,
+    {"verify", gs_cmd_verify, GS_COMMON_MEASURE & ~(GS_COMMON_FORMAT | GS_COMMON_CONCURRENT), gs_cmd_verify_opts, 3, 0,
      "gpusonar verify [--device sim:MODEL] [--probes A,B] [--tolerance PCT] [--verdicts FILE]",
      "check what the probes infer on a simulator model against the model's truth",
      "Runs the probes (default: cache --target all, smem-banks, pipeline, clock, those the\n"

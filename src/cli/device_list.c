@@ -1,8 +1,8 @@
 /* --device lists: "cuda:all" (every CUDA device of the node) and "cuda:0,2" or "sim:a,sim:b"
  * (several devices) expand into one device spec each, measured in turn by the run loop
  * (run_probes.c) with one result document per GPU (--out-dir). Devices are measured one after
- * another, never at once: probes load the host, PCIe and NVLink that GPUs of a node share, so
- * concurrent runs would disturb each other's bandwidth and timing figures. */
+ * another by default: probes load the host, PCIe and NVLink that GPUs of a node share. With
+ * --concurrent (concurrent.c) they run at once and only the probes that load those take turns. */
 #include <stdio.h>
 #include <string.h>
 

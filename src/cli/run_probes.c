@@ -77,6 +77,12 @@ int gs_cli_check_outputs(gs_error *err)
         return rc;
     if (gs_args.out_dir && (rc = gs_outdir_check(gs_args.out_dir, "--out-dir", err)))
         return rc;
+    if (gs_args.concurrent && !gs_cli_is_device_list(gs_args.device))
+        return gs_fail(err, GS_ERR_USAGE, "--concurrent measures the devices of a list at once: "
+                       "give one with --device (cuda:all, cuda:0,1)");
+    if (gs_args.concurrent && !gs_args.out_dir)
+        return gs_fail(err, GS_ERR_USAGE, "--concurrent writes one document per device: add "
+                       "--out-dir DIR");
     if (gs_cli_is_device_list(gs_args.device) && (gs_args.json || gs_args.csv))
         return gs_fail(err, GS_ERR_USAGE, "--device %s measures several devices: --%s names one "
                        "output; use --out-dir DIR (one document per GPU)", gs_args.device,
@@ -137,10 +143,12 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
     gs_error_clear(&err);
     size_t first = json_array_size(ctx->run->probes);
     double t0 = now_s();
+    int lock = def->flags & GS_PROBE_HOST_LINK ? gs_cli_host_link_lock() : -1;
     double before = gs_probe_clock_khz(ctx->backend);
     if (before > 0 && strcmp(def->name, "clock") != 0)
         ctx->clock_khz = ctx->clock_khz > 0 ? ctx->clock_khz : before;
     int rc = def->run(ctx, &err);
+    gs_cli_host_link_unlock(lock);
     double after = gs_probe_clock_khz(ctx->backend);
     double elapsed = now_s() - t0;
     if (json_array_size(ctx->run->probes) == first && rc)
@@ -316,6 +324,8 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     }
     gs_progress_clear();
     record_environment(run, b, &info, have_start ? &start : NULL);
+    if (gs_cli_concurrent_devices())
+        gs_run_set_concurrent(run, gs_cli_concurrent_devices());
     if (gs_budget.budget_s > 0)
         gs_run_set_budget(run, gs_budget.budget_s, gs_budget.planned_s, gs_budget.thorough_dropped,
                           gs_budget.cut, (size_t)gs_budget.ncut);
@@ -346,6 +356,8 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
     int count = 0;
     if (gs_cli_expand_devices(gs_args.device, list, 64, &count, &err))
         return gs_cli_fail(&err);
+    if (gs_args.concurrent)
+        return gs_cli_run_concurrent(list, count);
     /* One device after another (device_list.c says why); the worst status wins, a signal stops. */
     const char *whole = gs_args.device;
     int worst = GS_EXIT_OK;

@@ -14,6 +14,8 @@
 
 enum {
     GS_PROBE_DEFAULT = 1u << 0,   /* part of the full report (`gpusonar` with no arguments) */
+    GS_PROBE_HOST_LINK = 1u << 1, /* loads what GPUs of a node share (host memory, PCIe, NVLink):
+                                   * under --concurrent these probes take turns (concurrent.c) */
 };
 
 typedef struct gs_probe_ctx {

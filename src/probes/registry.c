@@ -18,7 +18,7 @@ const gs_probe_def gs_probes[] = {
     {"global-patterns", gs_probe_global_patterns_run, GS_PROBE_DEFAULT,
      "global-memory latency per pattern and load path (Table 3), and warp coalescing: line and sector of a request",
      gs_probe_global_patterns_opts, &gs_probe_global_patterns_opt_count},
-    {"bandwidth", gs_probe_bandwidth_run, GS_PROBE_DEFAULT,
+    {"bandwidth", gs_probe_bandwidth_run, GS_PROBE_DEFAULT | GS_PROBE_HOST_LINK,
      "copy and read kernels per element size and loop bound, cudaMemcpy D2D/H2D/D2H, in GB/s",
      gs_probe_bandwidth_opts, &gs_probe_bandwidth_opt_count},
     {"mem-bandwidth", gs_probe_mem_bandwidth_run, GS_PROBE_DEFAULT,
@@ -43,7 +43,7 @@ const gs_probe_def gs_probes[] = {
     {"l2-partitions", gs_probe_l2_partitions_run, 0,
      "L2 near and far partitions from one SM: latencies, share of far lines, address hash",
      gs_probe_l2_partitions_opts, &gs_probe_l2_partitions_opt_count},
-    {"p2p", gs_probe_p2p_run, 0,
+    {"p2p", gs_probe_p2p_run, GS_PROBE_HOST_LINK,
      "GPU to GPU in one node: peer access, link, copy-engine and kernel GB/s, chase latency per pair",
      gs_probe_p2p_opts, &gs_probe_p2p_opt_count},
 };

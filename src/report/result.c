@@ -102,6 +102,13 @@ void gs_run_set_device(gs_run *run, const gs_device_info *d)
         json_object_set_new(run->doc, "device", dev);
 }
 
+void gs_run_set_concurrent(gs_run *run, int devices)
+{
+    json_t *env = json_object_get(run->doc, "environment");
+    if (env)
+        json_object_set_new(env, "concurrent_devices", json_integer(devices));
+}
+
 void gs_run_set_budget(gs_run *run, double budget_s, double planned_s, bool thorough_dropped,
                        const char *const *cut, size_t ncut)
 {

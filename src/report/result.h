@@ -28,6 +28,8 @@ gs_run *gs_run_new(int argc, char **argv);
 void gs_run_free(gs_run *run);
 void gs_run_set_device(gs_run *run, const gs_device_info *info);
 /* --budget: the budget, the seconds planned, and what the plan cut (doc["budget"]). */
+/* --concurrent: the environment records how many devices were measured at once. */
+void gs_run_set_concurrent(gs_run *run, int devices);
 void gs_run_set_budget(gs_run *run, double budget_s, double planned_s, bool thorough_dropped,
                        const char *const *cut, size_t ncut);
 /* Mark the document complete (true) or not; interrupted or failed runs stay false. */

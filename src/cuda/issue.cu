@@ -346,12 +346,36 @@ static struct {
     cudaEvent_t start, stop;
 } issue_buf = {-1, NULL, NULL, NULL, NULL, 0, NULL, NULL};
 
+/* The backend's close gives the buffers back, so that the next device of a --device list opened
+ * in the same process gets its own (on the H100 pair, the second GPU's pipeline was not measured
+ * while they stayed bound to the first). Errors are ignored: nothing can be reported at close,
+ * and the device's context goes with the process anyway. */
+void gs_cuda_issue_release(void)
+{
+    if (issue_buf.ordinal < 0)
+        return;
+    if (cudaSetDevice(issue_buf.ordinal) == cudaSuccess) {
+        (void)cudaFree(issue_buf.in);
+        (void)cudaFree(issue_buf.out);
+        (void)cudaFree(issue_buf.start_at);
+        (void)cudaFree(issue_buf.stamps);
+        (void)cudaEventDestroy(issue_buf.start);
+        (void)cudaEventDestroy(issue_buf.stop);
+    }
+    (void)cudaGetLastError();
+    issue_buf.ordinal = -1;
+    issue_buf.in = issue_buf.out = NULL;
+    issue_buf.start_at = NULL;
+    issue_buf.stamps = NULL;
+    issue_buf.stamp_capacity = 0;
+    issue_buf.start = issue_buf.stop = NULL;
+}
+
 static int issue_buffers(int ordinal, size_t blocks, gs_error *err)
 {
     int rc = 0;
     if (issue_buf.ordinal != ordinal) {
-        if (issue_buf.ordinal >= 0)
-            return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: one CUDA device per process");
+        gs_cuda_issue_release();
         CUDA_TRY(cudaMalloc((void **)&issue_buf.in, 16 * sizeof(float)));
         CUDA_TRY(cudaMalloc((void **)&issue_buf.out, 64));
         CUDA_TRY(cudaMalloc((void **)&issue_buf.start_at, sizeof(unsigned long long)));

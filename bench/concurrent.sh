@@ -7,7 +7,9 @@
 # How to read it: per GPU, how many figures differ between the two sequential runs (noise) and
 # between each of them and the concurrent run; "interference" lists the figures where the
 # concurrent run differs from both sequential runs while those two agree: the figures concurrency
-# disturbed. Then the wall times and their ratio. Exits 0 when no GPU shows interference, 1 when
+# disturbed. Fit-quality figures (residuals, rms, model errors, step sharpness, clock spread),
+# which describe a fit rather than the hardware, are listed apart and not judged, as `fleet` does.
+# Then the wall times and their ratio. Exits 0 when no GPU shows interference, 1 when
 # one does, 2 on trouble (fewer than two GPUs, a run that failed). Arguments after -- go to every
 # run (e.g. -- --probes cache,pipeline).
 # usage: bench/concurrent.sh [gpusonar binary] [output folder] [PCT] [DEVICES] [-- args...]
@@ -35,6 +37,7 @@ if [ "$n" -lt 2 ] || [ "${status[seq1]}" -ne 0 ] || [ "${status[seq2]}" -ne 0 ] 
   exit 2
 fi
 marked() { grep -E '  [*!]$' "$1" | awk '{print $1}' | sort; }
+QUALITY='(_rms_cycles|_residual_cycles|_error_percent|_step_sharpness|_spread_percent|measured_vs_driver_percent)$'
 worst=0
 for f in "$DIR"/seq1/*.json; do
   name=$(basename "$f" .json)
@@ -50,12 +53,18 @@ for f in "$DIR"/seq1/*.json; do
   total=$(tail -1 "$DIR/compare-seq1-seq2-$name.txt" | awk '{print $1}')
   inter=$(comm -12 "$DIR/marked-seq1-con-$name.txt" "$DIR/marked-seq2-con-$name.txt" |
           comm -23 - "$DIR/marked-seq1-seq2-$name.txt")
+  quality=$(echo "$inter" | grep -E "$QUALITY")
+  inter=$(echo "$inter" | grep -Ev "$QUALITY")
   echo "$name: $total figures; differ seq1-seq2 $noise (noise), seq1-con $c1, seq2-con $c2"
   if [ -n "$inter" ]; then
     echo "  interference (concurrent differs from both sequential runs, which agree):"
     for fig in $inter; do grep -h "^$fig " "$DIR/compare-seq1-con-$name.txt" | sed 's/^/    /'; done
     worst=1
-  else
+  fi
+  if [ -n "$quality" ]; then
+    echo "  fit quality moved (not judged): $(echo $quality)"
+  fi
+  if [ -z "$inter" ]; then
     echo "  no interference: every figure the concurrent run moved also moves between sequential runs"
   fi
 done

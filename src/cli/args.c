@@ -24,7 +24,7 @@ static const gs_opt common_opts[] = {
      NULL, 0, 0},
     {"concurrent", GS_OPT_FLAG, &gs_args.concurrent, NULL,
      "with a device list and --out-dir: measure the devices at once, one process each (probes "
-     "that use the host link take turns)",
+     "that use the host link run alone)",
      NULL, 0, 0},
 };
 enum { COMMON_COUNT = sizeof common_opts / sizeof common_opts[0] };

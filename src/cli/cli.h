@@ -141,10 +141,11 @@ int gs_cli_expand_devices(const char *spec, char (*list)[GS_DEVICE_SPEC_LEN], in
                           gs_error *err);
 
 /* --concurrent (concurrent.c): one child process per device of the list, at once; the worst exit
- * status. In a child: the host-link lock held around GS_PROBE_HOST_LINK probes (-1 when the run is
- * not concurrent), and how many devices run at once (0 when not concurrent). */
+ * status. In a child: the host-link lock held around every probe, exclusive for GS_PROBE_HOST_LINK
+ * probes and shared for the rest (-1 when the run is not concurrent), and how many devices run at
+ * once (0 when not concurrent). */
 int gs_cli_run_concurrent(char (*list)[GS_DEVICE_SPEC_LEN], int count);
-int gs_cli_host_link_lock(void);
+int gs_cli_host_link_lock(bool exclusive);
 void gs_cli_host_link_unlock(int fd);
 int gs_cli_concurrent_devices(void);
 

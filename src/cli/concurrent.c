@@ -4,9 +4,12 @@
  * writes its own document into --out-dir, as the one-after-another loop does.
  *
  * GPUs of a node share the host, PCIe and NVLink, so probes that load them (GS_PROBE_HOST_LINK:
- * host copies, peer copies) take turns: the parent makes a lock file and names it to the children
- * in GS_HOST_LINK_LOCK; a child holds flock(LOCK_EX) on it while such a probe runs. Everything
- * else (caches, pipelines, device-memory bandwidth) runs at once. GS_CONCURRENT_DEVICES tells a
+ * host copies, peer copies) run alone: the parent makes a lock file and names it to the children
+ * in GS_HOST_LINK_LOCK; a child holds flock(LOCK_EX) on it while such a probe runs and
+ * flock(LOCK_SH) while any other probe runs, so the other probes (caches, pipelines,
+ * device-memory bandwidth) run side by side but never beside a host-link probe. Taking turns
+ * alone was not enough: on the H100 pair, GPU 1's pinned host-to-device copy read 41 GB/s
+ * beside GPU 0's other probes against 55 GB/s in both runs one after another. GS_CONCURRENT_DEVICES tells a
  * child how many devices ran at once, for its environment record. A child's stdout (its text
  * report) goes to a temporary file that the parent copies to its stdout in list order once all
  * are done, so reports never interleave. Ctrl-C reaches the children
@@ -96,7 +99,7 @@ int gs_cli_run_concurrent(char (*list)[GS_DEVICE_SPEC_LEN], int count)
     }
     if (!gs_args.quiet)
         fprintf(stderr, "gpusonar: measuring %d devices at once (--concurrent), one process each; "
-                        "probes that use the host link take turns\n", count);
+                        "probes that use the host link run alone\n", count);
     pid_t pid[64];
     bool running[64] = {false};
     double start[64];
@@ -170,8 +173,9 @@ int gs_cli_run_concurrent(char (*list)[GS_DEVICE_SPEC_LEN], int count)
     return worst;
 }
 
-/* In a child: hold the host-link lock while a GS_PROBE_HOST_LINK probe runs. -1: no lock. */
-int gs_cli_host_link_lock(void)
+/* In a child: the host-link lock around one probe, exclusive for a GS_PROBE_HOST_LINK probe and
+ * shared for any other. -1: no lock (not a concurrent run). */
+int gs_cli_host_link_lock(bool exclusive)
 {
     const char *path = getenv("GS_HOST_LINK_LOCK");
     if (!path || !*path)
@@ -179,7 +183,7 @@ int gs_cli_host_link_lock(void)
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return -1;
-    while (flock(fd, LOCK_EX) != 0)
+    while (flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0)
         if (errno != EINTR || gs_interrupted())
             break;
     return fd;

@@ -2,7 +2,7 @@
  * (several devices) expand into one device spec each, measured in turn by the run loop
  * (run_probes.c) with one result document per GPU (--out-dir). Devices are measured one after
  * another by default: probes load the host, PCIe and NVLink that GPUs of a node share. With
- * --concurrent (concurrent.c) they run at once and only the probes that load those take turns. */
+ * --concurrent (concurrent.c) they run at once and only the probes that load those run alone. */
 #include <stdio.h>
 #include <string.h>
 

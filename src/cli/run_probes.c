@@ -143,7 +143,7 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
     gs_error_clear(&err);
     size_t first = json_array_size(ctx->run->probes);
     double t0 = now_s();
-    int lock = def->flags & GS_PROBE_HOST_LINK ? gs_cli_host_link_lock() : -1;
+    int lock = gs_cli_host_link_lock(def->flags & GS_PROBE_HOST_LINK);
     double before = gs_probe_clock_khz(ctx->backend);
     if (before > 0 && strcmp(def->name, "clock") != 0)
         ctx->clock_khz = ctx->clock_khz > 0 ? ctx->clock_khz : before;

@@ -32,9 +32,10 @@ done
 check "text reports" "$(grep -v '^20..-' "$T/seq.txt" | md5sum)" "$(grep -v '^20..-' "$T/con.txt" | md5sum)"
 grep -q '"concurrent_devices"' "$T"/seq/*.json && { echo "FAIL: sequential run marked concurrent"; fails=$((fails+1)); }
 
-# The host-link lock: while another process holds it, bandwidth waits and clock does not.
+# The host-link lock: while another process holds it shared (running an ordinary probe), bandwidth
+# (a host-link probe) waits and clock does not; while it is held exclusive, clock waits too.
 touch "$T/lock"
-flock "$T/lock" sleep 3 &
+flock -s "$T/lock" sleep 3 &
 sleep 0.5
 s=$(date +%s.%N)
 GS_HOST_LINK_LOCK="$T/lock" $B run clock -q --device sim:hopper --json "$T/c.json" > /dev/null
@@ -44,6 +45,14 @@ e=$(date +%s.%N)
 wait
 $PY -c "import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(0 if b - a < 1.5 and c - a > 2.0 else 1)" "$s" "$m" "$e" ||
   { echo "FAIL host-link lock: clock took $(echo "$m $s" | awk '{print $1-$2}') s, bandwidth ended after $(echo "$e $s" | awk '{print $1-$2}') s"; fails=$((fails+1)); }
+flock "$T/lock" sleep 2 &
+sleep 0.5
+s=$(date +%s.%N)
+GS_HOST_LINK_LOCK="$T/lock" $B run clock -q --device sim:hopper --json "$T/c.json" > /dev/null
+e=$(date +%s.%N)
+wait
+$PY -c "import sys; a, c = map(float, sys.argv[1:]); sys.exit(0 if c - a > 1.2 else 1)" "$s" "$e" ||
+  { echo "FAIL host-link lock: clock ran beside an exclusive holder"; fails=$((fails+1)); }
 
 # Ctrl-C after the first probe: every process writes what it measured, marked incomplete.
 GS_TEST_INTERRUPT_AFTER=1 $B report -q --probes $probes --device $devs --concurrent --out-dir "$T/int" > /dev/null 2>&1

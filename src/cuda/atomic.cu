@@ -31,27 +31,29 @@ static __device__ __forceinline__ unsigned low_bits(double v)
 
 /* One atomic of operation O on type T: chain() in the latency chain (its operands are the
  * previous result, so compare-and-swap always succeeds and exchange writes back what it read),
- * step() in the throughput loop (operands from the loop index). */
+ * step() in the throughput loop (operands from the loop index). Add adds inc, a kernel argument
+ * (1): with a constant 1 and the result dropped, ptxas turns a shared add into ATOMS.POPC.INC,
+ * an increment by the count of lanes on the word, which is not the general atomicAdd. */
 template <int O, typename T> struct aop;
 template <typename T> struct aop<GS_ATOMIC_ADD, T> {
-    static __device__ __forceinline__ T chain(T *p, T) { return atomicAdd(p, (T)1); }
-    static __device__ __forceinline__ T step(T *p, unsigned) { return atomicAdd(p, (T)1); }
+    static __device__ __forceinline__ T chain(T *p, T, T inc) { return atomicAdd(p, inc); }
+    static __device__ __forceinline__ T step(T *p, unsigned, T inc) { return atomicAdd(p, inc); }
 };
 template <typename T> struct aop<GS_ATOMIC_CAS, T> {
-    static __device__ __forceinline__ T chain(T *p, T v) { return atomicCAS(p, v, v); }
-    static __device__ __forceinline__ T step(T *p, unsigned i) { return atomicCAS(p, (T)i, (T)(i + 1)); }
+    static __device__ __forceinline__ T chain(T *p, T v, T) { return atomicCAS(p, v, v); }
+    static __device__ __forceinline__ T step(T *p, unsigned i, T) { return atomicCAS(p, (T)i, (T)(i + 1)); }
 };
 template <typename T> struct aop<GS_ATOMIC_EXCH, T> {
-    static __device__ __forceinline__ T chain(T *p, T v) { return atomicExch(p, v); }
-    static __device__ __forceinline__ T step(T *p, unsigned i) { return atomicExch(p, (T)i); }
+    static __device__ __forceinline__ T chain(T *p, T v, T) { return atomicExch(p, v); }
+    static __device__ __forceinline__ T step(T *p, unsigned i, T) { return atomicExch(p, (T)i); }
 };
 template <typename T> struct aop<GS_ATOMIC_MIN, T> {
-    static __device__ __forceinline__ T chain(T *p, T v) { return atomicMin(p, v); }
-    static __device__ __forceinline__ T step(T *p, unsigned i) { return atomicMin(p, (T)i); }
+    static __device__ __forceinline__ T chain(T *p, T v, T) { return atomicMin(p, v); }
+    static __device__ __forceinline__ T step(T *p, unsigned i, T) { return atomicMin(p, (T)i); }
 };
 template <typename T> struct aop<GS_ATOMIC_MAX, T> {
-    static __device__ __forceinline__ T chain(T *p, T v) { return atomicMax(p, v); }
-    static __device__ __forceinline__ T step(T *p, unsigned i) { return atomicMax(p, (T)i); }
+    static __device__ __forceinline__ T chain(T *p, T v, T) { return atomicMax(p, v); }
+    static __device__ __forceinline__ T step(T *p, unsigned i, T) { return atomicMax(p, (T)i); }
 };
 
 static __device__ __forceinline__ long long atomic_clock(void)
@@ -71,11 +73,11 @@ static __device__ __forceinline__ unsigned long long atomic_globaltimer(void)
 /* N dependent atomics from base, then a store of the last value to drain (it cannot issue before
  * the last atomic returns). */
 template <int O, typename T, int N>
-static __device__ __forceinline__ T chain(T *base, T v, unsigned zero, unsigned drain)
+static __device__ __forceinline__ T chain(T *base, T v, T inc, unsigned zero, unsigned drain)
 {
 #pragma unroll
     for (int k = 0; k < N; k++)
-        v = aop<O, T>::chain((T *)((char *)base + low_bits(v) * zero), v);
+        v = aop<O, T>::chain((T *)((char *)base + low_bits(v) * zero), v, inc);
     asm volatile("st.shared.u32 [%0], %1;" : : "r"(drain), "r"(low_bits(v)) : "memory");
     return v;
 }
@@ -83,8 +85,9 @@ static __device__ __forceinline__ T chain(T *base, T v, unsigned zero, unsigned 
 /* One thread: spans[2r] = cycles of ATOMIC_CHAIN atomics, spans[2r + 1] = of 2 x ATOMIC_CHAIN.
  * SHARED: the chain's word is in this block's shared memory, else gbuf[0]. */
 template <int O, typename T, bool SHARED>
-__global__ void __launch_bounds__(32) atomic_chain_kernel(T *gbuf, unsigned zero, unsigned reps,
-                                                          long long *spans, unsigned *sink)
+__global__ void __launch_bounds__(32) atomic_chain_kernel(T *gbuf, T inc, unsigned zero,
+                                                          unsigned reps, long long *spans,
+                                                          unsigned *sink)
 {
     __shared__ T sbuf[2];
     __shared__ long long span[2 * ATOMIC_MAX_REPEATS];
@@ -97,9 +100,9 @@ __global__ void __launch_bounds__(32) atomic_chain_kernel(T *gbuf, unsigned zero
     T v = (T)0;
     for (int r = -ATOMIC_WARMUP; r < (int)reps; r++) {
         long long t0 = atomic_clock();
-        v = chain<O, T, ATOMIC_CHAIN>(base, v, zero, drain);
+        v = chain<O, T, ATOMIC_CHAIN>(base, v, inc, zero, drain);
         long long t1 = atomic_clock();
-        v = chain<O, T, 2 * ATOMIC_CHAIN>(base, v, zero, drain);
+        v = chain<O, T, 2 * ATOMIC_CHAIN>(base, v, inc, zero, drain);
         long long t2 = atomic_clock();
         if (r >= 0) {
             span[2 * r] = t1 - t0;
@@ -120,8 +123,8 @@ typedef struct atomic_index {
 /* Throughput: every thread runs iters atomics on its word. clk[0..3] = clock64 and globaltimer
  * of thread 0 of block 0 before and after its loop. */
 template <int O, typename T, bool SHARED, bool KEEP>
-__global__ void atomic_tput_kernel(T *gbuf, atomic_index ix, unsigned shared_words, unsigned iters,
-                                   unsigned flag, T *sink, unsigned long long *clk)
+__global__ void atomic_tput_kernel(T *gbuf, T inc, atomic_index ix, unsigned shared_words,
+                                   unsigned iters, unsigned flag, T *sink, unsigned long long *clk)
 {
     __shared__ T sbuf[SHARED ? ATOMIC_SHARED_WORDS : 1];
     unsigned lane = threadIdx.x % 32;
@@ -140,9 +143,9 @@ __global__ void atomic_tput_kernel(T *gbuf, atomic_index ix, unsigned shared_wor
 #pragma unroll 8
     for (unsigned i = 0; i < iters; i++) {
         if (KEEP)
-            acc += aop<O, T>::step(p, i);
+            acc += aop<O, T>::step(p, i, inc);
         else
-            aop<O, T>::step(p, i);
+            aop<O, T>::step(p, i, inc);
     }
     if (KEEP && flag)
         sink[0] = acc;
@@ -169,9 +172,9 @@ template <int O, typename T>
 static void launch_chain(atomic_job *j, unsigned reps)
 {
     if (j->plan->space == GS_SPACE_SHARED)
-        atomic_chain_kernel<O, T, true><<<1, 32>>>((T *)j->gbuf, 0, reps, j->spans, j->sink);
+        atomic_chain_kernel<O, T, true><<<1, 32>>>((T *)j->gbuf, (T)1, 0, reps, j->spans, j->sink);
     else
-        atomic_chain_kernel<O, T, false><<<1, 32>>>((T *)j->gbuf, 0, reps, j->spans, j->sink);
+        atomic_chain_kernel<O, T, false><<<1, 32>>>((T *)j->gbuf, (T)1, 0, reps, j->spans, j->sink);
 }
 
 template <int O, typename T>
@@ -182,13 +185,13 @@ static void launch_tput(atomic_job *j)
     T *g = (T *)j->gbuf, *s = (T *)j->sink;
     if (p->space == GS_SPACE_SHARED)
         atomic_tput_kernel<O, T, true, false><<<p->blocks, p->threads_per_block>>>(
-            g, j->ix, j->shared_words, it, 0, s, j->clk);
+            g, (T)1, j->ix, j->shared_words, it, 0, s, j->clk);
     else if (p->keep_result)
         atomic_tput_kernel<O, T, false, true><<<p->blocks, p->threads_per_block>>>(
-            g, j->ix, 0, it, 0, s, j->clk);
+            g, (T)1, j->ix, 0, it, 0, s, j->clk);
     else
         atomic_tput_kernel<O, T, false, false><<<p->blocks, p->threads_per_block>>>(
-            g, j->ix, 0, it, 0, s, j->clk);
+            g, (T)1, j->ix, 0, it, 0, s, j->clk);
 }
 
 template <int O, typename T>

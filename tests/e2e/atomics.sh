@@ -113,6 +113,9 @@ if run hopper run atomics --device sim:hopper; then
               "global_add_u32_one_address_gops"; do
     grep -q "$want" "$T/hopper.txt" || { echo "FAIL text report: no '$want'"; fails=$((fails+1)); }
   done
+  # the table: one row per operation, global latency first, shared one-bank rate last
+  grep -Eq "^  add\.f64 +30[0-2] +13[01] .* 0\.3[89][0-9]* *$" "$T/hopper.txt" \
+    || { echo "FAIL text report: the add.f64 row of the table"; sed -n '/op.type/,+9p' "$T/hopper.txt"; fails=$((fails+1)); }
 fi
 
 # Every operation CUDA has, one contended-line count, more repetitions (outliers in the model).
@@ -124,6 +127,8 @@ fi
 PARTIAL="$SRC/tests/models/atomics_partial.json"
 if run partial run atomics --device "sim:$PARTIAL" --repeats 64 --launches 9; then
   $PY "$T/check.py" "$T/partial.json" "$PARTIAL" "$SCHEMA" 6 || fails=$((fails+1))
+  grep -Eq "^  add\.f64 +9[0-9]{2} +n/d( +n/d){7} *$" "$T/partial.txt" \
+    || { echo "FAIL text report: the partial model's add.f64 row"; fails=$((fails+1)); }
 fi
 
 # No atomics section: the model has no atomic unit, every figure says so.

@@ -51,3 +51,36 @@ const char *gs_p2p_kind_name(gs_p2p_kind k)
 {
     return (unsigned)k < GS_P2P_KIND_COUNT ? p2p_kind_names[k] : "?";
 }
+
+static const char *const atomic_op_names[GS_ATOMIC_OP_COUNT] = {"add", "cas", "exch", "min",
+                                                                 "max"};
+static const char *const atomic_type_names[GS_ATOMIC_TYPE_COUNT] = {"u32", "u64", "f32", "f64"};
+static const char *const atomic_pattern_names[GS_ATOMIC_PATTERN_COUNT] = {
+    "chain", "one_address", "distinct", "lines", "same_bank"};
+
+const char *gs_atomic_op_name(gs_atomic_op o)
+{
+    return (unsigned)o < GS_ATOMIC_OP_COUNT ? atomic_op_names[o] : "?";
+}
+
+const char *gs_atomic_type_name(gs_atomic_type t)
+{
+    return (unsigned)t < GS_ATOMIC_TYPE_COUNT ? atomic_type_names[t] : "?";
+}
+
+const char *gs_atomic_pattern_name(gs_atomic_pattern p)
+{
+    return (unsigned)p < GS_ATOMIC_PATTERN_COUNT ? atomic_pattern_names[p] : "?";
+}
+
+bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t)
+{
+    switch (o) {
+    case GS_ATOMIC_ADD: return (unsigned)t < GS_ATOMIC_TYPE_COUNT;
+    case GS_ATOMIC_EXCH: return t == GS_ATOMIC_U32 || t == GS_ATOMIC_U64 || t == GS_ATOMIC_F32;
+    case GS_ATOMIC_CAS:
+    case GS_ATOMIC_MIN:
+    case GS_ATOMIC_MAX: return t == GS_ATOMIC_U32 || t == GS_ATOMIC_U64;
+    default: return false;
+    }
+}

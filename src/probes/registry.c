@@ -46,6 +46,9 @@ const gs_probe_def gs_probes[] = {
     {"p2p", gs_probe_p2p_run, GS_PROBE_HOST_LINK,
      "GPU to GPU in one node: peer access, link, copy-engine and kernel GB/s, chase latency per pair",
      gs_probe_p2p_opts, &gs_probe_p2p_opt_count},
+    {"atomics", gs_probe_atomics_run, 0,
+     "atomics per operation and type: latency of a dependent chain, Gop/s on one address, distinct words, contended lines, shared banks",
+     gs_probe_atomics_opts, &gs_probe_atomics_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

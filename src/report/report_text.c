@@ -81,6 +81,8 @@ void gs_report_probe(FILE *out, const json_t *p)
     const char *msg = json_string_value(json_object_get(p, "message"));
     if (msg)
         fprintf(out, "  %s\n", msg);
+    if (strcmp(str_or(p, "name", ""), "atomics") == 0)
+        gs_report_atomics_table(out, p);
     const char *name;
     json_t *f;
     json_object_foreach(json_object_get(p, "figures"), name, f) {

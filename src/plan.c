@@ -51,3 +51,11 @@ const char *gs_p2p_kind_name(gs_p2p_kind k)
 {
     return (unsigned)k < GS_P2P_KIND_COUNT ? p2p_kind_names[k] : "?";
 }
+
+static const char *const cluster_kind_names[GS_CLUSTER_KIND_COUNT] = {
+    "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy"};
+
+const char *gs_cluster_kind_name(gs_cluster_kind k)
+{
+    return (unsigned)k < GS_CLUSTER_KIND_COUNT ? cluster_kind_names[k] : "?";
+}

@@ -46,6 +46,9 @@ const gs_probe_def gs_probes[] = {
     {"p2p", gs_probe_p2p_run, 0,
      "GPU to GPU in one node: peer access, link, copy-engine and kernel GB/s, chase latency per pair",
      gs_probe_p2p_opts, &gs_probe_p2p_opt_count},
+    {"cluster", gs_probe_cluster_run, 0,
+     "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs vector copies",
+     gs_probe_cluster_opts, &gs_probe_cluster_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

@@ -28,6 +28,7 @@ static const sim_section sections[] = {
     {"pipeline", sim_pipeline_parse, sim_pipeline_free},
     {"bandwidth", sim_bandwidth_parse, sim_bandwidth_free},
     {"node", sim_node_parse, sim_node_free},
+    {"cluster", sim_cluster_parse, sim_cluster_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -104,6 +105,10 @@ static const sim_bound bounds[] = {
     /* node */
     {"devices", 1, 64}, {"gbps", 0, 1e6}, {"read_gbps", 0, 1e6}, {"write_gbps", 0, 1e6},
     {"latency_ns", 0, 1e7}, {"performance_rank", 0, 1000},
+    /* cluster */
+    {"max_size", 1, 16}, {"local_latency_cycles", 0, 1e6}, {"remote_latency_cycles", 0, 1e6},
+    {"local_gbps_per_sm", 0, 1e6}, {"remote_gbps_per_sm", 0, 1e6}, {"bulk_l2_gbps", 0, 1e6},
+    {"bulk_dram_gbps", 0, 1e6}, {"vector_l2_gbps", 0, 1e6}, {"vector_dram_gbps", 0, 1e6},
 };
 
 /* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
@@ -327,7 +332,8 @@ static int resolve_path(const char *name_or_path, char *path, size_t len, gs_err
 static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
-                                       "shared_memory", "pipeline", "bandwidth", "node", NULL};
+                                       "shared_memory", "pipeline", "bandwidth", "node", "cluster",
+                                       NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

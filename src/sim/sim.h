@@ -17,6 +17,8 @@ int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, 
 void sim_bandwidth_free(gs_sim_model *m);
 int sim_node_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);    /* node.c */
 void sim_node_free(gs_sim_model *m);
+int sim_cluster_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err); /* cluster.c */
+void sim_cluster_free(gs_sim_model *m);
 int sim_level_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m,
                               gs_error *err);           /* level_bandwidth.c: bandwidth.levels */
 void sim_level_bandwidth_free(gs_sim_model *m);
@@ -34,6 +36,8 @@ int sim_bank(gs_sim_model *m, const gs_bank_plan *plan, gs_bank_result *out, gs_
 int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);   /* pipeline.c */
 int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);/* stream.c */
 int sim_p2p(gs_sim_model *m, const gs_p2p_plan *plan, gs_p2p_result *out, gs_error *err);       /* node.c */
+int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
+                gs_error *err);                        /* cluster.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

@@ -47,11 +47,13 @@ static __device__ __forceinline__ unsigned cl_ranks(void)
     return r;
 }
 
-/* Every thread of every block of the cluster (release the stores before, acquire after). */
+/* Every thread of every block of the cluster (release the stores before, acquire after). Not
+ * .aligned: the threads of warp 0 of rank 0 arrive after one of them chased alone, and nothing
+ * promises they reconverge first. */
 static __device__ __forceinline__ void cl_sync(void)
 {
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
-                 "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.arrive.release;\n\t"
+                 "barrier.cluster.wait.acquire;" ::: "memory");
 }
 
 /* The shared::cluster address of shared::cta address a in block rank's shared memory. */

@@ -390,6 +390,51 @@ typedef struct gs_atomic_result {
     double clock_khz;             /* SM clock during the launches (clock64 over globaltimer), 0
                                      unknown */
 } gs_atomic_result;
+/* ---- cluster -------------------------------------------------------------------------------- */
+/* Hopper's thread-block clusters (cc >= 9.0): distributed shared memory (a block loading another
+ * block's shared memory over the SM-to-SM network: mapa + ld.shared::cluster) and the bulk-copy
+ * (TMA) engine (cp.async.bulk global -> shared, completed on an mbarrier). A device without them,
+ * or a build without sm_90 code, answers every kind with GS_ERR_UNSUPPORTED and why. */
+typedef enum gs_cluster_kind {
+    GS_CLUSTER_QUERY = 0,         /* only allowed, max_active_clusters and max_cluster_size */
+    GS_CLUSTER_LATENCY,           /* one thread of rank 0 chases a chain in rank `rank`'s shared
+                                     memory with ld.shared::cluster (rank 0: its own) */
+    GS_CLUSTER_LOCAL_LATENCY,     /* the same chain in its own shared memory with plain ld.shared */
+    GS_CLUSTER_BANDWIDTH,         /* every block of every cluster (as many as fit at once) reads
+                                     the shared memory of rank (own + rank) % cluster_size with
+                                     16-byte loads */
+    GS_CLUSTER_BULK_COPY,         /* global -> shared with cp.async.bulk (1D, an mbarrier) */
+    GS_CLUSTER_VECTOR_COPY,       /* the same bytes with 16-byte loads and st.shared */
+    GS_CLUSTER_KIND_COUNT
+} gs_cluster_kind;
+
+typedef struct gs_cluster_plan {
+    gs_cluster_kind kind;
+    unsigned cluster_size;        /* blocks per cluster, 1..16 (above 8 asks for the non-portable
+                                     size); the copy kinds run without clusters and ignore it */
+    unsigned rank;                /* latency: whose shared memory rank 0 chases; bandwidth: the
+                                     rank distance to the block read (0 = its own) */
+    uint64_t smem_bytes;          /* latency and bandwidth: each block's shared array */
+    uint64_t stride_bytes;        /* latency: distance between consecutive chain elements */
+    uint64_t accesses;            /* latency: timed loads per repetition */
+    uint64_t bytes;               /* bandwidth: bytes each block reads per repetition; copy kinds:
+                                     the global footprint, copied whole passes until traffic_bytes */
+    uint64_t traffic_bytes;       /* copy kinds: bytes one repetition copies at least */
+    unsigned repeats;             /* timed repetitions, each recorded (0 for QUERY) */
+} gs_cluster_plan;
+
+typedef struct gs_cluster_result {
+    bool allowed;                 /* a cluster of this size can be launched; why says otherwise */
+    char why[160];
+    int max_active_clusters;      /* cudaOccupancyMaxActiveClusters at this size (0 not allowed) */
+    int max_cluster_size;         /* cudaOccupancyMaxPotentialClusterSize, non-portable allowed */
+    double *values;               /* caller-allocated, repeats long: latency kinds, cycles per
+                                     load; bandwidth and copy kinds, seconds per repetition */
+    size_t n;
+    uint64_t bytes_moved;         /* bandwidth and copy kinds: bytes per repetition */
+    unsigned blocks;              /* bandwidth and copy kinds: blocks launched */
+    unsigned sms_used;            /* bandwidth and copy kinds: distinct SMs that ran them */
+} gs_cluster_result;
 
 /* ---- the operations every backend fills in (src/cuda/backend.cu, src/sim/sim_backend.c) -- */
 typedef struct gs_backend gs_backend;
@@ -411,6 +456,11 @@ typedef struct gs_backend_ops {
      * device (or the model) has no atomic for answers GS_ERR_UNSUPPORTED with why. */
     int (*atomic)(gs_backend *b, const gs_atomic_plan *plan, gs_atomic_result *out,
                   gs_error *err);
+    /* Optional (NULL: no cluster operations). A device without clusters answers
+     * GS_ERR_UNSUPPORTED; a size it cannot launch answers QUERY with allowed false and the
+     * measuring kinds with GS_ERR_UNSUPPORTED. */
+    int (*cluster)(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_result *out,
+                   gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {
@@ -425,6 +475,7 @@ const char *gs_path_name(gs_load_path p);
 int gs_path_parse(const char *name, gs_load_path *out);      /* 0 or -1 */
 const char *gs_instr_name(gs_instr i);
 const char *gs_p2p_kind_name(gs_p2p_kind k);                 /* "ce", "read", "write", ... */
+const char *gs_cluster_kind_name(gs_cluster_kind k);         /* "latency", "bulk-copy", ... */
 int gs_instr_parse(const char *name, gs_instr *out);         /* 0 or -1 */
 const char *gs_atomic_op_name(gs_atomic_op o);               /* "add", "cas", "exch", ... */
 const char *gs_atomic_type_name(gs_atomic_type t);           /* "u32", "u64", "f32", "f64" */

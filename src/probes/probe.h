@@ -124,5 +124,8 @@ extern const int gs_probe_p2p_opt_count;
 int gs_probe_atomics_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_atomics_opts[];
 extern const int gs_probe_atomics_opt_count;
+int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_cluster_opts[];
+extern const int gs_probe_cluster_opt_count;
 
 #endif

@@ -49,6 +49,9 @@ const gs_probe_def gs_probes[] = {
     {"atomics", gs_probe_atomics_run, 0,
      "atomics per operation and type: latency of a dependent chain, Gop/s on one address, distinct words, contended lines, shared banks",
      gs_probe_atomics_opts, &gs_probe_atomics_opt_count},
+    {"cluster", gs_probe_cluster_run, 0,
+     "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs vector copies",
+     gs_probe_cluster_opts, &gs_probe_cluster_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

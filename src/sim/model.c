@@ -29,6 +29,7 @@ static const sim_section sections[] = {
     {"bandwidth", sim_bandwidth_parse, sim_bandwidth_free},
     {"node", sim_node_parse, sim_node_free},
     {"atomics", sim_atomics_parse, sim_atomics_free},
+    {"cluster", sim_cluster_parse, sim_cluster_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -109,6 +110,10 @@ static const sim_bound bounds[] = {
     {"one_address_ops_per_clock", 0, 1e6}, {"one_address_ops_per_clock_per_sm", 0, 1e4},
     {"distinct_ops_per_clock_per_sm", 0, 1e4}, {"line_ops_per_clock", 0, 1e6},
     {"same_bank_ops_per_clock_per_sm", 0, 1e4},
+    /* cluster */
+    {"max_size", 1, 16}, {"local_latency_cycles", 0, 1e6}, {"remote_latency_cycles", 0, 1e6},
+    {"local_gbps_per_sm", 0, 1e6}, {"remote_gbps_per_sm", 0, 1e6}, {"bulk_l2_gbps", 0, 1e6},
+    {"bulk_dram_gbps", 0, 1e6}, {"vector_l2_gbps", 0, 1e6}, {"vector_dram_gbps", 0, 1e6},
 };
 
 /* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
@@ -333,7 +338,7 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
                                        "shared_memory", "pipeline", "bandwidth", "node", "atomics",
-                                       NULL};
+                                       "cluster", NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

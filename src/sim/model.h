@@ -2,7 +2,9 @@
  * The top level (model.c) reads the "name", "device" and "noise" sections and hands every other
  * top-level key to the parser of its section, listed in one table in model.c: "memory" (caches,
  * TLBs, DRAM: memory.c), "shared_memory" (banks: banks.c), "pipeline" (pipeline.c), "bandwidth"
- * (stream.c), "node" (several devices and their links: node.c), "atomics" (atomics.c). Validation is strict: an unknown key or an impossible value is an error that names
+ * (stream.c), "node" (several devices and their links: node.c), "atomics" (atomics.c), "cluster"
+ * (thread-block clusters, distributed shared memory and bulk copies: cluster.c). Validation is
+ * strict: an unknown key or an impossible value is an error that names
  * the key path ("caches[1].sets: 32 sets x 4 ways x 128 B = 16384 B, but size is 12288 B"). */
 #ifndef GS_SIM_MODEL_H
 #define GS_SIM_MODEL_H
@@ -21,6 +23,7 @@ struct sim_bandwidth;   /* stream.h */
 struct sim_level_bandwidth;   /* level_bandwidth.c */
 struct sim_node;        /* node.c */
 struct sim_atomics;     /* atomics.c */
+struct sim_cluster;     /* cluster.c */
 
 typedef struct gs_sim_model {
     char name[64];
@@ -45,6 +48,7 @@ typedef struct gs_sim_model {
     struct sim_node *node;         /* "node": several devices and their links; NULL if absent */
     struct sim_atomics *atomics;   /* "atomics": latency and throughput of atomics; NULL if absent
                                       (the model has no atomic unit) */
+    struct sim_cluster *cluster;   /* "cluster": thread-block clusters and TMA; NULL if absent */
 } gs_sim_model;
 
 /* A section parser: reads json (the value of its top-level key) into model; where is the key

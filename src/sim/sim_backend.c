@@ -111,6 +111,11 @@ static int op_atomic(gs_backend *b, const gs_atomic_plan *p, gs_atomic_result *o
     return sim_atomic(model_of(b), p, o, e);
 }
 
+static int op_cluster(gs_backend *b, const gs_cluster_plan *p, gs_cluster_result *o, gs_error *e)
+{
+    return sim_cluster(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -127,6 +132,7 @@ static const gs_backend_ops sim_ops = {
     .close = sim_close,
     .p2p = op_p2p,
     .atomic = op_atomic,
+    .cluster = op_cluster,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# End-to-end test of probe cluster on simulator models whose cluster section is known: on the
+# built-in hopper model every figure (max cluster size, clusters that fit per size, local and
+# per-rank shared-memory latency, neighbour-read GB/s per SM and total, bulk and vector copy GB/s
+# from DRAM and the L2 and their ratio) must read back the model within its noise, and the
+# document must validate. A copy with max_size 8 must report size 16 as not allowed (and still
+# measure 2, 4 and 8); a copy without "tma" must leave the copies not determined; a cc 9.0 model
+# without the section and a pre-Hopper model must say "not applicable (...)" for everything; a
+# malformed section is refused naming the key.
+set -u
+. "$(dirname "$0")/common.bash"
+HOPPER="$SRC/models/hopper.json"
+
+run() { # NAME ARGS...: run gpusonar into $T/NAME.json
+  local name=$1; shift
+  if ! "$B" "$@" -q --seed 5 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
+    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
+  fi
+}
+
+variant() { # NAME PYTHON-EDIT: a hopper copy edited by PYTHON-EDIT (acting on m) at $T/NAME.model.json
+  $PY - "$HOPPER" "$T/$1.model.json" "$2" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+}
+
+# check DOC MODEL: compare every figure with the model's cluster section.
+check() {
+  $PY - "$1" "$2" "$SRC/docs/gpusonar-1.schema.json" <<'PYEOF'
+import json, sys
+doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[3])))
+except ImportError:
+    pass
+(probe,) = [p for p in doc["probes"] if p["name"] == "cluster"]
+figs, c, dev = probe["figures"], model["cluster"], model["device"]
+jitter_cycles = model.get("noise", {}).get("jitter_cycles", 0)
+jf = c.get("jitter_fraction", 0)
+bad = []
+def value(name):
+    return figs.get(name, {}).get("value")
+def near(name, want, tol):
+    v = value(name)
+    if v is None:
+        bad.append("%s not determined: %s" % (name, figs.get(name, {}).get("reason")))
+    elif abs(v - want) > tol:
+        bad.append("%s = %.6g, truth %.6g (tolerance %.3g)" % (name, v, want, tol))
+    return v
+def latency(name, truth):   # truth plus a median of uniform [0, J] jitter
+    return near(name, truth + jitter_cycles / 2, jitter_cycles / 2 + 1e-9)
+def rate(name, gbps):       # each repetition takes (1 + u * jf) of its time
+    return near(name, gbps / (1 + jf / 2), gbps * jf / 2 + 1e-9)
+remote = c["remote_latency_cycles"]
+remote = remote if isinstance(remote, list) else [remote] * (c["max_size"] - 1)
+if value("max_cluster_size") != c["max_size"]:
+    bad.append("max_cluster_size = %s, model %d" % (value("max_cluster_size"), c["max_size"]))
+latency("local_smem_latency_cycles", c["local_latency_cycles"])
+rate("local_smem_gbps_per_sm", c["local_gbps_per_sm"])
+for size in (2, 4, 8, 16):
+    p = "cluster_%d_" % size
+    if size > c["max_size"]:
+        if value(p + "allowed") != 0 or "not allowed" not in figs[p + "remote_latency_cycles"]["reason"]:
+            bad.append("size %d above max_size is not reported as not allowed" % size)
+        continue
+    active = c.get("max_active_clusters", {}).get(str(size), dev["sm_count"] // size)
+    if value(p + "allowed") != 1 or value(p + "max_active_clusters") != active:
+        bad.append("%s allowed %s, max_active %s, model %d" % (p, value(p + "allowed"),
+                   value(p + "max_active_clusters"), active))
+    truth = [c["local_latency_cycles"]] + remote[:size - 1]
+    for d in range(size):
+        latency(p + "rank_%d_latency_cycles" % d, truth[d])
+    series = probe["series"][p + "latency_by_rank"]["y"]
+    if series != [value(p + "rank_%d_latency_cycles" % d) for d in range(size)]:
+        bad.append(p + "latency_by_rank differs from the rank figures")
+    ordered = sorted(truth[1:])
+    median = (ordered[(size - 2) // 2] + ordered[(size - 1) // 2]) / 2
+    latency(p + "remote_latency_cycles", median)
+    near(p + "remote_spread_cycles", max(truth[1:]) - min(truth[1:]), jitter_cycles + 1e-9)
+    per_sm = rate(p + "remote_gbps_per_sm", c["remote_gbps_per_sm"])
+    sms = min(dev["sm_count"], active * size)
+    rate(p + "remote_gbps", c["remote_gbps_per_sm"] * sms)
+    if per_sm and value("local_smem_gbps_per_sm"):
+        near(p + "remote_over_local_gbps", c["remote_gbps_per_sm"] / c["local_gbps_per_sm"], 0.03)
+if "tma" in c:
+    t = c["tma"]
+    for level in ("dram", "l2"):
+        b = rate("bulk_copy_%s_gbps" % level, t["bulk_%s_gbps" % level])
+        v = rate("vector_copy_%s_gbps" % level, t["vector_%s_gbps" % level])
+        near("bulk_over_vector_%s" % level, t["bulk_%s_gbps" % level] / t["vector_%s_gbps" % level], 0.05)
+else:
+    for name in ("bulk_copy_dram_gbps", "vector_copy_l2_gbps"):
+        if value(name) is not None or "tma" not in figs[name].get("reason", ""):
+            bad.append("%s without a tma model: %s" % (name, figs[name]))
+if bad:
+    print("FAIL %s:\n  %s" % (sys.argv[2], "\n  ".join(bad)))
+    sys.exit(1)
+print("ok   %s: %d figures read back" % (sys.argv[2].split("/")[-1], len(figs)))
+PYEOF
+}
+
+# not_applicable DOC WORDS: every figure not determined, "not applicable (" and WORDS in the reason.
+not_applicable() {
+  $PY - "$1" "$2" <<'PYEOF'
+import json, sys
+(probe,) = json.load(open(sys.argv[1]))["probes"]
+figs = probe["figures"]
+bad = [k for k, f in figs.items() if f["value"] is not None or
+       not f.get("reason", "").startswith("not applicable (") or sys.argv[2] not in f["reason"]]
+if len(figs) < 10 or bad:
+    print("FAIL not applicable (%s): %s" % (sys.argv[2], bad or figs))
+    sys.exit(1)
+print("ok   not applicable: %s" % sys.argv[2])
+PYEOF
+}
+
+if run hopper run cluster --device sim:hopper; then
+  check "$T/hopper.json" "$HOPPER" || fails=$((fails+1))
+  grep -q "cluster_16_rank_15_latency_cycles *19[0-9] cycles" "$T/hopper.txt" \
+    || { echo "FAIL text report: no cluster_16_rank_15_latency_cycles"; fails=$((fails+1)); }
+  grep -q "bulk_over_vector_dram" "$T/hopper.txt" \
+    || { echo "FAIL text report: no bulk_over_vector_dram"; fails=$((fails+1)); }
+fi
+
+variant portable 'm["cluster"]["max_size"] = 8; m["cluster"]["remote_latency_cycles"] = 200
+del m["cluster"]["max_active_clusters"]["16"]; del m["cluster"]["tma"]'
+if run portable run cluster --device "sim:$T/portable.model.json"; then
+  check "$T/portable.json" "$T/portable.model.json" || fails=$((fails+1))
+fi
+
+variant nosection 'del m["cluster"]'
+if run nosection run cluster --device "sim:$T/nosection.model.json"; then
+  not_applicable "$T/nosection.json" "the model has no cluster section" || fails=$((fails+1))
+fi
+if run fermi run cluster --device sim:fermi; then
+  not_applicable "$T/fermi.json" "needs compute capability 9.0+" || fails=$((fails+1))
+fi
+
+variant badlist 'm["cluster"]["remote_latency_cycles"] = [180, 190]'
+"$B" info -q --device "sim:$T/badlist.model.json" >/dev/null 2>"$T/err"
+if [ $? -ne 2 ] || ! grep -q "cluster.remote_latency_cycles: must be a number or a list of 15" "$T/err"; then
+  echo "FAIL malformed remote_latency_cycles not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
+variant badsize 'm["cluster"]["max_size"] = 12'
+"$B" info -q --device "sim:$T/badsize.model.json" >/dev/null 2>"$T/err"
+if [ $? -ne 2 ] || ! grep -q "cluster.max_size: must be 8" "$T/err"; then
+  echo "FAIL max_size 12 not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
+
+"$B" list >"$T/list.txt" 2>&1
+grep -q "^ *cluster" "$T/list.txt" || { echo "FAIL list: no cluster"; fails=$((fails+1)); }
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failure(s)"
+  exit 1
+fi
+echo "cluster: the hopper model's clusters and copies read back; not allowed and not applicable said"

@@ -116,6 +116,16 @@ typedef struct cw_level {
     const char *policy_method;
     char why_structure[640];
     char why_policy[640];
+    /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0]
+     * and of the cyclic walk [1] (block of each access, its latency), and each candidate's share
+     * of mispredicted accesses on both (NaN: not run). */
+#define CW_POLICY_TRACE 512
+    struct {
+        size_t n;
+        float block[CW_POLICY_TRACE];
+        float cycles[CW_POLICY_TRACE];
+    } policy_trace[2];
+    double policy_mismatch[2][4];
     const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
     char size_method_buf[640]; /* size_method when it is composed at run time */
     double size_ci95_bytes;   /* half the bracket of an average-mode size (0: exact) */

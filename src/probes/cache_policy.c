@@ -19,9 +19,11 @@ static size_t analysis_start(const cw_walker *w, size_t got)
     return got > 1 && w->lat[1] > w->band.threshold_cycles ? 1 : 0;
 }
 
-/* A chase of chain (len entries) from cold; blocks[i] / miss[i] from the analysis start on. */
-static int cold_trace(cw_walker *w, const uint64_t *chain, const uint32_t *block_of, size_t len,
-                      uint32_t *blocks, bool *miss, size_t *n, gs_error *err)
+/* A chase of chain (len entries) from cold; blocks[i] / miss[i] from the analysis start on, the
+ * first of them kept in lv->policy_trace[which] as evidence. */
+static int cold_trace(cw_walker *w, cw_level *lv, int which, const uint64_t *chain,
+                      const uint32_t *block_of, size_t len, uint32_t *blocks, bool *miss,
+                      size_t *n, gs_error *err)
 {
     size_t got;
     int rc = cw_chase(w, chain, len, 0, w->cap, &got, err);
@@ -32,6 +34,12 @@ static int cold_trace(cw_walker *w, const uint64_t *chain, const uint32_t *block
     for (size_t i = s; i < got; i++) {
         blocks[i - s] = block_of[i % len];
         miss[i - s] = w->lat[i] > w->band.threshold_cycles;
+    }
+    size_t keep = *n < CW_POLICY_TRACE ? *n : CW_POLICY_TRACE;
+    lv->policy_trace[which].n = keep;
+    for (size_t i = 0; i < keep; i++) {
+        lv->policy_trace[which].block[i] = (float)blocks[i];
+        lv->policy_trace[which].cycles[i] = (float)w->lat[s + i];
     }
     return 0;
 }
@@ -52,6 +60,7 @@ static void pick_predicting(cw_walker *w, cw_level *lv, const uint32_t *blocks, 
     size_t fit[NCAND], nfit = 0;
     for (size_t c = 0; c < NCAND; c++) {
         mm[c] = gs_policy_mismatch(candidates[c], blocks, miss, n, ways);
+        lv->policy_mismatch[0][c] = mm[c];
         if (mm[c] <= tol)
             fit[nfit++] = c;
     }
@@ -118,12 +127,30 @@ static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, si
             w->chain2[2 + i] = group[order[i] / r] + (order[i] % r) * step;
             block_of[2 + i] = order[i] / (uint32_t)r;
         }
-        rc = cold_trace(w, w->chain2, block_of, len, blocks, miss, &n, err);
+        rc = cold_trace(w, lv, 0, w->chain2, block_of, len, blocks, miss, &n, err);
     }
     if (!rc)
         pick_predicting(w, lv, blocks, miss, n, (unsigned)(m - 1), done);
     free(blocks), free(miss), free(order), free(block_of);
     return rc;
+}
+
+/* Each candidate's mispredicted share of the cyclic walk, and the list of both traces' shares
+ * ("lru 0.0 / 16.7 %, ...") for a reason. */
+static int mismatch_list(cw_level *lv, const uint32_t *blocks, const bool *miss, size_t n,
+                         unsigned ways, char *buf, size_t len)
+{
+    int k = 0;
+    for (size_t c = 0; c < NCAND; c++) {
+        lv->policy_mismatch[1][c] = gs_policy_mismatch(candidates[c], blocks, miss, n, ways);
+        char seq[16] = "-";
+        if (!isnan(lv->policy_mismatch[0][c]))
+            snprintf(seq, sizeof seq, "%.1f", 100 * lv->policy_mismatch[0][c]);
+        if (k >= 0 && (size_t)k < len)
+            k += snprintf(buf + k, len - (size_t)k, "%s%s %s / %.1f %%", c ? ", " : "",
+                          gs_policy_name(candidates[c]), seq, 100 * lv->policy_mismatch[1][c]);
+    }
+    return k;
 }
 
 /* Victim shares of a cyclic walk name a random policy (equal shares) or a weighted one, but only
@@ -142,10 +169,13 @@ static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, co
     }
     size_t period = gs_miss_period(miss, n, 8 * (ways + 1), 0.02 + 3 * w->band.outlier_rate);
     if (period) {
+        char list[256];
+        mismatch_list(lv, blocks, miss, n, ways, list, sizeof list);
         int k = snprintf(lv->why_policy, sizeof lv->why_policy, "the misses of a cyclic walk "
                          "over %u blocks of one set repeat every %zu accesses (a deterministic "
                          "policy), yet none of lru, fifo, plru, srrip predicts a random "
-                         "sequence and this walk; victim shares", ways + 1, period);
+                         "sequence and this walk (mispredicted accesses, sequence / cyclic walk: "
+                         "%s); victim shares", ways + 1, period, list);
         for (unsigned i = 0; i < ways && k > 0 && (size_t)k < sizeof lv->why_policy; i++)
             k += snprintf(lv->why_policy + k, sizeof lv->why_policy - (size_t)k, "%s%.3f",
                           i ? ", " : " ", (double)counts[i] / (double)v);
@@ -161,22 +191,43 @@ static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, co
                         "shares";
 }
 
-/* A policy the random sequence named must also predict the cyclic walk, or it is not the one:
- * on the H100 one sequence of three matched LRU while the cyclic walk's victims were never way 0. */
+/* A policy must predict the random sequence and the cyclic walk both, or it is not the one: on
+ * the H100 one sequence of three matched LRU while LRU mispredicted a sixth of the cyclic walk.
+ * Of the candidates that fit both (to the noise tolerance), the fewest mispredictions over both
+ * win; two that fit both yet predict the traces differently are not told apart. */
 static void confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
                               size_t n, unsigned ways)
 {
-    double mm = gs_policy_mismatch(lv->policy, blocks, miss, n, ways);
-    if (mm <= 0.02 + 3 * w->band.outlier_rate) {
+    char list[256];
+    mismatch_list(lv, blocks, miss, n, ways, list, sizeof list);
+    double tol = 0.02 + 3 * w->band.outlier_rate;
+    int best = -1, both = 0;
+    for (size_t c = 0; c < NCAND; c++) {
+        if (lv->policy_mismatch[0][c] > tol || lv->policy_mismatch[1][c] > tol)
+            continue;
+        both++;
+        if (best < 0 || lv->policy_mismatch[0][c] + lv->policy_mismatch[1][c] <
+                            lv->policy_mismatch[0][best] + lv->policy_mismatch[1][best])
+            best = (int)c;
+    }
+    /* The sequence left two candidates not told apart and the walk does not either: its reason
+     * stands. (Candidates whose predictions were equal on the sequence kept its choice.) */
+    if (both > 1 && lv->policy == GS_POLICY_UNKNOWN)
+        return;
+    if (both > 1)
+        for (size_t c = 0; c < NCAND; c++)
+            if (candidates[c] == lv->policy && lv->policy_mismatch[1][c] <= tol)
+                best = (int)c;
+    if (best >= 0) {
+        lv->policy = candidates[best];
         lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold, and a "
                             "cyclic walk over them: observed misses equal the predicted misses "
                             "of one of lru, fifo, plru, srrip in both";
         return;
     }
-    snprintf(lv->why_policy, sizeof lv->why_policy, "a random sequence over %u blocks of one set "
-             "matched %s, but %s mispredicts %.1f %% of a cyclic walk over the same blocks: not "
-             "the policy", ways + 1, gs_policy_name(lv->policy), gs_policy_name(lv->policy),
-             100 * mm);
+    snprintf(lv->why_policy, sizeof lv->why_policy, "no candidate predicts both a random sequence "
+             "over %u blocks of one set and a cyclic walk over them (mispredicted accesses, "
+             "sequence / cyclic walk: %s; tolerance %.1f %%)", ways + 1, list, 100 * tol);
     lv->policy = GS_POLICY_UNKNOWN;
 }
 
@@ -192,7 +243,7 @@ static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size
         w->chain2[0] = group[0] + (w->tlb ? (4 * m + 4) * w->elem : w->elem);  /* priming d */
         block_of[0] = 0;
         len = 1 + cw_with_fillers(w, group, m, w->chain2 + 1, block_of + 1);
-        rc = cold_trace(w, w->chain2, block_of, len, blocks, miss, &n, err);
+        rc = cold_trace(w, lv, 1, w->chain2, block_of, len, blocks, miss, &n, err);
     }
     unsigned ways = (unsigned)(m - 1);
     double tol = 0.02 + 3 * w->band.outlier_rate;
@@ -221,8 +272,11 @@ int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
         return 0;
     }
     bool done = false;
+    for (int t = 0; t < 2; t++)
+        for (size_t c = 0; c < NCAND; c++)
+            lv->policy_mismatch[t][c] = NAN;
     int rc = depth == 0 ? policy_sequence(w, lv, group, m, &done, err) : 0;
-    if (!rc && (!done || lv->policy != GS_POLICY_UNKNOWN))
+    if (!rc)
         rc = policy_cyclic(w, lv, group, m, depth, done, err);
     return rc;
 }

@@ -99,8 +99,30 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
     }
 }
 
+/* The policy tests' traces, the evidence a reader (or a new candidate policy) checks against:
+ * per access, the block of the set it touched (0 .. ways) and its latency. */
+static void add_policy_traces(gs_probe_out *p, const cw_level *lv)
+{
+    static const char *const names[2][2] = {{"policy_sequence_blocks", "policy_sequence_cycles"},
+                                            {"policy_cyclic_blocks", "policy_cyclic_cycles"}};
+    double x[CW_POLICY_TRACE], b[CW_POLICY_TRACE], c[CW_POLICY_TRACE];
+    for (int t = 0; t < 2; t++) {
+        size_t n = lv->policy_trace[t].n;
+        for (size_t i = 0; i < n; i++) {
+            x[i] = (double)i;
+            b[i] = lv->policy_trace[t].block[i];
+            c[i] = lv->policy_trace[t].cycles[i];
+        }
+        if (n) {
+            gs_series(p, names[t][0], "access", "", "block of the set", "", x, b, n);
+            gs_series(p, names[t][1], "access", "", "latency", "cycles", x, c, n);
+        }
+    }
+}
+
 static void add_policy_figures(gs_probe_out *p, const cw_level *lv)
 {
+    add_policy_traces(p, lv);
     if (lv->policy == GS_POLICY_UNKNOWN) {
         gs_figure_nd(p, "policy", "", "replacement tests", "%s", lv->why_policy);
         return;

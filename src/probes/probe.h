@@ -119,4 +119,8 @@ int gs_probe_p2p_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_p2p_opts[];
 extern const int gs_probe_p2p_opt_count;
 
+int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_write_policy_opts[];
+extern const int gs_probe_write_policy_opt_count;
+
 #endif

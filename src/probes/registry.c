@@ -46,6 +46,9 @@ const gs_probe_def gs_probes[] = {
     {"p2p", gs_probe_p2p_run, 0,
      "GPU to GPU in one node: peer access, link, copy-engine and kernel GB/s, chase latency per pair",
      gs_probe_p2p_opts, &gs_probe_p2p_opt_count},
+    {"write-policy", gs_probe_write_policy_run, 0,
+     "L1 policy for global stores per load path: write-allocate, write-through/back, store hit",
+     gs_probe_write_policy_opts, &gs_probe_write_policy_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

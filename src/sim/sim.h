@@ -34,6 +34,7 @@ int sim_bank(gs_sim_model *m, const gs_bank_plan *plan, gs_bank_result *out, gs_
 int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, gs_error *err);   /* pipeline.c */
 int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out, gs_error *err);/* stream.c */
 int sim_p2p(gs_sim_model *m, const gs_p2p_plan *plan, gs_p2p_result *out, gs_error *err);       /* node.c */
+int sim_write(gs_sim_model *m, const gs_write_plan *plan, gs_write_result *out, gs_error *err);   /* write.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

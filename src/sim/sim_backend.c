@@ -106,6 +106,11 @@ static int op_p2p(gs_backend *b, const gs_p2p_plan *p, gs_p2p_result *o, gs_erro
     return sim_p2p(model_of(b), p, o, e);
 }
 
+static int op_write(gs_backend *b, const gs_write_plan *p, gs_write_result *o, gs_error *e)
+{
+    return sim_write(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -121,6 +126,7 @@ static const gs_backend_ops sim_ops = {
     .stream = op_stream,
     .close = sim_close,
     .p2p = op_p2p,
+    .write = op_write,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

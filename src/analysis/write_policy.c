@@ -39,7 +39,9 @@ static const char *side_name(gs_wp_side s)
     return s == GS_WP_HIT ? "an L1 hit" : s == GS_WP_MISS ? "an L1 miss" : "between them";
 }
 
-/* The two references: separated when their intervals do not meet. */
+/* The two references: separated when their intervals do not meet and the gap between their
+ * medians is over twice the larger standard deviation (single loads of each kind are told apart,
+ * not only their means: two L2 references a cycle apart are not a hit and a miss). */
 static void references(const gs_wp_input *in, gs_wp_verdict *out)
 {
     out->ref_hit = summarize(in->ref_hit);
@@ -47,7 +49,10 @@ static void references(const gs_wp_input *in, gs_wp_verdict *out)
     out->threshold_cycles = (out->ref_hit.median + out->ref_miss.median) / 2;
     double hi = out->ref_hit.median + (isfinite(out->ref_hit.ci95) ? out->ref_hit.ci95 : 0);
     double lo = out->ref_miss.median - (isfinite(out->ref_miss.ci95) ? out->ref_miss.ci95 : 0);
-    out->separated = out->ref_hit.n > 0 && out->ref_miss.n > 0 && hi < lo;
+    double sd = fmax(isfinite(out->ref_hit.stddev) ? out->ref_hit.stddev : 0,
+                     isfinite(out->ref_miss.stddev) ? out->ref_miss.stddev : 0);
+    out->separated = out->ref_hit.n > 0 && out->ref_miss.n > 0 && hi < lo &&
+                     out->ref_miss.median - out->ref_hit.median > 2 * sd;
 }
 
 static void not_separated(const gs_wp_verdict *v, char *why, size_t len)

@@ -4,7 +4,8 @@
  * bracket every decision: the load of a line the L1 holds (hit) and of a line only the L2 holds
  * (miss). A case is on the hit side when its median plus ci95 is under the midpoint of the two
  * references' medians, on the miss side when its median minus ci95 is over it, and undecided
- * otherwise; nothing is decided when the references' own intervals (median +- ci95) meet.
+ * otherwise; nothing is decided when the references' own intervals (median +- ci95) meet, or
+ * their medians are not two standard deviations apart.
  * Pure functions over arrays; no device. */
 #ifndef GS_ANALYSIS_WRITE_POLICY_H
 #define GS_ANALYSIS_WRITE_POLICY_H

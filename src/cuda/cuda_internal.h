@@ -75,6 +75,8 @@ int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */
 int gs_cuda_p2p(gs_backend *b, const gs_p2p_plan *plan, gs_p2p_result *out,
                 gs_error *err);                                              /* p2p.cu */
+int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out,
+                  gs_error *err);                                            /* write.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 

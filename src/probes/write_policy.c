@@ -37,7 +37,8 @@ const gs_opt gs_probe_write_policy_opts[] = {
     {"sector", GS_OPT_BYTES, &opt.sector_bytes, "BYTES",
      "the L1 sector, as the cache probe finds it (default 32)", NULL, 0, 0},
     {"evict", GS_OPT_BYTES, &opt.evict_bytes, "BYTES",
-     "eviction walk (default 4 x the shared memory per SM, at least 1 MB)", NULL, 0, 0},
+     "eviction walk (default 4 x the shared memory per SM, at least 1 MB, at most half the L2)",
+     NULL, 0, 0},
     {"settle", GS_OPT_INT, &opt.settle_cycles, "CYCLES",
      "wait between a store and the timed load (default 2000)", NULL, 0, 1000000},
     {"window", GS_OPT_INT, &opt.window_cycles, "CYCLES",
@@ -88,6 +89,8 @@ static gs_write_plan base_plan(gs_load_path path, const gs_probe_ctx *ctx)
         evict = 4 * ctx->info->smem_per_sm_bytes;
         if (evict < (1u << 20))
             evict = 1u << 20;
+        if (ctx->info->l2_bytes && evict > ctx->info->l2_bytes / 2)
+            evict = ctx->info->l2_bytes / 2;   /* the walk must leave the targets in the L2 */
     }
     return (gs_write_plan){.path = path, .line_bytes = (uint32_t)opt.line_bytes,
                            .evict_bytes = evict, .evict_stride_bytes = (uint32_t)opt.line_bytes,

@@ -83,6 +83,13 @@ check "$SRC/tests/models/write_evict_l1.json" "$SRC/tests/models/write_evict_l1.
 check hopper "$SRC/models/hopper.json" 0
 check "$SRC/tests/models/write_noisy.json" "$SRC/tests/models/write_noisy.json" 1
 
+# The one-page report's table of the L1's store policy, made from a saved document.
+"$B" report --from "$T/write_evict_l1.json" >"$T/report.txt" 2>&1
+grep -A5 "^L1 stores" "$T/report.txt" | grep -Eq "^  default +no +write-through +invalidates it" \
+  && grep -A5 "^L1 stores" "$T/report.txt" | grep -Eq "^  nc +no +write-through +keeps the old value" \
+  && grep -A5 "^L1 stores" "$T/report.txt" | grep -Eq "^  cg +n/d +n/d +n/d" \
+  || { echo "FAIL the report's L1 stores table:"; sed -n '/^L1 stores/,/^$/p' "$T/report.txt"; fails=$((fails+1)); }
+
 # Not in the default report (over a second on a GPU), and --help lists its options.
 "$B" list 2>&1 | grep -q "^  write-policy " || { echo "FAIL write-policy is in the default report"; fails=$((fails+1)); }
 "$B" run write-policy --help 2>&1 | grep -q -- "--evict" || { echo "FAIL --help has no --evict"; fails=$((fails+1)); }

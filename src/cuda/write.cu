@@ -131,8 +131,11 @@ template <int P> __global__ void __launch_bounds__(32) visibility_kernel(write_a
         while (ld_flag(&a.flags[0]) != 1)
             if ((uint64_t)(clock64_read() - t) > patience)
                 return;                 /* the reader never came: void */
-        volatile uint32_t sink = load_global<uint32_t, P>(x);
-        sink = load_global<uint32_t, P>(x) + sink;
+        __shared__ uint32_t sink;       /* shared, not a local variable: local memory is
+                                           cached in the L1 the test looks at */
+        volatile uint32_t *vs = &sink;
+        *vs = load_global<uint32_t, P>(x);
+        *vs = load_global<uint32_t, P>(x) + *vs;
         st_flag(&a.flags[1], 1);
         st_global(x, a.new_value, a.store_cg);
         spin(a.window_cycles);          /* stay: the kernel's end would write back the L1 */

@@ -13,6 +13,7 @@
  * (not Listing 4's 8 bytes of latency and index): shared memory taken by a trace is L1 lost on a
  * GPU whose L1 and shared memory are one array. */
 #include "cuda/chase_kernels.h"
+#include "cuda/device_loads.cuh"
 
 /* The constant-space chain: as large as a module's __constant__ space may be (64 KB); the device's
  * own limit (totalConstMem) is checked at run time as well. */
@@ -20,49 +21,6 @@ __constant__ uint4 gs_const_chain[GS_CONST_CHAIN_BYTES / sizeof(uint4)];
 
 
 /* ---- device side ------------------------------------------------------------------------------ */
-static __device__ __forceinline__ uint32_t clock32(void)
-{
-    uint32_t t;
-    asm volatile("mov.u32 %0, %%clock;" : "=r"(t)::"memory");
-    return t;
-}
-
-static __device__ __forceinline__ long long clock64_read(void)
-{
-    long long t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-    return t;
-}
-
-static __device__ __forceinline__ unsigned long long globaltimer_read(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-    return t;
-}
-
-/* ld.global, plain (the compiler's default caching) or with an explicit cache operator; 4 and 8
- * bytes. Plain C++ would not do for the default path: a cursor that is an integer gives a generic
- * pointer, which compiles to a generic LD, not LDG. */
-#define GS_DEFINE_LD(name, op)                                                                    \
-    static __device__ __forceinline__ uint32_t name(const uint32_t *p)                            \
-    {                                                                                             \
-        uint32_t v;                                                                               \
-        asm volatile(op ".u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");                          \
-        return v;                                                                                 \
-    }                                                                                             \
-    static __device__ __forceinline__ uint64_t name(const uint64_t *p)                            \
-    {                                                                                             \
-        uint64_t v;                                                                               \
-        asm volatile(op ".u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");                          \
-        return v;                                                                                 \
-    }
-GS_DEFINE_LD(ld_plain, "ld.global")
-GS_DEFINE_LD(ld_ca, "ld.global.ca")
-GS_DEFINE_LD(ld_cg, "ld.global.cg")
-GS_DEFINE_LD(ld_cv, "ld.global.cv")
-GS_DEFINE_LD(ld_nc, "ld.global.nc")
-
 static __device__ __forceinline__ uint32_t tex_fetch(cudaTextureObject_t t, uint32_t j)
 {
     return tex1Dfetch<unsigned int>(t, (int)j);
@@ -81,21 +39,6 @@ template <typename T> static __device__ __forceinline__ const T *global_at(const
         return (const T *)(uintptr_t)j;
     else
         return (const T *)(base + j);
-}
-
-/* A global load through path P (plain, ca, cg, cv, nc). */
-template <typename T, int P> static __device__ __forceinline__ T load_global(const T *p)
-{
-    if constexpr (P == GS_PATH_DEFAULT)
-        return ld_plain(p);
-    else if constexpr (P == GS_PATH_CA)
-        return ld_ca(p);
-    else if constexpr (P == GS_PATH_CG)
-        return ld_cg(p);
-    else if constexpr (P == GS_PATH_CV)
-        return ld_cv(p);
-    else
-        return ld_nc(p);
 }
 
 /* One access through path P: returns the next cursor. DELTA (aliased global chains): the element

@@ -52,6 +52,9 @@ const gs_probe_def gs_probes[] = {
     {"cluster", gs_probe_cluster_run, 0,
      "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs vector copies",
      gs_probe_cluster_opts, &gs_probe_cluster_opt_count},
+    {"write-policy", gs_probe_write_policy_run, 0,
+     "L1 policy for global stores per load path: write-allocate, write-through/back, store hit",
+     gs_probe_write_policy_opts, &gs_probe_write_policy_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

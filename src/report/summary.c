@@ -7,7 +7,9 @@
  * Figure names read here: bandwidth (copy_<E>B_{constant,dynamic}_gbps, copy_<E>B_lambda_cycles,
  * memcpy_d2d_gbps, copy_over_memcpy, best_copy_config, h2d_gbps, d2h_gbps), random-walk
  * (<space>_latencies_cycles, <space>_capacities_bytes, walkers_*), and any record's
- * <itype>_ilp<N>_{gops,lambda_cycles,Lambda_cycles,ridge_warps} for the computations. */
+ * <itype>_ilp<N>_{gops,lambda_cycles,Lambda_cycles,ridge_warps} for the computations, and
+ * write-policy (<path>_{write_allocate,allocate_unit,write_policy,store_hit,hit_cycles,
+ * l2_cycles}) for the table of the L1's store policy. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -321,6 +323,41 @@ static void print_caches(FILE *out, const json_t *doc, const json_t *walk)
     fprintf(out, "  Random walk, Eq. 6 fit (global): capacities %s, latencies %s\n", caps, Lam);
 }
 
+/* The L1's store policy per load path, when a write-policy record is in the document. */
+static void print_stores(FILE *out, const json_t *doc)
+{
+    static const char *const paths[] = {"default", "ca", "cg", "cv", "nc"};
+    const json_t *rec = find_record(doc, "write-policy");
+    if (!rec)
+        return;
+    fprintf(out, "\nL1 stores (write-policy; latencies in cycles)\n");
+    fprintf(out, "  %-9s %-16s %-15s %-22s %s\n", "Path", "write-allocate", "write policy",
+            "store to a line in L1", "L1 hit / L2 hit");
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char name[64], alloc[2 * CELL + 4], unit[CELL], policy[CELL], hit[CELL], l1[CELL],
+            l2[CELL];
+        snprintf(name, sizeof name, "%s_write_allocate", paths[i]);
+        if (!figure(rec, name))
+            continue;
+        cell(alloc, rec, name, false);
+        snprintf(name, sizeof name, "%s_allocate_unit", paths[i]);
+        if (figure(rec, name)) {
+            cell(unit, rec, name, false);
+            size_t used = strlen(alloc);
+            snprintf(alloc + used, sizeof alloc - used, " (%s)", unit);
+        }
+        snprintf(name, sizeof name, "%s_write_policy", paths[i]);
+        cell(policy, rec, name, false);
+        snprintf(name, sizeof name, "%s_store_hit", paths[i]);
+        cell(hit, rec, name, false);
+        snprintf(name, sizeof name, "%s_hit_cycles", paths[i]);
+        cell(l1, rec, name, false);
+        snprintf(name, sizeof name, "%s_l2_cycles", paths[i]);
+        cell(l2, rec, name, false);
+        fprintf(out, "  %-9s %-16s %-15s %-22s %s / %s\n", paths[i], alloc, policy, hit, l1, l2);
+    }
+}
+
 void gs_report_summary(FILE *out, const json_t *doc)
 {
     const json_t *bw = find_record(doc, "bandwidth"), *walk = find_record(doc, "random-walk");
@@ -333,4 +370,5 @@ void gs_report_summary(FILE *out, const json_t *doc)
     print_space(out, walk, "constant", "Constant memory");
     print_space(out, walk, "local", "Local memory (the paper's private memory)");
     print_caches(out, doc, walk);
+    print_stores(out, doc);
 }

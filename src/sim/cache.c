@@ -627,3 +627,18 @@ bool sim_cache_probe(const sim_cache *c, uint64_t addr)
     return s != SIM_NO_SLOT &&
            ((c->scan ? c->valid[s] : c->big[s].valid) & sector_bit(c, addr));
 }
+
+bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
+{
+    unsigned set = sim_cache_set_of(c, addr);
+    const sim_set_state *st = &c->set_state[set];
+    if (st->epoch != c->epoch)
+        return false;
+    uint32_t s = find_slot(c, st, set, block_of(c, addr));
+    if (s == SIM_NO_SLOT)
+        return false;
+    uint32_t *valid = valid_of(c, s);
+    uint32_t was = *valid;
+    *valid &= whole_block ? 0u : ~sector_bit(c, addr);
+    return was != *valid;
+}

@@ -154,4 +154,10 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr);
 /* True if addr's block and sector are present (no state change). */
 bool sim_cache_probe(const sim_cache *c, uint64_t addr);
 
+/* Drop addr's sector (or, whole_block, every sector of its block) from the store: the slot keeps
+ * its block with no valid sector, so the next access is a sector miss that refills it (a store
+ * that invalidates the L1's copy). Replacement state is left as it was. True if a sector was
+ * valid. */
+bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block);
+
 #endif

@@ -15,25 +15,10 @@
 #include "sim/memory.h"
 #include "sim/sim.h"
 
-#define SIM_MAX_LEVELS 16    /* memory_parse.c allows at most 16 caches */
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
 #define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched */
 
-typedef struct chase_ctx {
-    gs_sim_model *m;
-    sim_memory *mem;
-    const gs_chase_plan *plan;
-    gs_load_path path;
-    uint32_t path_bit;
-    uint64_t alias_bytes;           /* physical memory behind the footprint; 0 = no aliasing */
-    uint64_t sector_bytes;          /* warp-request units: the first cache on the path, */
-    uint64_t line_bytes;            /* or transaction_bytes when no cache is on it */
-    unsigned lanes;
-    uint64_t served[SIM_MAX_LEVELS + 1];  /* timed accesses served per level; last = DRAM */
-    bool counting;
-    sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
-    unsigned n_large;
-} chase_ctx;
+typedef sim_chase_ctx chase_ctx;
 
 gs_load_path sim_effective_path(const gs_chase_plan *plan)
 {
@@ -204,6 +189,48 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
     }
     *served = mem->n_caches;
     return cycles + mem->dram_latency_cycles;
+}
+
+double sim_load_lane(chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned *served)
+{
+    gs_load_path was = cx->path;
+    cx->path = path;
+    cx->path_bit = 1u << path;
+    double cycles = access_lane(cx, vaddr, served);
+    cx->path = was;
+    cx->path_bit = 1u << was;
+    return cycles;
+}
+
+bool sim_store_lane(chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t *touched)
+{
+    sim_memory *mem = cx->mem;
+    uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+    uint32_t store_bit = 1u << GS_PATH_DEFAULT;
+    *touched = 0;
+    for (unsigned i = 0; i < mem->n_caches; i++) {
+        sim_level *lv = &mem->caches[i];
+        if (!(lv->paths & store_bit))
+            continue;
+        *touched |= 1u << i;
+        if (op == GS_STORE_CG && lv->per_sm) {
+            sim_cache_invalidate(&lv->state, paddr, false);
+            continue;
+        }
+        bool held = sim_cache_probe(&lv->state, paddr);
+        if (held && lv->store_invalidates) {
+            sim_cache_invalidate(&lv->state, paddr, true);
+            held = false;
+        } else if (held) {
+            sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);   /* a hit: refreshed */
+        } else if (lv->write_allocate) {
+            sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);
+            held = true;
+        }
+        if (held && lv->write_back)
+            return !lv->per_sm;
+    }
+    return true;
 }
 
 static unsigned count_distinct(uint64_t *ids, unsigned n)
@@ -424,25 +451,33 @@ static double run_timed(chase_ctx *cx, gs_chase_result *out)
     return sum / (double)n;
 }
 
-int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err)
+int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
+                    gs_chase_result *out, gs_error *err)
 {
     if (!m->memory)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"memory\" section: it cannot "
                        "run chase plans", m->name);
     out->recorded = 0;
-    chase_ctx cx = {.m = m, .mem = m->memory, .plan = plan};
-    cx.path = sim_effective_path(plan);
-    cx.path_bit = 1u << cx.path;
-    cx.lanes = plan->lanes > 1 ? plan->lanes : 1;
+    *cx = (chase_ctx){.m = m, .mem = m->memory, .plan = plan};
+    cx->path = sim_effective_path(plan);
+    cx->path_bit = 1u << cx->path;
+    cx->lanes = plan->lanes > 1 ? plan->lanes : 1;
     if (plan->physical_bytes && plan->physical_bytes < plan->footprint_bytes)
-        cx.alias_bytes = plan->physical_bytes;
+        cx->alias_bytes = plan->physical_bytes;
     int rc = trace_capacity(m, plan, out, err);
     if (!rc)
         rc = check_plan(m, plan, out, err);
     if (!rc)
-        rc = check_path(&cx, err);
+        rc = check_path(cx, err);
     if (!rc)
-        rc = prepare(&cx, err);
+        rc = prepare(cx, err);
+    return rc;
+}
+
+int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err)
+{
+    chase_ctx cx;
+    int rc = sim_chase_begin(&cx, m, plan, out, err);
     if (rc)
         return rc;
     for (unsigned pass = 0; pass < plan->warmup_passes; pass++)

@@ -10,6 +10,7 @@
 
 #include "plan.h"
 #include "sim/cache.h"
+#include "sim/model.h"
 
 #define SIM_NAME_LEN 32
 
@@ -47,6 +48,12 @@ typedef struct sim_level {
     sim_cache copy_state;
     sim_cache state;               /* live state, built for the chosen geometry */
     const sim_geometry *active;    /* the geometry `state` was built for */
+    /* What a global store does here (levels on the default path; docs/sim-models.md): */
+    bool write_back;               /* "write_policy" "write-back": a store that hits or allocates
+                                      stops here; "write-through": it goes on to the next level */
+    bool write_allocate;           /* "write_allocate": a store that misses fills its sector */
+    bool store_invalidates;        /* "store_hit" "invalidate": a store that hits drops the whole
+                                      line; "update": the line keeps it */
 } sim_level;
 
 /* A TLB level: l1tlb, l2tlb, ... The block of its store is the region one entry covers. */
@@ -76,6 +83,43 @@ typedef struct sim_memory {
     double extra_sector_cycles;           /* per distinct sector of a warp request beyond one */
     double extra_line_cycles;             /* per distinct line of a warp request beyond one */
 } sim_memory;
+
+#define SIM_MAX_LEVELS 16    /* memory_parse.c allows at most 16 caches */
+
+/* One chase (or another operation's accesses) over the hierarchy: memory.c's state for a plan. */
+typedef struct sim_chase_ctx {
+    gs_sim_model *m;
+    sim_memory *mem;
+    const gs_chase_plan *plan;
+    gs_load_path path;
+    uint32_t path_bit;
+    uint64_t alias_bytes;           /* physical memory behind the footprint; 0 = no aliasing */
+    uint64_t sector_bytes;          /* warp-request units: the first cache on the path, */
+    uint64_t line_bytes;            /* or transaction_bytes when no cache is on it */
+    unsigned lanes;
+    uint64_t served[SIM_MAX_LEVELS + 1];  /* timed accesses served per level; last = DRAM */
+    bool counting;
+    sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
+    unsigned n_large;
+} sim_chase_ctx;
+
+/* Check a chase plan against the model and build its hierarchy, every cache and TLB empty (the
+ * start of sim_chase; write.c starts its accesses the same way). 0 or an error. */
+int sim_chase_begin(sim_chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
+                    gs_chase_result *out, gs_error *err);
+
+/* One lane's load of vaddr on path (levels and TLBs of that path): its cycles, without noise, and
+ * the level that served it in *served (n_caches = DRAM). */
+double sim_load_lane(sim_chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned *served);
+
+/* One lane's global store to vaddr. It passes the levels of the default load path in order (a
+ * global store takes the levels plain loads do): a level that holds the sector keeps it
+ * ("update") or drops the line ("invalidate"); one that does not fills it if write-allocate; a
+ * write-back level that now holds it keeps the store (dirty), a write-through one passes it on.
+ * op CG passes the per-SM levels, dropping their copy of the sector. Bit i of *touched is set for
+ * each level the store reached. True when the store went past every per-SM level (other SMs
+ * can read it). */
+bool sim_store_lane(sim_chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t *touched);
 
 /* The path a plan's accesses take: the plan's path, or the space's own path where the plan leaves
  * the path at "default" in a non-global space (texture -> tex, constant -> const, ...). */

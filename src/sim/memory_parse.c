@@ -424,13 +424,43 @@ static int read_default_carveout(const json_t *obj, const char *where, sim_level
     return 0;
 }
 
+/* What a global store does at this level: "write_policy", "write_allocate", "store_hit". A level
+ * of one SM defaults to write-through, no write-allocate, update (global stores as the GPU
+ * textbook describes the L1, paper 001 "Cache Write Operations"); a device-wide level to
+ * write-back with write-allocate (an L2 that buffers writes for DRAM). */
+static int read_write_policy(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
+{
+    const char *policy = lv->per_sm ? "write-through" : "write-back";
+    const char *hit = "update";
+    if (sim_get_string(obj, where, "write_policy", 0, &policy, err) ||
+        sim_get_string(obj, where, "store_hit", 0, &hit, err))
+        return GS_ERR_INPUT;
+    if (strcmp(policy, "write-through") && strcmp(policy, "write-back"))
+        return fail_at(err, where, "write_policy", "must be \"write-through\" or \"write-back\"");
+    if (strcmp(hit, "update") && strcmp(hit, "invalidate"))
+        return fail_at(err, where, "store_hit", "must be \"update\" or \"invalidate\"");
+    lv->write_back = strcmp(policy, "write-back") == 0;
+    lv->store_invalidates = strcmp(hit, "invalidate") == 0;
+    lv->write_allocate = !lv->per_sm;
+    json_t *alloc = json_object_get(obj, "write_allocate");
+    if (alloc && !json_is_boolean(alloc))
+        return fail_at(err, where, "write_allocate", "must be true or false");
+    if (alloc)
+        lv->write_allocate = json_is_true(alloc);
+    if (lv->write_back && lv->store_invalidates)
+        return fail_at(err, where, "store_hit", "\"invalidate\" needs \"write_policy\": "
+                       "\"write-through\" (a write-back level must keep what it was given)");
+    return 0;
+}
+
 static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
 {
     static const char *const keys[] = {
         "name", "size_bytes", "line_bytes", "sector_bytes", "sets", "ways", "ways_per_set",
         "mapping", "policy", "way_probabilities", "hit_latency_cycles", "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
-        "shared_default_percent", "partitions", NULL};
+        "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
+        NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) ||
         sim_get_string(obj, where, "name", 1, &name, err))
@@ -441,7 +471,8 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
     if (read_level_numbers(obj, where, lv, err) || read_geometry(obj, where, &lv->geo, err) ||
         check_geometry(&lv->geo, where, "size_bytes", err) ||
         read_paths(obj, where, 0, &lv->paths, err) || read_carveouts(obj, where, lv, err) ||
-        read_partitions(obj, where, lv, err) || read_default_carveout(obj, where, lv, err))
+        read_partitions(obj, where, lv, err) || read_default_carveout(obj, where, lv, err) ||
+        read_write_policy(obj, where, lv, err))
         return GS_ERR_INPUT;
     if (!lv->paths)
         return fail_at(err, where, "paths", "missing: list the load paths through this level");

@@ -42,6 +42,7 @@ int sim_atomic(gs_sim_model *m, const gs_atomic_plan *plan, gs_atomic_result *ou
                gs_error *err);                         /* atomics.c */
 int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
                 gs_error *err);                        /* cluster.c */
+int sim_write(gs_sim_model *m, const gs_write_plan *plan, gs_write_result *out, gs_error *err);   /* write.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

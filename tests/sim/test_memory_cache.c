@@ -245,6 +245,34 @@ static void xor_mapping(void **state)
     sim_geometry_free(&g);
 }
 
+/* A store's invalidation: one sector, or the whole line; the slot stays, so the next access is a
+ * sector miss that refills it. Small (scanned) and large (indexed) stores alike. */
+static void invalidation(void **state)
+{
+    (void)state;
+    for (unsigned ways = 2; ways <= 32; ways *= 16) {
+        sim_geometry g = make_geo(2, ways, 128, SIM_POLICY_LRU);
+        g.sector_bytes = 32;
+        gs_rng rng;
+        gs_rng_seed(&rng, 1);
+        sim_cache c;
+        assert_int_equal(sim_cache_init(&c, &g), 0);
+        sim_cache_access(&c, 0, true, &rng, NULL);
+        sim_cache_access(&c, 32, true, &rng, NULL);
+        assert_true(sim_cache_invalidate(&c, 0, false));
+        assert_false(sim_cache_probe(&c, 0));
+        assert_true(sim_cache_probe(&c, 32));                 /* the other sector stays */
+        assert_false(sim_cache_invalidate(&c, 0, false));     /* nothing left to drop */
+        assert_true(sim_cache_invalidate(&c, 32, true));
+        assert_false(sim_cache_probe(&c, 32));
+        assert_int_equal(sim_cache_access(&c, 0, true, &rng, NULL), SIM_SECTOR_MISS);
+        assert_int_equal(sim_cache_access(&c, 0, true, &rng, NULL), SIM_HIT);
+        assert_false(sim_cache_invalidate(&c, 4096, true));   /* absent block */
+        sim_cache_free(&c);
+        sim_geometry_free(&g);
+    }
+}
+
 static void sector_fills(void **state)
 {
     (void)state;
@@ -322,6 +350,7 @@ int main(void)
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
         cmocka_unit_test(sector_fills),      cmocka_unit_test(geometry_checks),
+        cmocka_unit_test(invalidation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -282,6 +282,48 @@ static void values_out_of_range(void **state)
                  "memory.caches[0].partitions.far_extra_cycles", "out of range");
 }
 
+/* What a store does per level: defaults by scope, explicit values, and the errors. */
+#define SM_L1(extra) "{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,\"sets\":32," \
+                     "\"ways\":4,\"hit_latency_cycles\":30,\"paths\":[\"default\"],\"scope\":\"sm\"" \
+                     extra "}"
+static void store_policies(void **state)
+{
+    (void)state;
+    gs_error err;
+    int rc = parse("{\"caches\":[" SM_L1("") ",{\"name\":\"l2\",\"size_bytes\":16384,"
+                   "\"line_bytes\":128,\"sets\":32,\"ways\":4,\"hit_latency_cycles\":200,"
+                   "\"paths\":[\"default\",\"cg\"]}]," DRAM "}", &err);
+    if (rc)
+        fail_msg("%s", err.msg);
+    const sim_level *c = model.memory->caches;
+    assert_false(c[0].write_back);                 /* per SM: write-through, no allocate */
+    assert_false(c[0].write_allocate);
+    assert_false(c[0].store_invalidates);
+    assert_true(c[1].write_back);                  /* device: write-back with allocate */
+    assert_true(c[1].write_allocate);
+    sim_memory_free(&model);
+    rc = parse("{\"caches\":[" SM_L1(",\"write_policy\":\"write-back\",\"write_allocate\":true")
+               "]," DRAM "}", &err);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_true(model.memory->caches[0].write_back);
+    assert_true(model.memory->caches[0].write_allocate);
+    sim_memory_free(&model);
+    rc = parse("{\"caches\":[" SM_L1(",\"store_hit\":\"invalidate\"") "]," DRAM "}", &err);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_true(model.memory->caches[0].store_invalidates);
+    sim_memory_free(&model);
+    expect_error("{\"caches\":[" SM_L1(",\"write_policy\":\"write-around\"") "]," DRAM "}",
+                 "memory.caches[0].write_policy", "write-through");
+    expect_error("{\"caches\":[" SM_L1(",\"write_allocate\":1") "]," DRAM "}",
+                 "memory.caches[0].write_allocate", "true or false");
+    expect_error("{\"caches\":[" SM_L1(",\"store_hit\":\"evict\"") "]," DRAM "}",
+                 "memory.caches[0].store_hit", "update");
+    expect_error("{\"caches\":[" SM_L1(",\"write_policy\":\"write-back\",\"store_hit\":"
+                 "\"invalidate\"") "]," DRAM "}", "memory.caches[0].store_hit", "write-through");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +331,7 @@ int main(void)
         cmocka_unit_test(unknown_keys_and_types),    cmocka_unit_test(impossible_geometry),
         cmocka_unit_test(mapping_errors),            cmocka_unit_test(policy_errors),
         cmocka_unit_test(names_paths_carveouts),     cmocka_unit_test(values_out_of_range),
+        cmocka_unit_test(store_policies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,5 +82,7 @@ int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_resul
                     gs_error *err);                                          /* cluster.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
+int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
+                           gs_error *err);                                   /* dram_stream.cu */
 
 #endif

@@ -52,6 +52,9 @@ const gs_probe_def gs_probes[] = {
     {"cluster", gs_probe_cluster_run, 0,
      "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs vector copies",
      gs_probe_cluster_opts, &gs_probe_cluster_opt_count},
+    {"dram-layout", gs_probe_dram_layout_run, 0,
+     "DRAM channels: interleave granularity and channel count from strided reads; row-buffer hit and miss latency",
+     gs_probe_dram_layout_opts, &gs_probe_dram_layout_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

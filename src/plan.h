@@ -251,6 +251,11 @@ typedef enum gs_stream_kind {
     GS_STREAM_LEVEL_ADD,          /* c[i] = a[i] + b[i] (STREAM add) */
     GS_STREAM_LEVEL_TRIAD,        /* a[i] = b[i] + s * c[i] (STREAM triad) */
     GS_STREAM_SMEM_READ,          /* each block sums its own shared-memory array of plan.bytes */
+    GS_STREAM_STRIDED_READ,       /* probe dram-layout (src/cuda/dram_stream.cu, src/sim/dram.c):
+                                     the grid sums 16-byte elements at a * stride_bytes + [0,
+                                     chunk_bytes) for every a with a * stride_bytes below
+                                     plan.bytes, pass after pass until traffic_bytes have moved;
+                                     element_bytes 16, sweep ignored */
 } gs_stream_kind;
 
 /* How the level kinds walk their arrays. */
@@ -275,6 +280,9 @@ typedef struct gs_stream_plan {
     uint64_t traffic_bytes;       /* bytes (read + written) one launch moves at least: whole
                                      passes over the arrays, one at least; bytes_moved says what
                                      moved */
+    /* GS_STREAM_STRIDED_READ only (multiples of 16, chunk_bytes <= stride_bytes <= bytes): */
+    uint64_t stride_bytes;        /* distance between the starts of consecutive chunks */
+    uint64_t chunk_bytes;         /* bytes read at each start */
 } gs_stream_plan;
 
 typedef struct gs_stream_result {

@@ -84,5 +84,7 @@ int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out
                   gs_error *err);                                            /* write.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
+int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
+                           gs_error *err);                                   /* dram_stream.cu */
 
 #endif

@@ -250,6 +250,8 @@ static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, g
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan_in, gs_stream_result *out,
                    gs_error *err)
 {
+    if (plan_in->kind == GS_STREAM_STRIDED_READ)       /* probe dram-layout: dram_stream.cu */
+        return gs_cuda_strided_stream(b, plan_in, out, err);
     if (plan_in->kind >= GS_STREAM_LEVEL_READ)         /* probe mem-bandwidth: level_stream.cu */
         return gs_cuda_level_stream(b, plan_in, out, err);
     int rc = check_plan(plan_in, out, err);

@@ -130,5 +130,8 @@ extern const int gs_probe_cluster_opt_count;
 int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_write_policy_opts[];
 extern const int gs_probe_write_policy_opt_count;
+int gs_probe_dram_layout_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_dram_layout_opts[];
+extern const int gs_probe_dram_layout_opt_count;
 
 #endif

@@ -55,6 +55,9 @@ const gs_probe_def gs_probes[] = {
     {"write-policy", gs_probe_write_policy_run, 0,
      "L1 policy for global stores per load path: write-allocate, write-through/back, store hit",
      gs_probe_write_policy_opts, &gs_probe_write_policy_opt_count},
+    {"dram-layout", gs_probe_dram_layout_run, 0,
+     "DRAM channels: interleave granularity and channel count from strided reads; row-buffer hit and miss latency",
+     gs_probe_dram_layout_opts, &gs_probe_dram_layout_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

@@ -5,7 +5,8 @@
  * arrays for a blocks sweep, 1/SMs of them for a grid sweep) against the model's L1 (the
  * per-SM cache level of the default load path in "memory"), and all the arrays against the
  * device's l2_bytes. A repetition takes overhead + bytes moved / rate, with seeded relative
- * jitter. */
+ * jitter. The strided read (probe dram-layout) runs at the DRAM read rate times the share of the
+ * DRAM channels it keeps busy (dram.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,8 +174,15 @@ static int check_plan(const gs_sim_model *m, const gs_stream_plan *plan, gs_erro
     if (!m->level_bandwidth)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"bandwidth\".\"levels\" "
                        "section: it cannot run level-bandwidth plans", m->name);
-    if (plan->kind < GS_STREAM_LEVEL_READ || plan->kind > GS_STREAM_SMEM_READ)
+    if (plan->kind < GS_STREAM_LEVEL_READ || plan->kind > GS_STREAM_STRIDED_READ)
         return gs_fail(err, GS_ERR_USAGE, "stream: unknown level kind %d", (int)plan->kind);
+    if (plan->kind == GS_STREAM_STRIDED_READ &&
+        (e != 16 || plan->chunk_bytes < 16 || plan->chunk_bytes % 16 || plan->stride_bytes % 16 ||
+         plan->stride_bytes < plan->chunk_bytes || plan->bytes < plan->stride_bytes))
+        return gs_fail(err, GS_ERR_USAGE, "stream: a strided read takes 16-byte elements and "
+                       "16 <= chunk <= stride <= bytes, multiples of 16 (chunk %llu, stride %llu, "
+                       "bytes %llu)", (unsigned long long)plan->chunk_bytes,
+                       (unsigned long long)plan->stride_bytes, (unsigned long long)plan->bytes);
     if (plan->kind != GS_STREAM_SMEM_READ && e != 4 && e != 8 && e != 16)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: level kinds take 4-, 8- or 16-byte "
                        "elements, not %u", e);
@@ -198,6 +206,13 @@ int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_resu
     if (plan->kind == GS_STREAM_SMEM_READ) {
         per_pass = (uint64_t)m->info.sm_count * plan->bytes;
         gbps = lb->smem_gbps;
+    } else if (plan->kind == GS_STREAM_STRIDED_READ) {
+        /* Always from DRAM (the L2 is not modelled here), limited to the channels it touches. */
+        per_pass = plan->bytes / plan->stride_bytes * plan->chunk_bytes;
+        gbps = lb->dram_gbps[0] * lb->width_efficiency[2];
+        if (m->memory)
+            gbps *= sim_dram_strided_share(&m->memory->dram, plan->bytes, plan->stride_bytes,
+                                           plan->chunk_bytes);
     } else {
         uint64_t elements = plan->bytes / plan->element_bytes;
         footprint = (uint64_t)arrays_of(plan->kind) * elements * plan->element_bytes;

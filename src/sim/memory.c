@@ -116,6 +116,7 @@ static int prepare(chase_ctx *cx, gs_error *err)
             return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory building TLB '%s'", t->name);
         sim_cache_reset(&t->state);
     }
+    sim_dram_reset(&mem->dram);
     cx->n_large = 0;
     for (unsigned i = 0; i < mem->n_caches; i++)
         if ((mem->caches[i].paths & cx->path_bit) &&
@@ -188,7 +189,7 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         cycles += lv->miss_cycles;
     }
     *served = mem->n_caches;
-    return cycles + mem->dram_latency_cycles;
+    return cycles + sim_dram_access(mem, paddr);    /* row buffer: dram.c */
 }
 
 double sim_load_lane(chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned *served)

@@ -69,6 +69,23 @@ typedef struct sim_tlb {
     sim_cache state;
 } sim_tlb;
 
+/* The DRAM's layout (memory.dram's optional keys; src/sim/dram.c): how addresses spread over
+ * channels, and which row of which bank each one is in. channels 0: not modelled (every access
+ * costs latency_cycles, strided reads see every channel). */
+typedef enum sim_dram_hash { SIM_DRAM_HASH_NONE = 0, SIM_DRAM_HASH_XOR } sim_dram_hash;
+
+typedef struct sim_dram {
+    unsigned channels;             /* C: channels (memory partitions) addresses interleave over */
+    uint64_t interleave_bytes;     /* G: consecutive bytes one channel holds before the next */
+    sim_dram_hash hash;            /* none: channel = (addr / G) mod C; xor: the XOR of every
+                                      log2(C)-bit group of addr / G (C a power of two) */
+    unsigned banks;                /* banks per channel (default 16) */
+    uint64_t row_bytes;            /* R: bytes of one row of one bank; 0 = no row buffer model */
+    double row_hit_cycles;         /* a DRAM access to the row open in its bank */
+    double row_miss_cycles;        /* any other DRAM access (default latency_cycles) */
+    uint64_t *open_row;            /* channels x banks: open row + 1, 0 = none (per chase) */
+} sim_dram;
+
 typedef struct sim_memory {
     sim_level *caches;             /* lookup order of every path */
     unsigned n_caches;
@@ -77,6 +94,7 @@ typedef struct sim_memory {
     uint32_t uncached_paths;              /* paths allowed with no cache level: straight to DRAM */
     double dram_latency_cycles;
     double dram_max_accesses_per_ns;      /* 0 = no limit */
+    sim_dram dram;                        /* layout; dram.channels 0 = not modelled */
     double shared_latency_cycles;         /* < 0: the model has no shared-memory chase */
     double path_extra_cycles[GS_PATH_COUNT];
     uint64_t transaction_bytes;           /* warp request unit on a path with no cache */
@@ -124,5 +142,17 @@ bool sim_store_lane(sim_chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t 
 /* The path a plan's accesses take: the plan's path, or the space's own path where the plan leaves
  * the path at "default" in a non-global space (texture -> tex, constant -> const, ...). */
 gs_load_path sim_effective_path(const gs_chase_plan *plan);
+
+/* src/sim/dram.c: the channel of a physical address (0 when the layout is not modelled), the
+ * latency of a DRAM access under the row-buffer model (latency_cycles without one; opens the
+ * row), every bank's row closed, and the checks and defaults of the layout keys. */
+unsigned sim_dram_channel(const sim_dram *d, uint64_t paddr);
+double sim_dram_access(sim_memory *mem, uint64_t paddr);
+void sim_dram_reset(sim_dram *d);
+/* Share of the full DRAM rate a strided read (plan.bytes, stride, chunk) gets: 1 when every
+ * channel moves as much, 1/C when one channel moves everything. */
+double sim_dram_strided_share(const sim_dram *d, uint64_t bytes, uint64_t stride,
+                              uint64_t chunk);
+int sim_dram_parse(const void *json_dram, const char *where, sim_memory *mem, gs_error *err);
 
 #endif

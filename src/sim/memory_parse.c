@@ -598,7 +598,9 @@ static int read_list(const json_t *json, const char *where, const char *key, sim
 
 static int read_dram(const json_t *json, const char *where, sim_memory *mem, gs_error *err)
 {
-    static const char *const keys[] = {"latency_cycles", "max_accesses_per_ns", NULL};
+    static const char *const keys[] = {"latency_cycles", "max_accesses_per_ns", "comment",
+                                       "channels", "interleave_bytes", "hash", "banks",
+                                       "row_bytes", "row_hit_cycles", "row_miss_cycles", NULL};
     json_t *d = json_object_get(json, "dram");
     char w[WHERE_LEN];
     key_path(w, sizeof w, "%s.dram", where);
@@ -612,7 +614,7 @@ static int read_dram(const json_t *json, const char *where, sim_memory *mem, gs_
         return fail_at(err, w, "latency_cycles", "must be >= 0");
     if (mem->dram_max_accesses_per_ns < 0)
         return fail_at(err, w, "max_accesses_per_ns", "must be >= 0");
-    return 0;
+    return sim_dram_parse(d, w, mem, err);     /* the optional layout keys: dram.c */
 }
 
 static int read_path_extra(const json_t *json, const char *where, sim_memory *mem, gs_error *err)
@@ -716,6 +718,7 @@ void sim_memory_free(gs_sim_model *m)
     }
     free(mem->caches);
     free(mem->tlbs);
+    free(mem->dram.open_row);
     free(mem);
     m->memory = NULL;
 }

@@ -94,6 +94,9 @@ static const sim_bound bounds[] = {
     {"shared_latency_cycles", 0, 1e6}, {"extra_sector_cycles", 0, 1e6},
     {"extra_line_cycles", 0, 1e6}, {"path_extra_cycles", 0, 1e6},
     {"max_accesses_per_ns", 0, 1e6},
+    /* memory.dram's layout (interleave_bytes and banks above) */
+    {"channels", 1, 4096}, {"row_bytes", 0, 16777216}, {"row_hit_cycles", 0, 1e6},
+    {"row_miss_cycles", 0, 1e6},
     /* shared-memory banks */
     {"banks", 1, 256}, {"bank_width_bytes", 1, 64}, {"conflict_cycles_per_way", 0, 1e6},
     /* pipeline */

@@ -52,6 +52,9 @@ const gs_probe_def gs_probes[] = {
     {"cluster", gs_probe_cluster_run, 0,
      "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs vector copies",
      gs_probe_cluster_opts, &gs_probe_cluster_opt_count},
+    {"l2-persist", gs_probe_l2_persist_run, 0,
+     "L2 persistence window: set-aside and window limits, hot-region latency, hit rate and GB/s with and without it",
+     gs_probe_l2_persist_opts, &gs_probe_l2_persist_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

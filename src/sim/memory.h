@@ -45,6 +45,9 @@ typedef struct sim_level {
                                       copies of far lines in a store this size (16-way LRU); a
                                       far line found there is a near hit. size 0: none */
     sim_cache copy_state;
+    uint64_t persisting_max_bytes; /* "persisting_max_bytes": the largest persisting set-aside
+                                      (CUDA's access policy window); 0 = none */
+    uint64_t persisting_window_max_bytes; /* "persisting_window_max_bytes": the largest window */
     sim_cache state;               /* live state, built for the chosen geometry */
     const sim_geometry *active;    /* the geometry `state` was built for */
 } sim_level;

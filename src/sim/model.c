@@ -93,7 +93,8 @@ static const sim_bound bounds[] = {
     {"miss_penalty_cycles", 0, 1e6}, {"latency_cycles", 0, 1e6}, {"far_extra_cycles", 0, 1e6},
     {"shared_latency_cycles", 0, 1e6}, {"extra_sector_cycles", 0, 1e6},
     {"extra_line_cycles", 0, 1e6}, {"path_extra_cycles", 0, 1e6},
-    {"max_accesses_per_ns", 0, 1e6},
+    {"max_accesses_per_ns", 0, 1e6}, {"persisting_max_bytes", 0, SIM_MAX_CACHE_BYTES},
+    {"persisting_window_max_bytes", 0, 1099511627776.0},
     /* shared-memory banks */
     {"banks", 1, 256}, {"bank_width_bytes", 1, 64}, {"conflict_cycles_per_way", 0, 1e6},
     /* pipeline */

@@ -80,6 +80,8 @@ int gs_cuda_atomic(gs_backend *b, const gs_atomic_plan *plan, gs_atomic_result *
                    gs_error *err);                                           /* atomic.cu */
 int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_result *out,
                     gs_error *err);                                          /* cluster.cu */
+int gs_cuda_persist(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
+                    gs_error *err);                                          /* persist.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 

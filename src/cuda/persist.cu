@@ -267,6 +267,13 @@ static int ps_restore(size_t previous, int rc, gs_error *err)
     if (e != cudaSuccess && !r2)
         r2 = gs_cuda_fail(&mine, e, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous)",
                           __FILE__, __LINE__);
+    size_t now = 0;
+    if (!r2 && (e = cudaDeviceGetLimit(&now, cudaLimitPersistingL2CacheSize)) != cudaSuccess)
+        r2 = gs_cuda_fail(&mine, e, "cudaDeviceGetLimit(cudaLimitPersistingL2CacheSize)",
+                          __FILE__, __LINE__);
+    if (!r2 && now != previous)
+        r2 = gs_fail(&mine, GS_ERR_DEVICE, "the persisting L2 limit reads %zu B after restoring "
+                     "it to %zu B", now, previous);
     if (rc || !r2)
         return rc;
     *err = mine;

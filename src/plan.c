@@ -92,3 +92,11 @@ const char *gs_cluster_kind_name(gs_cluster_kind k)
 {
     return (unsigned)k < GS_CLUSTER_KIND_COUNT ? cluster_kind_names[k] : "?";
 }
+
+static const char *const persist_mode_names[GS_PERSIST_MODE_COUNT] = {
+    "query", "none", "persisting", "normal"};
+
+const char *gs_persist_mode_name(gs_persist_mode m)
+{
+    return (unsigned)m < GS_PERSIST_MODE_COUNT ? persist_mode_names[m] : "?";
+}

@@ -499,6 +499,49 @@ typedef struct gs_write_result {
     int reader_sm_id;             /* VISIBILITY: SM of the reader; -1 where not known */
 } gs_write_result;
 
+/* ---- persist --------------------------------------------------------------------------------- */
+/* The L2 persistence window (CUDA's access policy window, compute capability 8.0+). A measuring
+ * plan sets this process's persisting-L2 set-aside (cudaDeviceSetLimit with
+ * cudaLimitPersistingL2CacheSize: a limit of the calling context, not a device-wide setting) for
+ * the duration of the plan and restores the previous value before returning, on failure too.
+ * The device holds a hot region H, a cold region D of the same size and a streaming buffer S;
+ * every round is: sweep S; chase the chain in H (hot); chase it again (warm); chase the same
+ * chain in D (cold); sweep S; read all of H (hot read); read it again (warm read); read all of D
+ * (cold read). The plan's stream carries the mode's access policy window over H, if any; every
+ * kernel of the plan runs on it. One untimed round comes first. */
+typedef enum gs_persist_mode {
+    GS_PERSIST_QUERY = 0,         /* only the limits: nothing allocated, run or changed */
+    GS_PERSIST_NONE,              /* no window: the baseline */
+    GS_PERSIST_PERSISTING,        /* window over H, hitRatio 1, hitProp persisting, missProp
+                                     streaming */
+    GS_PERSIST_NORMAL,            /* the same window with hitProp normal: the control */
+    GS_PERSIST_MODE_COUNT
+} gs_persist_mode;
+
+typedef struct gs_persist_plan {
+    gs_persist_mode mode;
+    uint64_t set_aside_bytes;     /* persisting L2 set-aside asked for while the plan runs */
+    uint64_t hot_bytes;           /* size of H (and of D); at most the window's maximum */
+    const uint64_t *chain;        /* byte offsets in H (and D) the chases visit, in order, wrapping
+                                     from the last to the first; multiples of 8 */
+    size_t chain_len;
+    uint64_t stream_bytes;        /* size of S, the sweep meant to evict H */
+    unsigned rounds;              /* timed rounds, each recorded */
+} gs_persist_plan;
+
+typedef struct gs_persist_result {
+    uint64_t max_set_aside_bytes; /* cudaDevAttrMaxPersistingL2CacheSize; 0: no persisting L2 */
+    uint64_t max_window_bytes;    /* cudaDevAttrMaxAccessPolicyWindowSize; 0: no window */
+    uint64_t set_aside_bytes;     /* the set-aside in force while the plan ran (read back) */
+    uint64_t previous_limit_bytes;/* the limit found before, and restored */
+    /* rounds entries each, caller-allocated (measuring modes): chases in cycles per load
+     * (clock64 over the chain), reads in seconds (globaltimer, first start to last end); a
+     * backend that cannot time the reads leaves them NAN */
+    double *hot_cycles, *warm_cycles, *cold_cycles;
+    double *hot_read_s, *warm_read_s, *cold_read_s;
+    size_t n;
+} gs_persist_result;
+
 /* ---- the operations every backend fills in (src/cuda/backend.cu, src/sim/sim_backend.c) -- */
 typedef struct gs_backend gs_backend;
 
@@ -526,6 +569,10 @@ typedef struct gs_backend_ops {
                    gs_error *err);
     /* Optional (NULL: the backend cannot time loads after stores). */
     int (*write)(gs_backend *b, const gs_write_plan *plan, gs_write_result *out, gs_error *err);
+    /* Optional (NULL: no persistence window). QUERY answers the limits (0 where the device or
+     * the model has no persisting L2); a measuring mode there answers GS_ERR_UNSUPPORTED. */
+    int (*persist)(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
+                   gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {
@@ -541,6 +588,7 @@ int gs_path_parse(const char *name, gs_load_path *out);      /* 0 or -1 */
 const char *gs_instr_name(gs_instr i);
 const char *gs_p2p_kind_name(gs_p2p_kind k);                 /* "ce", "read", "write", ... */
 const char *gs_cluster_kind_name(gs_cluster_kind k);         /* "latency", "bulk-copy", ... */
+const char *gs_persist_mode_name(gs_persist_mode m);         /* "none", "persisting", ... */
 int gs_instr_parse(const char *name, gs_instr *out);         /* 0 or -1 */
 const char *gs_atomic_op_name(gs_atomic_op o);               /* "add", "cas", "exch", ... */
 const char *gs_atomic_type_name(gs_atomic_type t);           /* "u32", "u64", "f32", "f64" */

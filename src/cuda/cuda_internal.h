@@ -82,6 +82,8 @@ int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_resul
                     gs_error *err);                                          /* cluster.cu */
 int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out,
                   gs_error *err);                                            /* write.cu */
+int gs_cuda_persist(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
+                    gs_error *err);                                          /* persist.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,

@@ -58,6 +58,9 @@ const gs_probe_def gs_probes[] = {
     {"dram-layout", gs_probe_dram_layout_run, 0,
      "DRAM channels: interleave granularity and channel count from strided reads; row-buffer hit and miss latency",
      gs_probe_dram_layout_opts, &gs_probe_dram_layout_opt_count},
+    {"l2-persist", gs_probe_l2_persist_run, 0,
+     "L2 persistence window: set-aside and window limits, hot-region latency, hit rate and GB/s with and without it",
+     gs_probe_l2_persist_opts, &gs_probe_l2_persist_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

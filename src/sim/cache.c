@@ -253,6 +253,7 @@ void sim_cache_free(sim_cache *c)
     free(c->set_state);
     free(c->index);
     free(c->cumulative);
+    free(c->persisting);
     memset(c, 0, sizeof *c);
 }
 
@@ -534,23 +535,75 @@ static void prefetch_next_victims(const sim_cache *c, const sim_set_state *st)
         __builtin_prefetch(&c->big[slot->newer], 1);
 }
 
+/* ---- persisting lines (sim_cache_access_as) ------------------------------------------------------ */
+
+/* Persisting lines a set of `ways` ways may hold: its share, never all of them. */
+static unsigned persisting_limit(const sim_cache *c, unsigned ways)
+{
+    unsigned limit = (unsigned)(c->persisting_fraction * ways);
+    return limit < ways ? limit : ways - 1;
+}
+
+/* Persisting lines the set holds now. */
+static unsigned persisting_held(const sim_cache *c, const sim_set_state *st, unsigned set)
+{
+    const uint8_t *flag = c->persisting + c->set_base[set];
+    unsigned held = 0;
+    for (unsigned w = 0; w < st->used; w++)
+        held += flag[w];
+    return held;
+}
+
+/* The victim of a full set among the lines whose flag is `kind`: the policy's own victim if it is
+ * one; else the oldest of them by the LRU/FIFO order; else the lowest way of that kind. */
+static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsigned set,
+                               unsigned ways, uint8_t kind, gs_rng *rng)
+{
+    const uint8_t *flag = c->persisting + c->set_base[set];
+    unsigned w = victim_way(c, st, set, ways, rng);
+    if (flag[w] == kind)
+        return w;
+    sim_policy p = c->geo->policy;
+    if ((p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) && c->scan) {
+        for (unsigned i = st->used; i-- > 0;)
+            if (flag[st->order[i]] == kind)
+                return st->order[i];
+    } else if (p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) {
+        for (uint32_t s = st->oldest; s != SIM_NO_SLOT; s = c->big[s].newer)
+            if (flag[s - c->set_base[set]] == kind)
+                return s - c->set_base[set];
+    }
+    for (w = 0; w < ways; w++)
+        if (flag[w] == kind)
+            return w;
+    return 0;   /* not reached: the set holds a line of each kind asked for */
+}
+
 /* Fill blk's sector into the set: the lowest empty way, else the policy's victim (whose block
- * leaves the index and the order when indexed). Returns the way. */
+ * leaves the index and the order when indexed); with a set-aside, the victim of the kind the fill
+ * may evict. Returns the way. */
 static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64_t blk,
-                           uint32_t bit, gs_rng *rng)
+                           uint32_t bit, bool persisting, gs_rng *rng)
 {
     unsigned ways = c->geo->ways_per_set[set], w;
-    if (st->used < ways) {
+    unsigned limit = c->persisting ? persisting_limit(c, ways) : 0;
+    unsigned held = c->persisting ? persisting_held(c, st, set) : 0;
+    bool evict = st->used == ways;
+    /* persisting while the set's share has room, or in place of a persisting line; an empty
+       way taken with the share full holds a normal line */
+    bool mark = persisting && limit > 0 && (evict || held < limit);
+    if (!evict)
         w = st->used++;
-    } else {
+    else if (c->persisting)
+        w = victim_of_kind(c, st, set, ways, persisting && limit > 0 && held >= limit, rng);
+    else
         w = victim_way(c, st, set, ways, rng);
+    if (evict && !c->scan) {
         uint32_t victim = c->set_base[set] + w;
-        if (!c->scan) {
-            index_remove_at(c, c->big[victim].at);
-            if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO) {
-                order_unlink(c, st, victim);
-                prefetch_next_victims(c, st);
-            }
+        index_remove_at(c, c->big[victim].at);
+        if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO) {
+            order_unlink(c, st, victim);
+            prefetch_next_victims(c, st);
         }
     }
     uint32_t s = c->set_base[set] + w;
@@ -562,6 +615,8 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
         c->big[s].valid = bit;
         index_insert(c, blk, s);
     }
+    if (c->persisting)
+        c->persisting[s] = mark;
     touch(c, st, ways, s, w, true);
     return w;
 }
@@ -581,7 +636,8 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
     return SIM_NO_SLOT;
 }
 
-sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
+sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
+                                gs_rng *rng, int *way_out)
 {
     unsigned set = sim_cache_set_of(c, addr);
     sim_set_state *st = open_set(c, set);
@@ -591,16 +647,38 @@ sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng
     if (s != SIM_NO_SLOT) {
         if (way_out)
             *way_out = (int)(s - c->set_base[set]);
+        if (c->persisting && persisting && !c->persisting[s] &&
+            persisting_held(c, st, set) < persisting_limit(c, c->geo->ways_per_set[set]))
+            c->persisting[s] = 1;                /* promoted into the set-aside */
         return hit_slot(c, st, set, s, bit, fill);
     }
     if (way_out)
         *way_out = -1;
     if (!fill)
         return SIM_MISS;
-    unsigned w = fill_block(c, st, set, blk, bit, rng);
+    unsigned w = fill_block(c, st, set, blk, bit, persisting, rng);
     if (way_out)
         *way_out = (int)w;
     return SIM_MISS;
+}
+
+sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
+{
+    return sim_cache_access_as(c, addr, fill, false, rng, way_out);
+}
+
+int sim_cache_set_persisting(sim_cache *c, double fraction)
+{
+    free(c->persisting);
+    c->persisting = NULL;
+    c->persisting_fraction = 0;
+    if (!(fraction > 0))
+        return 0;
+    c->persisting = calloc(c->total_ways, 1);
+    if (!c->persisting)
+        return -1;
+    c->persisting_fraction = fraction;
+    return 0;
 }
 
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr)

@@ -115,6 +115,9 @@ typedef struct sim_cache {
     double *cumulative;         /* WEIGHTED: running sums of the way probabilities */
     uint8_t *rrpv;              /* SRRIP, per slot: re-reference prediction value 0..3 */
     uint32_t epoch;             /* current epoch (never 0: zeroed state is empty) */
+    uint8_t *persisting;        /* NULL: no persisting lines; else per slot, 1 = a persisting
+                                   line (sim_cache_set_persisting) */
+    double persisting_fraction; /* share of each set's ways persisting lines may hold */
     int block_shift;            /* log2(block_bytes) when a power of two, else -1 */
     int sector_shift;           /* log2(sector_bytes) when a power of two, else -1 */
 } sim_cache;
@@ -146,6 +149,21 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr);
  * (empty ways first, lowest index first). rng draws for RANDOM and WEIGHTED. If way_out is not
  * NULL it receives the way (within the set) that was hit or filled, or -1. */
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out);
+
+/* The same, for an access with CUDA's persisting property when `persisting` is true (the L2
+ * persistence window). A store with a set-aside (sim_cache_set_persisting) keeps at most
+ * floor(fraction x ways) persisting lines per set (never all its ways): a normal access never
+ * evicts a persisting line; a persisting access fills (or promotes the line it hits) as
+ * persisting while the set has room, and once the set holds its share it evicts the oldest
+ * persisting line instead (oldest by the LRU/FIFO order; other policies take their victim if it
+ * is of the right kind, else the lowest way of that kind). Without a set-aside it is
+ * sim_cache_access. */
+sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
+                                gs_rng *rng, int *way_out);
+
+/* Give the store a persisting set-aside of `fraction` of each set's ways (0: none, every line
+ * normal again). Call on an empty store (just reset): 0 or -1 (out of memory). */
+int sim_cache_set_persisting(sim_cache *c, double fraction);
 
 /* Start fetching, into the host's caches, the state an access to addr will read (no state
  * change): a chase knows its addresses ahead, so their lookups need not wait on host memory. */

@@ -176,7 +176,9 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
         bool copied = far && lv->copy_geo.size_bytes &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
-        sim_outcome o = sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);
+        sim_outcome o = sim_cache_access_as(&lv->state, paddr, true,
+                                            cx->persisting && lv->persisting_max_bytes > 0,
+                                            &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
         if (o == SIM_HIT) {
@@ -502,4 +504,43 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
     out->avg_cycles = avg;
     out->avg_ns = avg * 1e6 / clock_khz;
     return 0;
+}
+
+/* ---- loads one by one (the persist operation) ----------------------------------------------------- */
+
+sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
+{
+    if (!m->memory) {
+        gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"memory\" section", m->name);
+        return NULL;
+    }
+    chase_ctx *cx = calloc(1, sizeof *cx);
+    if (!cx) {
+        gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+        return NULL;
+    }
+    cx->m = m;
+    cx->mem = m->memory;
+    cx->own_plan = (gs_chase_plan){.space = GS_SPACE_GLOBAL, .path = path, .element_bytes = 8,
+                                   .carveout_percent = -1, .lanes = 1};
+    cx->plan = &cx->own_plan;
+    cx->path = path;
+    cx->path_bit = 1u << path;
+    cx->lanes = 1;
+    if (check_path(cx, err) || prepare(cx, err)) {
+        free(cx);
+        return NULL;
+    }
+    return cx;
+}
+
+double sim_loads_load(sim_loads *l, uint64_t addr, bool persisting, unsigned *served)
+{
+    l->persisting = persisting;
+    return access_lane(l, addr, served);
+}
+
+void sim_loads_end(sim_loads *l)
+{
+    free(l);
 }

@@ -46,6 +46,9 @@ typedef struct sim_level {
                                       copies of far lines in a store this size (16-way LRU); a
                                       far line found there is a near hit. size 0: none */
     sim_cache copy_state;
+    uint64_t persisting_max_bytes; /* "persisting_max_bytes": the largest persisting set-aside
+                                      (CUDA's access policy window); 0 = none */
+    uint64_t persisting_window_max_bytes; /* "persisting_window_max_bytes": the largest window */
     sim_cache state;               /* live state, built for the chosen geometry */
     const sim_geometry *active;    /* the geometry `state` was built for */
     /* What a global store does here (levels on the default path; docs/sim-models.md): */
@@ -119,6 +122,8 @@ typedef struct sim_chase_ctx {
     bool counting;
     sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
     unsigned n_large;
+    bool persisting;                      /* loads carry the persisting property (sim_loads) */
+    gs_chase_plan own_plan;               /* sim_loads: the plan `plan` points at */
 } sim_chase_ctx;
 
 /* Check a chase plan against the model and build its hierarchy, every cache and TLB empty (the

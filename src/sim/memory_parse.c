@@ -453,6 +453,24 @@ static int read_write_policy(const json_t *obj, const char *where, sim_level *lv
     return 0;
 }
 
+/* "persisting_max_bytes" (the largest persisting set-aside, under the level's size) and
+ * "persisting_window_max_bytes" (the largest access policy window; default: the level's size). */
+static int read_persisting(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
+{
+    if (sim_get_uint(obj, where, "persisting_max_bytes", 0, &lv->persisting_max_bytes, err) ||
+        sim_get_uint(obj, where, "persisting_window_max_bytes", 0,
+                     &lv->persisting_window_max_bytes, err))
+        return GS_ERR_INPUT;
+    if (lv->persisting_window_max_bytes && !lv->persisting_max_bytes)
+        return fail_at(err, where, "persisting_window_max_bytes", "needs \"persisting_max_bytes\"");
+    if (lv->persisting_max_bytes >= lv->geo.size_bytes)
+        return fail_at(err, where, "persisting_max_bytes", "must be under size_bytes (normal "
+                       "lines keep at least one way of each set)");
+    if (lv->persisting_max_bytes && !lv->persisting_window_max_bytes)
+        lv->persisting_window_max_bytes = lv->geo.size_bytes;
+    return 0;
+}
+
 static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
 {
     static const char *const keys[] = {
@@ -460,7 +478,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
         "mapping", "policy", "way_probabilities", "hit_latency_cycles", "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
         "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
-        NULL};
+        "persisting_max_bytes", "persisting_window_max_bytes", NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) ||
         sim_get_string(obj, where, "name", 1, &name, err))
@@ -472,7 +490,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
         check_geometry(&lv->geo, where, "size_bytes", err) ||
         read_paths(obj, where, 0, &lv->paths, err) || read_carveouts(obj, where, lv, err) ||
         read_partitions(obj, where, lv, err) || read_default_carveout(obj, where, lv, err) ||
-        read_write_policy(obj, where, lv, err))
+        read_write_policy(obj, where, lv, err) || read_persisting(obj, where, lv, err))
         return GS_ERR_INPUT;
     if (!lv->paths)
         return fail_at(err, where, "paths", "missing: list the load paths through this level");

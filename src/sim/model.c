@@ -97,6 +97,8 @@ static const sim_bound bounds[] = {
     /* memory.dram's layout (interleave_bytes and banks above) */
     {"channels", 1, 4096}, {"row_bytes", 0, 16777216}, {"row_hit_cycles", 0, 1e6},
     {"row_miss_cycles", 0, 1e6},
+    {"persisting_max_bytes", 0, SIM_MAX_CACHE_BYTES},
+    {"persisting_window_max_bytes", 0, 1099511627776.0},
     /* shared-memory banks */
     {"banks", 1, 256}, {"bank_width_bytes", 1, 64}, {"conflict_cycles_per_way", 0, 1e6},
     /* pipeline */

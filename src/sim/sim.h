@@ -31,6 +31,17 @@ int sim_pipeline_instr_truth(const gs_sim_model *m, gs_instr i, unsigned *schedu
                              double *units_per_sm, double *completion_cycles,
                              double *issue_cycles);                                     /* pipeline.c */
 
+/* A run of single-lane loads through the hierarchy whose state lasts from one load to the next
+ * (the persist operation, l2persist.c). Begin empties every cache and TLB (geometry at the
+ * driver's default carve-out) and returns NULL with *err set on failure. */
+typedef struct sim_chase_ctx sim_loads;
+sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err);
+/* One load at addr: its cycles (no noise) and the level that served it (*served, n_caches for
+ * DRAM). persisting: the load carries CUDA's persisting property at the levels with a set-aside
+ * (sim_cache_access_as). */
+double sim_loads_load(sim_loads *l, uint64_t addr, bool persisting, unsigned *served);
+void sim_loads_end(sim_loads *l);
+
 /* Operations. A model without the section an operation needs answers GS_ERR_UNSUPPORTED
  * naming the missing section. */
 int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, gs_error *err);   /* memory.c */
@@ -43,6 +54,8 @@ int sim_atomic(gs_sim_model *m, const gs_atomic_plan *plan, gs_atomic_result *ou
 int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
                 gs_error *err);                        /* cluster.c */
 int sim_write(gs_sim_model *m, const gs_write_plan *plan, gs_write_result *out, gs_error *err);   /* write.c */
+int sim_persist(gs_sim_model *m, const gs_persist_plan *plan, gs_persist_result *out,
+                gs_error *err);                        /* l2persist.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

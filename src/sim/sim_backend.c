@@ -121,6 +121,11 @@ static int op_write(gs_backend *b, const gs_write_plan *p, gs_write_result *o, g
     return sim_write(model_of(b), p, o, e);
 }
 
+static int op_persist(gs_backend *b, const gs_persist_plan *p, gs_persist_result *o, gs_error *e)
+{
+    return sim_persist(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -139,6 +144,7 @@ static const gs_backend_ops sim_ops = {
     .atomic = op_atomic,
     .cluster = op_cluster,
     .write = op_write,
+    .persist = op_persist,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

@@ -128,4 +128,8 @@ int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_cluster_opts[];
 extern const int gs_probe_cluster_opt_count;
 
+int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_tensor_opts[];
+extern const int gs_probe_tensor_opt_count;
+
 #endif

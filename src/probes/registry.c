@@ -52,6 +52,9 @@ const gs_probe_def gs_probes[] = {
     {"cluster", gs_probe_cluster_run, 0,
      "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs vector copies",
      gs_probe_cluster_opts, &gs_probe_cluster_opt_count},
+    {"tensor", gs_probe_tensor_run, 0,
+     "tensor cores: mma.sync (and sm_90 wgmma) latency and dense FLOP/s per type against the published peak",
+     gs_probe_tensor_opts, &gs_probe_tensor_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

@@ -116,6 +116,11 @@ static int op_cluster(gs_backend *b, const gs_cluster_plan *p, gs_cluster_result
     return sim_cluster(model_of(b), p, o, e);
 }
 
+static int op_mma(gs_backend *b, const gs_mma_plan *p, gs_mma_result *o, gs_error *e)
+{
+    return sim_mma(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -133,6 +138,7 @@ static const gs_backend_ops sim_ops = {
     .p2p = op_p2p,
     .atomic = op_atomic,
     .cluster = op_cluster,
+    .mma = op_mma,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

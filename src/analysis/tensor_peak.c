@@ -25,10 +25,13 @@
 #include <stdio.h>
 #include <string.h>
 
+enum { TYPES = 6 };
+static const char *const type_names[TYPES] = {"f16", "bf16", "tf32", "e4m3", "s8", "f64"};
+
 typedef struct peak_row {
     int cc;                                   /* major * 10 + minor */
-    double pro[GS_MMA_TYPE_COUNT];            /* f16, bf16, tf32, e4m3, s8, f64 (-1: unknown) */
-    double consumer[GS_MMA_TYPE_COUNT];       /* GeForce parts */
+    double pro[TYPES];                        /* in type_names' order (-1: unknown) */
+    double consumer[TYPES];                   /* GeForce parts */
     const char *source;
 } peak_row;
 
@@ -45,14 +48,17 @@ static const peak_row rows[] = {
      "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
 };
 
-int gs_tensor_peak(int cc_major, int cc_minor, gs_mma_type t, bool consumer,
+int gs_tensor_peak(int cc_major, int cc_minor, const char *type, bool consumer,
                    double *flops_per_clock_per_sm, const char **source, char *why, size_t why_len)
 {
-    int cc = cc_major * 10 + cc_minor;
+    int cc = cc_major * 10 + cc_minor, t = -1;
     *flops_per_clock_per_sm = NAN;
     *source = NULL;
-    if ((unsigned)t >= GS_MMA_TYPE_COUNT) {
-        snprintf(why, why_len, "unknown MMA type %d", (int)t);
+    for (int i = 0; i < TYPES && type; i++)
+        if (strcmp(type, type_names[i]) == 0)
+            t = i;
+    if (t < 0) {
+        snprintf(why, why_len, "unknown MMA type %s", type ? type : "(none)");
         return -1;
     }
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -66,10 +72,10 @@ int gs_tensor_peak(int cc_major, int cc_minor, gs_mma_type t, bool consumer,
         }
         if (v != 0)
             snprintf(why, why_len, "no published peak for %s MMA on sm_%d%d (%s gives none)",
-                     gs_mma_type_name(t), cc_major, cc_minor, rows[i].source);
+                     type, cc_major, cc_minor, rows[i].source);
         else
             snprintf(why, why_len, "sm_%d%d has no %s tensor-core MMA (%s)", cc_major, cc_minor,
-                     gs_mma_type_name(t), rows[i].source);
+                     type, rows[i].source);
         return -1;
     }
     snprintf(why, why_len, "no published peak for sm_%d%d (gpusonar's table covers sm_75, 80, 86, "

@@ -185,8 +185,8 @@ static void record_peak(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, const gs_
                                   : "published dense peak per SM per clock (the whitepaper's "
                                     "TFLOPS / (SMs x its boost clock))";
     figure_name(name, sizeof name, i, ty, rn.peak);
-    int rc = gs_tensor_peak(info->cc_major, info->cc_minor, ty, consumer, &peak, &source, why,
-                            sizeof why);
+    int rc = gs_tensor_peak(info->cc_major, info->cc_minor, gs_mma_type_name(ty), consumer, &peak,
+                            &source, why, sizeof why);
     if (rc) {
         gs_figure_nd(t->p, name, rn.per_clock_unit, method, "%s", why);
     } else {

@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "analysis/tensor_peak.h"
+#include "plan.h"
 
 static double peak(int major, int minor, gs_mma_type t, bool consumer, char *why, size_t len)
 {
     double v;
     const char *src = NULL;
-    int rc = gs_tensor_peak(major, minor, t, consumer, &v, &src, why, len);
+    int rc = gs_tensor_peak(major, minor, t < GS_MMA_TYPE_COUNT ? gs_mma_type_name(t) : "f8", consumer,
+                            &v, &src, why, len);
     if (rc == 0)
         assert_non_null(src);
     else

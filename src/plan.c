@@ -1,6 +1,7 @@
 /* The names of plans' enums (src/plan.h), as the command line and JSON spell them. */
 #include "plan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
@@ -99,4 +100,58 @@ static const char *const persist_mode_names[GS_PERSIST_MODE_COUNT] = {
 const char *gs_persist_mode_name(gs_persist_mode m)
 {
     return (unsigned)m < GS_PERSIST_MODE_COUNT ? persist_mode_names[m] : "?";
+}
+
+static const char *const mma_type_names[GS_MMA_TYPE_COUNT] = {"f16", "bf16", "tf32", "e4m3", "s8",
+                                                              "f64"};
+static const char *const mma_instr_names[GS_MMA_INSTR_COUNT] = {"mma_sync", "wgmma"};
+
+const char *gs_mma_type_name(gs_mma_type t)
+{
+    return (unsigned)t < GS_MMA_TYPE_COUNT ? mma_type_names[t] : "?";
+}
+
+const char *gs_mma_instr_name(gs_mma_instr i)
+{
+    return (unsigned)i < GS_MMA_INSTR_COUNT ? mma_instr_names[i] : "?";
+}
+
+bool gs_mma_shape(gs_mma_instr i, gs_mma_type t, unsigned *m, unsigned *n, unsigned *k)
+{
+    /* PTX ISA, "Warp-level matrix shapes" and "Asynchronous warpgroup level matrix shapes" */
+    static const unsigned sync[GS_MMA_TYPE_COUNT][3] = {
+        {16, 8, 16}, {16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {16, 8, 32}, {8, 8, 4}};
+    if ((unsigned)t >= GS_MMA_TYPE_COUNT || (unsigned)i >= GS_MMA_INSTR_COUNT)
+        return false;
+    if (i == GS_MMA_WGMMA) {
+        if (t != GS_MMA_F16)
+            return false;
+        *m = 64, *n = 128, *k = 16;
+        return true;
+    }
+    *m = sync[t][0], *n = sync[t][1], *k = sync[t][2];
+    return true;
+}
+
+bool gs_mma_applicable(gs_mma_instr i, gs_mma_type t, int cc_major, int cc_minor, char *why,
+                       size_t why_len)
+{
+    unsigned m, n, k;
+    int cc = cc_major * 10 + cc_minor;
+    const char *lacks = NULL;
+    char shape[64];
+    if (!gs_mma_shape(i, t, &m, &n, &k))
+        lacks = "no such instruction";
+    else if (i == GS_MMA_WGMMA && cc != 90)
+        lacks = "no wgmma (warpgroup MMA is sm_90a only)";
+    else if (i == GS_MMA_SYNC && t == GS_MMA_E4M3 && cc < 89)
+        lacks = "no fp8 mma (mma.sync e4m3 needs sm_89)";
+    else if (i == GS_MMA_SYNC && cc < 80) {
+        snprintf(shape, sizeof shape, "no mma.sync m%un%uk%u %s (needs sm_80)", m, n, k,
+                 mma_type_names[t]);
+        lacks = shape;
+    }
+    if (lacks && why && why_len)
+        snprintf(why, why_len, "sm_%d%d has %s", cc_major, cc_minor, lacks);
+    return lacks == NULL;
 }

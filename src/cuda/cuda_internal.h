@@ -78,6 +78,20 @@ int gs_cuda_p2p(gs_backend *b, const gs_p2p_plan *plan, gs_p2p_result *out,
                 gs_error *err);                                              /* p2p.cu */
 int gs_cuda_atomic(gs_backend *b, const gs_atomic_plan *plan, gs_atomic_result *out,
                    gs_error *err);                                           /* atomic.cu */
+int gs_cuda_mma(gs_backend *b, const gs_mma_plan *plan, gs_mma_result *out,
+                gs_error *err);                                              /* mma.cu */
+/* The latency chains of mma.cu and sm90a/wgmma.cu: MMA_CHAIN and 2 x MMA_CHAIN dependent
+ * instructions per repetition, at most MMA_MAX_REPEATS repetitions per launch. */
+#define MMA_CHAIN 32
+#define MMA_MAX_REPEATS 256
+#ifdef GS_HAVE_SM90A
+/* The wgmma kernels (sm90a/wgmma.cu, built for sm_90a alone): a latency launch of one warpgroup
+ * (spans as mma.cu's latency kernel) and a throughput launch of blocks warpgroups; each returns
+ * the launch error. */
+cudaError_t gs_wgmma_launch_latency(unsigned reps, long long *spans, unsigned *sink);
+cudaError_t gs_wgmma_launch_tput(unsigned blocks, unsigned iterations, unsigned *sink,
+                                 unsigned long long *clk);
+#endif
 int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_result *out,
                     gs_error *err);                                          /* cluster.cu */
 int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out,

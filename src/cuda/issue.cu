@@ -17,6 +17,7 @@
 
 #include "analysis/issue_spans.h"
 #include "cuda/cuda_internal.h"
+#include "cuda/mma_ops.cuh"
 
 /* Instructions per loop trip, summed over the ILP chains (each chain gets per_trip / ilp). Large
  * enough that the loop's own counter, compare and branch take under 2% of the issue slots. */
@@ -130,16 +131,12 @@ struct op_mma {
     typedef mma_ab C;
     static __device__ __forceinline__ void run(T &x, const C &c)
     {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, "
-                     "{%6, %7}, {%0, %1};"
-                     : "+r"(x.d0), "+r"(x.d1)
-                     : "r"(c.a0), "r"(c.a1), "r"(c.a2), "r"(c.a3), "r"(c.b0), "r"(c.b1));
-#else
-        (void)x;
-        (void)c;
-        __trap(); /* m16n8k16 needs sm_80; the host refuses mma below 8.0 (issue_table) */
-#endif
+        /* m16n8k16 needs sm_80 (it traps below); the host refuses mma below 8.0 (issue_table) */
+        unsigned d[2] = {x.d0, x.d1};
+        const unsigned a[4] = {c.a0, c.a1, c.a2, c.a3}, b[2] = {c.b0, c.b1};
+        gs_mma_f16_f16acc(d, a, b);
+        x.d0 = d[0];
+        x.d1 = d[1];
     }
 };
 

@@ -138,4 +138,8 @@ int gs_probe_l2_persist_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_l2_persist_opts[];
 extern const int gs_probe_l2_persist_opt_count;
 
+int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err);
+extern const gs_opt gs_probe_tensor_opts[];
+extern const int gs_probe_tensor_opt_count;
+
 #endif

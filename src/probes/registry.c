@@ -61,6 +61,9 @@ const gs_probe_def gs_probes[] = {
     {"l2-persist", gs_probe_l2_persist_run, 0,
      "L2 persistence window: set-aside and window limits, hot-region latency, hit rate and GB/s with and without it",
      gs_probe_l2_persist_opts, &gs_probe_l2_persist_opt_count},
+    {"tensor", gs_probe_tensor_run, 0,
+     "tensor cores: mma.sync (and sm_90 wgmma) latency and dense FLOP/s per type against the published peak",
+     gs_probe_tensor_opts, &gs_probe_tensor_opt_count},
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

@@ -45,6 +45,8 @@ int gs_report_html(FILE *out, const json_t *doc, gs_error *err);
 void gs_report_probe(FILE *out, const json_t *probe);
 /* The table of an `atomics` record, one row per operation and type (atomics_table.c). */
 void gs_report_atomics_table(FILE *out, const json_t *probe);
+/* The table of a `tensor` record, one row per instruction and type (tensor_table.c). */
+void gs_report_tensor_table(FILE *out, const json_t *probe);
 
 /* The one-page summary: Table III of the roofline paper plus the cache table (Table 4) of the
  * memory paper, from whatever records the document holds (src/report/summary.c). */

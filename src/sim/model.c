@@ -30,6 +30,7 @@ static const sim_section sections[] = {
     {"node", sim_node_parse, sim_node_free},
     {"atomics", sim_atomics_parse, sim_atomics_free},
     {"cluster", sim_cluster_parse, sim_cluster_free},
+    {"tensor", sim_tensor_parse, sim_tensor_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -119,6 +120,8 @@ static const sim_bound bounds[] = {
     {"max_size", 1, 16}, {"local_latency_cycles", 0, 1e6}, {"remote_latency_cycles", 0, 1e6},
     {"local_gbps_per_sm", 0, 1e6}, {"remote_gbps_per_sm", 0, 1e6}, {"bulk_l2_gbps", 0, 1e6},
     {"bulk_dram_gbps", 0, 1e6}, {"vector_l2_gbps", 0, 1e6}, {"vector_dram_gbps", 0, 1e6},
+    /* tensor (latency_cycles and jitter_fraction above) */
+    {"flops_per_clock_per_sm", 0, 1e6},
 };
 
 /* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
@@ -343,7 +346,7 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
                                        "shared_memory", "pipeline", "bandwidth", "node", "atomics",
-                                       "cluster", NULL};
+                                       "cluster", "tensor", NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

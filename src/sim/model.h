@@ -23,6 +23,7 @@ struct sim_bandwidth;   /* stream.h */
 struct sim_level_bandwidth;   /* level_bandwidth.c */
 struct sim_node;        /* node.c */
 struct sim_atomics;     /* atomics.c */
+struct sim_tensor;      /* tensor.c */
 struct sim_cluster;     /* cluster.c */
 
 typedef struct gs_sim_model {
@@ -48,6 +49,8 @@ typedef struct gs_sim_model {
     struct sim_node *node;         /* "node": several devices and their links; NULL if absent */
     struct sim_atomics *atomics;   /* "atomics": latency and throughput of atomics; NULL if absent
                                       (the model has no atomic unit) */
+    struct sim_tensor *tensor;     /* "tensor": MMA latency and rate per type; NULL if absent (the
+                                      model has no tensor unit) */
     struct sim_cluster *cluster;   /* "cluster": thread-block clusters and TMA; NULL if absent */
 } gs_sim_model;
 

@@ -126,6 +126,11 @@ static int op_persist(gs_backend *b, const gs_persist_plan *p, gs_persist_result
     return sim_persist(model_of(b), p, o, e);
 }
 
+static int op_mma(gs_backend *b, const gs_mma_plan *p, gs_mma_result *o, gs_error *e)
+{
+    return sim_mma(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -145,6 +150,7 @@ static const gs_backend_ops sim_ops = {
     .cluster = op_cluster,
     .write = op_write,
     .persist = op_persist,
+    .mma = op_mma,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

@@ -1,0 +1,25 @@
+/* The dense tensor-core peak a device implies (probe tensor): operations per clock per SM of each
+ * MMA input type per architecture, as NVIDIA's whitepapers publish them (tensor_peak.c cites each
+ * one), and the measured rate's fraction of it. A published figure, not a measurement: the probe
+ * reports it beside what it measured, never in its place. Pure: no device. */
+#ifndef GS_TENSOR_PEAK_H
+#define GS_TENSOR_PEAK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The dense peak of input type `type` ("f16", "bf16", "tf32", "e4m3", "s8", "f64": the names of
+ * plan.h's gs_mma_type) on compute capability major.minor in flops (s8: integer operations)
+ * per clock per SM; consumer selects the GeForce rate where the whitepaper gives GeForce parts a
+ * half-rate f32 accumulate. 0 with *source the whitepaper, or -1 with why ("no published peak for
+ * sm_87") when none is known. */
+int gs_tensor_peak(int cc_major, int cc_minor, const char *type, bool consumer,
+                   double *flops_per_clock_per_sm, const char **source, char *why, size_t why_len);
+
+/* Whether a device name is a GeForce part (the whitepapers' consumer rates). */
+bool gs_tensor_consumer_name(const char *device_name);
+
+/* measured / peak, NAN when either is not a finite positive number. */
+double gs_tensor_fraction_of_peak(double measured, double peak);
+
+#endif

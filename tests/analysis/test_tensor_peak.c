@@ -1,0 +1,111 @@
+/* Unit tests of the published tensor-core peaks (src/analysis/tensor_peak.c) and of which MMA
+ * instructions a compute capability has (gs_mma_applicable, src/plan.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "analysis/tensor_peak.h"
+#include "plan.h"
+
+static double peak(int major, int minor, gs_mma_type t, bool consumer, char *why, size_t len)
+{
+    double v;
+    const char *src = NULL;
+    int rc = gs_tensor_peak(major, minor, t < GS_MMA_TYPE_COUNT ? gs_mma_type_name(t) : "f8", consumer,
+                            &v, &src, why, len);
+    if (rc == 0)
+        assert_non_null(src);
+    else
+        assert_true(isnan(v));
+    return rc == 0 ? v : -1;
+}
+
+static void test_hopper_and_ampere(void **state)
+{
+    (void)state;
+    char why[200];
+    /* H100 SXM5: 989.4 TFLOPS fp16 dense = 4096 x 132 SMs x 1.83 GHz */
+    assert_true(fabs(peak(9, 0, GS_MMA_F16, false, why, sizeof why) * 132 * 1.83e9 - 989.4e12) <
+                0.2e12);
+    assert_true(peak(9, 0, GS_MMA_E4M3, false, why, sizeof why) == 8192);
+    assert_true(peak(9, 0, GS_MMA_F64, false, why, sizeof why) == 256);
+    /* A100: 312 TFLOPS fp16 = 2048 x 108 x 1.41 GHz; DMMA 19.5 TFLOPS = 128 per SM */
+    assert_true(fabs(peak(8, 0, GS_MMA_F16, false, why, sizeof why) * 108 * 1.41e9 - 312e12) <
+                0.5e12);
+    assert_true(peak(8, 0, GS_MMA_F64, false, why, sizeof why) == 128);
+    assert_true(peak(8, 0, GS_MMA_S8, false, why, sizeof why) == 4096);
+}
+
+static void test_consumer_half_rate_f32_accumulate(void **state)
+{
+    (void)state;
+    char why[200];
+    assert_true(peak(8, 9, GS_MMA_F16, true, why, sizeof why) == 512);
+    assert_true(peak(8, 9, GS_MMA_F16, false, why, sizeof why) == 1024);
+    assert_true(peak(8, 9, GS_MMA_S8, true, why, sizeof why) == 2048);  /* integer: full rate */
+    assert_true(gs_tensor_consumer_name("NVIDIA GeForce RTX 4090"));
+    assert_false(gs_tensor_consumer_name("NVIDIA RTX 6000 Ada Generation"));
+    assert_false(gs_tensor_consumer_name(NULL));
+}
+
+static void test_unknown_and_absent(void **state)
+{
+    (void)state;
+    char why[200];
+    assert_true(peak(8, 6, GS_MMA_F64, false, why, sizeof why) == -1);
+    assert_non_null(strstr(why, "no published peak for f64 MMA on sm_86"));
+    assert_true(peak(8, 7, GS_MMA_F16, false, why, sizeof why) == -1);
+    assert_non_null(strstr(why, "no published peak for sm_87"));
+    assert_true(peak(8, 0, GS_MMA_E4M3, false, why, sizeof why) == -1);
+    assert_non_null(strstr(why, "sm_80 has no e4m3"));
+    assert_true(peak(9, 0, GS_MMA_TYPE_COUNT, false, why, sizeof why) == -1);
+}
+
+static void test_fraction(void **state)
+{
+    (void)state;
+    assert_true(fabs(gs_tensor_fraction_of_peak(2048, 4096) - 0.5) < 1e-12);
+    assert_true(isnan(gs_tensor_fraction_of_peak(NAN, 4096)));
+    assert_true(isnan(gs_tensor_fraction_of_peak(100, 0)));
+    assert_true(isnan(gs_tensor_fraction_of_peak(0, 100)));
+}
+
+static void test_applicable(void **state)
+{
+    (void)state;
+    char why[120];
+    unsigned m, n, k;
+    assert_true(gs_mma_applicable(GS_MMA_SYNC, GS_MMA_F16, 8, 0, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_SYNC, GS_MMA_E4M3, 8, 6, why, sizeof why));
+    assert_string_equal(why, "sm_86 has no fp8 mma (mma.sync e4m3 needs sm_89)");
+    assert_true(gs_mma_applicable(GS_MMA_SYNC, GS_MMA_E4M3, 8, 9, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_SYNC, GS_MMA_F16, 7, 5, why, sizeof why));
+    assert_non_null(strstr(why, "sm_75 has no mma.sync m16n8k16 f16"));
+    assert_true(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F16, 9, 0, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F16, 8, 9, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F16, 10, 0, NULL, 0));
+    assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_S8, 9, 0, why, sizeof why));
+    assert_true(gs_mma_shape(GS_MMA_SYNC, GS_MMA_F64, &m, &n, &k));
+    assert_true(m == 8 && n == 8 && k == 4);
+    assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_F16, &m, &n, &k));
+    assert_true(m == 64 && n == 128 && k == 16);
+    assert_string_equal(gs_mma_type_name(GS_MMA_E4M3), "e4m3");
+    assert_string_equal(gs_mma_instr_name(GS_MMA_WGMMA), "wgmma");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hopper_and_ampere),
+        cmocka_unit_test(test_consumer_half_rate_f32_accumulate),
+        cmocka_unit_test(test_unknown_and_absent),
+        cmocka_unit_test(test_fraction),
+        cmocka_unit_test(test_applicable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

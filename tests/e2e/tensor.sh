@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# End-to-end test of probe tensor on simulator models whose tensor unit is known. On the built-in
+# hopper model every latency, TFLOP/s (s8: TOP/s) and per-clock-per-SM figure of every instruction
+# and type must read back the model's "tensor" section within its noise, the peak must be the H100
+# whitepaper's, the fraction of it must follow, and the text report's table must show them. On
+# tests/models/tensor_ampere.json (cc 8.0, noisy) fp8 mma and wgmma are "not applicable (sm_80
+# has ...)", f64, absent from the section, is not determined naming the missing field, and the
+# rest reads back despite the noise; on a model without the section every measured figure is "not
+# determined" because the model has no tensor unit; bad options are usage errors.
+set -u
+. "$(dirname "$0")/common.bash"
+
+run() { # NAME ARGS...: run gpusonar into $T/NAME.json
+  local name=$1; shift
+  if ! "$B" "$@" -q --seed 7 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
+    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
+  fi
+}
+
+# check.py DOC MODEL SCHEMA MIN_CHECKED: every figure of the probe against the model's truth.
+cat >"$T/check.py" <<'PYEOF'
+import json, sys
+doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[3])))
+except ImportError:
+    pass
+(probe,) = [p for p in doc["probes"] if p["name"] == "tensor"]
+figs = probe["figures"]
+dev, ten = model["device"], model.get("tensor")
+ghz, sms, cc = dev["clock_khz"] * 1e-6, dev["sm_count"], (dev["cc_major"], dev["cc_minor"])
+jitter = model.get("noise", {}).get("jitter_cycles", 0)
+jf = ten.get("jitter_fraction", 0) if ten else 0
+# the whitepapers' dense peaks per SM per clock (src/analysis/tensor_peak.c)
+PEAK = {(9, 0): {"f16": 4096, "bf16": 4096, "tf32": 2048, "e4m3": 8192, "s8": 8192, "f64": 256},
+        (8, 0): {"f16": 2048, "bf16": 2048, "tf32": 1024, "s8": 4096, "f64": 128}}[cc]
+combos = [("mma_sync", t) for t in ("f16", "bf16", "tf32", "e4m3", "s8", "f64")] + [("wgmma", "f16")]
+bad, checked, nd = [], 0, 0
+def expect_nd(name, why):
+    global nd
+    f = figs.get(name)
+    if f is None:
+        bad.append("%s missing" % name)
+    elif f["value"] is not None or why not in f.get("reason", ""):
+        bad.append("%s = %s (%s), want not determined: ...%s..." % (name, f["value"], f.get("reason"), why))
+    else:
+        nd += 1
+def near(name, want, tol):
+    global checked
+    f = figs.get(name)
+    if f is None:
+        bad.append("%s missing" % name); return None
+    v = f["value"]
+    if v is None:
+        bad.append("%s not determined: %s" % (name, f.get("reason"))); return None
+    if abs(v - want) > tol:
+        bad.append("%s = %.6g, truth %.6g (tolerance %.3g)" % (name, v, want, tol))
+    checked += 1
+    return v
+for instr, ty in combos:
+    stem = "%s_%s_" % (instr, ty)
+    rate, per_clock, peak_name = (("tops", "ops_per_clock_per_sm", "peak_ops_per_clock_per_sm")
+        if ty == "s8" else ("tflops", "flops_per_clock_per_sm", "peak_flops_per_clock_per_sm"))
+    names = ["latency_cycles", rate, per_clock, peak_name, "fraction_of_peak"]
+    na = None
+    if instr == "wgmma" and cc != (9, 0):
+        na = "not applicable: sm_%d%d has no wgmma" % cc
+    elif ty == "e4m3" and cc < (8, 9):
+        na = "not applicable: sm_%d%d has no fp8 mma" % cc
+    if na:
+        for n in names:
+            expect_nd(stem + n, na)
+        continue
+    near(stem + peak_name, PEAK[ty], 0)
+    entry = (ten or {}).get(instr, {}).get(ty)
+    if entry is None:
+        why = "no tensor unit" if ten is None else "gives no tensor.%s.%s" % (instr, ty)
+        for n in names:
+            if n != peak_name:
+                expect_nd(stem + n, why if n != "fraction_of_peak" else "not measured")
+        continue
+    lat = entry["latency_cycles"]
+    near(stem + "latency_cycles", lat + jitter / 2, jitter / 2 + 0.5)
+    # a launch takes (1 + u * jf) of its time: the median rate lies within [R / (1 + jf), R]
+    r = entry["flops_per_clock_per_sm"]
+    mid, tol = r / (1 + jf / 2), r * jf / 2 * 1.05 + 1e-9
+    v = near(stem + per_clock, mid, tol)
+    near(stem + rate, mid * sms * ghz / 1000, tol * sms * ghz / 1000)
+    if v is not None:
+        near(stem + "fraction_of_peak", v / PEAK[ty], 1e-6)
+if bad:
+    print("FAIL %s:\n  %s" % (model["name"], "\n  ".join(bad)))
+    sys.exit(1)
+print("ok   %s: %d figures read back, %d not determined as they must be" % (model["name"], checked, nd))
+if checked < int(sys.argv[4]):
+    print("FAIL %s: only %d figures checked" % (model["name"], checked)); sys.exit(1)
+PYEOF
+
+SCHEMA="$SRC/docs/gpusonar-1.schema.json"
+if run hopper run tensor --device sim:hopper; then
+  $PY "$T/check.py" "$T/hopper.json" "$SRC/models/hopper.json" "$SCHEMA" 35 || fails=$((fails+1))
+  # the table: wgmma f16 at ~3900 of 4096 flops/clock/SM; the figure list after it
+  grep -Eq "^  wgmma\.f16 +1(2[89]|30) +[0-9]+ +3[89][0-9]{2} +4096 +0\.9[0-9]* *$" "$T/hopper.txt" \
+    || { echo "FAIL text report: the wgmma.f16 row"; sed -n '/instr.type/,+8p' "$T/hopper.txt"; fails=$((fails+1)); }
+  grep -q "mma_sync_s8_tops .*TOP/s" "$T/hopper.txt" || { echo "FAIL text report: no s8 TOP/s"; fails=$((fails+1)); }
+fi
+
+AMPERE="$SRC/tests/models/tensor_ampere.json"
+if run ampere run tensor --device "sim:$AMPERE" --repeats 64 --launches 15; then
+  $PY "$T/check.py" "$T/ampere.json" "$AMPERE" "$SCHEMA" 16 || fails=$((fails+1))
+  grep -Eq "^  mma_sync\.e4m3 +n/a( +n/a){4} *$" "$T/ampere.txt" \
+    || { echo "FAIL text report: the ampere e4m3 row"; sed -n '/instr.type/,+8p' "$T/ampere.txt"; fails=$((fails+1)); }
+  grep -Eq "^  mma_sync\.f64 +n/d +n/d +n/d +128 +n/d *$" "$T/ampere.txt" \
+    || { echo "FAIL text report: the ampere f64 row"; fails=$((fails+1)); }
+fi
+
+# No tensor section: the model has no tensor unit, every measured figure says so.
+if run none run tensor --device "sim:$SRC/tests/models/cli_minimal.json"; then
+  $PY "$T/check.py" "$T/none.json" "$SRC/tests/models/cli_minimal.json" "$SCHEMA" 7 || fails=$((fails+1))
+fi
+
+# One type, one instruction: nothing else is measured.
+if run one run tensor --device sim:hopper --types bf16 --instrs mma_sync; then
+  $PY - "$T/one.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+(probe,) = json.load(open(sys.argv[1]))["probes"]
+names = sorted(probe["figures"])
+if len(names) != 5 or not all(n.startswith("mma_sync_bf16_") for n in names):
+    print("FAIL --types bf16 --instrs mma_sync: %s" % names); sys.exit(1)
+PYEOF
+fi
+
+# Usage errors: an unknown type or instruction, a bad target time.
+for args in "--types f8" "--types f16,bogus" "--instrs hmma" "--target-ms 0" "--warps 0"; do
+  if "$B" run tensor --device sim:hopper -q $args >/dev/null 2>"$T/usage.err"; then
+    echo "FAIL '$args' was accepted"; fails=$((fails+1))
+  elif ! grep -q "tensor\|--" "$T/usage.err"; then
+    echo "FAIL '$args': no message"; fails=$((fails+1))
+  fi
+done
+
+# Listed, not part of the default report.
+"$B" list >"$T/list.txt" 2>&1
+grep -q "^ *tensor" "$T/list.txt" || { echo "FAIL list: no tensor"; fails=$((fails+1)); }
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failure(s)"
+  exit 1
+fi
+echo "tensor: the model's latencies and rates read back; peaks the whitepapers'; n/a and missing sections not determined"

@@ -226,9 +226,31 @@ static int measure_rate(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_error 
     if (rc)
         return rc;
     gs_atomic_rate rt = {0};
+    /* The SM clock during the launches (thread 0 of block 0 runs the whole 2 ms loop, so its
+     * clock64 / globaltimer span is the launch's): on the H100 it read about 1.80 GHz under
+     * tensor load against 1.98 GHz before the probe, a power-limited clock the figures per clock
+     * must use. (The atomics probe, whose thread 0 may finish early, uses the clock before.) */
     double khz = r.clock_khz > 0 ? r.clock_khz : t->ctx->clock_khz;
     if (!why[0] && gs_atomic_rate_of(r.values, r.n, r.flops, khz, (int)sms, &rt))
         snprintf(why, sizeof why, "no launch took a measurable time");
+    /* A rate above the published peak means the kernel did less work than it counts: on the H100
+     * the fp8 (e4m3) mma.sync compiled to a few HMMA after conversions (4 in the loop for the
+     * other types' 80) and read 2.4 x the peak. No rate of such a kernel is reported, and its
+     * latency chain (the same instruction) is not trusted either. */
+    double peak_pc = 0;
+    const char *peak_src = NULL;
+    char peak_why[160];
+    if (!why[0] && !isnan(rt.per_clock_per_sm) &&
+        gs_tensor_peak(t->ctx->info->cc_major, t->ctx->info->cc_minor, gs_mma_type_name(ty),
+                       gs_tensor_consumer_name(t->ctx->info->name), &peak_pc, &peak_src,
+                       peak_why, sizeof peak_why) == 0 &&
+        rt.per_clock_per_sm > 1.05 * peak_pc) {
+        snprintf(why, sizeof why, "measured %.0f per clock per SM, above the published peak %.0f: "
+                 "the kernel did less work than it counts (the compiler removed or replaced the "
+                 "instructions; see the SASS)", rt.per_clock_per_sm, peak_pc);
+        figure_name(name, sizeof name, i, ty, "latency_cycles");
+        gs_figure_nd(t->p, name, "cycles", "dependent chain", "%s", why);
+    }
     snprintf(method, sizeof method, "%u blocks (%u per SM) of %u warps, each %s, %d instructions "
              "per loop trip; dense 2mnk operations / launch time (events), median over launches",
              plan.blocks, per_sm, plan.warps_per_block,

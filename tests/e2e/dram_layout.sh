@@ -109,4 +109,27 @@ elif ! grep -q 'memory.dram.hash' "$T/err"; then
 else
   echo "ok   bad-hash"
 fi
+
+# A model whose L2 (256 MB) is so large that every stride above 256 B touches less than twice of it per
+# pass: those strides are the L2's, not DRAM's, and nothing may be inferred from them.
+$PY - "$SRC/tests/models/dram_plain.json" "$T/big_l2.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["device"]["l2_bytes"] = 256 << 20
+json.dump(m, open(sys.argv[2], "w"))
+PY
+if "$B" run dram-layout --device "sim:$T/big_l2.json" -q --seed 11 --json "$T/big.json" >/dev/null 2>"$T/big.err"; then
+  $PY - "$T/big.json" <<'PY' || fails=$((fails+1))
+import json, sys
+f = {}
+for p in json.load(open(sys.argv[1]))["probes"]:
+    f.update(p["figures"])
+for k in ("dram_channel_span_bytes", "dram_interleave_bytes", "dram_channels"):
+    if f[k]["value"] is not None or "served by the L2" not in f[k].get("reason", ""):
+        sys.exit("FAIL big L2: %s = %r (%s)" % (k, f[k]["value"], f[k].get("reason")))
+PY
+else
+  echo "FAIL big L2: exit status"; fails=$((fails+1))
+fi
+
 exit $((fails > 0))

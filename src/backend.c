@@ -1,9 +1,12 @@
 /* Opening a backend from a --device spec (src/backend.h): the CUDA backend or the simulator. */
 #include "backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/profile.h"
 
 static int open_cuda_spec(const char *num, gs_backend **out, gs_error *err)
 {
@@ -19,8 +22,95 @@ static int open_cuda_spec(const char *num, gs_backend **out, gs_error *err)
     return gs_cuda_open((int)ordinal, out, err);
 }
 
-int gs_backend_open(const char *spec, uint64_t seed, gs_backend **out, bool *fell_back,
-                    gs_error *err)
+/* ---- GS_PROFILE: every operation timed (util/profile.h) ---------------------------------------
+ * One backend is open at a time (a device list opens them one after another), so the wrapped
+ * table and the backend's own are kept here. Optional operations pass through untimed. */
+static const gs_backend_ops *inner;
+static gs_backend_ops wrapped;
+
+static int p_info(gs_backend *b, gs_device_info *o, gs_error *e)
+{
+    double s = gs_profile_now();
+    int rc = inner->info(b, o, e);
+    gs_profile_log("info", s, "");
+    return rc;
+}
+
+static int p_clock(gs_backend *b, const gs_clock_plan *p, gs_clock_result *o, gs_error *e)
+{
+    double s = gs_profile_now();
+    int rc = inner->clock(b, p, o, e);
+    gs_profile_log("clock", s, "");
+    return rc;
+}
+
+static int p_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
+{
+    char d[200];
+    double s = gs_profile_now();
+    int rc = inner->chase(b, p, o, e);
+    snprintf(d, sizeof d, "space=%s path=%s footprint=%llu chain=%zu warmup=%u record=%zu "
+             "timed=%llu walkers=%u lanes=%u", gs_space_name(p->space), gs_path_name(p->path),
+             (unsigned long long)p->footprint_bytes, p->chain_len, p->warmup_passes, p->record_n,
+             (unsigned long long)p->timed_accesses, p->walkers, p->lanes);
+    gs_profile_log("chase", s, d);
+    return rc;
+}
+
+static int p_bank(gs_backend *b, const gs_bank_plan *p, gs_bank_result *o, gs_error *e)
+{
+    double s = gs_profile_now();
+    int rc = inner->bank(b, p, o, e);
+    gs_profile_log("bank", s, "");
+    return rc;
+}
+
+static int p_issue(gs_backend *b, const gs_issue_plan *p, gs_issue_result *o, gs_error *e)
+{
+    double s = gs_profile_now();
+    int rc = inner->issue(b, p, o, e);
+    gs_profile_log("issue", s, "");
+    return rc;
+}
+
+static int p_stream(gs_backend *b, const gs_stream_plan *p, gs_stream_result *o, gs_error *e)
+{
+    char d[120];
+    double s = gs_profile_now();
+    int rc = inner->stream(b, p, o, e);
+    snprintf(d, sizeof d, "kind=%d bytes=%llu repeats=%u traffic=%llu", (int)p->kind,
+             (unsigned long long)p->bytes, p->repeats, (unsigned long long)p->traffic_bytes);
+    gs_profile_log("stream", s, d);
+    return rc;
+}
+
+static void p_close(gs_backend *b)
+{
+    const gs_backend_ops *own = inner;
+    inner = NULL;
+    if (own && own->close)
+        own->close(b);
+}
+
+static void profile_wrap(gs_backend *b)
+{
+    if (!gs_profile_enabled() || !b || !b->ops)
+        return;
+    gs_profile_now();
+    inner = b->ops;
+    wrapped = *inner;               /* optional operations pass through untimed */
+    wrapped.info = inner->info ? p_info : NULL;
+    wrapped.clock = inner->clock ? p_clock : NULL;
+    wrapped.chase = inner->chase ? p_chase : NULL;
+    wrapped.bank = inner->bank ? p_bank : NULL;
+    wrapped.issue = inner->issue ? p_issue : NULL;
+    wrapped.stream = inner->stream ? p_stream : NULL;
+    wrapped.close = p_close;
+    b->ops = &wrapped;
+}
+
+static int open_spec(const char *spec, uint64_t seed, gs_backend **out, bool *fell_back,
+                     gs_error *err)
 {
     *out = NULL;
     if (fell_back)
@@ -49,6 +139,15 @@ int gs_backend_open(const char *spec, uint64_t seed, gs_backend **out, bool *fel
         return open_cuda_spec(spec + 5, out, err);
     return gs_fail(err, GS_ERR_USAGE, "--device '%s' is not a device; use cuda:N, sim, sim:NAME "
                    "or sim:FILE.json", spec);
+}
+
+int gs_backend_open(const char *spec, uint64_t seed, gs_backend **out, bool *fell_back,
+                    gs_error *err)
+{
+    int rc = open_spec(spec, seed, out, fell_back, err);
+    if (rc == 0)
+        profile_wrap(*out);           /* GS_PROFILE: time every operation */
+    return rc;
 }
 
 void gs_backend_close(gs_backend *b)

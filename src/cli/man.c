@@ -107,6 +107,11 @@ int gs_cli_print_man(void)
     }
     printf(".SH ENVIRONMENT\n.TP\n.B GS_MODELS_DIR\nthe folder of the built-in simulator models "
            "(default: ../share/gpusonar/models beside the binary)\n");
+    printf(".TP\n.B GS_PROFILE\nset to 1: every backend operation is timed and logged on "
+           "stderr, one line each, with a stage line before each probe's first operation (where "
+           "a run's time goes)\n");
+    printf(".TP\n.B GPUSONAR_HOST\nthe host name recorded in the result document (default: "
+           "gethostname)\n");
     printf(".SH SEE ALSO\nnvidia\\-smi(1); the project's README.md, docs/methods.md (every "
            "method, its source and its limits) and docs/sim\\-models.md (the model format).\n");
     return GS_EXIT_OK;

@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "report/result.h"
 #include "util/interrupt.h"
+#include "util/profile.h"
 #include "util/outfile.h"
 #include "util/progress.h"
 
@@ -144,6 +145,7 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
     size_t first = json_array_size(ctx->run->probes);
     double t0 = now_s();
     int lock = gs_cli_host_link_lock(def->flags & GS_PROBE_HOST_LINK);
+    gs_profile_stage(def->name);
     double before = gs_probe_clock_khz(ctx->backend);
     if (before > 0 && strcmp(def->name, "clock") != 0)
         ctx->clock_khz = ctx->clock_khz > 0 ? ctx->clock_khz : before;

@@ -38,7 +38,7 @@ static struct {
 
 const gs_opt gs_probe_atomics_opts[] = {
     {"ops", GS_OPT_STRING, &opt.ops, "LIST",
-     "OP.TYPE list (default add.u32,add.u64,add.f32,add.f64,cas.u32,exch.u32,min.u32,max.u32; "
+     "OP.TYPE list (default add.u32, add.u64, add.f32, add.f64, cas.u32, exch.u32, min.u32, max.u32; "
      "also cas.u64, exch.u64, exch.f32, min.u64, max.u64)", NULL, 0, 0},
     {"spaces", GS_OPT_STRING, &opt.spaces, "LIST", "global,shared (default both)", NULL, 0, 0},
     {"lines", GS_OPT_STRING, &opt.lines, "LIST",

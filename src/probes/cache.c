@@ -20,6 +20,7 @@
 
 #include "probes/cache_internal.h"
 #include "util/interrupt.h"
+#include "util/profile.h"
 
 #define GS_STR_(x) #x
 #define GS_STR(x) GS_STR_(x)
@@ -107,6 +108,9 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         have_lv = recorded = false;
         gs_progress(ctx, "cache: %s (%s path), level %u", t->name, gs_path_name(t->path),
                     depth + 1);
+        char stage[64];
+        snprintf(stage, sizeof stage, "cache:%s:%u", t->name, depth + 1);
+        gs_profile_stage(stage);
         rc = cw_infer_level(&w, depth, prev_size, prev_block, prev_span, bound, &lv, err);
         have_lv = rc == 0;
         if (rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY) {

@@ -17,6 +17,7 @@
 #include "analysis/saturation.h"
 #include "probes/probe.h"
 #include "util/interrupt.h"
+#include "util/profile.h"
 
 #define MAX_POINTS 96
 #define SATURATION_FRACTION 0.9
@@ -264,6 +265,9 @@ static int sweep_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     size_t n = sizes_for(sw, sizes), extra = 0;
     char name[96];
     c.n = 0;
+    char stage[64];
+    snprintf(stage, sizeof stage, "random-walk:%s", sw->name);
+    gs_profile_stage(stage);
     gs_progress(ctx, "random-walk: %s, %zu sizes from %.0f B to %.0f B", sw->name, n, sizes[0],
                 sizes[n - 1]);
     double at = 0;
@@ -340,6 +344,7 @@ static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_r
     uint64_t footprint = (uint64_t)opt.walkers_max * (uint64_t)opt.walker_accesses * slot;
     gs_param_int(p, "walkers_footprint_bytes", (long long)(footprint * opt.lanes));
     gs_param_int(p, "walker_lanes", opt.lanes);
+    gs_profile_stage("random-walk:walkers");
     gs_progress(ctx, "random-walk: 1 to %lld concurrent walkers of %lld lane%s over %.0f MB",
                 opt.walkers_max, opt.lanes, opt.lanes > 1 ? "s" : "",
                 footprint * opt.lanes / 1048576.0);

@@ -1,0 +1,27 @@
+/* GS_PROFILE=1: where a run's time goes. Every backend operation a probe calls is timed and
+ * written to stderr as one line, "gs-profile: T OP SECONDS DETAILS" (T: seconds since the run
+ * started), with a "gs-profile: T stage NAME" line before each probe's (and each cache level's,
+ * each random-walk space's) first operation, so a profile of a whole report on a GPU is one
+ * environment variable away (issue 21: measure before cutting). The operations run exactly as
+ * without it. The timing wrapper around a backend's operations is in src/backend.c. */
+#ifndef GS_UTIL_PROFILE_H
+#define GS_UTIL_PROFILE_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+bool gs_profile_enabled(void);      /* GS_PROFILE set, non-empty and not "0" */
+double gs_profile_now(void);        /* monotonic seconds (the first call starts the run's clock) */
+/* Log one operation that started at start (gs_profile_now), after the pending stage line. */
+void gs_profile_log(const char *op, double start, const char *details);
+/* Name the stage the next operations belong to (a probe, a cache level), when profiling. */
+void gs_profile_stage(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -272,13 +272,32 @@ static void record_rows(gs_probe_out *p, const pair_plan *pp, const uint32_t *la
         if (med[k] < c.threshold)
             snprintf(hits + strlen(hits), sizeof hits - strlen(hits), "%s%llu", hits[0] ? "," : "",
                      (unsigned long long)offset_of(k));
+    /* The same offsets must hit in both halves of the pairs (even and odd), or the split is noise:
+     * on the H100 one run had no offset in the faster group and the next 128, 4096, 65536 and
+     * 131072 B, with about 4 pairs per offset. */
+    bool same_halves = true;
+    for (size_t k = 0; k + 1 < OFFSETS && same_halves; k++) {
+        double half[2] = {0, 0};
+        for (int h = 0; h < 2; h++) {
+            size_t c2 = 0;
+            for (size_t i = (size_t)h; i < m; i += 2)
+                if (pp->which[i] == k)
+                    per[c2++] = second[i];
+            half[h] = c2 ? gs_median(per, c2) : NAN;
+        }
+        if (isnan(half[0]) || isnan(half[1]) ||
+            (half[0] < c.threshold) != (half[1] < c.threshold))
+            same_halves = false;
+    }
     /* Two clusters but no offset whose median is a hit: the split is not by row (on the H100 the
      * samples split at 569 and 765 cycles while every offset's median lay at 680-743). */
-    if (!hits[0]) {
+    if (!hits[0] || !same_halves) {
         char why[300];
-        snprintf(why, sizeof why, "the second loads split into %.0f and %.0f cycles, but no "
-                 "offset's median falls in the faster group: the split is not by row", c.low,
-                 c.high);
+        snprintf(why, sizeof why, "the second loads split into %.0f and %.0f cycles, but %s: the "
+                 "split is not by row (more --pairs may tell)", c.low, c.high,
+                 !hits[0] ? "no offset's median falls in the faster group"
+                          : "the offsets in the faster group differ between two halves of the "
+                            "pairs");
         gs_figure_nd(p, "dram_row_hit_latency_cycles", "cycles", method, "%s", why);
         gs_figure_nd(p, "dram_row_miss_latency_cycles", "cycles", method, "%s", why);
         gs_figure_nd(p, "dram_row_miss_extra_cycles", "cycles", method, "%s", why);

@@ -490,3 +490,8 @@ uint64_t gs_fetch_from_strides(const uint64_t *stride_bytes, const double *avg_c
     }
     return 0;
 }
+
+uint64_t gs_sector_from_fetch(uint64_t fetch_bytes, uint64_t unit_bytes)
+{
+    return fetch_bytes && fetch_bytes == unit_bytes ? fetch_bytes : 0;
+}

@@ -70,6 +70,14 @@ double gs_trace_miss_latency(const uint32_t *latency_cycles, size_t n, double th
 uint64_t gs_fetch_granularity(const uint32_t *latency_cycles, size_t n, uint64_t stride_bytes,
                               double threshold_cycles);
 
+/* The sector (the unit a line's valid bits track) that a fetch granularity decides. A miss fills
+ * whole sectors, so sector <= fetch. A fetch of exactly unit_bytes, the smallest unit the memory
+ * system moves (32 B on NVIDIA GPUs: a request's sector), leaves no smaller unit a load could ever
+ * fill, miss or hit alone, so the sector is the fetch. Any other fetch (larger: several sectors
+ * per miss or an unsectored line, which a load walk cannot tell apart; smaller: below the unit, a
+ * model that no argument covers) returns 0, not determined. */
+uint64_t gs_sector_from_fetch(uint64_t fetch_bytes, uint64_t unit_bytes);
+
 /* ---- sets and ways ------------------------------------------------------------------------------ */
 
 /* Footprint grown one block at a time past capacity (block k = 1..count added): missing[k-1] is

@@ -1,10 +1,13 @@
 /* The `cache` probe's result records: one record per level with its parameters and figures
- * (size, line or coverage, sector, sets, ways or ways per set, mapping, policy with way
+ * (size, line or coverage, fetch and sector, sets, ways or ways per set, mapping, policy with way
  * probabilities, hit latency and miss penalty; Table 4 of the memory-hierarchy paper), each
  * figure with the method that made it, or "not determined" with why. */
 #include <math.h>
 
 #include "probes/cache_internal.h"
+
+#define SECTOR_UNIT_BYTES 32  /* the smallest unit NVIDIA's memory system moves (a request's
+                                 sector; no NVIDIA cache tracks less) */
 
 static void add_latency_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_level *lv)
 {
@@ -35,17 +38,43 @@ static void add_latency_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_lev
     }
 }
 
+/* fetch_bytes, what a miss brings in, for every data level the cold walk saw miss; sector_bytes,
+ * the unit a line's valid bits track, only where the fetch decides it (gs_sector_from_fetch): a
+ * miss every 64 B may be one 64-B sector or two 32-B sectors filled together, and a load walk
+ * sees the same misses either way. */
+static void add_fetch_figures(gs_probe_out *p, const cw_level *lv, const char *fetch_method,
+                              const char *why_no_miss)
+{
+    static const char sector_m[] = "the fetch, where it is the 32-B unit the memory system moves "
+                                   "(a miss fills whole sectors, so sector <= fetch)";
+    unsigned long long fetch = lv->fetch_bytes;
+    if (!fetch) {
+        gs_figure_nd(p, "fetch_bytes", "B", fetch_method, "%s", why_no_miss);
+        gs_figure_nd(p, "sector_bytes", "B", sector_m, "%s", why_no_miss);
+        return;
+    }
+    gs_figure(p, "fetch_bytes", (double)fetch, "B", 0, 1, fetch_method);
+    uint64_t sector = gs_sector_from_fetch(fetch, SECTOR_UNIT_BYTES);
+    if (sector)
+        gs_figure(p, "sector_bytes", (double)sector, "B", 0, 1, sector_m);
+    else if (fetch > SECTOR_UNIT_BYTES)
+        gs_figure_nd(p, "sector_bytes", "B", sector_m, "a miss fetches %llu B; the valid-bit unit "
+                     "may be smaller and this walk cannot separate them", fetch);
+    else
+        gs_figure_nd(p, "sector_bytes", "B", sector_m, "a miss fetches %llu B, less than the "
+                     "%d-B unit the memory system moves: the valid-bit unit may be smaller still",
+                     fetch, SECTOR_UNIT_BYTES);
+}
+
 static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
 {
     const char *blk = lv->tlb ? "coverage_bytes" : "line_bytes";
     if (!lv->line_bytes) {
-        if (!lv->tlb && lv->fetch_bytes)
-            gs_figure(p, "sector_bytes", (double)lv->fetch_bytes, "B", 0, 1,
-                      "miss granularity of cold sequential stride walks (average mode): the "
-                      "stride from which every access misses (a sector, or the line if lines "
-                      "are not sectored)");
-        else if (!lv->tlb)
-            gs_figure_nd(p, "sector_bytes", "B", "cold stride walks", "%s", lv->why_structure);
+        if (!lv->tlb)
+            add_fetch_figures(p, lv, "bytes a miss brings in from the level below: from cold "
+                              "stride walks, the distance between misses (fine-grained) or the "
+                              "smallest stride from which every access misses (average mode)",
+                              lv->why_structure);
         gs_figure_nd(p, blk, "B", "set-index bit tests", "%s", lv->why_structure);
         gs_figure_nd(p, "sets", "", "set-index bit tests", "%s", lv->why_structure);
         gs_figure_nd(p, "ways", "", "set-index bit tests", "%s", lv->why_structure);
@@ -56,12 +85,11 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
     if (lv->tlb)
         gs_figure(p, "entries", (double)(lv->size_bytes / lv->line_bytes), "", 0, 1,
                   "coverage / region of one entry");
-    const char *fetch_m = "distance between misses in a cold stride walk (fetch granularity)";
-    if (!lv->tlb && lv->fetch_bytes && lv->fetch_bytes < lv->line_bytes)
-        gs_figure(p, "sector_bytes", (double)lv->fetch_bytes, "B", 0, 1, fetch_m);
-    else if (!lv->tlb && !lv->fetch_bytes)
-        gs_figure_nd(p, "sector_bytes", "B", fetch_m, "%s", "the cold walk showed no miss (the "
-                     "level was already warm, as an L2 is after the host copies the chain)");
+    if (!lv->tlb)
+        add_fetch_figures(p, lv, "bytes a miss brings in from the level below: the distance "
+                          "between misses in a cold stride walk", "the cold walk showed no miss "
+                          "(the level was already warm, as an L2 is after the host copies the "
+                          "chain)");
     if (lv->nsets == 0) {
         gs_figure_nd(p, "sets", "", lv->sets_method, "%s", lv->why_structure);
         gs_figure_nd(p, "ways", "", lv->sets_method, "%s", lv->why_structure);

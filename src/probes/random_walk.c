@@ -99,10 +99,10 @@ static double ns_of(const gs_probe_ctx *ctx, const gs_chase_result *r)
 }
 
 /* The smallest line or sector of the `cache` records of global memory already in this run (the
- * caches a global walk goes through); 0 when none. */
+ * caches a global walk goes through), the fetch where a record leaves its sector not determined
+ * (a sector is never larger than the fetch); 0 when none. */
 static uint64_t cache_probe_unit(const gs_probe_ctx *ctx)
 {
-    static const char *const units[] = { "line_bytes", "sector_bytes" };
     size_t i;
     json_t *p;
     double best = 0;
@@ -112,11 +112,13 @@ static uint64_t cache_probe_unit(const gs_probe_ctx *ctx)
                                                               "space"));
         if (!name || strcmp(name, "cache") != 0 || !space || strcmp(space, "global") != 0)
             continue;
-        for (int u = 0; u < 2; u++) {
-            double v;
-            if (gs_figure_get(p, units[u], &v) == 0 && v >= 4 && (best == 0 || v < best))
-                best = v;
-        }
+        double unit[2];
+        bool got[2] = {gs_figure_get(p, "line_bytes", &unit[0]) == 0,
+                       gs_figure_get(p, "sector_bytes", &unit[1]) == 0 ||
+                           gs_figure_get(p, "fetch_bytes", &unit[1]) == 0};
+        for (int u = 0; u < 2; u++)
+            if (got[u] && unit[u] >= 4 && (best == 0 || unit[u] < best))
+                best = unit[u];
     }
     return (uint64_t)best;
 }
@@ -430,7 +432,8 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
     gs_probe_out *p = gs_run_add_probe(ctx->run, "random-walk");
     gs_param_int(p, "slot_bytes", (long long)opt.slot);
     gs_param_string(p, "slot_from", !auto_slot ? "--slot"
-                    : unit && unit < DEFAULT_SLOT_BYTES ? "cache probe's smallest line or sector"
+                    : unit && unit < DEFAULT_SLOT_BYTES
+                        ? "cache probe's smallest line or sector (or fetch)"
                     : "default");
     gs_param_int(p, "min_size_bytes", (long long)opt.min_size);
     gs_param_int(p, "max_size_bytes", (long long)opt.max_size);

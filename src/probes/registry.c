@@ -13,7 +13,7 @@ const gs_probe_def gs_probes[] = {
      "one pointer chase (space, path, array, stride, warm-up); summary and raw trace (--trace)",
      gs_probe_pchase_opts, &gs_probe_pchase_opt_count},
     {"cache", gs_probe_cache_run, GS_PROBE_DEFAULT,
-     "cache and TLB structure: size, line, sector, sets, ways, mapping, policy, latencies",
+     "cache and TLB structure: size, line, fetch, sector, sets, ways, mapping, policy, latencies",
      gs_probe_cache_opts, &gs_probe_cache_opt_count},
     {"global-patterns", gs_probe_global_patterns_run, GS_PROBE_DEFAULT,
      "global-memory latency per pattern and load path (Table 3), and warp coalescing: line and sector of a request",

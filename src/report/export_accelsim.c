@@ -79,19 +79,40 @@ typedef enum { CACHE_OK, CACHE_UNDETERMINED, CACHE_INEXPRESSIBLE } cache_outcome
 typedef struct cache_fields {
     char type, replacement, set_index;
     double size, line, sector, sets, ways;
+    const char *note;         /* added to the "measured" comment, or NULL */
 } cache_fields;
 
-/* The type letter from line and sector: S for 4 sectors of 32 B, N without sectors. */
+/* The type letter from line, sector and fetch: S for 4 sectors of 32 B, N for a line without
+ * sectors. A document without a sector figure (before fetch_bytes) means an unsectored line. A
+ * sector the document leaves not determined is not replaced by the fetch (a 64-B fetch may be two
+ * 32-B sectors): N where a miss fetches the whole line (what GPGPU-Sim's N line does, noted in
+ * c->note), else not determined. */
 static cache_outcome type_letter(const json_t *rec, const char *key, cache_fields *c, char *why,
                                  size_t len)
 {
     const json_t *f = json_object_get(json_object_get(rec, "figures"), "sector_bytes");
+    double fetch = 0;
     if (!f) {
         c->type = 'N';
         return CACHE_OK;
     }
-    if (!number(rec, key, "sector_bytes", &c->sector, why, len))
+    if (!number(rec, key, "sector_bytes", &c->sector, why, len)) {
+        char unused[256];
+        if (number(rec, key, "fetch_bytes", &fetch, unused, sizeof unused) && fetch == c->line) {
+            c->type = 'N';
+            c->note = "; sector not determined, but a miss fetches the whole line, as an N line "
+                      "does";
+            return CACHE_OK;
+        }
+        size_t n = strlen(why);
+        snprintf(why + n, len - n, "; GPGPU-Sim's type (S: 32-B sectors, N: none) needs the "
+                 "sector, and the fetch is not it");
         return CACHE_UNDETERMINED;
+    }
+    if (c->sector == c->line) {
+        c->type = 'N';
+        return CACHE_OK;
+    }
     if (c->sector == 32 && c->line == 128) {
         c->type = 'S';
         return CACHE_OK;
@@ -166,7 +187,9 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
     if (!number(rec, key, "sets", &c->sets, why, len) ||
         !number(rec, key, "ways", &c->ways, why, len))
         return CACHE_UNDETERMINED;
-    if ((o = type_letter(rec, key, c, why, len)) || (o = replacement_letter(rec, key, c, why, len)))
+    char type_why[512] = "";
+    cache_outcome type = type_letter(rec, key, c, type_why, sizeof type_why);
+    if ((o = replacement_letter(rec, key, c, why, len)))
         return o;
     if (divide > 1 && fmod(c->sets, divide) != 0) {
         snprintf(why, len, "%g sets do not split evenly over %u sub-partitions", c->sets, divide);
@@ -177,11 +200,13 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
                  "power of two", c->sets / divide, divide > 1 ? " per sub-partition" : "");
         return CACHE_INEXPRESSIBLE;
     }
-    if (divide > 1) {
+    if (divide > 1)
         c->set_index = 'X';   /* per sub-partition: the whole L2's mapping does not carry over */
-        return CACHE_OK;
-    }
-    return index_letter(rec, key, c, why, len);
+    else if ((o = index_letter(rec, key, c, why, len)))
+        return o;
+    if (type != CACHE_OK)                /* last: what cannot be expressed comes first */
+        snprintf(why, len, "%s", type_why);
+    return type;
 }
 
 /* A comment with what was measured (whatever the outcome), then the option or why not. */
@@ -213,16 +238,17 @@ static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
                 : "not expressible", why);
         if (o == CACHE_INEXPRESSIBLE && c.line > 0 && fmod(c.size / c.line, s->reference_sets * divide) == 0)
             fprintf(out, "#   the same capacity and line in the reference's %u sets (not the "
-                    "measured sets): %s %c:%u:%g:%g,%c:%s:L,%s\n", s->reference_sets, s->option,
-                    c.type ? c.type : 'N', s->reference_sets, c.line,
+                    "measured sets%s): %s %c:%u:%g:%g,%c:%s:L,%s\n", s->reference_sets,
+                    c.type ? "" : "; the type letter is the reference's", s->option,
+                    c.type ? c.type : s->reference[0], s->reference_sets, c.line,
                     c.size / c.line / s->reference_sets / divide,
                     c.replacement ? c.replacement : 'L', s->policies, s->mshr);
         fprintf(out, "#   reference: %s %s\n", s->option, s->reference);
         return;
     }
-    fprintf(out, "# measured: %g B = %g sets x %g ways x %g-B lines%s; write, allocation, MSHR and "
-            "queue fields are the reference's (not measured)\n", c.size, c.sets, c.ways, c.line,
-            c.type == 'S' ? " of 32-B sectors" : "");
+    fprintf(out, "# measured: %g B = %g sets x %g ways x %g-B lines%s%s; write, allocation, MSHR "
+            "and queue fields are the reference's (not measured)\n", c.size, c.sets, c.ways,
+            c.line, c.type == 'S' ? " of 32-B sectors" : "", c.note ? c.note : "");
     if (divide > 1)
         fprintf(out, "# %u sub-partitions (--l2-sub-partitions); set index X as in the reference "
                 "(the whole L2's mapping does not carry over to a sub-partition)\n", divide);

@@ -247,6 +247,7 @@ static const cache_row cache_rows[] = {
     { "N (size)", "size_bytes", NULL, true },
     { "b (line)", "line_bytes", "coverage_bytes", true },
     { "sector", "sector_bytes", NULL, true },
+    { "fetch (miss)", "fetch_bytes", NULL, true },
     { "a (sets)", "sets", NULL, false },
     { "ways", "ways", "ways_per_set", false },
     { "policy", "policy", NULL, false },

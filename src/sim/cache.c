@@ -115,6 +115,12 @@ int sim_geometry_check(const sim_geometry *g, const char **key, char *msg, size_
         return snprintf(msg, len, "sector %llu B must divide the line %llu B into at most %d sectors",
                         (unsigned long long)g->sector_bytes, (unsigned long long)g->block_bytes,
                         SIM_MAX_SECTORS), -1;
+    *key = "fetch_bytes";
+    if (g->fetch_bytes && (g->fetch_bytes % g->sector_bytes || g->block_bytes % g->fetch_bytes))
+        return snprintf(msg, len, "fetch %llu B must be a multiple of the sector %llu B that "
+                        "divides the line %llu B", (unsigned long long)g->fetch_bytes,
+                        (unsigned long long)g->sector_bytes, (unsigned long long)g->block_bytes),
+               -1;
     *key = "size_bytes";
     if (check_capacity(g, msg, len))
         return -1;
@@ -192,6 +198,7 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     c->epoch = 1;
     c->block_shift = shift_of(g->block_bytes);
     c->sector_shift = shift_of(g->sector_bytes);
+    c->fetch_sectors = g->fetch_bytes ? (unsigned)(g->fetch_bytes / g->sector_bytes) : 1;
     c->set_base = malloc(g->sets * sizeof *c->set_base);
     if (!c->set_base)
         return -1;
@@ -269,6 +276,17 @@ static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
     const sim_geometry *g = c->geo;
     uint64_t offset = c->block_shift >= 0 ? addr & (g->block_bytes - 1) : addr % g->block_bytes;
     return 1u << (c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
+}
+
+/* The sectors a load miss at addr fills: the aligned group of fetch_sectors around its sector. */
+static uint32_t fetch_bits(const sim_cache *c, uint64_t addr)
+{
+    uint32_t bit = sector_bit(c, addr), n = c->fetch_sectors;
+    if (n <= 1)
+        return bit;
+    uint32_t group = n >= 32 ? UINT32_MAX : (1u << n) - 1;
+    unsigned first = (unsigned)__builtin_ctz(bit) / n * n;
+    return group << first;
 }
 
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
@@ -508,16 +526,15 @@ static uint32_t *valid_of(sim_cache *c, uint32_t s)
     return c->scan ? &c->valid[s] : &c->big[s].valid;
 }
 
-/* Hit: mark the sector (when filling) and refresh the way for the policy. */
+/* Hit: refresh the way for the policy; a sector miss (when filling) marks the sectors `fill`. */
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
-                            uint32_t bit, bool fill)
+                            uint32_t bit, uint32_t fill)
 {
     touch(c, st, c->geo->ways_per_set[set], s, s - c->set_base[set], false);
     uint32_t *valid = valid_of(c, s);
     if (*valid & bit)
         return SIM_HIT;
-    if (fill)
-        *valid |= bit;
+    *valid |= fill;
     return SIM_SECTOR_MISS;
 }
 
@@ -579,7 +596,7 @@ static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsi
     return 0;   /* not reached: the set holds a line of each kind asked for */
 }
 
-/* Fill blk's sector into the set: the lowest empty way, else the policy's victim (whose block
+/* Fill blk's sectors `bit` into the set: the lowest empty way, else the policy's victim (whose block
  * leaves the index and the order when indexed); with a set-aside, the victim of the kind the fill
  * may evict. Returns the way. */
 static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64_t blk,
@@ -636,8 +653,10 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
     return SIM_NO_SLOT;
 }
 
-sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                gs_rng *rng, int *way_out)
+/* An access that fills (when it misses and fill is true) the sectors fill_mask gives for addr. */
+static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool persisting,
+                                  uint32_t (*fill_mask)(const sim_cache *, uint64_t), gs_rng *rng,
+                                  int *way_out)
 {
     unsigned set = sim_cache_set_of(c, addr);
     sim_set_state *st = open_set(c, set);
@@ -650,21 +669,32 @@ sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool per
         if (c->persisting && persisting && !c->persisting[s] &&
             persisting_held(c, st, set) < persisting_limit(c, c->geo->ways_per_set[set]))
             c->persisting[s] = 1;                /* promoted into the set-aside */
-        return hit_slot(c, st, set, s, bit, fill);
+        return hit_slot(c, st, set, s, bit, fill ? fill_mask(c, addr) : 0);
     }
     if (way_out)
         *way_out = -1;
     if (!fill)
         return SIM_MISS;
-    unsigned w = fill_block(c, st, set, blk, bit, persisting, rng);
+    unsigned w = fill_block(c, st, set, blk, fill_mask(c, addr), persisting, rng);
     if (way_out)
         *way_out = (int)w;
     return SIM_MISS;
 }
 
+sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
+                                gs_rng *rng, int *way_out)
+{
+    return access_filling(c, addr, fill, persisting, fetch_bits, rng, way_out);
+}
+
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    return sim_cache_access_as(c, addr, fill, false, rng, way_out);
+    return access_filling(c, addr, fill, false, fetch_bits, rng, way_out);
+}
+
+sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
+{
+    return access_filling(c, addr, true, false, sector_bit, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)

@@ -49,6 +49,8 @@ typedef struct sim_geometry {
     uint64_t size_bytes;
     uint64_t block_bytes;       /* line (caches) or region one entry covers (TLBs) */
     uint64_t sector_bytes;      /* == block_bytes when not sectored */
+    uint64_t fetch_bytes;       /* a load miss fills the aligned group of sectors this long (a
+                                   multiple of sector_bytes dividing block_bytes); 0 = sector */
     unsigned sets;
     unsigned *ways_per_set;     /* sets entries (equal or not); owned */
     sim_mapping mapping;
@@ -120,6 +122,7 @@ typedef struct sim_cache {
     double persisting_fraction; /* share of each set's ways persisting lines may hold */
     int block_shift;            /* log2(block_bytes) when a power of two, else -1 */
     int sector_shift;           /* log2(sector_bytes) when a power of two, else -1 */
+    unsigned fetch_sectors;     /* sectors a load miss fills: fetch_bytes / sector_bytes */
 } sim_cache;
 
 /* Outcome of one access. */
@@ -130,9 +133,10 @@ typedef enum sim_outcome {
 } sim_outcome;
 
 /* Check a geometry: sets x ways x block = size (or sum of ways_per_set x block = size), sector
- * divides block, mapping gives `sets` sets, probabilities sum to 1, PLRU ways a power of two.
- * On a problem writes a message (without the key path prefix) into msg, the model-file key it is
- * about into *key ("size_bytes", "sector_bytes", "mapping", "policy", "way_probabilities") and
+ * divides block, fetch (when not 0) is a multiple of the sector that divides block, mapping gives
+ * `sets` sets, probabilities sum to 1, PLRU ways a power of two. On a problem writes a message
+ * (without the key path prefix) into msg, the model-file key it is about into *key
+ * ("size_bytes", "sector_bytes", "fetch_bytes", "mapping", "policy", "way_probabilities") and
  * returns -1. */
 int sim_geometry_check(const sim_geometry *g, const char **key, char *msg, size_t msg_len);
 void sim_geometry_free(sim_geometry *g);
@@ -145,8 +149,9 @@ void sim_cache_free(sim_cache *c);
 /* Set of an address under the geometry's mapping. */
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr);
 
-/* Look up addr; on a miss fill it (only when fill is true), choosing the victim by the policy
- * (empty ways first, lowest index first). rng draws for RANDOM and WEIGHTED. If way_out is not
+/* Look up addr; on a miss fill it (only when fill is true): the aligned fetch_bytes group of
+ * sectors around addr's sector (a load brings in what the level below sends), choosing the victim
+ * by the policy (empty ways first, lowest index first). rng draws for RANDOM and WEIGHTED. If way_out is not
  * NULL it receives the way (within the set) that was hit or filled, or -1. */
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out);
 
@@ -160,6 +165,10 @@ sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng
  * sim_cache_access. */
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out);
+
+/* The same for a store that allocates: it brings its own bytes, so a miss fills addr's sector
+ * alone, never the rest of its fetch group. */
+sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng);
 
 /* Give the store a persisting set-aside of `fraction` of each set's ways (0: none, every line
  * normal again). Call on an empty store (just reset): 0 or -1 (out of memory). */

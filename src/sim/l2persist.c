@@ -102,16 +102,20 @@ static double chase(persist_run *r, uint64_t base, bool persisting)
 }
 
 /* Every sector of the region at base: seconds from the sectors each level served and its rate;
- * NAN when a level that served some has no rate. */
+ * NAN when a level that served some has no rate. One load per fetch group of the L2 (a miss
+ * brings the whole group in, so its other sectors cost no second access below): the level that
+ * served it counts the group's sectors. */
 static double read_region(persist_run *r, uint64_t base, bool persisting)
 {
     const sim_memory *mem = r->m->memory;
-    uint64_t sector = r->level->active->sector_bytes, served_by[MAX_LEVELS + 1];
+    const sim_geometry *g = r->level->active;
+    uint64_t sector = g->sector_bytes, served_by[MAX_LEVELS + 1];
+    uint64_t group = g->fetch_bytes > sector ? g->fetch_bytes : sector;
     unsigned served;
     memset(served_by, 0, sizeof served_by);
-    for (uint64_t off = 0; off < r->plan->hot_bytes; off += sector) {
+    for (uint64_t off = 0; off < r->plan->hot_bytes; off += group) {
         sim_loads_load(r->loads, base + off, persisting, &served);
-        served_by[served <= MAX_LEVELS ? served : MAX_LEVELS]++;
+        served_by[served <= MAX_LEVELS ? served : MAX_LEVELS] += group / sector;
     }
     double ns = 0;
     unsigned sms = r->m->info.sm_count > 0 ? (unsigned)r->m->info.sm_count : 1;

@@ -225,9 +225,9 @@ bool sim_store_lane(chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t *tou
             sim_cache_invalidate(&lv->state, paddr, true);
             held = false;
         } else if (held) {
-            sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);   /* a hit: refreshed */
+            sim_cache_write(&lv->state, paddr, &cx->m->rng);   /* a hit: refreshed */
         } else if (lv->write_allocate) {
-            sim_cache_access(&lv->state, paddr, true, &cx->m->rng, NULL);
+            sim_cache_write(&lv->state, paddr, &cx->m->rng);
             held = true;
         }
         if (held && lv->write_back)

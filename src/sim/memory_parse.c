@@ -274,6 +274,7 @@ static int read_carveout(const json_t *obj, const char *where, const sim_level *
     co->percent = (int)percent;
     co->geo.block_bytes = lv->geo.block_bytes;
     co->geo.sector_bytes = lv->geo.sector_bytes;
+    co->geo.fetch_bytes = lv->geo.fetch_bytes;
     if (read_geometry(obj, where, &co->geo, err))
         return GS_ERR_INPUT;
     if (!json_object_get(obj, "mapping"))
@@ -383,6 +384,9 @@ static int read_level_numbers(const json_t *obj, const char *where, sim_level *l
     lv->geo.sector_bytes = lv->geo.block_bytes;
     if (sim_get_uint(obj, where, "sector_bytes", 0, &lv->geo.sector_bytes, err))
         return GS_ERR_INPUT;
+    lv->geo.fetch_bytes = lv->geo.sector_bytes;
+    if (sim_get_uint(obj, where, "fetch_bytes", 0, &lv->geo.fetch_bytes, err))
+        return GS_ERR_INPUT;
     if (lv->hit_latency_cycles < 0)
         return fail_at(err, where, "hit_latency_cycles", "must be >= 0");
     if (lv->miss_cycles < 0)
@@ -474,8 +478,9 @@ static int read_persisting(const json_t *obj, const char *where, sim_level *lv, 
 static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
 {
     static const char *const keys[] = {
-        "name", "size_bytes", "line_bytes", "sector_bytes", "sets", "ways", "ways_per_set",
-        "mapping", "policy", "way_probabilities", "hit_latency_cycles", "miss_cycles", "paths",
+        "name", "size_bytes", "line_bytes", "sector_bytes", "fetch_bytes", "sets", "ways",
+        "ways_per_set", "mapping", "policy", "way_probabilities", "hit_latency_cycles",
+        "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
         "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
         "persisting_max_bytes", "persisting_window_max_bytes", NULL};

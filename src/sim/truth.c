@@ -169,8 +169,9 @@ static void level_truth(truth_ctx *cx, const char *key, unsigned i, gs_load_path
     snprintf(from, sizeof from, "memory.caches[%u] (%s)", i, lv->name);
     fig_int(cx, rec, "size_bytes", (double)g->size_bytes, from);
     fig_int(cx, rec, "line_bytes", (double)g->block_bytes, from);
-    if (g->sector_bytes < g->block_bytes)
-        fig_int(cx, rec, "sector_bytes", (double)g->sector_bytes, from);
+    fig_int(cx, rec, "fetch_bytes", (double)(g->fetch_bytes ? g->fetch_bytes : g->sector_bytes),
+            from);
+    fig_int(cx, rec, "sector_bytes", (double)g->sector_bytes, from);
     geometry_figures(cx, rec, g, from);
     if (hit_latency(mem, i, p, &cycles)) {
         char how[256];

@@ -404,10 +404,22 @@ static void fetch_from_cold_strides(void **state)
     assert_int_equal(gs_fetch_from_strides(s, a, 8, 0.05), 0);
 }
 
+/* A fetch of the smallest unit is the sector; any other fetch decides nothing. */
+static void sector_only_from_a_unit_fetch(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_sector_from_fetch(32, 32), 32);
+    assert_int_equal(gs_sector_from_fetch(64, 32), 0);   /* the H100's L2: two sectors a miss? */
+    assert_int_equal(gs_sector_from_fetch(128, 32), 0);  /* unsectored, or four per miss */
+    assert_int_equal(gs_sector_from_fetch(16, 32), 0);
+    assert_int_equal(gs_sector_from_fetch(0, 32), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(band_of_equal_and_jittered_hits),
+        cmocka_unit_test(sector_only_from_a_unit_fetch),
         cmocka_unit_test(band_needs_samples),
         cmocka_unit_test(conflicts_repeat_and_spikes_do_not),
         cmocka_unit_test(second_trace_confirms),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end test of probe `cache --target all` on the built-in simulator models (fermi, kepler,
-# hopper): every level's inferred structure (size, line, sector, sets, ways or ways per set,
+# hopper): every level's inferred structure (size, line, fetch, sector, sets, ways or ways per set,
 # mapping, policy, way probabilities; TLB entries, page and coverage) must equal the model file's
 # truth, read by tests/e2e/cache_truth.py from the model file alone. Two seeds each. Also checks
 # the L1 size per shared-memory carve-out (average-mode sweeps) against hopper's carve-out table,

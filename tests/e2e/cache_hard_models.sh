@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of probe `cache --target all` on the test models made to be hard
 # (tests/models/cache_*.json, tlb_coverage.json): heavy noise with outliers, FIFO, tree-PLRU and
-# random replacement, 32-B sectors in 128-B lines, unequal sets, an XOR-hashed set index, and TLB
+# random replacement, 32-B sectors in 128-B lines, sectors a miss fills in groups (cache_fetch:
+# fetch 64 B and 128 B, sector not determined), unequal sets, an XOR-hashed set index, and TLB
 # entries covering many pages. Each level's inferred structure must equal the model file's truth
 # (tests/e2e/cache_truth.py reads it from the model file; the probe never sees it).
 set -u

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Compare the `cache` probe's JSON (from `gpusonar run cache --target all`) with the truth of the
 simulator model file it ran on (tests/e2e/cache_*.sh). The truth is read from the model file only;
-the probe never saw it. Integers must be equal (a size may instead hold the truth inside its ci95,
-at most 5 % of it), the policy's name equal, weighted/random way
-probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
+the probe never saw it. `fetch_bytes` must equal the model's (default its sector) and
+`sector_bytes` the model's where a miss fetches 32 B, else be null (not determined: a cold walk
+cannot tell a 64-B sector from two 32-B ones filled together). Integers must be equal (a size
+may instead hold the truth inside its ci95, at most 5 % of it), the policy's name equal,
+weighted/random way probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
 
 With GS_TRUTH_AVERAGE=1 (results of `--structure average`) the L1-like levels (l1, tex, ro) are
 held to what average-mode walks can tell: sets, ways and policy are exact for equal sets under
@@ -16,6 +18,7 @@ import json
 import math
 import sys
 
+SECTOR_UNIT = 32      # the smallest unit the memory system moves: a fetch this long is the sector
 PATHS = {"l1": "ca", "tex": "tex", "ro": "nc", "l2": "cg", "const": "const"}
 
 
@@ -96,8 +99,11 @@ def cache_truth(c):
          "policy": c.get("policy", "lru")}
     if xor_masks(c):
         t["_xor"] = xor_masks(c)
-    if c.get("sector_bytes", line) != line:
-        t["sector_bytes"] = c["sector_bytes"]
+    # a cold walk sees the fetch (what a miss brings in); it decides the sector (the valid-bit
+    # unit, <= fetch) only where a miss fetches 32 B: elsewhere the sector must be null
+    sector = c.get("sector_bytes", line)
+    t["fetch_bytes"] = c.get("fetch_bytes", sector)
+    t["sector_bytes"] = sector if t["fetch_bytes"] == SECTOR_UNIT else None
     t["ways" if len(set(ways)) == 1 else "ways_per_set"] = ways[0] if len(set(ways)) == 1 else ways
     if t["policy"] == "weighted":
         t["way_probabilities"] = [frac(p) for p in c["way_probabilities"]]

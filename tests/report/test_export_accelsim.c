@@ -4,7 +4,8 @@
  * expressible" comments; an L2 without --l2-sub-partitions stays a comment, with it becomes a
  * per-sub-partition string; latencies follow the tuner (L2 - L1, the L2's miss penalty); banks,
  * broadcast, clock domains, device properties and pipeline lines; a null figure becomes
- * "not determined" with its reason; a document that is not a result is refused. */
+ * "not determined" with its reason, a sector not determined is not replaced by the fetch; a
+ * document that is not a result is refused. */
 #include "gs_test.h"
 
 #include <stdio.h>
@@ -51,10 +52,29 @@ static const char *const doc_text =
     "  \"mma_Lambda_cycles\":{\"value\":null,\"reason\":\"no tensor cores\"}}}"
     "]}";
 
-static char *export_text(unsigned sub_partitions)
+/* A document whose sectors are not determined (issue 16): the L2 fetches 64 B a miss (the sector
+ * may be 32 B), the constant cache fetches its whole 64-B line. */
+static const char *const fetch_doc_text =
+    "{\"schema\":\"gpusonar/1\",\"complete\":true,\"time_utc\":\"2026-11-24T00:00:00Z\","
+    "\"device\":{\"name\":\"Fixture GPU\",\"compute_capability\":\"9.0\",\"sm_count\":132},"
+    "\"probes\":["
+    "{\"name\":\"cache\",\"params\":{\"level\":\"const1\"},\"figures\":{"
+    "  \"size_bytes\":{\"value\":2048},\"line_bytes\":{\"value\":64},"
+    "  \"fetch_bytes\":{\"value\":64},\"sector_bytes\":{\"value\":null,\"reason\":\"r\"},"
+    "  \"sets\":{\"value\":8},\"ways\":{\"value\":4},"
+    "  \"mapping\":{\"value\":[6,7,8]},\"policy\":{\"value\":\"lru\"}}},"
+    "{\"name\":\"cache\",\"params\":{\"level\":\"l2\"},\"figures\":{"
+    "  \"size_bytes\":{\"value\":8388608},\"line_bytes\":{\"value\":128},"
+    "  \"fetch_bytes\":{\"value\":64},"
+    "  \"sector_bytes\":{\"value\":null,\"reason\":\"a miss fetches 64 B\"},"
+    "  \"sets\":{\"value\":4096},\"ways\":{\"value\":16},"
+    "  \"mapping\":{\"value\":\"modulo\"},\"policy\":{\"value\":\"lru\"}}}"
+    "]}";
+
+static char *export_doc(const char *text, unsigned sub_partitions)
 {
     json_error_t e;
-    json_t *doc = json_loads(doc_text, 0, &e);
+    json_t *doc = json_loads(text, 0, &e);
     if (!doc)
         fail_msg("fixture: %s (column %d)", e.text, e.column);
     char *buf = NULL;
@@ -67,6 +87,8 @@ static char *export_text(unsigned sub_partitions)
     json_decref(doc);
     return buf;
 }
+
+static char *export_text(unsigned sub_partitions) { return export_doc(doc_text, sub_partitions); }
 
 /* The line that starts with `start`, or fail. */
 static void has_line(const char *text, const char *line)
@@ -99,6 +121,19 @@ static void caches(void **state)
     free(t);
     t = export_text(3);   /* 4096 sets do not split over 3 */
     has_text(t, "# -gpgpu_cache:dl2 not expressible: 4096 sets do not split evenly over 3");
+    free(t);
+}
+
+/* A sector not determined is never replaced by the fetch: the L2's type is not determined (a
+ * 64-B fetch may be two 32-B sectors); a line fetched whole is an N line, with a note. */
+static void sector_not_determined(void **state)
+{
+    (void)state;
+    char *t = export_doc(fetch_doc_text, 64);
+    has_text(t, "# -gpgpu_cache:dl2 not determined: cache:l2.sector_bytes: a miss fetches 64 B; "
+                "GPGPU-Sim's type (S: 32-B sectors, N: none) needs the sector");
+    has_line(t, "-gpgpu_const_cache:l1 N:8:64:4,L:R:f:N:L,S:2:64,4");
+    has_text(t, "sector not determined, but a miss fetches the whole line, as an N line does");
     free(t);
 }
 
@@ -153,6 +188,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(caches),
+        cmocka_unit_test(sector_not_determined),
         cmocka_unit_test(latencies_banks_clock_device),
         cmocka_unit_test(pipeline_lines),
         cmocka_unit_test(refuses_other_documents),

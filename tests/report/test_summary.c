@@ -66,6 +66,7 @@ static const char *full_doc =
     "   \"walkers_saturation\": " FIG("4096", "warps") "}},"
     " {\"name\": \"cache\", \"params\": {\"level\": \"l1\"}, \"figures\": {"
     "   \"size_bytes\": " FIG("196608", "B") ", \"line_bytes\": " FIG("128", "B") ","
+    "   \"fetch_bytes\": " FIG("64", "B") ", \"sector_bytes\": " ND ","
     "   \"sets\": " FIG("192", "") ", \"ways\": " FIG("8", "") ","
     "   \"policy\": {\"value\": \"lru\", \"n\": 1, \"method\": \"m\"},"
     "   \"hit_latency_cycles\": " FIG("33", "cycles") "}},"
@@ -116,6 +117,10 @@ static void test_cache_table(void **state)
     line_with(text, "b (line)", line, sizeof line);
     assert_non_null(strstr(line, "128B"));
     assert_non_null(strstr(line, "2MB"));             /* a TLB's coverage in the line row */
+    line_with(text, "  sector", line, sizeof line);   /* not determined: never the fetch */
+    assert_non_null(strstr(line, "n/d"));
+    line_with(text, "  fetch (miss)", line, sizeof line);
+    assert_non_null(strstr(line, "64B"));
     line_with(text, "a (sets)", line, sizeof line);
     assert_non_null(strstr(line, "n/d"));
     line_with(text, "  ways", line, sizeof line);

@@ -299,6 +299,32 @@ static void sector_fills(void **state)
     sim_geometry_free(&g);
 }
 
+/* fetch_bytes 64 of 32-B sectors (the H100's L2): a load miss fills the aligned 64 B around its
+ * sector, tag miss or sector miss alike; a store that allocates fills its own sector only. */
+static void fetch_group_fills(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(2, 2, 128, SIM_POLICY_LRU);
+    g.sector_bytes = 32;
+    g.fetch_bytes = 64;
+    gs_rng rng;
+    gs_rng_seed(&rng, 1);
+    sim_cache c;
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    assert_int_equal(sim_cache_access(&c, 32, true, &rng, NULL), SIM_MISS);
+    assert_true(sim_cache_probe(&c, 0));                                      /* its pair */
+    assert_int_equal(sim_cache_access(&c, 0, true, &rng, NULL), SIM_HIT);
+    assert_false(sim_cache_probe(&c, 64));                                    /* next group */
+    assert_int_equal(sim_cache_access(&c, 100, true, &rng, NULL), SIM_SECTOR_MISS);
+    assert_true(sim_cache_probe(&c, 64));
+    assert_int_equal(sim_cache_write(&c, 256, &rng), SIM_MISS);               /* a new line */
+    assert_true(sim_cache_probe(&c, 256));
+    assert_false(sim_cache_probe(&c, 288));                                   /* not fetched */
+    assert_int_equal(sim_cache_access(&c, 288, true, &rng, NULL), SIM_SECTOR_MISS);
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
 static void geometry_checks(void **state)
 {
     (void)state;
@@ -326,6 +352,16 @@ static void geometry_checks(void **state)
     g.sector_bytes = 48;
     assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
     assert_string_equal(key, "sector_bytes");
+    g.sector_bytes = 32;
+    g.fetch_bytes = 48;                                 /* not whole sectors */
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "fetch_bytes");
+    g.fetch_bytes = 96;                                 /* does not divide the line */
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "fetch_bytes");
+    g.fetch_bytes = 64;
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    g.fetch_bytes = 0;
     g.sector_bytes = 128;
     g.policy = SIM_POLICY_WEIGHTED;
     g.way_probabilities = calloc(4, sizeof(double));
@@ -349,7 +385,8 @@ int main(void)
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
-        cmocka_unit_test(sector_fills),      cmocka_unit_test(geometry_checks),
+        cmocka_unit_test(sector_fills),      cmocka_unit_test(fetch_group_fills),
+        cmocka_unit_test(geometry_checks),
         cmocka_unit_test(invalidation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

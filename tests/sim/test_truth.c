@@ -29,7 +29,8 @@ static const char *const full_model =
     "\"ffma\":{\"units_per_sm\":64,\"completion_cycles\":5},"
     "\"sw-sin\":{\"units_per_sm\":128,\"completion_cycles\":100,\"issue_cycles\":20}}},"
     "\"memory\":{\"caches\":["
-    "{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,\"sector_bytes\":32,\"sets\":32,"
+    "{\"name\":\"l1\",\"size_bytes\":16384,\"line_bytes\":128,\"sector_bytes\":32,"
+    "\"fetch_bytes\":64,\"sets\":32,"
     "\"ways\":4,\"policy\":\"weighted\",\"way_probabilities\":[0.5,0.25,0.125,0.125],"
     "\"hit_latency_cycles\":30,\"miss_cycles\":7,\"paths\":[\"ca\",\"nc\"]},"
     "{\"name\":\"tex\",\"size_bytes\":8192,\"line_bytes\":64,\"sets\":4,\"ways\":32,"
@@ -104,6 +105,7 @@ static void l1_structure_and_hit_latency(void **state)
     assert_int_equal(num("cache:l1", "size_bytes"), 16384);
     assert_int_equal(num("cache:l1", "line_bytes"), 128);
     assert_int_equal(num("cache:l1", "sector_bytes"), 32);
+    assert_int_equal(num("cache:l1", "fetch_bytes"), 64);
     assert_int_equal(num("cache:l1", "sets"), 32);
     assert_int_equal(num("cache:l1", "ways"), 4);
     assert_bits("cache:l1", "mapping", bits, 5);      /* modulo, 32 equal sets: bits 7..11 */
@@ -128,7 +130,8 @@ static void tex_xor_index_is_xor_and_unsectored(void **state)
     (void)state;
     assert_int_equal(num("cache:tex", "size_bytes"), 8192);
     assert_string_equal(text("cache:tex", "mapping"), "xor");
-    assert_null(fig("cache:tex", "sector_bytes"));    /* sector = line: not stated */
+    assert_int_equal(num("cache:tex", "sector_bytes"), 64);   /* unsectored: sector = line */
+    assert_int_equal(num("cache:tex", "fetch_bytes"), 64);    /* fetch: the sector's default */
     assert_null(fig("cache:tex", "way_probabilities"));
     assert_double_equal(num("cache:tex", "hit_latency_cycles"), 92, 1e-9);
 }

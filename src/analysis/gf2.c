@@ -143,3 +143,29 @@ double gs_gf2_predicts(const uint64_t *masks, size_t k, const uint64_t *a, const
         ok += (gs_gf2_index(masks, k, a[i]) == gs_gf2_index(masks, k, b[i])) == same[i];
     return (double)ok / (double)n;
 }
+
+bool gs_gf2_bit_selection(const uint64_t *masks, size_t k, unsigned *bits_out)
+{
+    if (!masks || k == 0 || k > 64)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        if (!masks[i] || (masks[i] & (masks[i] - 1)))
+            return false;
+    for (size_t i = 0; bits_out && i < k; i++)   /* reduced form: pivots descending */
+        bits_out[i] = top_bit(masks[k - 1 - i]);
+    for (size_t i = 1; bits_out && i < k; i++)   /* any order given: sort ascending */
+        for (size_t j = i; j > 0 && bits_out[j - 1] > bits_out[j]; j--) {
+            unsigned t = bits_out[j];
+            bits_out[j] = bits_out[j - 1], bits_out[j - 1] = t;
+        }
+    return true;
+}
+
+bool gs_gf2_bands_apart(double yes_lo, double yes_hi, size_t yes_n, double no_lo, double no_hi,
+                        size_t no_n)
+{
+    if (yes_n < 2 || no_n < 2 || !(yes_hi >= yes_lo) || !(no_hi >= no_lo))
+        return false;                               /* also refuses NaN */
+    double spread = yes_hi - yes_lo > no_hi - no_lo ? yes_hi - yes_lo : no_hi - no_lo;
+    return yes_lo - no_hi > 2 * spread;
+}

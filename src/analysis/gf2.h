@@ -58,4 +58,17 @@ int gs_gf2_solve_sets(const uint64_t *addr, const int32_t *group, size_t n, uint
 double gs_gf2_predicts(const uint64_t *masks, size_t k, const uint64_t *a, const uint64_t *b,
                        const bool *same, size_t n);
 
+/* Whether k masks in reduced row-echelon form (as gs_gf2_null_space and gs_gf2_solve_sets give
+ * them) are single bits: their span is then a bit selection (the reduced form of a span of unit
+ * vectors is those vectors, so no other basis of it hides one). The bits go to bits_out
+ * ascending (k entries, when not NULL). False for k 0. */
+bool gs_gf2_bit_selection(const uint64_t *masks, size_t k, unsigned *bits_out);
+
+/* Whether timing verdicts can carry a fit: the averages judged "same set" (slow) span
+ * [yes_lo, yes_hi] over yes_n walks, those judged apart [no_lo, no_hi] over no_n. True when each
+ * verdict has at least 2 walks and the gap yes_lo - no_hi exceeds twice the wider band's spread,
+ * so no verdict lies where the noise measured in either band could carry it across. */
+bool gs_gf2_bands_apart(double yes_lo, double yes_hi, size_t yes_n, double no_lo, double no_hi,
+                        size_t no_n);
+
 #endif

@@ -179,10 +179,18 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
 #define XOR_MAX_TESTS 512      /* lines tested against one set, at most */
 #define XOR_HELD_OUT 16        /* held-out lines of each kind (predicted in the set, random) */
 
+/* The averages behind the in-set verdicts: the band of the walks judged to miss (x in the set)
+ * and of those judged to hit, each as lowest and highest average. */
+typedef struct xor_bands {
+    double yes_lo, yes_hi, no_lo, no_hi;
+    size_t yes_n, no_n;
+} xor_bands;
+
 /* Whether line x falls in the set of set[0..m) (ways + 1 lines of one set): a walk of x with
- * set[1..m) (ways lines of the set, which fit) misses only when x is their set's ways + 1-th. */
+ * set[1..m) (ways lines of the set, which fit) misses only when x is their set's ways + 1-th.
+ * The walk's average joins its verdict's band in b. */
 static int in_set(cw_walker *w, const uint64_t *set, size_t m, uint64_t x, double hit, bool *yes,
-                  gs_error *err)
+                  xor_bands *b, gs_error *err)
 {
     uint64_t t[CW_MAX_WAYS + 1];
     *yes = false;
@@ -194,14 +202,21 @@ static int in_set(cw_walker *w, const uint64_t *set, size_t m, uint64_t x, doubl
     double avg;
     int rc = cw_avg_offsets(w, t, m, &avg, err);
     *yes = !rc && avg > hit * 1.1;
-    return rc;
+    if (rc)
+        return rc;
+    double *lo = *yes ? &b->yes_lo : &b->no_lo, *hi = *yes ? &b->yes_hi : &b->no_hi;
+    size_t *n = *yes ? &b->yes_n : &b->no_n;
+    *lo = *n == 0 || avg < *lo ? avg : *lo;
+    *hi = *n == 0 || avg > *hi ? avg : *hi;
+    (*n)++;
+    return 0;
 }
 
 /* Lines set[0] ^ v for v of one or two address bits from the line's to top_bit: conflicts[] gets
  * the v that stay in the set, apart[] those that leave it. */
 static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low, unsigned top,
                       double hit, uint64_t *conflicts, size_t *nc, uint64_t *apart, size_t *na,
-                      gs_error *err)
+                      xor_bands *b, gs_error *err)
 {
     int rc = 0;
     *nc = *na = 0;
@@ -209,7 +224,7 @@ static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low,
         for (unsigned k = j; k <= top && !rc && *nc + *na < XOR_MAX_TESTS; k++) {
             uint64_t v = (1ull << j) | (1ull << k);
             bool yes;
-            rc = in_set(w, set, m, set[0] ^ v, hit, &yes, err);
+            rc = in_set(w, set, m, set[0] ^ v, hit, &yes, b, err);
             if (!rc && yes)
                 conflicts[(*nc)++] = v;
             else if (!rc)
@@ -222,7 +237,7 @@ static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low,
  * differences) and XOR_HELD_OUT random lines of the region; how many the walks contradict. */
 static int held_out(cw_walker *w, const uint64_t *set, size_t m, const uint64_t *masks, size_t k,
                     const uint64_t *conflicts, size_t nc, uint64_t bits, double hit,
-                    size_t *wrong, gs_error *err)
+                    size_t *wrong, xor_bands *b, gs_error *err)
 {
     int rc = 0;
     uint64_t home = gs_gf2_index(masks, k, set[0]);
@@ -235,7 +250,7 @@ static int held_out(cw_walker *w, const uint64_t *set, size_t m, const uint64_t 
         else
             v = gs_rng_next(&w->rng) & bits;
         bool yes;
-        rc = in_set(w, set, m, set[0] ^ v, hit, &yes, err);
+        rc = in_set(w, set, m, set[0] ^ v, hit, &yes, b, err);
         *wrong += !rc && yes != (gs_gf2_index(masks, k, set[0] ^ v) == home);
     }
     return rc;
@@ -263,13 +278,14 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
     int rc = conflicts && apart ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     size_t nc = 0, na = 0, k = 0, wrong = 0, sep = 0;
     uint64_t masks[GS_GF2_MAX_MASKS];
+    xor_bands bands = {0};
     why[0] = 0;
     if (!rc && (lv->sets & (lv->sets - 1)))
         snprintf(why, sizeof why, "%u sets is not a power of two: no XOR (linear) function of "
                  "address bits indexes them (modulo an odd count, or a non-linear hash)",
                  lv->sets);
     if (!rc && !why[0])
-        rc = flip_tests(w, set, m, low, top, hit, conflicts, &nc, apart, &na, err);
+        rc = flip_tests(w, set, m, low, top, hit, conflicts, &nc, apart, &na, &bands, err);
     if (!rc && !why[0]) {
         k = gs_gf2_null_space(conflicts, nc, bits, masks, GS_GF2_MAX_MASKS);
         uint64_t home = gs_gf2_index(masks, k, 0);
@@ -283,15 +299,34 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
                      k < 64 ? (unsigned long long)1 << k : 0ull, lv->sets, sep, na);
     }
     if (!rc && !why[0]) {
-        rc = held_out(w, set, m, masks, k, conflicts, nc, bits, hit, &wrong, err);
+        rc = held_out(w, set, m, masks, k, conflicts, nc, bits, hit, &wrong, &bands, err);
         if (!rc && wrong)
             snprintf(why, sizeof why, "XOR masks from one- and two-bit moves (bits %u..%u) "
                      "mispredict %zu of %d held-out lines: no linear index of these bits", low,
                      top, wrong, 2 * XOR_HELD_OUT);
     }
+    /* every verdict above is one walk's average against hit x 1.1: the fit stands only when
+     * the walks judged in the set and those judged out lie in bands apart beyond their noise */
+    if (!rc && !why[0] && !gs_gf2_bands_apart(bands.yes_lo, bands.yes_hi, bands.yes_n,
+                                              bands.no_lo, bands.no_hi, bands.no_n))
+        snprintf(why, sizeof why, "the walks that put a line in the set (%zu, %.1f-%.1f cycles) "
+                 "and out of it (%zu, %.1f-%.1f) are not apart by twice the wider band's "
+                 "spread: the in-set verdicts behind the XOR fit are within the noise",
+                 bands.yes_n, bands.yes_lo, bands.yes_hi, bands.no_n, bands.no_lo, bands.no_hi);
+    unsigned single[GS_GF2_MAX_MASKS];
     if (!rc && why[0]) {
         size_t used = strlen(lv->why_structure);
         snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "; %s", why);
+    } else if (!rc && gs_gf2_bit_selection(masks, k, single)) {
+        /* masks of one bit each: the index is a bit selection (of bits the stride walks did not
+         * show as one, e.g. a capacity a line off its power of two), reported as its bits */
+        lv->mapping = CW_MAP_BITS;
+        lv->nindex = k;
+        memcpy(lv->index_bits, single, k * sizeof *single);
+        lv->mapping_method = "address bits whose change moves a line out of its set: the set "
+                             "index's masks over GF(2), from the one- and two-bit moves of a line "
+                             "that keep it in its set and checked on those that leave it and on "
+                             "held-out random lines, are single bits (a bit selection)";
     } else if (!rc) {
         lv->mapping = CW_MAP_XOR;
         lv->nxor = k;

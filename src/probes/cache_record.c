@@ -109,7 +109,8 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
         for (size_t i = 0; i < lv->nindex; i++)
             bits[i] = lv->index_bits[i];
         gs_figure_list(p, "mapping", bits, lv->nindex, "bit", 1,
-                       "address bits whose change moves a block out of its set");
+                       lv->mapping_method ? lv->mapping_method
+                                          : "address bits whose change moves a block out of its set");
     } else if (lv->mapping == CW_MAP_MODULO) {
         gs_figure_text(p, "mapping", "modulo", 1,
                        "every block added past capacity opened a new set, in order");

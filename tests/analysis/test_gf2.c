@@ -1,6 +1,7 @@
 /* Unit tests of src/analysis/gf2.c: reduction and null space on small hand-made cases, and set
  * index functions recovered from synthetic eviction sets whose index is known: bit-select, an XOR
  * hash of bit groups, and a modulo-370 index that no linear function explains. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "gs_test.h"
@@ -127,12 +128,54 @@ static void test_unknown_and_bad_input(void **state)
     assert_int_equal(f.separate_checked, 0);
 }
 
+/* A fit whose masks are single bits is a bit selection (reported as bits, not "xor"); a span
+ * with any mask of two bits is not, whatever basis it comes in. */
+static void test_bit_selection(void **state)
+{
+    (void)state;
+    gs_rng r;
+    gs_rng_seed(&r, 6);
+    size_t n = make(&r, bit_select, 2000);
+    gs_gf2_fit f;
+    assert_int_equal(gs_gf2_solve_sets(addr, group, n, ~0ull, 0, &f), 0);
+    unsigned bits[64];
+    assert_true(gs_gf2_bit_selection(f.masks, f.count, bits));
+    for (unsigned i = 0; i < 7; i++)
+        assert_int_equal(bits[i], 7 + i);
+    n = make(&r, xor_hash, 2000);
+    assert_int_equal(gs_gf2_solve_sets(addr, group, n, ~0ull, 0, &f), 0);
+    assert_true(f.consistent);
+    assert_false(gs_gf2_bit_selection(f.masks, f.count, bits));
+    uint64_t unordered[] = {1ull << 9, 1ull << 12, 1ull << 7};
+    assert_true(gs_gf2_bit_selection(unordered, 3, bits));
+    assert_int_equal(bits[0], 7), assert_int_equal(bits[1], 9), assert_int_equal(bits[2], 12);
+    assert_false(gs_gf2_bit_selection(unordered, 0, bits));
+    uint64_t zero[] = {0};
+    assert_false(gs_gf2_bit_selection(zero, 1, bits));
+}
+
+/* Verdict bands: apart when the gap beats twice the wider spread (write_noisy's walks: misses
+ * 493.5-507.0, hits 324.9-336.7; cache_xor_random's partial misses 67.8-70.3 over hits at 31.5);
+ * not when the bands touch, when the noise is as wide as the gap, or with one walk of a kind. */
+static void test_bands_apart(void **state)
+{
+    (void)state;
+    assert_true(gs_gf2_bands_apart(493.5, 507.0, 44, 324.9, 336.7, 78));
+    assert_true(gs_gf2_bands_apart(67.8, 70.3, 21, 31.5, 31.5, 128));
+    assert_false(gs_gf2_bands_apart(340.0, 520.0, 40, 300.0, 362.0, 80));  /* noise ~ gap */
+    assert_false(gs_gf2_bands_apart(400.0, 420.0, 10, 330.0, 380.0, 10));  /* gap 20, spread 50 */
+    assert_false(gs_gf2_bands_apart(500.0, 500.0, 1, 330.0, 331.0, 90));   /* one slow walk */
+    assert_false(gs_gf2_bands_apart(500.0, 501.0, 30, 330.0, 331.0, 0));
+    assert_false(gs_gf2_bands_apart(NAN, 501.0, 30, 330.0, 331.0, 30));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce_and_span), cmocka_unit_test(test_null_space),
         cmocka_unit_test(test_bit_select),      cmocka_unit_test(test_xor_hash),
         cmocka_unit_test(test_modulo_not_linear), cmocka_unit_test(test_unknown_and_bad_input),
+        cmocka_unit_test(test_bit_selection),   cmocka_unit_test(test_bands_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,6 @@ set -u
 # Known inference bugs: MODEL_BASENAME -> the bug. A model listed here may say wrong without
 # failing the test; list one only for a real inference bug, never for a truth mistake.
 declare -A known_bugs=(
-  [write_noisy]="cache: under jitter of 400-600 cycles, wider than the L1/L2 gap, the set-mapping fit of the tex/ro path reports an xor mapping from noise instead of not determined"
 )
 
 for model in "$SRC"/models/*.json "$SRC"/tests/models/*.json; do

@@ -103,6 +103,7 @@ static int prepare(chase_ctx *cx, gs_error *err)
             lv->active = g;
         }
         sim_cache_reset(&lv->state);
+        lv->n_partial = 0;
         if (lv->copy_geo.size_bytes && !lv->copy_state.geo &&
             sim_cache_init(&lv->copy_state, &lv->copy_geo))
             return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory building cache '%s'",
@@ -163,6 +164,70 @@ static double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
 }
 
 /* One lane's load: cycles, and which level served it (n_caches = DRAM). */
+/* "write_allocate_unit": "word" (sim_level.allocate_words): the partly valid sectors. */
+static uint64_t sector_of(const sim_level *lv, uint64_t paddr)
+{
+    uint64_t s = lv->active && lv->active->sector_bytes ? lv->active->sector_bytes : 32;
+    return paddr - paddr % s;
+}
+
+static uint64_t words_of(const sim_level *lv, uint64_t paddr, unsigned bytes)
+{
+    uint64_t first = (paddr - sector_of(lv, paddr)) / 4, n = bytes > 4 ? bytes / 4 : 1;
+    uint64_t mask = 0;
+    for (uint64_t w = first; w < first + n && w < 64; w++)
+        mask |= 1ull << w;
+    return mask;
+}
+
+static int partial_find(const sim_level *lv, uint64_t sector)
+{
+    for (unsigned k = 0; k < lv->n_partial; k++)
+        if (lv->partial_addr[k] == sector)
+            return (int)k;
+    return -1;
+}
+
+static void partial_drop(sim_level *lv, int k)
+{
+    lv->partial_addr[k] = lv->partial_addr[lv->n_partial - 1];
+    lv->partial_mask[k] = lv->partial_mask[lv->n_partial - 1];
+    lv->n_partial--;
+}
+
+/* A store allocated (reset) or hit (add) the sector: its words become valid. */
+static void partial_store(sim_level *lv, uint64_t paddr, bool allocated)
+{
+    uint64_t sector = sector_of(lv, paddr), words = words_of(lv, paddr, 4);
+    int k = partial_find(lv, sector);
+    if (k >= 0) {
+        lv->partial_mask[k] = allocated ? words : lv->partial_mask[k] | words;
+        return;
+    }
+    if (!allocated)
+        return;                        /* a hit on a whole sector: nothing partial */
+    if (lv->n_partial == SIM_PARTIAL) { /* room: the oldest partial sector leaves the cache */
+        sim_cache_invalidate(&lv->state, lv->partial_addr[0], false);
+        partial_drop(lv, 0);
+    }
+    lv->partial_addr[lv->n_partial] = sector;
+    lv->partial_mask[lv->n_partial++] = words;
+}
+
+/* A load found the sector: true when it holds the words asked for. A load that misses fills the
+ * sector, so its partial record goes either way. */
+static bool partial_holds(sim_level *lv, uint64_t paddr, unsigned bytes, bool hit)
+{
+    int k = partial_find(lv, sector_of(lv, paddr));
+    if (k < 0)
+        return hit;
+    uint64_t need = words_of(lv, paddr, bytes);
+    bool holds = hit && (lv->partial_mask[k] & need) == need;
+    if (!holds)
+        partial_drop(lv, k);
+    return holds;
+}
+
 static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
 {
     sim_memory *mem = cx->mem;
@@ -181,6 +246,9 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
                                             &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
+        if (lv->allocate_words && lv->n_partial &&
+            !partial_holds(lv, paddr, cx->plan ? cx->plan->element_bytes : 4, o == SIM_HIT))
+            o = SIM_MISS;              /* the store left the words asked for invalid */
         if (o == SIM_HIT) {
             *served = i;
             cycles += lv->hit_latency_cycles;
@@ -226,9 +294,13 @@ bool sim_store_lane(chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t *tou
             held = false;
         } else if (held) {
             sim_cache_write(&lv->state, paddr, &cx->m->rng);   /* a hit: refreshed */
+            if (lv->allocate_words)
+                partial_store(lv, paddr, false);
         } else if (lv->write_allocate) {
             sim_cache_write(&lv->state, paddr, &cx->m->rng);
             held = true;
+            if (lv->allocate_words)
+                partial_store(lv, paddr, true);
         }
         if (held && lv->write_back)
             return !lv->per_sm;

@@ -57,6 +57,15 @@ typedef struct sim_level {
     bool write_allocate;           /* "write_allocate": a store that misses fills its sector */
     bool store_invalidates;        /* "store_hit" "invalidate": a store that hits drops the whole
                                       line; "update": the line keeps it */
+    bool allocate_words;           /* "write_allocate_unit" "word": an allocating store makes only
+                                      the 4-byte words it wrote valid (the H100's L1); a load of
+                                      another word of that sector misses and fills it */
+    /* Sectors an allocating store left partly valid: address and mask of valid words. At most
+     * SIM_PARTIAL of them; the oldest is dropped from the cache when a new one needs room. */
+#define SIM_PARTIAL 256
+    uint64_t partial_addr[SIM_PARTIAL];
+    uint64_t partial_mask[SIM_PARTIAL];
+    unsigned n_partial;
 } sim_level;
 
 /* A TLB level: l1tlb, l2tlb, ... The block of its store is the region one entry covers. */

@@ -454,6 +454,15 @@ static int read_write_policy(const json_t *obj, const char *where, sim_level *lv
     if (lv->write_back && lv->store_invalidates)
         return fail_at(err, where, "store_hit", "\"invalidate\" needs \"write_policy\": "
                        "\"write-through\" (a write-back level must keep what it was given)");
+    const char *unit = "sector";
+    if (sim_get_string(obj, where, "write_allocate_unit", 0, &unit, err))
+        return GS_ERR_INPUT;
+    if (strcmp(unit, "sector") && strcmp(unit, "word"))
+        return fail_at(err, where, "write_allocate_unit", "must be \"sector\" or \"word\"");
+    lv->allocate_words = strcmp(unit, "word") == 0;
+    if (lv->allocate_words && (!lv->write_allocate || lv->write_back))
+        return fail_at(err, where, "write_allocate_unit", "\"word\" needs \"write_allocate\": "
+                       "true on a write-through level");
     return 0;
 }
 
@@ -483,6 +492,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
         "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
         "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
+        "write_allocate_unit",
         "persisting_max_bytes", "persisting_window_max_bytes", NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) ||

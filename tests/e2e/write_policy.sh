@@ -3,7 +3,8 @@
 # models with opposite L1 policies (tests/models/write_back_l1.json: write-back, write-allocate by
 # sector, a store hit updates; write_evict_l1.json: write-through, no write-allocate, a store hit
 # invalidates the line, and ld.nc reads a texture cache stores never reach, so it keeps the old
-# value) and the built-in hopper (the textbook's write-through, no write-allocate L1) must read
+# value) and the built-in hopper (the H100's write-through L1 that allocates only the stored word,
+# "write_allocate_unit": "word") must read
 # back what the model says for ld, ld.ca and ld.nc, while ld.cg (no L1) must say "not
 # determined"; on write_noisy.json, whose jitter is wider than the gap between an L1 and an L2
 # hit, every verdict must be "not determined", never a guess. The documents must validate.
@@ -34,6 +35,7 @@ def policy(lv):   # the level's store policy, with memory_parse.c's defaults by 
     return {"wp": lv.get("write_policy", "write-through" if sm else "write-back"),
             "alloc": lv.get("write_allocate", not sm),
             "hit": lv.get("store_hit", "update"),
+            "words": lv.get("write_allocate_unit", "sector") == "word",
             "sectored": lv.get("sector_bytes", lv["line_bytes"]) < lv["line_bytes"]}
 
 store_levels = [c for c in caches if "default" in c["paths"]]
@@ -43,7 +45,8 @@ def truth(path):
     if lv in store_levels:
         p = policy(lv)
         return {"write_allocate": "yes" if p["alloc"] else "no",
-                "allocate_unit": ("sector" if p["sectored"] else "line") if p["alloc"] else None,
+                "allocate_unit": ("word" if p["words"] else "sector" if p["sectored"] else "line")
+                                 if p["alloc"] else None,
                 "write_policy": p["wp"],
                 "store_hit": "invalidates it" if p["hit"] == "invalidate" else "updates it",
                 "invalidate_unit": "line" if p["hit"] == "invalidate" else None}

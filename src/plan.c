@@ -155,3 +155,44 @@ bool gs_mma_applicable(gs_mma_instr i, gs_mma_type t, int cc_major, int cc_minor
         snprintf(why, why_len, "sm_%d%d has %s", cc_major, cc_minor, lacks);
     return lacks == NULL;
 }
+
+/* The checks both backends make of a plan before running it (each adds its own limits). */
+int gs_write_plan_check(const gs_write_plan *p, gs_error *err)
+{
+    if (p->path != GS_PATH_DEFAULT && p->path != GS_PATH_CA && p->path != GS_PATH_CG &&
+        p->path != GS_PATH_CV && p->path != GS_PATH_NC)
+        return gs_fail(err, GS_ERR_USAGE, "write plan: load path '%s'; use default, ca, cg, cv "
+                       "or nc", gs_path_name(p->path));
+    if (p->line_bytes < 8 || p->line_bytes % 4 || p->store_offset_bytes % 4 ||
+        p->load_offset_bytes % 4 || p->store_offset_bytes >= p->line_bytes ||
+        p->load_offset_bytes >= p->line_bytes)
+        return gs_fail(err, GS_ERR_USAGE, "write plan: offsets %u and %u must be words inside "
+                       "the %u-byte line", p->store_offset_bytes, p->load_offset_bytes,
+                       p->line_bytes);
+    if (p->repeats == 0 || p->evict_stride_bytes == 0 || p->evict_stride_bytes % 4)
+        return gs_fail(err, GS_ERR_USAGE, "write plan: repeats and the eviction stride (a "
+                       "multiple of 4) must be > 0");
+    return 0;
+}
+
+int gs_persist_plan_check(const gs_persist_plan *p, const gs_persist_result *out, gs_error *err)
+{
+    if ((unsigned)p->mode >= GS_PERSIST_MODE_COUNT)
+        return gs_fail(err, GS_ERR_USAGE, "persist plan: unknown mode %d", (int)p->mode);
+    if (p->mode == GS_PERSIST_QUERY)
+        return 0;
+    if (!p->chain || p->chain_len == 0 || p->rounds == 0)
+        return gs_fail(err, GS_ERR_USAGE, "persist plan: empty chain or no rounds");
+    if (p->hot_bytes < 16 || p->hot_bytes % 16 || p->stream_bytes < 16 || p->stream_bytes % 16)
+        return gs_fail(err, GS_ERR_USAGE, "persist plan: hot_bytes and stream_bytes must be "
+                       "multiples of 16 B");
+    if (!out->hot_cycles || !out->warm_cycles || !out->cold_cycles || !out->hot_read_s ||
+        !out->warm_read_s || !out->cold_read_s)
+        return gs_fail(err, GS_ERR_USAGE, "persist plan: result arrays missing");
+    for (size_t i = 0; i < p->chain_len; i++)
+        if (p->chain[i] % 8 || p->chain[i] + 8 > p->hot_bytes)
+            return gs_fail(err, GS_ERR_USAGE, "persist plan: chain[%zu] = %llu is not an aligned "
+                           "offset inside the %llu B hot region", i,
+                           (unsigned long long)p->chain[i], (unsigned long long)p->hot_bytes);
+    return 0;
+}

@@ -653,6 +653,9 @@ const char *gs_atomic_pattern_name(gs_atomic_pattern p);     /* "chain", "one_ad
 /* Whether CUDA has atomicOP on type t (add: all four; cas, min, max: u32, u64; exch: u32, u64,
  * f32). */
 bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t);
+/* What every backend checks of a write or persist plan (GS_ERR_USAGE naming the field). */
+int gs_write_plan_check(const gs_write_plan *p, gs_error *err);
+int gs_persist_plan_check(const gs_persist_plan *p, const gs_persist_result *out, gs_error *err);
 const char *gs_mma_type_name(gs_mma_type t);                 /* "f16", "bf16", "tf32", ... */
 const char *gs_mma_instr_name(gs_mma_instr i);               /* "mma_sync", "wgmma" */
 /* The shape (m, n, k) of instruction i on type t; false where there is none (wgmma: f16 only). */

@@ -96,5 +96,17 @@ int gs_interleave_infer(const double *stride_bytes, const double *gbps, size_t n
         find_granularity(stride_bytes, gbps, n, out);
     if (out->granularity_found)
         find_channels(out);
+    /* Span, granularity and channel count are one inference: a span and a granularity whose
+     * quotient the drop does not confirm are not found either (on the H100 the 64-B DRAM fetch
+     * under 32-B chunks made a 'span' of 192 B and a 'granularity' of 32 B). Their values stay
+     * as the evidence the reason quotes. */
+    if (!out->channels_found && (out->span_found || out->granularity_found)) {
+        char why[200];
+        snprintf(why, sizeof why, "%.199s", out->why);
+        snprintf(out->why, sizeof out->why, "the curve's floor and edge (span %.0f B, granularity "
+                 "%.0f B) do not make a channel count: %s", out->span_bytes,
+                 out->interleave_bytes, why);
+        out->span_found = out->granularity_found = false;
+    }
     return 0;
 }

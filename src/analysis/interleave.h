@@ -24,7 +24,7 @@ typedef struct gs_interleave {
     bool channels_found;          /* span / G an integer >= 2 that agrees with the drop (within
                                      a factor of 1.5) */
     double channels;              /* C */
-    char why[240];                /* why the first figure not found is not ("" when all are) */
+    char why[400];                /* why the first figure not found is not ("" when all are) */
 } gs_interleave;
 
 #define GS_INTERLEAVE_MIN_DROP 3.0   /* a collapse: the floor at most 1/3 of the best */

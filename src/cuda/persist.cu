@@ -81,28 +81,6 @@ typedef struct ps_job {
     unsigned blocks;
 } ps_job;
 
-static int ps_check_plan(const gs_persist_plan *p, const gs_persist_result *out, gs_error *err)
-{
-    if ((unsigned)p->mode >= GS_PERSIST_MODE_COUNT)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: unknown mode %d", (int)p->mode);
-    if (p->mode == GS_PERSIST_QUERY)
-        return 0;
-    if (!p->chain || p->chain_len == 0 || p->rounds == 0)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: empty chain or no rounds");
-    if (p->hot_bytes < 16 || p->hot_bytes % 16 || p->stream_bytes < 16 || p->stream_bytes % 16)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: hot_bytes and stream_bytes must be "
-                       "multiples of 16 B");
-    if (!out->hot_cycles || !out->warm_cycles || !out->cold_cycles || !out->hot_read_s ||
-        !out->warm_read_s || !out->cold_read_s)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: result arrays missing");
-    for (size_t i = 0; i < p->chain_len; i++)
-        if (p->chain[i] % 8 || p->chain[i] + 8 > p->hot_bytes)
-            return gs_fail(err, GS_ERR_USAGE, "persist plan: chain[%zu] = %llu is not an aligned "
-                           "offset inside the %llu B hot region", i,
-                           (unsigned long long)p->chain[i], (unsigned long long)p->hot_bytes);
-    return 0;
-}
-
 /* H and D hold the chain (8-byte next offsets), S zeros. */
 static int ps_alloc(ps_job *j, gs_error *err)
 {
@@ -283,7 +261,7 @@ static int ps_restore(size_t previous, int rc, gs_error *err)
 int gs_cuda_persist(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
                     gs_error *err)
 {
-    int rc = ps_check_plan(plan, out, err);
+    int rc = gs_persist_plan_check(plan, out, err);
     gs_cuda *cu = gs_cuda_of(b);
     size_t previous = 0, now = 0;
     if (rc)

@@ -186,21 +186,10 @@ fail:
 
 static int check_plan(const gs_write_plan *p, gs_error *err)
 {
-    if (p->path != GS_PATH_DEFAULT && p->path != GS_PATH_CA && p->path != GS_PATH_CG &&
-        p->path != GS_PATH_CV && p->path != GS_PATH_NC)
-        return gs_fail(err, GS_ERR_USAGE, "write plan: load path '%s'; use default, ca, cg, cv "
-                       "or nc", gs_path_name(p->path));
-    if (p->line_bytes < 8 || p->line_bytes % 4 || p->store_offset_bytes % 4 ||
-        p->load_offset_bytes % 4 || p->store_offset_bytes >= p->line_bytes ||
-        p->load_offset_bytes >= p->line_bytes)
-        return gs_fail(err, GS_ERR_USAGE, "write plan: offsets %u and %u must be words inside "
-                       "the %u-byte line", p->store_offset_bytes, p->load_offset_bytes,
-                       p->line_bytes);
-    if (p->repeats == 0 || p->repeats > WRITE_MAX_REPEATS || p->evict_stride_bytes == 0 ||
-        p->evict_stride_bytes % 4)
-        return gs_fail(err, GS_ERR_USAGE, "write plan: repeats must be 1..%d and the eviction "
-                       "stride a nonzero multiple of 4", WRITE_MAX_REPEATS);
-    return 0;
+    int rc = gs_write_plan_check(p, err);
+    if (!rc && p->repeats > WRITE_MAX_REPEATS)
+        rc = gs_fail(err, GS_ERR_USAGE, "write plan: at most %d repeats", WRITE_MAX_REPEATS);
+    return rc;
 }
 
 /* VISIBILITY: one launch per repetition, on a fresh line. */

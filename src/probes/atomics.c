@@ -141,13 +141,7 @@ static int run_plan(atomics_ctx *a, const gs_atomic_plan *plan, gs_atomic_result
         return 0;
     }
     *r = (gs_atomic_result){.values = a->values};
-    int rc = b->ops->atomic(b, plan, r, err);
-    if (rc == GS_ERR_UNSUPPORTED) {
-        snprintf(why, why_len, "%s", err->msg);
-        gs_error_clear(err);
-        return 0;
-    }
-    return rc;
+    return gs_probe_unsupported_why(b->ops->atomic(b, plan, r, err), err, why, why_len);
 }
 
 static void figure_name(char *buf, size_t len, gs_space space, op_type ot, const char *what)

@@ -353,15 +353,13 @@ int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err)
     gs_cluster_plan q = {.kind = GS_CLUSTER_QUERY, .cluster_size = 2,
                          .smem_bytes = SMEM_READ_ARRAY};
     gs_cluster_result r = {0};
-    rc = ctx->backend->ops->cluster(ctx->backend, &q, &r, err);
-    if (rc == GS_ERR_UNSUPPORTED) {
-        snprintf(why, sizeof why, "%s", err->msg);
-        gs_error_clear(err);
-        not_applicable(p, why);
-        return 0;
-    }
-    if (rc)
+    rc = gs_probe_unsupported_why(ctx->backend->ops->cluster(ctx->backend, &q, &r, err), err,
+                                  why, sizeof why);
+    if (rc || why[0]) {
+        if (why[0])
+            not_applicable(p, why);
         return rc;
+    }
     gs_figure(p, "max_cluster_size", r.max_cluster_size, "blocks", 0, 1,
               "cudaOccupancyMaxPotentialClusterSize with the non-portable size allowed");
     double local, local_sm;

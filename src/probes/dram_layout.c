@@ -128,17 +128,9 @@ static void record_interleave(gs_probe_out *p, const double *s, const double *g,
         gs_figure_nd(p, "dram_channels", "", method, "%s", why);
         return;
     }
-    /* Span, granularity and channel count are one inference: a span and a granularity whose
-     * quotient the drop does not confirm are not reported either (on the H100 the 64-B DRAM
-     * fetch under 32-B chunks made a 'span' of 192 B and a 'granularity' of 32 B). */
     char joint[400];
     const char *why = o.why;
-    if (!o.channels_found && (o.span_found || o.granularity_found)) {
-        snprintf(joint, sizeof joint, "the curve's floor and edge (span %.0f B, granularity %.0f "
-                 "B) do not make a channel count: %s", o.span_bytes, o.interleave_bytes, o.why);
-        why = joint;
-        o.span_found = o.granularity_found = false;
-    } else if (!o.collapsed && nd < n) {
+    if (!o.collapsed && nd < n) {
         /* flat over the strides DRAM serves: not "hashed", only not seen up to there */
         snprintf(joint, sizeof joint, "no stride up to %.0f B concentrates traffic (the slowest "
                  "keeps 1/%.2f of the best): a hashed mapping, or a span beyond it; larger "

@@ -316,14 +316,11 @@ static int experiment(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
     for (int m = 0; m < MODES && !rc; m++)
         rc = measure(ctx, &plan, modes[m], &st[m], &r, err);
     free(chain);
-    if (rc == GS_ERR_UNSUPPORTED) {
-        snprintf(why, sizeof why, "%s", err->msg);
-        gs_error_clear(err);
-        not_applicable(p, why);
-        return 0;
-    }
-    if (rc)
+    if ((rc = gs_probe_unsupported_why(rc, err, why, sizeof why)) || why[0]) {
+        if (why[0])
+            not_applicable(p, why);
         return rc;
+    }
     gs_figure(p, "set_aside_bytes", (double)r.set_aside_bytes, "B", 0, 1,
               "cudaDeviceGetLimit(cudaLimitPersistingL2CacheSize) after setting it, this process "
               "only; the previous value was restored after each mode");

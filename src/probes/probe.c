@@ -39,6 +39,16 @@ int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, int count, 
     return rc;
 }
 
+int gs_probe_unsupported_why(int rc, gs_error *err, char *why, size_t why_len)
+{
+    why[0] = '\0';
+    if (rc != GS_ERR_UNSUPPORTED)
+        return rc;
+    snprintf(why, why_len, "%s", err->msg);
+    gs_error_clear(err);
+    return 0;
+}
+
 double gs_probe_clock_khz(gs_backend *b)
 {
     enum { WINDOWS = 3 };

@@ -55,6 +55,11 @@ void gs_progress(const gs_probe_ctx *ctx, const char *fmt, ...) __attribute__((f
  * --help is handled by the CLI before the probe runs. */
 int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, int count, gs_error *err);
 
+/* A backend's GS_ERR_UNSUPPORTED is an answer, not a failure: its message goes into why (the
+ * reason the probe's figures give), err is cleared and 0 returns. Any other rc returns as it is,
+ * with why empty. */
+int gs_probe_unsupported_why(int rc, gs_error *err, char *why, size_t why_len);
+
 /* Measure the SM clock now with a short clock plan (for before/after checks); 0 on failure. */
 double gs_probe_clock_khz(gs_backend *b);
 

@@ -106,13 +106,7 @@ static int run_plan(tensor_ctx *t, const gs_mma_plan *plan, gs_mma_result *r, ch
         return 0;
     }
     *r = (gs_mma_result){.values = t->values};
-    int rc = b->ops->mma(b, plan, r, err);
-    if (rc == GS_ERR_UNSUPPORTED) {
-        snprintf(why, why_len, "%s", err->msg);
-        gs_error_clear(err);
-        return 0;
-    }
-    return rc;
+    return gs_probe_unsupported_why(b->ops->mma(b, plan, r, err), err, why, why_len);
 }
 
 static void figure_name(char *buf, size_t len, gs_mma_instr i, gs_mma_type ty, const char *what)

@@ -53,23 +53,9 @@ static sim_level *persisting_level(const gs_sim_model *m)
 static int check_plan(const gs_sim_model *m, const gs_persist_plan *p,
                       const gs_persist_result *out, gs_error *err)
 {
-    if ((unsigned)p->mode >= GS_PERSIST_MODE_COUNT)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: unknown mode %d", (int)p->mode);
-    if (p->mode == GS_PERSIST_QUERY)
-        return 0;
-    if (!p->chain || p->chain_len == 0 || p->rounds == 0)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: empty chain or no rounds");
-    if (p->hot_bytes < 16 || p->hot_bytes % 16 || p->stream_bytes < 16 || p->stream_bytes % 16)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: hot_bytes and stream_bytes must be "
-                       "multiples of 16 B");
-    if (!out->hot_cycles || !out->warm_cycles || !out->cold_cycles || !out->hot_read_s ||
-        !out->warm_read_s || !out->cold_read_s)
-        return gs_fail(err, GS_ERR_USAGE, "persist plan: result arrays missing");
-    for (size_t i = 0; i < p->chain_len; i++)
-        if (p->chain[i] % 8 || p->chain[i] + 8 > p->hot_bytes)
-            return gs_fail(err, GS_ERR_USAGE, "persist plan: chain[%zu] = %llu is not an aligned "
-                           "offset inside the %llu B hot region", i,
-                           (unsigned long long)p->chain[i], (unsigned long long)p->hot_bytes);
+    int rc = gs_persist_plan_check(p, out, err);
+    if (rc || p->mode == GS_PERSIST_QUERY)
+        return rc;
     uint64_t need = 2 * p->hot_bytes + p->stream_bytes;
     if (m->info.global_mem_free_bytes && need > m->info.global_mem_free_bytes)
         return gs_fail(err, GS_ERR_NO_MEMORY, "persist plan: %llu B of device memory needed, %llu "

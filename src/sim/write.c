@@ -13,24 +13,6 @@
 
 #define WRITE_SMEM_BYTES 4096   /* shared memory the CUDA kernel holds (its latency array) */
 
-static int check_write_plan(const gs_write_plan *p, gs_error *err)
-{
-    if (p->path != GS_PATH_DEFAULT && p->path != GS_PATH_CA && p->path != GS_PATH_CG &&
-        p->path != GS_PATH_CV && p->path != GS_PATH_NC)
-        return gs_fail(err, GS_ERR_USAGE, "write plan: load path '%s'; use default, ca, cg, cv "
-                       "or nc", gs_path_name(p->path));
-    if (p->line_bytes < 8 || p->line_bytes % 4 || p->store_offset_bytes % 4 ||
-        p->load_offset_bytes % 4 || p->store_offset_bytes >= p->line_bytes ||
-        p->load_offset_bytes >= p->line_bytes)
-        return gs_fail(err, GS_ERR_USAGE, "write plan: offsets %u and %u must be words inside "
-                       "the %u-byte line", p->store_offset_bytes, p->load_offset_bytes,
-                       p->line_bytes);
-    if (p->repeats == 0 || p->evict_stride_bytes == 0 || p->evict_stride_bytes % 4)
-        return gs_fail(err, GS_ERR_USAGE, "write plan: repeats and the eviction stride (a "
-                       "multiple of 4) must be > 0");
-    return 0;
-}
-
 /* Where things lie: the repetitions' targets from 0, the eviction buffer after them. */
 static uint64_t evict_base(const gs_write_plan *p)
 {
@@ -99,7 +81,7 @@ static void visibility(sim_chase_ctx *cx, const gs_write_plan *p, uint64_t x,
 
 int sim_write(gs_sim_model *m, const gs_write_plan *p, gs_write_result *out, gs_error *err)
 {
-    int rc = check_write_plan(p, err);
+    int rc = gs_write_plan_check(p, err);
     if (rc)
         return rc;
     uint64_t chain0 = 0;

@@ -152,6 +152,15 @@ void cw_walker_free(cw_walker *w);
  * w->lat (*got of them). TLB walks alias physical memory. */
 int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, size_t record,
              size_t *got, gs_error *err);
+/* Every TLB walk, its base walk included, runs over aliased physical memory of the given size: the
+ * footprint is raised to twice that, so that a backend aliases even a walk that fits (a walk over
+ * a plain allocation reads other physical lines, another L2 partition: on the H100 the 20-cycle
+ * difference between the two allocations was read as a one-entry TLB). */
+void cw_tlb_alias(gs_chase_plan *p, uint64_t physical_bytes);
+/* A TLB record's page_bytes, not determined: walks see the region one entry of the first level
+ * covers (region_bytes), and a page smaller than it (an entry holding the translations of several
+ * pages) reads the same. */
+void cw_page_nd(gs_probe_out *p, uint64_t region_bytes);
 /* n elements stride_bytes apart (staggered by a word per element on TLB walks) into out. */
 void cw_stride_chain(const cw_walker *w, uint64_t n, uint64_t stride_bytes, uint64_t *out);
 /* Stride of a sweep chain over footprint_bytes: two passes fit the trace. */
@@ -323,6 +332,7 @@ typedef struct cw_avg_tlb_result {
     cw_tlb_second_result l2;   /* the second level (cw_tlb_second) */
     unsigned chases;
     char why[240];
+    char blind[240];           /* why the fine-grained walk cannot judge this level ("": it can) */
 } cw_avg_tlb_result;
 
 int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err);

@@ -187,8 +187,7 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
                               : "largest footprint whose steady-state trace has no repeating "
                                 "miss (section 3.2 (1))");
     if (lv->tlb && lv->page_bytes)
-        gs_figure(p, "page_bytes", (double)lv->page_bytes, "B", 0, 1,
-                  "region one entry of the first TLB level covers");
+        cw_page_nd(p, lv->page_bytes);
     add_geometry_figures(p, lv);
     add_policy_figures(p, lv);
     add_latency_figures(ctx, p, lv);

@@ -11,22 +11,24 @@
 #include "probes/cache_internal.h"
 #include "util/interrupt.h"
 
-#define TLB_PIECE (2ull << 20)       /* physical memory behind the walks (CUDA's VMM granularity) */
+#define TLB_PIECE (2ull << 20)       /* a page of CUDA's VMM: the period of the physical words */
 
-#define TLB_BIG_PIECE (64ull << 20)  /* behind strides it divides: fewer mappings per footprint */
+#define TLB_BIG_PIECE (64ull << 20)  /* the base walk's window: the largest piece dividing the stride */
 
-#define TLB_SHIFT 136ull             /* element j sits 136 j bytes (mod the piece) into its slot */
+/* Element j of a stride walk sits at j x stride + 8 j (mod the piece): the elements' physical
+ * words are packed 8 bytes apart, so a walk of n regions keeps its data in n / 16 lines (on the
+ * H100, walks of up to 512 regions stay inside 4 KB: one L2 partition), each word its own for
+ * j < 2^18. Spreading them a line apart (136 B, before) spread them over both L2 partitions, whose
+ * near and far hits differ by more than a TLB miss. */
+#define TLB_SHIFT 8ull
 
-/* Element j of a stride walk at j x stride + (136 j mod piece): its physical word, (stride + 136)
- * j mod piece, is its own for j < 2^18, and its line differs from its neighbours'. The base walk
- * visits the same physical words inside one piece (one page): the same data-cache behaviour, no
- * TLB pressure; the step is the stride walk's average less the base walk's. */
+/* The base walk visits the same physical words inside one piece (one page): the same data-cache
+ * behaviour, no TLB pressure; the step is the stride walk's average less the base walk's. Both run
+ * over the same aliased physical memory (cw_avg_chase). */
 static int tlb_walk(cw_walker *w, uint64_t count, uint64_t stride, bool base, double *avg,
                     gs_error *err)
 {
     uint64_t *chain = malloc(count * sizeof *chain), top = 0;
-    /* the largest piece (2 MB .. 64 MB) that divides the stride: every element on one physical
-     * page of it, and few mappings per footprint */
     uint64_t piece = TLB_BIG_PIECE;
     while (piece > TLB_PIECE && stride % piece)
         piece /= 2;
@@ -37,13 +39,8 @@ static int tlb_walk(cw_walker *w, uint64_t count, uint64_t stride, bool base, do
         chain[j] = base ? phys : j * stride + TLB_SHIFT * j % piece;
         top = chain[j] > top ? chain[j] : top;
     }
-    gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = top + w->elem,
-                       .chain = chain, .chain_len = count, .element_bytes = w->elem,
-                       .warmup_passes = 2, .timed_accesses = count * 8 > 8192 ? count * 8 : 8192,
-                       .carveout_percent = -1};
-    if (p.footprint_bytes > piece)
-        p.physical_bytes = piece;
-    int rc = cw_avg_chase(w, chain, count, p.footprint_bytes, 2, p.timed_accesses, -1, avg, err);
+    uint64_t timed = count * 8 > 8192 ? count * 8 : 8192;
+    int rc = cw_avg_chase(w, chain, count, top + w->elem, 2, timed, -1, avg, err);
     free(chain);
     return rc;
 }
@@ -169,8 +166,8 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
                        .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
     /* fewer, larger physical pieces than the fine-grained walks: footprints up to
      * CW_TLB_MAX_FOOTPRINT map in a few thousand pieces */
-    if (w->tlb && p.footprint_bytes > CW_AVG_ALIAS_BYTES)
-        p.physical_bytes = CW_AVG_ALIAS_BYTES;
+    if (w->tlb)
+        cw_tlb_alias(&p, CW_AVG_ALIAS_BYTES);
     gs_chase_result r = {.latency_cycles = NULL};
     int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;
@@ -180,6 +177,14 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 }
 
 /* ---- the fine-grained level checked, and the records ----------------------------------------- */
+
+void cw_page_nd(gs_probe_out *p, uint64_t region_bytes)
+{
+    gs_figure_nd(p, "page_bytes", "B", "stride walks over aliased memory", "stride walks see the "
+                 "region one entry of the first level covers (%llu B, coverage_bytes); a smaller "
+                 "page, an entry holding the translations of several pages, reads the same",
+                 (unsigned long long)region_bytes);
+}
 
 /* The first TLB level from fine-grained walks must agree with average-mode stride walks
  * (cw_avg_tlb): the same entries, and the same page (or a page below the walks' smallest stride
@@ -195,6 +200,17 @@ int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_
                                  : r->entries && r->page_points &&
                                        lv->line_bytes <= CW_TLB_MIN_STRIDE;
     *ok = r->entries && entries == r->entries && page_ok;
+    /* a miss penalty inside the trace's hit band: the fine-grained walk could not see this level's
+     * misses, so its reading neither confirms nor refutes the stride walks, which stand alone */
+    double band = lv->band.threshold_cycles - lv->band.hit_cycles;
+    if (!*ok && r->entries && r->page_bytes && isfinite(band) && r->penalty_cycles <= band) {
+        snprintf(r->blind, sizeof r->blind, "the fine-grained walk cannot see this level: its "
+                 "miss penalty (%.1f cycles in average mode) lies inside the trace's hit band "
+                 "(%.1f cycles wide); it read %llu entries of %llu B", r->penalty_cycles, band,
+                 (unsigned long long)entries, (unsigned long long)lv->line_bytes);
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%s", r->blind);
+        return 0;
+    }
     if (!*ok)
         snprintf(lv->why_structure, sizeof lv->why_structure, "fine-grained walks found %llu "
                  "entries of %llu B, average-mode stride walks %llu entries of %llu B: they "
@@ -258,7 +274,7 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
     cw_avg_tlb_result r = *rp;
     char why[640];
     snprintf(why, sizeof why, "%.400s; average mode: %.200s", refuted, r.why[0] ? r.why : "ok");
-    bool alone = strcmp(refuted, "--structure average") == 0;
+    bool alone = strcmp(refuted, "--structure average") == 0 || r.blind[0];
     if (!alone) {
         record_tlb_disagree(ctx, t, refuted, &r);
     } else if (!r.entries) {
@@ -269,10 +285,13 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
                         "stride visited with no step in the average latency, equal at the largest "
                         "strides";
         gs_param_int(p, "chases", (long long)r.chases);
+        if (r.blind[0])
+            gs_probe_warning(p, "%s", r.blind);
         gs_figure(p, "entries", (double)r.entries, "", 0, 1, m);
         if (r.page_bytes) {
-            const char *pm = "entries x page = most regions that fit x stride, below the page";
-            gs_figure(p, "page_bytes", (double)r.page_bytes, "B", 0, 1, pm);
+            const char *pm = "the smallest stride from which 1.5 x entries regions step: each "
+                             "region its own entry";
+            cw_page_nd(p, r.page_bytes);
             gs_figure(p, "coverage_bytes", (double)r.page_bytes, "B", 0, 1, pm);
             gs_figure(p, "size_bytes", (double)(r.page_bytes * r.entries), "B", 0, 1,
                       "entries x coverage");
@@ -319,7 +338,7 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
     snprintf(why, sizeof why, "%s%.300s%s%.300s", refuted ? "the fine-grained walk was refuted: "
              : "", refuted ? refuted : "", refuted ? "; average mode: " : "", r->why);
     if (r->page_bytes && !refuted)
-        gs_figure(p, "page_bytes", (double)r->page_bytes, "B", 0, 1, "the first level's page");
+        cw_page_nd(p, r->page_bytes);
     else if (refuted) /* the stride unit is the average walk's reading, not a known page */
         gs_figure_nd(p, "page_bytes", "B", m, "the first level's page is not determined: %.400s",
                      refuted);

@@ -15,7 +15,8 @@
 #include "probes/cache_internal.h"
 #include "util/interrupt.h"
 
-#define TLB2_SHIFT 136ull          /* element j sits 136 j bytes (mod the page) into its region */
+#define TLB2_SHIFT 8ull            /* element j sits 8 j bytes (mod the page) into its region:
+                                      * packed words, few lines (cache_tlb.c, TLB_SHIFT) */
 #define TLB2_MIN_COUNT 64ull       /* regions of the first walk, at least: past the first level */
 #define TLB2_TOL 0.05              /* counts that agree within 5 % are equal */
 
@@ -42,8 +43,8 @@ static void set_piece(uint64_t page, uint64_t first_entries)
 }
 
 /* Average cycles per access of n regions stride apart (base: the same physical words, the
- * physical offsets themselves, inside one piece: no translation misses). Element j lies at j x stride + 136 j
- * mod page: its own line, inside its own region. */
+ * physical offsets themselves, inside one piece: no translation misses). Element j lies at j x stride + 8 j
+ * mod page: its own word, inside its own region. */
 static int walk(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, bool base,
                 uint64_t *walked, double *avg, gs_error *err)
 {
@@ -62,8 +63,7 @@ static int walk(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, bool b
                        .chain = chain, .chain_len = n, .element_bytes = AVG_ELEM,
                        .warmup_passes = 2, .timed_accesses = n * passes,
                        .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
-    if (p.footprint_bytes > piece)
-        p.physical_bytes = piece;
+    cw_tlb_alias(&p, piece);
     gs_chase_result r = {.latency_cycles = NULL};
     int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;

@@ -34,13 +34,20 @@ int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, s
                        .chain = chain, .chain_len = len, .element_bytes = w->elem,
                        .warmup_passes = warmup, .record_n = record < w->cap ? record : w->cap,
                        .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
-    if (w->tlb && p.footprint_bytes > CW_ALIAS_BYTES)
-        p.physical_bytes = CW_ALIAS_BYTES;
+    if (w->tlb)
+        cw_tlb_alias(&p, CW_ALIAS_BYTES);
     gs_chase_result r = {.latency_cycles = w->lat, .record_capacity = w->cap};
     int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;
     *got = rc ? 0 : r.recorded;
     return rc;
+}
+
+void cw_tlb_alias(gs_chase_plan *p, uint64_t physical_bytes)
+{
+    p->physical_bytes = physical_bytes;
+    if (p->footprint_bytes < 2 * physical_bytes)
+        p->footprint_bytes = 2 * physical_bytes;
 }
 
 /* TLB walks alias physical memory, and a backend may round physical_bytes up to its mapping
@@ -203,8 +210,8 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
                        .warmup_passes = warmup, .timed_accesses = timed,
                        .carveout_percent = carveout < 0 ? w->carveout : carveout,
                        .smem_bytes = w->smem_bytes};
-    if (w->tlb && footprint > (4ull << 10))
-        p.physical_bytes = 4ull << 10;        /* as the fine-grained TLB walks (cw_chase) */
+    if (w->tlb)
+        cw_tlb_alias(&p, CW_ALIAS_BYTES);     /* as the fine-grained TLB walks (cw_chase) */
     gs_chase_result r = {.latency_cycles = NULL};
     int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;

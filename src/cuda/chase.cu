@@ -5,7 +5,8 @@
  * Only visited elements are written; aliased global chains hold distances (chase_kernels.cu).
  * warmup_passes == 0 means cold caches: after the chain is
  * written, a buffer of twice the L2 size is written to evict it. Everything taken is released on
- * every path (one job struct, one release function). */
+ * every path (one job struct, one release function), except an aliased footprint's mapping: the
+ * backend keeps it for the next aliased chase (vmm.h; mapping costs more than the chase). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +33,8 @@ typedef struct chase_job {
     uint32_t *trace, *sm_id;
     /* device */
     char *buf;                        /* cudaMalloc'd footprint, or NULL with vmm */
-    gs_vmm vmm;
-    char *base;                       /* where offsets count from (buf or vmm.va) */
+    gs_vmm *vmm;                      /* aliased footprint: the backend's (gs_cuda.aliases) */
+    char *base;                       /* where offsets count from (buf or vmm->va) */
     uint64_t *d_off, *d_val, *d_start, *d_final;
     uint4 *d_image;
     long long *d_cycles;
@@ -53,7 +54,6 @@ static void job_release(chase_job *j)
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             (void)cudaFree(dev[i]);
-    gs_vmm_release(&j->vmm);
     free(j->off), free(j->val), free(j->image), free(j->start), free(j->final_cursor);
     free(j->cycles), free(j->ns), free(j->trace), free(j->sm_id);
 }
@@ -303,18 +303,32 @@ static bool aliased(const gs_chase_plan *p)
     return p->physical_bytes && p->physical_bytes < p->footprint_bytes;
 }
 
+/* cudaMalloc of the footprint; out of memory once, the aliases kept for TLB chases go back to
+ * the driver and it is tried again. */
+static cudaError_t malloc_footprint(chase_job *j)
+{
+    cudaError_t e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        j->buf = NULL;
+        gs_vmm_cache_release(&j->c->aliases);
+        e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
+    }
+    return e;
+}
+
 static int alloc_global(chase_job *j, gs_error *err)
 {
     int rc = 0;
     const gs_chase_plan *p = j->plan;
     if (aliased(p)) {
-        if ((rc = gs_vmm_alias(j->c->ordinal, p->footprint_bytes, p->physical_bytes, &j->vmm,
-                               err)) != 0)
+        if ((rc = gs_vmm_cache_alias(&j->c->aliases, j->c->ordinal, p->footprint_bytes,
+                                     p->physical_bytes, &j->vmm, err)) != 0)
             return rc;
-        j->base = (char *)(uintptr_t)j->vmm.va;
+        j->base = (char *)(uintptr_t)j->vmm->va;
         return 0;
     }
-    cudaError_t e = cudaMalloc((void **)&j->buf, p->footprint_bytes);
+    cudaError_t e = malloc_footprint(j);
     if (e == cudaErrorMemoryAllocation) {
         size_t free_bytes = 0, total_bytes = 0;
         (void)cudaGetLastError();
@@ -577,7 +591,7 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
         return rc;
     if ((rc = build_elements(j, err)) != 0)
         return rc;
-    uint64_t phys = global && aliased(p) ? j->vmm.physical_bytes : p->footprint_bytes;
+    uint64_t phys = global && aliased(p) ? j->vmm->physical_bytes : p->footprint_bytes;
     if ((rc = check_collisions(j, phys, err)) != 0)
         return rc;
     rc = global ? write_global_chain(j, err) : write_image_chain(j, err);

@@ -3,7 +3,7 @@
  * memory, or an image that the kernel copies into shared or local memory), runs the kernel of
  * chase_kernels.cu, verifies that the chase followed the chain, and fills gs_chase_result.
  * Only visited elements are written; aliased global chains hold distances (chase_kernels.cu).
- * warmup_passes == 0 means cold caches: after the chain is
+ * No warm-up (warmup_passes and warmup_accesses 0) means cold caches: after the chain is
  * written, a buffer of twice the L2 size is written to evict it. Everything taken is released on
  * every path (one job struct, one release function), except an aliased footprint's mapping: the
  * backend keeps it for the next aliased chase (vmm.h; mapping costs more than the chase). */
@@ -413,7 +413,7 @@ fail:
     return rc;
 }
 
-/* Cold caches for warmup_passes == 0: write twice the L2's size elsewhere. */
+/* Cold caches without a warm-up: write twice the L2's size elsewhere. */
 static int evict_l2(chase_job *j, gs_error *err)
 {
     int rc = 0;
@@ -441,6 +441,19 @@ static size_t walker_start(const chase_job *j, unsigned w)
     return (size_t)((unsigned __int128)w * j->plan->chain_len / j->walkers);
 }
 
+/* Accesses before the timed ones: whole passes, or the plan's warmup_accesses. */
+static uint64_t warm_accesses(const gs_chase_plan *p)
+{
+    return p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * p->chain_len;
+}
+
+/* Where walker w starts: warm_accesses before its timed accesses, which begin at its place. */
+static size_t walker_first(const chase_job *j, unsigned w)
+{
+    size_t n = j->plan->chain_len, back = (size_t)(warm_accesses(j->plan) % n);
+    return (walker_start(j, w) + n - back) % n;
+}
+
 static int alloc_run_buffers(chase_job *j, gs_error *err)
 {
     int rc = 0;
@@ -454,7 +467,7 @@ static int alloc_run_buffers(chase_job *j, gs_error *err)
     if (!j->start || !j->final_cursor || !j->cycles || !j->ns || !j->trace || !j->sm_id)
         return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for %u walkers", j->walkers);
     for (unsigned i = 0; i < j->walkers; i++)
-        j->start[i] = cursor_of(j, j->plan->chain[walker_start(j, i)]);
+        j->start[i] = cursor_of(j, j->plan->chain[walker_first(j, i)]);
     CUDA_TRY(cudaMalloc((void **)&j->d_start, w * sizeof *j->d_start));
     CUDA_TRY(cudaMalloc((void **)&j->d_final, wl * sizeof *j->d_final));
     CUDA_TRY(cudaMalloc((void **)&j->d_cycles, 2 * w * sizeof *j->d_cycles));
@@ -482,7 +495,7 @@ static int launch(chase_job *j, const void *kernel, gs_error *err)
     a.lane_add = lane_add(j);
     a.cursor_mask = j->cursor_mask;
     a.lanes = j->lanes;
-    a.warm_accesses = (uint64_t)p->warmup_passes * p->chain_len;
+    a.warm_accesses = warm_accesses(p);
     a.timed = j->timed;
     a.record = p->record_n > 0;
     a.trace_entries = p->record_n ? (uint32_t)p->record_n + 1 : 0;
@@ -595,7 +608,7 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
     if ((rc = check_collisions(j, phys, err)) != 0)
         return rc;
     rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
-    if (rc == 0 && p->warmup_passes == 0)
+    if (rc == 0 && warm_accesses(p) == 0)
         rc = evict_l2(j, err);
     return rc ? rc : alloc_run_buffers(j, err);
 }

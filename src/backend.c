@@ -46,13 +46,17 @@ static int p_clock(gs_backend *b, const gs_clock_plan *p, gs_clock_result *o, gs
 
 static int p_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
 {
-    char d[200];
+    char d[320];
     double s = gs_profile_now();
     int rc = inner->chase(b, p, o, e);
     snprintf(d, sizeof d, "space=%s path=%s footprint=%llu chain=%zu warmup=%u record=%zu "
-             "timed=%llu walkers=%u lanes=%u", gs_space_name(p->space), gs_path_name(p->path),
+             "timed=%llu walkers=%u lanes=%u warm_accesses=%llu physical=%llu",
+             gs_space_name(p->space), gs_path_name(p->path),
              (unsigned long long)p->footprint_bytes, p->chain_len, p->warmup_passes, p->record_n,
-             (unsigned long long)p->timed_accesses, p->walkers, p->lanes);
+             (unsigned long long)p->timed_accesses, p->walkers, p->lanes,
+             (unsigned long long)(p->warmup_accesses ? p->warmup_accesses
+                                                     : (uint64_t)p->warmup_passes * p->chain_len),
+             (unsigned long long)p->physical_bytes);
     gs_profile_log("chase", s, d);
     return rc;
 }

@@ -141,6 +141,10 @@ typedef struct gs_chase_plan {
     size_t chain_len;
     unsigned element_bytes;       /* 4 or 8: width of each load and of the stored next-offset */
     unsigned warmup_passes;       /* whole passes over the chain before anything is timed */
+    uint64_t warmup_accesses;     /* > 0: instead of whole passes, this many accesses: the walk
+                                     starts that many chain positions before its timed accesses
+                                     (which begin where they would), so the warm-up is the end of
+                                     a pass; warmup_passes x chain_len is the same walk */
     size_t record_n;              /* > 0: fine-grained mode, record the latency of each of the
                                      first record_n timed accesses (Listing 2 of the memory paper) */
     uint64_t timed_accesses;      /* average mode (record_n == 0): accesses timed as one block */

@@ -107,6 +107,7 @@ fail:
 
 static void cuda_close(gs_backend *b)
 {
+    gs_vmm_cache_release(&gs_cuda_of(b)->aliases);
     gs_cuda_issue_release();
     free(b->impl);
     free(b);

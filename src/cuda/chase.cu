@@ -3,9 +3,10 @@
  * memory, or an image that the kernel copies into shared or local memory), runs the kernel of
  * chase_kernels.cu, verifies that the chase followed the chain, and fills gs_chase_result.
  * Only visited elements are written; aliased global chains hold distances (chase_kernels.cu).
- * warmup_passes == 0 means cold caches: after the chain is
+ * No warm-up (warmup_passes and warmup_accesses 0) means cold caches: after the chain is
  * written, a buffer of twice the L2 size is written to evict it. Everything taken is released on
- * every path (one job struct, one release function). */
+ * every path (one job struct, one release function), except an aliased footprint's mapping: the
+ * backend keeps it for the next aliased chase (vmm.h; mapping costs more than the chase). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +33,8 @@ typedef struct chase_job {
     uint32_t *trace, *sm_id;
     /* device */
     char *buf;                        /* cudaMalloc'd footprint, or NULL with vmm */
-    gs_vmm vmm;
-    char *base;                       /* where offsets count from (buf or vmm.va) */
+    gs_vmm *vmm;                      /* aliased footprint: the backend's (gs_cuda.aliases) */
+    char *base;                       /* where offsets count from (buf or vmm->va) */
     uint64_t *d_off, *d_val, *d_start, *d_final;
     uint4 *d_image;
     long long *d_cycles;
@@ -53,7 +54,6 @@ static void job_release(chase_job *j)
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             (void)cudaFree(dev[i]);
-    gs_vmm_release(&j->vmm);
     free(j->off), free(j->val), free(j->image), free(j->start), free(j->final_cursor);
     free(j->cycles), free(j->ns), free(j->trace), free(j->sm_id);
 }
@@ -303,18 +303,32 @@ static bool aliased(const gs_chase_plan *p)
     return p->physical_bytes && p->physical_bytes < p->footprint_bytes;
 }
 
+/* cudaMalloc of the footprint; out of memory once, the aliases kept for TLB chases go back to
+ * the driver and it is tried again. */
+static cudaError_t malloc_footprint(chase_job *j)
+{
+    cudaError_t e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        j->buf = NULL;
+        gs_vmm_cache_release(&j->c->aliases);
+        e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
+    }
+    return e;
+}
+
 static int alloc_global(chase_job *j, gs_error *err)
 {
     int rc = 0;
     const gs_chase_plan *p = j->plan;
     if (aliased(p)) {
-        if ((rc = gs_vmm_alias(j->c->ordinal, p->footprint_bytes, p->physical_bytes, &j->vmm,
-                               err)) != 0)
+        if ((rc = gs_vmm_cache_alias(&j->c->aliases, j->c->ordinal, p->footprint_bytes,
+                                     p->physical_bytes, &j->vmm, err)) != 0)
             return rc;
-        j->base = (char *)(uintptr_t)j->vmm.va;
+        j->base = (char *)(uintptr_t)j->vmm->va;
         return 0;
     }
-    cudaError_t e = cudaMalloc((void **)&j->buf, p->footprint_bytes);
+    cudaError_t e = malloc_footprint(j);
     if (e == cudaErrorMemoryAllocation) {
         size_t free_bytes = 0, total_bytes = 0;
         (void)cudaGetLastError();
@@ -399,7 +413,7 @@ fail:
     return rc;
 }
 
-/* Cold caches for warmup_passes == 0: write twice the L2's size elsewhere. */
+/* Cold caches without a warm-up: write twice the L2's size elsewhere. */
 static int evict_l2(chase_job *j, gs_error *err)
 {
     int rc = 0;
@@ -427,6 +441,19 @@ static size_t walker_start(const chase_job *j, unsigned w)
     return (size_t)((unsigned __int128)w * j->plan->chain_len / j->walkers);
 }
 
+/* Accesses before the timed ones: whole passes, or the plan's warmup_accesses. */
+static uint64_t warm_accesses(const gs_chase_plan *p)
+{
+    return p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * p->chain_len;
+}
+
+/* Where walker w starts: warm_accesses before its timed accesses, which begin at its place. */
+static size_t walker_first(const chase_job *j, unsigned w)
+{
+    size_t n = j->plan->chain_len, back = (size_t)(warm_accesses(j->plan) % n);
+    return (walker_start(j, w) + n - back) % n;
+}
+
 static int alloc_run_buffers(chase_job *j, gs_error *err)
 {
     int rc = 0;
@@ -440,7 +467,7 @@ static int alloc_run_buffers(chase_job *j, gs_error *err)
     if (!j->start || !j->final_cursor || !j->cycles || !j->ns || !j->trace || !j->sm_id)
         return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for %u walkers", j->walkers);
     for (unsigned i = 0; i < j->walkers; i++)
-        j->start[i] = cursor_of(j, j->plan->chain[walker_start(j, i)]);
+        j->start[i] = cursor_of(j, j->plan->chain[walker_first(j, i)]);
     CUDA_TRY(cudaMalloc((void **)&j->d_start, w * sizeof *j->d_start));
     CUDA_TRY(cudaMalloc((void **)&j->d_final, wl * sizeof *j->d_final));
     CUDA_TRY(cudaMalloc((void **)&j->d_cycles, 2 * w * sizeof *j->d_cycles));
@@ -468,7 +495,7 @@ static int launch(chase_job *j, const void *kernel, gs_error *err)
     a.lane_add = lane_add(j);
     a.cursor_mask = j->cursor_mask;
     a.lanes = j->lanes;
-    a.warm_accesses = (uint64_t)p->warmup_passes * p->chain_len;
+    a.warm_accesses = warm_accesses(p);
     a.timed = j->timed;
     a.record = p->record_n > 0;
     a.trace_entries = p->record_n ? (uint32_t)p->record_n + 1 : 0;
@@ -577,11 +604,11 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
         return rc;
     if ((rc = build_elements(j, err)) != 0)
         return rc;
-    uint64_t phys = global && aliased(p) ? j->vmm.physical_bytes : p->footprint_bytes;
+    uint64_t phys = global && aliased(p) ? j->vmm->physical_bytes : p->footprint_bytes;
     if ((rc = check_collisions(j, phys, err)) != 0)
         return rc;
     rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
-    if (rc == 0 && p->warmup_passes == 0)
+    if (rc == 0 && warm_accesses(p) == 0)
         rc = evict_l2(j, err);
     return rc ? rc : alloc_run_buffers(j, err);
 }

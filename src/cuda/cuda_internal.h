@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/cuda_backend.h"
+#include "cuda/vmm.h"
 #include "plan.h"
 
 typedef struct gs_cuda {
@@ -14,6 +15,7 @@ typedef struct gs_cuda {
     cudaDeviceProp prop;
     int driver_version;
     int runtime_version;
+    gs_vmm_cache aliases;         /* aliased footprints of TLB chases, kept until close (vmm.h) */
 } gs_cuda;
 
 /* The backend state of b. */

@@ -33,6 +33,7 @@ static struct {
     long long walker_accesses;
     long long lanes;
     uint64_t walker_slot;
+    const char *warmup;
 } opt;
 
 const gs_opt gs_probe_random_walk_opts[] = {
@@ -45,6 +46,9 @@ const gs_opt gs_probe_random_walk_opts[] = {
      "--thorough)", NULL, 1, 16},
     {"timed", GS_OPT_INT, &opt.timed, "N", "timed accesses per array size, after one whole pass "
      "(default 2048, 8192 with --thorough)", NULL, 16, 1 << 24},
+    {"warmup", GS_OPT_CHOICE, &opt.warmup, "MODE", "global walks: 'full' warms each size with one "
+     "whole pass (default); 'auto' warms a size above 2 x L2 with the last 2 x L2 / slot accesses "
+     "of a pass only (docs/methods.md, random-walk)", "full|auto", 0, 0},
     {"walkers-max", GS_OPT_INT, &opt.walkers_max, "N", "most concurrent walkers (default: SMs x "
      "blocks per SM; 0 skips the walkers sweep)", NULL, 0, 1 << 20},
     {"walker-accesses", GS_OPT_INT, &opt.walker_accesses, "N", "accesses of each lane of each "
@@ -68,6 +72,19 @@ typedef struct space_walk {
     int density;                  /* sizes per octave: this times --per-octave */
 } space_walk;
 
+/* --warmup auto: the accesses that warm a global walk of this footprint, 0 for a whole pass.
+ * Above 2 x L2 the warm-up is the last 2 x L2 / slot accesses of a pass (its timed accesses
+ * follow as after a whole pass); docs/methods.md says when that leaves the same steady state. */
+static uint64_t warmup_cap(const gs_probe_ctx *ctx, gs_space space, uint64_t footprint,
+                           uint64_t slot)
+{
+    uint64_t l2 = ctx->info->l2_bytes;
+    if (strcmp(opt.warmup, "auto") != 0 || space != GS_SPACE_GLOBAL || !l2 ||
+        footprint <= 2 * l2)
+        return 0;
+    return 2 * l2 / slot;
+}
+
 /* One chase over a Sattolo cycle of footprint / slot elements. */
 static int walk(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uint64_t slot,
                 unsigned warmup_passes, uint64_t timed, unsigned walkers, unsigned lanes,
@@ -84,7 +101,10 @@ static int walk(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uint64_t 
     gs_chase_plan plan = { .space = space, .path = GS_PATH_DEFAULT, .footprint_bytes = span,
                            .chain = chain, .chain_len = count,
                            .element_bytes = span > 0xffffffffull ? 8 : 4,
-                           .warmup_passes = warmup_passes, .timed_accesses = timed,
+                           .warmup_passes = warmup_passes,
+                           .warmup_accesses = warmup_passes == 1 && walkers <= 1
+                                                  ? warmup_cap(ctx, space, footprint, slot) : 0,
+                           .timed_accesses = timed,
                            .walkers = walkers, .lanes = lanes, .lane_stride_bytes = footprint,
                            .carveout_percent = -1 };
     memset(res, 0, sizeof *res);
@@ -197,11 +217,16 @@ typedef struct curve {
 static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                          const curve *c)
 {
-    char name[96], method[160];
+    char name[96], method[240];
     size_t last = c->n - 1;
+    uint64_t cap = warmup_cap(ctx, sw->space, (uint64_t)c->sizes[last], sw->slot_bytes);
+    char warm[80] = "one whole pass";
+    if (cap)
+        snprintf(warm, sizeof warm, "the last %llu accesses of a pass (--warmup auto)",
+                 (unsigned long long)cap);
     snprintf(method, sizeof method, "random walk (Sattolo cycle over every %llu-B element of a "
-             "%llu-B array), one warp, after one whole pass: average cycles per access",
-             (unsigned long long)sw->slot_bytes, (unsigned long long)c->sizes[last]);
+             "%llu-B array), one warp, after %s: average cycles per access",
+             (unsigned long long)sw->slot_bytes, (unsigned long long)c->sizes[last], warm);
     name_of(name, sizeof name, sw, "latency_cycles");
     gs_figure(p, name, c->cycles[last], "cycles", 0, (size_t)opt.timed, method);
     name_of(name, sizeof name, sw, "latency_ns");
@@ -404,6 +429,7 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.walker_accesses = 32;
     opt.lanes = 32;
     opt.walker_slot = 256;
+    opt.warmup = "full";
 }
 
 int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
@@ -439,6 +465,7 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "max_size_bytes", (long long)opt.max_size);
     gs_param_int(p, "per_octave", opt.per_octave);
     gs_param_int(p, "timed_accesses", opt.timed);
+    gs_param_string(p, "warmup", opt.warmup);
     gs_param_int(p, "walkers_max", opt.walkers_max);
     gs_param_int(p, "walker_accesses", opt.walker_accesses);
     gs_param_int(p, "walker_slot_bytes", (long long)opt.walker_slot);

@@ -382,6 +382,23 @@ static void warm_pass(chase_ctx *cx)
     }
 }
 
+/* The last `accesses` accesses of walks that end where the timed ones begin (position 0), not
+ * timed: whole passes when accesses is a multiple of the chain's length. */
+static void warm_walk(chase_ctx *cx, uint64_t accesses)
+{
+    const gs_chase_plan *p = cx->plan;
+    size_t k = (size_t)((p->chain_len - accesses % p->chain_len) % p->chain_len);
+    bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
+    size_t ahead = (k + PREFETCH_AHEAD) % p->chain_len;
+    for (uint64_t i = 0; i < accesses; i++) {
+        if (prefetch)
+            prefetch_request(cx, p->chain[ahead]);
+        ahead = next_position(ahead, p->chain_len);
+        access_request(cx, p->chain[k]);
+        k = next_position(k, p->chain_len);
+    }
+}
+
 /* ---- checking the plan ----------------------------------------------------------------------------- */
 
 static int check_path(const chase_ctx *cx, gs_error *err)
@@ -555,8 +572,11 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
     int rc = sim_chase_begin(&cx, m, plan, out, err);
     if (rc)
         return rc;
-    for (unsigned pass = 0; pass < plan->warmup_passes; pass++)
-        warm_pass(&cx);
+    if (plan->warmup_accesses)
+        warm_walk(&cx, plan->warmup_accesses);
+    else
+        for (unsigned pass = 0; pass < plan->warmup_passes; pass++)
+            warm_pass(&cx);
     double avg = run_timed(&cx, out);
     uint64_t timed = plan->record_n ? plan->record_n : plan->timed_accesses;
     double clock_khz = m->info.sm_clock_khz;

@@ -401,7 +401,8 @@ typedef struct gs_atomic_result {
 /* ---- cluster -------------------------------------------------------------------------------- */
 /* Hopper's thread-block clusters (cc >= 9.0): distributed shared memory (a block loading another
  * block's shared memory over the SM-to-SM network: mapa + ld.shared::cluster) and the bulk-copy
- * (TMA) engine (cp.async.bulk global -> shared, completed on an mbarrier). A device without them,
+ * (TMA) engine (cp.async.bulk global -> shared, 1D or 2D through a tensor map, completed on an
+ * mbarrier). A device without them,
  * or a build without sm_90 code, answers every kind with GS_ERR_UNSUPPORTED and why. */
 typedef enum gs_cluster_kind {
     GS_CLUSTER_QUERY = 0,         /* only allowed, max_active_clusters and max_cluster_size */
@@ -413,6 +414,9 @@ typedef enum gs_cluster_kind {
                                      16-byte loads */
     GS_CLUSTER_BULK_COPY,         /* global -> shared with cp.async.bulk (1D, an mbarrier) */
     GS_CLUSTER_VECTOR_COPY,       /* the same bytes with 16-byte loads and st.shared */
+    GS_CLUSTER_TENSOR_COPY,       /* the same with cp.async.bulk.tensor.2d through a CUtensorMap
+                                     (16 KB boxes of 64 rows x 256 B of a 4 KB-pitch matrix; the
+                                     footprint rounded down to whole 256 KB bands) */
     GS_CLUSTER_KIND_COUNT
 } gs_cluster_kind;
 

@@ -50,6 +50,9 @@ int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, in
         CUDA_TRY(cudaDeviceSynchronize());                                                   \
     } while (0)
 
+/* Whether the driver hands out entry point `name` (driver_shim.cu forwards the driver functions
+ * gpusonar calls to such entry points; a missing one answers CUDA_ERROR_NOT_INITIALIZED). */
+bool gs_driver_has(const char *name);                                        /* driver_shim.cu */
 /* The driver's current SM clock in kHz, read through NVML (dlopen); 0 when NVML is absent. */
 double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);                 /* nvml.cu */
 /* The link between two GPUs (PCI bus ids) as NVML reports it: link "nvlink" when NVLink P2P

@@ -141,7 +141,8 @@ static __device__ __forceinline__ void cl_bulk_wait(unsigned bar, unsigned parit
 }
 
 /* Expect CL_CHUNK bytes on mbarrier bar and start the tensor copy of the box at (x, y) (u32
- * columns, rows) of the tensor map at generic address map into dst (PTX ISA, "cp.async.bulk.tensor"). */
+ * columns, rows) of the tensor map at generic address map into dst (PTX ISA,
+ * "cp.async.bulk.tensor"). */
 static __device__ __forceinline__ void cl_tensor_issue(unsigned dst, unsigned long long map,
                                                        unsigned x, unsigned y, unsigned bar)
 {
@@ -609,7 +610,7 @@ static int cl_time_copy(gs_backend *b, const gs_cluster_plan *p, cl_job *j,
     unsigned sms = (unsigned)gs_cuda_of(b)->prop.multiProcessorCount;
     unsigned blocks = sms * CL_COPY_BLOCKS_PER_SM, flag[2] = {0, 0};
     bool tensor = p->kind == GS_CLUSTER_TENSOR_COPY;
-    /* the tensor copy's matrix has whole bands of CL_TMAP_BOX_ROWS rows, CL_TMAP_ACROSS boxes each */
+    /* the tensor copy's matrix: whole bands of CL_TMAP_BOX_ROWS rows, CL_TMAP_ACROSS boxes each */
     unsigned long long rows = p->bytes / CL_TMAP_ROW_BYTES / CL_TMAP_BOX_ROWS * CL_TMAP_BOX_ROWS;
     unsigned long long chunks = tensor ? rows / CL_TMAP_BOX_ROWS * CL_TMAP_ACROSS
                                        : p->bytes / CL_CHUNK;

@@ -87,7 +87,8 @@ bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t)
 }
 
 static const char *const cluster_kind_names[GS_CLUSTER_KIND_COUNT] = {
-    "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy"};
+    "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy",
+    "tensor-copy"};
 
 const char *gs_cluster_kind_name(gs_cluster_kind k)
 {
@@ -103,7 +104,7 @@ const char *gs_persist_mode_name(gs_persist_mode m)
 }
 
 static const char *const mma_type_names[GS_MMA_TYPE_COUNT] = {"f16", "bf16", "tf32", "e4m3", "s8",
-                                                              "f64"};
+                                                              "f64", "e5m2"};
 static const char *const mma_instr_names[GS_MMA_INSTR_COUNT] = {"mma_sync", "wgmma"};
 
 const char *gs_mma_type_name(gs_mma_type t)
@@ -119,17 +120,13 @@ const char *gs_mma_instr_name(gs_mma_instr i)
 bool gs_mma_shape(gs_mma_instr i, gs_mma_type t, unsigned *m, unsigned *n, unsigned *k)
 {
     /* PTX ISA, "Warp-level matrix shapes" and "Asynchronous warpgroup level matrix shapes" */
-    static const unsigned sync[GS_MMA_TYPE_COUNT][3] = {
-        {16, 8, 16}, {16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {16, 8, 32}, {8, 8, 4}};
-    if ((unsigned)t >= GS_MMA_TYPE_COUNT || (unsigned)i >= GS_MMA_INSTR_COUNT)
+    static const unsigned shapes[GS_MMA_INSTR_COUNT][GS_MMA_TYPE_COUNT][3] = {
+        {{16, 8, 16}, {16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {16, 8, 32}, {8, 8, 4}, {0, 0, 0}},
+        {{64, 128, 16}, {64, 128, 16}, {64, 128, 8}, {64, 128, 32}, {64, 128, 32}, {0, 0, 0},
+         {64, 128, 32}}};
+    if ((unsigned)t >= GS_MMA_TYPE_COUNT || (unsigned)i >= GS_MMA_INSTR_COUNT || !shapes[i][t][0])
         return false;
-    if (i == GS_MMA_WGMMA) {
-        if (t != GS_MMA_F16)
-            return false;
-        *m = 64, *n = 128, *k = 16;
-        return true;
-    }
-    *m = sync[t][0], *n = sync[t][1], *k = sync[t][2];
+    *m = shapes[i][t][0], *n = shapes[i][t][1], *k = shapes[i][t][2];
     return true;
 }
 

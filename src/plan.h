@@ -405,7 +405,8 @@ typedef struct gs_atomic_result {
 /* ---- cluster -------------------------------------------------------------------------------- */
 /* Hopper's thread-block clusters (cc >= 9.0): distributed shared memory (a block loading another
  * block's shared memory over the SM-to-SM network: mapa + ld.shared::cluster) and the bulk-copy
- * (TMA) engine (cp.async.bulk global -> shared, completed on an mbarrier). A device without them,
+ * (TMA) engine (cp.async.bulk global -> shared, 1D or 2D through a tensor map, completed on an
+ * mbarrier). A device without them,
  * or a build without sm_90 code, answers every kind with GS_ERR_UNSUPPORTED and why. */
 typedef enum gs_cluster_kind {
     GS_CLUSTER_QUERY = 0,         /* only allowed, max_active_clusters and max_cluster_size */
@@ -417,6 +418,9 @@ typedef enum gs_cluster_kind {
                                      16-byte loads */
     GS_CLUSTER_BULK_COPY,         /* global -> shared with cp.async.bulk (1D, an mbarrier) */
     GS_CLUSTER_VECTOR_COPY,       /* the same bytes with 16-byte loads and st.shared */
+    GS_CLUSTER_TENSOR_COPY,       /* the same with cp.async.bulk.tensor.2d through a CUtensorMap
+                                     (16 KB boxes of 64 rows x 256 B of a 4 KB-pitch matrix; the
+                                     footprint rounded down to whole 256 KB bands) */
     GS_CLUSTER_KIND_COUNT
 } gs_cluster_kind;
 
@@ -550,8 +554,9 @@ typedef struct gs_persist_result {
 /* Tensor-core matrix multiply-accumulate (probe tensor). Instruction MMA_SYNC is the warp-level
  * mma.sync.aligned of PTX with one shape per type (f16, bf16: m16n8k16 with f32 accumulators;
  * tf32: m16n8k8, f32; e4m3: m16n8k32, f32 (cc 8.9+); s8: m16n8k32, s32; f64: m8n8k4, f64; all but
- * e4m3 cc 8.0+); WGMMA is Hopper's warpgroup wgmma.mma_async (cc 9.0 only; f16 m64n128k16 with
- * f32 accumulators, both operands in shared memory through descriptors). A LATENCY plan is one
+ * e4m3 cc 8.0+; no e5m2); WGMMA is Hopper's warpgroup wgmma.mma_async (cc 9.0 only; m64n128 with
+ * f32 accumulators (s8: s32), k16 for f16 and bf16, k8 tf32, k32 e4m3, e5m2 and s8, no f64; both
+ * operands in shared memory through descriptors, K-major). A LATENCY plan is one
  * warp (one warpgroup for WGMMA) running a dependent chain, each instruction's accumulator the
  * next one's; a throughput plan is blocks x warps_per_block warps, each with several independent
  * accumulators, timed whole. gs_mma_applicable says which combinations a compute capability has;
@@ -563,6 +568,7 @@ typedef enum gs_mma_type {
     GS_MMA_E4M3,                  /* fp8 e4m3 inputs, f32 accumulate */
     GS_MMA_S8,                    /* int8 inputs, s32 accumulate */
     GS_MMA_F64,                   /* fp64 (DMMA) */
+    GS_MMA_E5M2,                  /* fp8 e5m2 inputs, f32 accumulate (wgmma only) */
     GS_MMA_TYPE_COUNT
 } gs_mma_type;
 
@@ -662,7 +668,8 @@ int gs_write_plan_check(const gs_write_plan *p, gs_error *err);
 int gs_persist_plan_check(const gs_persist_plan *p, const gs_persist_result *out, gs_error *err);
 const char *gs_mma_type_name(gs_mma_type t);                 /* "f16", "bf16", "tf32", ... */
 const char *gs_mma_instr_name(gs_mma_instr i);               /* "mma_sync", "wgmma" */
-/* The shape (m, n, k) of instruction i on type t; false where there is none (wgmma: f16 only). */
+/* The shape (m, n, k) of instruction i on type t; false where there is none (mma_sync: no e5m2;
+ * wgmma: no f64). */
 bool gs_mma_shape(gs_mma_instr i, gs_mma_type t, unsigned *m, unsigned *n, unsigned *k);
 /* Whether compute capability major.minor has instruction i on type t (mma.sync: 8.0+, e4m3 8.9+;
  * wgmma: 9.0 only); if not, why gets "sm_XY has no ..." (why may be NULL). */

@@ -16,6 +16,7 @@
  *  sm_90  NVIDIA H100 Tensor Core GPU Architecture (whitepaper, 2022), table 2 and "H100 SM
  *         architecture": H100 SXM5 989.4 T FP16/BF16, 494.7 T TF32, 1978.9 T FP8 and INT8 at
  *         132 SMs x 1830 MHz = 4096 / 2048 / 8192 per SM; FP64 tensor "2x A100 per SM" = 256.
+ *         FP8 is one figure for both formats, e4m3 and e5m2 (Ada's table likewise).
  *  sm_75  NVIDIA Turing GPU Architecture (whitepaper, 2018): 8 tensor cores per SM, 64 FP16 FMA
  *         per clock each (1024 flops/clock/SM; GeForce FP32 accumulate at half), INT8 2048; no
  *         BF16, TF32, FP8 or FP64 MMA. */
@@ -25,8 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { TYPES = 6 };
-static const char *const type_names[TYPES] = {"f16", "bf16", "tf32", "e4m3", "s8", "f64"};
+enum { TYPES = 7 };
+static const char *const type_names[TYPES] = {"f16", "bf16", "tf32", "e4m3", "s8", "f64", "e5m2"};
 
 typedef struct peak_row {
     int cc;                                   /* major * 10 + minor */
@@ -36,15 +37,15 @@ typedef struct peak_row {
 } peak_row;
 
 static const peak_row rows[] = {
-    {75, {1024, 0, 0, 0, 2048, 0}, {512, 0, 0, 0, 2048, 0},
+    {75, {1024, 0, 0, 0, 2048, 0, 0}, {512, 0, 0, 0, 2048, 0, 0},
      "NVIDIA Turing GPU Architecture whitepaper (2018)"},
-    {80, {2048, 2048, 1024, 0, 4096, 128}, {2048, 2048, 1024, 0, 4096, 128},
+    {80, {2048, 2048, 1024, 0, 4096, 128, 0}, {2048, 2048, 1024, 0, 4096, 128, 0},
      "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"},
-    {86, {1024, 1024, 512, 0, 2048, -1}, {512, 512, 256, 0, 2048, -1},
+    {86, {1024, 1024, 512, 0, 2048, -1, 0}, {512, 512, 256, 0, 2048, -1, 0},
      "NVIDIA Ampere GA102 GPU Architecture whitepaper (2020)"},
-    {89, {1024, 1024, 512, 2048, 2048, -1}, {512, 512, 256, 1024, 2048, -1},
+    {89, {1024, 1024, 512, 2048, 2048, -1, 2048}, {512, 512, 256, 1024, 2048, -1, 1024},
      "NVIDIA Ada GPU Architecture whitepaper (2022)"},
-    {90, {4096, 4096, 2048, 8192, 8192, 256}, {4096, 4096, 2048, 8192, 8192, 256},
+    {90, {4096, 4096, 2048, 8192, 8192, 256, 8192}, {4096, 4096, 2048, 8192, 8192, 256, 8192},
      "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
 };
 

@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The dense peak of input type `type` ("f16", "bf16", "tf32", "e4m3", "s8", "f64": the names of
- * plan.h's gs_mma_type) on compute capability major.minor in flops (s8: integer operations)
- * per clock per SM; consumer selects the GeForce rate where the whitepaper gives GeForce parts a
+/* The dense peak of input type `type` ("f16", "bf16", "tf32", "e4m3", "s8", "f64", "e5m2": the
+ * names of plan.h's gs_mma_type) on compute capability major.minor in flops (s8: integer
+ * operations) per clock per SM; consumer selects the GeForce rate where the whitepaper gives GeForce parts a
  * half-rate f32 accumulate. 0 with *source the whitepaper, or -1 with why ("no published peak for
  * sm_87") when none is known. */
 int gs_tensor_peak(int cc_major, int cc_minor, const char *type, bool consumer,

@@ -13,6 +13,9 @@
  *                   loads, 4 in flight per thread; per-block globaltimer span and %smid;
  *   cl_bulk_copy    one thread per block drives cp.async.bulk global -> shared, 16 KB chunks,
  *                   4 in flight on 4 mbarriers;
+ *   cl_tensor_copy  the same with cp.async.bulk.tensor.2d and a CUtensorMap (16 KB boxes of 64
+ *                   rows x 256 B out of a matrix of 4 KB rows), encoded on the host by
+ *                   cuTensorMapEncodeTiled through the driver's entry point (driver_shim.cu);
  *   cl_vector_copy  512 threads copy the same chunks with 16-byte loads and st.shared. */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +34,11 @@
 #define CL_VECTOR_THREADS 512
 #define CL_COPY_BLOCKS_PER_SM 2
 #define CL_PORTABLE 8
+#define CL_TMAP_ROW_BYTES 4096u         /* the tensor map's matrix: rows of 4 KB (1024 u32) */
+#define CL_TMAP_BOX_WORDS 64u           /* a box: 64 u32 (256 B) wide, 64 rows: one chunk */
+#define CL_TMAP_BOX_ROWS 64u
+#define CL_TMAP_ACROSS (CL_TMAP_ROW_BYTES / (CL_TMAP_BOX_WORDS * 4u))   /* boxes per box row */
+#define CL_TMAP_ALIGN 128u              /* a tensor copy's shared destination alignment */
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 static __device__ __forceinline__ unsigned cl_rank(void)
@@ -130,6 +138,20 @@ static __device__ __forceinline__ void cl_bulk_wait(unsigned bar, unsigned parit
                      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
                      "selp.u32 %0, 1, 0, p;\n\t}"
                      : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+}
+
+/* Expect CL_CHUNK bytes on mbarrier bar and start the tensor copy of the box at (x, y) (u32
+ * columns, rows) of the tensor map at generic address map into dst (PTX ISA,
+ * "cp.async.bulk.tensor"). */
+static __device__ __forceinline__ void cl_tensor_issue(unsigned dst, unsigned long long map,
+                                                       unsigned x, unsigned y, unsigned bar)
+{
+    asm volatile("{\n\t.reg .b64 state;\n\t"
+                 "mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n\t}"
+                 : : "r"(bar), "r"(CL_CHUNK) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1, {%2, %3}], [%4];"
+                 : : "r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory");
 }
 
 /* How many of the items blockIdx.x, + gridDim.x, ... lie below items (item i copies chunk
@@ -243,6 +265,46 @@ __global__ void cl_bulk_copy(const unsigned char *src, unsigned long long chunks
 #endif
 }
 
+/* One thread per block drives CL_STAGES tensor copies in flight; chunk i is the box at column
+ * i % CL_TMAP_ACROSS, row i / CL_TMAP_ACROSS. The buffers start at the first CL_TMAP_ALIGN
+ * boundary of the dynamic shared memory, the mbarriers after them. flag[0] = 1. */
+__global__ void cl_tensor_copy(const __grid_constant__ CUtensorMap map, unsigned long long chunks,
+                               unsigned long long items, unsigned *flag)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(16) unsigned char cl_dyn[];
+    if (threadIdx.x != 0)
+        return;
+    unsigned base = cl_smem(cl_dyn);
+    unsigned buf = (base + CL_TMAP_ALIGN - 1) & ~(CL_TMAP_ALIGN - 1), bar = buf + CL_COPY_SMEM;
+    unsigned long long m = reinterpret_cast<unsigned long long>(&map);
+    for (unsigned s = 0; s < CL_STAGES; s++)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" : : "r"(bar + 8 * s) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    unsigned long long mine = cl_my_items(items);
+    for (unsigned long long k = 0; k < mine && k < CL_STAGES; k++) {
+        unsigned long long c = (blockIdx.x + k * gridDim.x) % chunks;
+        cl_tensor_issue(buf + (unsigned)k * CL_CHUNK, m,
+                        (unsigned)(c % CL_TMAP_ACROSS) * CL_TMAP_BOX_WORDS,
+                        (unsigned)(c / CL_TMAP_ACROSS) * CL_TMAP_BOX_ROWS, bar + 8 * (unsigned)k);
+    }
+    for (unsigned long long k = 0; k < mine; k++) {
+        unsigned s = (unsigned)(k % CL_STAGES);
+        cl_bulk_wait(bar + 8 * s, (unsigned)(k / CL_STAGES) & 1u);
+        unsigned long long next = k + CL_STAGES;
+        if (next < mine) {
+            unsigned long long c = (blockIdx.x + next * gridDim.x) % chunks;
+            cl_tensor_issue(buf + s * CL_CHUNK, m, (unsigned)(c % CL_TMAP_ACROSS) * CL_TMAP_BOX_WORDS,
+                            (unsigned)(c / CL_TMAP_ACROSS) * CL_TMAP_BOX_ROWS, bar + 8 * s);
+        }
+    }
+    if (blockIdx.x == 0)
+        flag[0] = 1;
+    if (mine && *(volatile unsigned *)(cl_dyn + (buf - base)) == 0x9e3779b9u)   /* use one */
+        flag[1] = 1;
+#endif
+}
+
 /* CL_VECTOR_THREADS threads copy the same chunks, two at a time (4 x 16 B in flight per thread),
  * into the same CL_STAGES buffers. flag[0] = 1. */
 __global__ void __launch_bounds__(CL_VECTOR_THREADS)
@@ -281,6 +343,7 @@ typedef struct cl_job {
     unsigned *flag;
     void *src;
     cudaEvent_t start, stop;
+    CUtensorMap map;              /* the tensor copy's map of src */
 } cl_job;
 
 static void cl_release(cl_job *j)
@@ -302,6 +365,7 @@ static void cl_release(cl_job *j)
 static const void *cl_kernel_of(gs_cluster_kind k)
 {
     return k == GS_CLUSTER_BULK_COPY ? (const void *)cl_bulk_copy
+         : k == GS_CLUSTER_TENSOR_COPY ? (const void *)cl_tensor_copy
          : k == GS_CLUSTER_VECTOR_COPY ? (const void *)cl_vector_copy
          : k == GS_CLUSTER_BANDWIDTH || k == GS_CLUSTER_QUERY ? (const void *)cl_read
          : (const void *)cl_latency;
@@ -498,6 +562,9 @@ fail:
     return rc;
 }
 
+/* The tensor copy's shared memory: the buffers from an aligned start, then the mbarriers. */
+#define CL_TENSOR_SMEM (CL_COPY_SMEM + CL_TMAP_ALIGN + 8 * CL_STAGES)
+
 static int cl_launch_copy(const gs_cluster_plan *p, cl_job *j, unsigned blocks,
                           unsigned long long chunks, unsigned long long items, gs_error *err)
 {
@@ -505,10 +572,33 @@ static int cl_launch_copy(const gs_cluster_plan *p, cl_job *j, unsigned blocks,
     if (p->kind == GS_CLUSTER_BULK_COPY)
         cl_bulk_copy<<<blocks, CL_BULK_THREADS, CL_COPY_SMEM>>>((const unsigned char *)j->src,
                                                                 chunks, items, j->flag);
+    else if (p->kind == GS_CLUSTER_TENSOR_COPY)
+        cl_tensor_copy<<<blocks, CL_BULK_THREADS, CL_TENSOR_SMEM>>>(j->map, chunks, items, j->flag);
     else
         cl_vector_copy<<<blocks, CL_VECTOR_THREADS, CL_COPY_SMEM>>>((const uint4 *)j->src, chunks,
                                                                     items, j->flag);
     CUDA_TRY(cudaGetLastError());
+fail:
+    return rc;
+}
+
+/* The tensor map of the tensor copy: src as a matrix of u32, CL_TMAP_ROW_BYTES per row, rows
+ * rows, boxes of CL_TMAP_BOX_WORDS x CL_TMAP_BOX_ROWS, no interleave, no swizzle, 256-byte L2
+ * promotion. cuTensorMapEncodeTiled comes from the driver's entry point (driver_shim.cu); a
+ * driver without it makes the copy unsupported, with the reason. */
+static int cl_encode_map(cl_job *j, unsigned long long rows, gs_error *err)
+{
+    int rc = 0;
+    cuuint64_t dims[2] = {CL_TMAP_ROW_BYTES / 4, rows}, strides[1] = {CL_TMAP_ROW_BYTES};
+    cuuint32_t box[2] = {CL_TMAP_BOX_WORDS, CL_TMAP_BOX_ROWS}, element_strides[2] = {1, 1};
+    if (!gs_driver_has("cuTensorMapEncodeTiled"))
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "the CUDA driver hands out no "
+                       "cuTensorMapEncodeTiled entry point (cudaGetDriverEntryPointByVersion, "
+                       "CUDA 12.0 ABI): no tensor map can be encoded; update the driver");
+    CU_TRY(cuTensorMapEncodeTiled(&j->map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, j->src, dims,
+                                  strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 fail:
     return rc;
 }
@@ -519,17 +609,24 @@ static int cl_time_copy(gs_backend *b, const gs_cluster_plan *p, cl_job *j,
     int rc = 0;
     unsigned sms = (unsigned)gs_cuda_of(b)->prop.multiProcessorCount;
     unsigned blocks = sms * CL_COPY_BLOCKS_PER_SM, flag[2] = {0, 0};
-    unsigned long long chunks = p->bytes / CL_CHUNK;
+    bool tensor = p->kind == GS_CLUSTER_TENSOR_COPY;
+    /* the tensor copy's matrix: whole bands of CL_TMAP_BOX_ROWS rows, CL_TMAP_ACROSS boxes each */
+    unsigned long long rows = p->bytes / CL_TMAP_ROW_BYTES / CL_TMAP_BOX_ROWS * CL_TMAP_BOX_ROWS;
+    unsigned long long chunks = tensor ? rows / CL_TMAP_BOX_ROWS * CL_TMAP_ACROSS
+                                       : p->bytes / CL_CHUNK;
     unsigned long long passes = p->traffic_bytes > chunks * CL_CHUNK
                               ? (p->traffic_bytes + chunks * CL_CHUNK - 1) / (chunks * CL_CHUNK) : 1;
     const void *kernel = cl_kernel_of(p->kind);
     if (chunks == 0)
-        return gs_fail(err, GS_ERR_USAGE, "cluster %s: bytes under one %u-byte chunk",
-                       gs_cluster_kind_name(p->kind), CL_CHUNK);
+        return gs_fail(err, GS_ERR_USAGE, "cluster %s: bytes under one %u-byte %s",
+                       gs_cluster_kind_name(p->kind), tensor ? CL_TMAP_ROW_BYTES * CL_TMAP_BOX_ROWS
+                       : CL_CHUNK, tensor ? "band of boxes" : "chunk");
     CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (int)CL_COPY_SMEM));
+                                  (int)(tensor ? CL_TENSOR_SMEM : CL_COPY_SMEM)));
     CUDA_TRY(cudaMalloc(&j->src, chunks * CL_CHUNK));
     CUDA_TRY(cudaMemset(j->src, 0x5a, chunks * CL_CHUNK));
+    if (tensor && (rc = cl_encode_map(j, rows, err)))
+        goto fail;
     CUDA_TRY(cudaMalloc(&j->flag, sizeof flag));
     CUDA_TRY(cudaMemset(j->flag, 0, sizeof flag));
     CUDA_TRY(cudaEventCreate(&j->start));
@@ -565,7 +662,8 @@ static int cl_check_plan(const gs_cluster_plan *p, const gs_cluster_result *out,
     if (p->kind != GS_CLUSTER_QUERY && (p->repeats == 0 || !out->values))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: needs repeats and a values array",
                        gs_cluster_kind_name(p->kind));
-    bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY;
+    bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY ||
+                  p->kind == GS_CLUSTER_TENSOR_COPY;
     if (!copies && (p->cluster_size < 1 || p->cluster_size > 16 || p->rank >= p->cluster_size))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: size %u and rank %u (size 1..16, rank "
                        "below it)", gs_cluster_kind_name(p->kind), p->cluster_size, p->rank);
@@ -588,7 +686,8 @@ int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_resul
     cl_job j;
     memset(&j, 0, sizeof j);
     out->n = 0;
-    if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY) {
+    if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
+        plan->kind == GS_CLUSTER_TENSOR_COPY) {
         rc = cl_time_copy(b, plan, &j, out, err);
     } else {
         gs_cluster_plan q = *plan;

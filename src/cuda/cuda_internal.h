@@ -52,6 +52,9 @@ int gs_cu_fail(gs_error *err, CUresult r, const char *call, const char *file, in
         CUDA_TRY(cudaDeviceSynchronize());                                                   \
     } while (0)
 
+/* Whether the driver hands out entry point `name` (driver_shim.cu forwards the driver functions
+ * gpusonar calls to such entry points; a missing one answers CUDA_ERROR_NOT_INITIALIZED). */
+bool gs_driver_has(const char *name);                                        /* driver_shim.cu */
 /* The driver's current SM clock in kHz, read through NVML (dlopen); 0 when NVML is absent. */
 double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);                 /* nvml.cu */
 /* The link between two GPUs (PCI bus ids) as NVML reports it: link "nvlink" when NVLink P2P
@@ -87,12 +90,13 @@ int gs_cuda_mma(gs_backend *b, const gs_mma_plan *plan, gs_mma_result *out,
 #define MMA_CHAIN 32
 #define MMA_MAX_REPEATS 256
 #ifdef GS_HAVE_SM90A
-/* The wgmma kernels (sm90a/wgmma.cu, built for sm_90a alone): a latency launch of one warpgroup
- * (spans as mma.cu's latency kernel) and a throughput launch of blocks warpgroups; each returns
- * the launch error. */
-cudaError_t gs_wgmma_launch_latency(unsigned reps, long long *spans, unsigned *sink);
-cudaError_t gs_wgmma_launch_tput(unsigned blocks, unsigned iterations, unsigned *sink,
-                                 unsigned long long *clk);
+/* The wgmma kernels (sm90a/wgmma.cu, built for sm_90a alone), one per input type: a latency
+ * launch of one warpgroup (spans as mma.cu's latency kernel) and a throughput launch of blocks
+ * warpgroups; each returns the launch error (cudaErrorNotSupported for a type without wgmma). */
+cudaError_t gs_wgmma_launch_latency(gs_mma_type type, unsigned reps, long long *spans,
+                                    unsigned *sink);
+cudaError_t gs_wgmma_launch_tput(gs_mma_type type, unsigned blocks, unsigned iterations,
+                                 unsigned *sink, unsigned long long *clk);
 #endif
 int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_result *out,
                     gs_error *err);                                          /* cluster.cu */

@@ -1,5 +1,5 @@
 /* The few CUDA driver API functions gpusonar uses (virtual memory management, attributes, error
- * names), defined here as forwarders to the entry points that the runtime hands out
+ * names, tensor maps), defined here as forwarders to the entry points that the runtime hands out
  * (cudaGetDriverEntryPointByVersion). So the binary does not link libcuda.so: it starts on a
  * machine without an NVIDIA driver (CI, the simulator) and says "no GPU" instead of failing to
  * load. Code in src/cuda/ calls cuMemMap and friends as usual; add a line here for a new one. */
@@ -48,6 +48,19 @@ GS_DRIVER_SHIM(cuMemGetAllocationGranularity,
                (size_t *granularity, const CUmemAllocationProp *prop,
                 CUmemAllocationGranularity_flags option),
                (granularity, prop, option))
+GS_DRIVER_SHIM(cuTensorMapEncodeTiled,
+               (CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+                const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+                CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2_promotion,
+                CUtensorMapFloatOOBfill oob_fill),
+               (map, type, rank, address, dims, strides, box, element_strides, interleave,
+                swizzle, l2_promotion, oob_fill))
+
+bool gs_driver_has(const char *name)
+{
+    return driver_entry<void *>(name) != nullptr;
+}
 
 extern "C" CUresult CUDAAPI cuGetErrorName(CUresult error, const char **str)
 {

@@ -214,9 +214,9 @@ static cudaError_t launch(mma_job *j, unsigned reps)
     const gs_mma_plan *p = j->plan;
     if (p->instr == GS_MMA_WGMMA) {
 #ifdef GS_HAVE_SM90A
-        return p->latency ? gs_wgmma_launch_latency(reps, j->spans, j->sink)
-                          : gs_wgmma_launch_tput(p->blocks, (unsigned)p->iterations, j->sink,
-                                                 j->clk);
+        return p->latency ? gs_wgmma_launch_latency(p->type, reps, j->spans, j->sink)
+                          : gs_wgmma_launch_tput(p->type, p->blocks, (unsigned)p->iterations,
+                                                 j->sink, j->clk);
 #else
         return cudaErrorNotSupported;
 #endif
@@ -227,7 +227,8 @@ static cudaError_t launch(mma_job *j, unsigned reps)
     case GS_MMA_TF32: launch_typed<GS_MMA_TF32>(j, reps); break;
     case GS_MMA_E4M3: launch_typed<GS_MMA_E4M3>(j, reps); break;
     case GS_MMA_S8: launch_typed<GS_MMA_S8>(j, reps); break;
-    default: launch_typed<GS_MMA_F64>(j, reps); break;
+    case GS_MMA_F64: launch_typed<GS_MMA_F64>(j, reps); break;
+    default: return cudaErrorNotSupported;   /* no such mma.sync (gs_mma_shape) */
     }
     return cudaGetLastError();
 }

@@ -5,8 +5,9 @@
  * shared memory of each rank of its cluster (rank 0 its own, through ld.shared::cluster) against a
  * plain ld.shared chase; and the rate at which every block of every cluster reads its neighbour's
  * (rank + 1) shared memory, total and per SM, against each block reading its own. Bulk copies:
- * global -> shared with cp.async.bulk on an mbarrier (the TMA engine, 1D) against 16-byte loads
- * and st.shared of the same bytes, over a DRAM-sized and an L2-sized footprint. Every figure of a
+ * global -> shared with cp.async.bulk on an mbarrier (the TMA engine, 1D), with
+ * cp.async.bulk.tensor.2d through a tensor map (2D boxes of a matrix), and with 16-byte loads and
+ * st.shared of the same bytes, over a DRAM-sized and an L2-sized footprint. Every figure of a
  * device without clusters (or a simulator model without a "cluster" section) is not determined
  * with the reason "not applicable (...)". Usage: gpusonar run cluster [--repeats N] ... */
 #include <math.h>
@@ -56,6 +57,7 @@ const int gs_probe_cluster_opt_count = sizeof gs_probe_cluster_opts / sizeof gs_
 
 #define CHAIN_STRIDE 128
 #define SMEM_READ_ARRAY (64u << 10)      /* each block's shared array for the bandwidth kind */
+#define COPY_BAND (256u << 10)           /* copy footprints: whole bands of the tensor map's boxes */
 
 static const char *const latency_method =
     "one thread of rank 0 chases a 128-byte-stride chain in the rank's shared memory (mapa + "
@@ -64,17 +66,14 @@ static const char *const bandwidth_method =
     "every block of as many clusters as fit at once reads, with 16-byte ld.shared::cluster "
     "loads, the shared memory of rank (own + distance) % size; bytes / (latest end - earliest "
     "start, globaltimer), median over repetitions; per SM = total / distinct SMs that ran";
-static const char *const copy_method =
-    "global -> shared, 16 KB chunks, 4 in flight per block, 2 blocks per SM; bytes / kernel "
-    "time (events), median over repetitions";
 
 /* The figures of a device the probe cannot measure: not determined with why. */
 static void not_applicable(gs_probe_out *p, const char *why)
 {
     static const char *const names[] = {
         "max_cluster_size", "local_smem_latency_cycles", "local_smem_gbps_per_sm",
-        "bulk_copy_dram_gbps", "vector_copy_dram_gbps", "bulk_copy_l2_gbps",
-        "vector_copy_l2_gbps"};
+        "bulk_copy_dram_gbps", "vector_copy_dram_gbps", "tensor_copy_dram_gbps",
+        "bulk_copy_l2_gbps", "vector_copy_l2_gbps", "tensor_copy_l2_gbps"};
     char name[64];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         gs_figure_nd(p, names[i], "", "thread-block clusters", "not applicable (%s)", why);
@@ -268,38 +267,59 @@ static int local_baselines(gs_probe_ctx *ctx, gs_probe_out *p, double *local, do
     return 0;
 }
 
-/* Bulk (TMA) and vectorized copies of one footprint; their GB/s and the ratio. */
+/* The copy kinds: figure stem, plan kind, method. */
+static const struct {
+    const char *what;
+    gs_cluster_kind kind;
+    const char *method;
+} copy_kinds[] = {
+    {"bulk", GS_CLUSTER_BULK_COPY,
+     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes, 16 KB chunks, 4 in "
+     "flight per block, 2 blocks per SM; bytes / kernel time (events), median over repetitions"},
+    {"vector", GS_CLUSTER_VECTOR_COPY,
+     "16-byte ld.global and st.shared by 512 threads per block, 2 chunks in flight per thread; "
+     "bytes / kernel time (events), median over repetitions"},
+    {"tensor", GS_CLUSTER_TENSOR_COPY,
+     "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes through a "
+     "CUtensorMap (cuTensorMapEncodeTiled: u32 matrix of 4 KB rows, 64 x 64 boxes of 16 KB, no "
+     "swizzle, 256 B L2 promotion), 4 in flight per block, 2 blocks per SM, the footprint in "
+     "whole 256 KB bands; bytes / kernel time (events), median over repetitions"},
+};
+enum { COPY_KINDS = sizeof copy_kinds / sizeof copy_kinds[0] };
+
+/* Bulk (TMA 1D), tensor (TMA 2D) and vectorized copies of one footprint; their GB/s and the
+ * ratios of the two TMA copies to the vector one and of the 2D to the 1D. */
 static int copies(gs_probe_ctx *ctx, gs_probe_out *p, const char *level, uint64_t bytes,
                   gs_error *err)
 {
-    double gbps[2] = {NAN, NAN};
-    static const char *const what[2] = {"bulk", "vector"};
+    double gbps[COPY_KINDS] = {NAN, NAN, NAN};
     char name[80];
-    gs_progress(ctx, "cluster: %s and vector copies, %s footprint", "bulk", level);
-    for (int k = 0; k < 2; k++) {
-        gs_cluster_plan plan = {.kind = k ? GS_CLUSTER_VECTOR_COPY : GS_CLUSTER_BULK_COPY,
-                                .bytes = bytes, .traffic_bytes = 1ull << 30};
+    gs_progress(ctx, "cluster: bulk, vector and tensor-map copies, %s footprint", level);
+    for (int k = 0; k < COPY_KINDS; k++) {
+        gs_cluster_plan plan = {.kind = copy_kinds[k].kind, .bytes = bytes,
+                                .traffic_bytes = 1ull << 30};
         gs_cluster_result r;
         gs_summary sum;
-        snprintf(name, sizeof name, "%s_copy_%s_gbps", what[k], level);
+        snprintf(name, sizeof name, "%s_copy_%s_gbps", copy_kinds[k].what, level);
         int rc = measure(ctx, &plan, &r, &sum, err);
         if (rc) {
-            if ((rc = nd_if_unsupported(rc, p, name, "GB/s", copy_method, err)))
+            if ((rc = nd_if_unsupported(rc, p, name, "GB/s", copy_kinds[k].method, err)))
                 return rc;
             continue;
         }
-        gs_figure(p, name, sum.median, "GB/s", sum.ci95, sum.n, k
-                  ? "16-byte ld.global and st.shared by 512 threads per block, 2 chunks in "
-                    "flight per thread; bytes / kernel time (events), median over repetitions"
-                  : "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes, 16 KB "
-                    "chunks, 4 in flight per block, 2 blocks per SM; bytes / kernel time "
-                    "(events), median over repetitions");
+        gs_figure(p, name, sum.median, "GB/s", sum.ci95, sum.n, copy_kinds[k].method);
         gbps[k] = sum.median;
     }
-    snprintf(name, sizeof name, "bulk_over_vector_%s", level);
-    if (isfinite(gbps[0]) && isfinite(gbps[1]) && gbps[1] > 0)
-        gs_figure(p, name, gbps[0] / gbps[1], "", 0, (size_t)opt.repeats,
-                  "bulk_copy GB/s / vector_copy GB/s, same footprint");
+    static const int ratios[][2] = {{0, 1}, {2, 1}, {2, 0}};
+    for (size_t i = 0; i < sizeof ratios / sizeof ratios[0]; i++) {
+        double num = gbps[ratios[i][0]], den = gbps[ratios[i][1]];
+        const char *a = copy_kinds[ratios[i][0]].what, *b = copy_kinds[ratios[i][1]].what;
+        char method[96];
+        snprintf(name, sizeof name, "%s_over_%s_%s", a, b, level);
+        snprintf(method, sizeof method, "%s_copy GB/s / %s_copy GB/s, same footprint", a, b);
+        if (isfinite(num) && isfinite(den) && den > 0)
+            gs_figure(p, name, num / den, "", 0, (size_t)opt.repeats, method);
+    }
     return 0;
 }
 
@@ -315,15 +335,19 @@ static int parse(gs_probe_ctx *ctx, gs_error *err)
     opt.l2_bytes = 16ull << 20;
     if (ctx->info->l2_bytes && opt.l2_bytes > ctx->info->l2_bytes / 3)
         opt.l2_bytes = ctx->info->l2_bytes / 3;
+    if (opt.l2_bytes < COPY_BAND)        /* an L2 under 768 KB: no device with clusters */
+        opt.l2_bytes = COPY_BAND;
     int rc = gs_probe_parse_opts(ctx, gs_probe_cluster_opts, gs_probe_cluster_opt_count, err);
     if (rc)
         return rc;
-    opt.l2_bytes = opt.l2_bytes / (16u << 10) * (16u << 10);
-    opt.dram_bytes = opt.dram_bytes / (16u << 10) * (16u << 10);
+    /* whole 256 KB bands: the tensor copy's boxes tile them exactly, and every copy kind moves
+     * the same footprint */
+    opt.l2_bytes = opt.l2_bytes / COPY_BAND * COPY_BAND;
+    opt.dram_bytes = opt.dram_bytes / COPY_BAND * COPY_BAND;
     if (opt.chain_bytes < 2 * CHAIN_STRIDE || opt.chain_bytes > (48u << 10) ||
         opt.read_bytes < SMEM_READ_ARRAY || opt.l2_bytes == 0 || opt.dram_bytes == 0)
         return gs_fail(err, GS_ERR_USAGE, "cluster: --chain-bytes must be 256 B..48 KB, "
-                       "--read-bytes at least 64 KB, --l2-bytes and --dram-bytes at least 16 KB");
+                       "--read-bytes at least 64 KB, --l2-bytes and --dram-bytes at least 256 KB");
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* Probe `tensor`: tensor-core matrix multiply-accumulate (gpusonar issue 19 item 5). Per input
- * type (f16 and bf16 with f32 accumulate, tf32, fp8 e4m3, s8 with s32 accumulate, f64 DMMA) and
- * instruction (warp-level mma.sync; Hopper's warpgroup wgmma.mma_async for f16): the latency of one
+ * type (f16 and bf16 with f32 accumulate, tf32, fp8 e4m3 and e5m2, s8 with s32 accumulate, f64
+ * DMMA) and instruction (warp-level mma.sync: all but e5m2; Hopper's warpgroup wgmma.mma_async:
+ * all but f64, the native fp8 path of sm_90): the latency of one
  * instruction, from one warp's (warpgroup's) dependent chain, each accumulator feeding the next
  * instruction, timed as the difference of two chain lengths (cycles per instruction, median over
  * repetitions); and the dense throughput of every SM with several warps of independent
@@ -35,9 +36,10 @@ static struct {
 
 const gs_opt gs_probe_tensor_opts[] = {
     {"types", GS_OPT_STRING, &opt.types, "LIST",
-     "input types, comma-separated: f16,bf16,tf32,e4m3,s8,f64 (default all)", NULL, 0, 0},
+     "input types, comma-separated: f16,bf16,tf32,e4m3,e5m2,s8,f64 (default all)", NULL, 0, 0},
     {"instrs", GS_OPT_STRING, &opt.instrs, "LIST",
-     "instructions: mma_sync (warp mma.sync), wgmma (sm_90 warpgroup, f16 only); default both",
+     "instructions: mma_sync (warp mma.sync, no e5m2), wgmma (sm_90 warpgroup, no f64); "
+     "default both",
      NULL, 0, 0},
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
      "latency chain repetitions (default 16, 64 with --thorough)", NULL, 2, MAX_REPEATS},

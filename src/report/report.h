@@ -47,6 +47,8 @@ void gs_report_probe(FILE *out, const json_t *probe);
 void gs_report_atomics_table(FILE *out, const json_t *probe);
 /* The table of a `tensor` record, one row per instruction and type (tensor_table.c). */
 void gs_report_tensor_table(FILE *out, const json_t *probe);
+/* The table of an `l2-persist` record, one row per access-policy window (persist_table.c). */
+void gs_report_persist_table(FILE *out, const json_t *probe);
 
 /* The one-page summary: Table III of the roofline paper plus the cache table (Table 4) of the
  * memory paper, from whatever records the document holds (src/report/summary.c). */

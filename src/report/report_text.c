@@ -85,6 +85,8 @@ void gs_report_probe(FILE *out, const json_t *p)
         gs_report_atomics_table(out, p);
     if (strcmp(str_or(p, "name", ""), "tensor") == 0)
         gs_report_tensor_table(out, p);
+    if (strcmp(str_or(p, "name", ""), "l2-persist") == 0)
+        gs_report_persist_table(out, p);
     const char *name;
     json_t *f;
     json_object_foreach(json_object_get(p, "figures"), name, f) {

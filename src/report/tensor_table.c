@@ -24,7 +24,7 @@ static void cell(const json_t *figs, const char *stem, const char *what, char *b
 void gs_report_tensor_table(FILE *out, const json_t *probe)
 {
     static const char *const instrs[] = {"mma_sync", "wgmma"};
-    static const char *const types[] = {"f16", "bf16", "tf32", "e4m3", "s8", "f64"};
+    static const char *const types[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "f64"};
     const json_t *figs = json_object_get(probe, "figures");
     if (!figs)
         return;

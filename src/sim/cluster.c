@@ -3,7 +3,8 @@
  * clusters of each size fit at once, the latency of a load from the block's own shared memory and
  * from another block's (one value, or one per rank distance 1..max_size-1), the shared-memory read
  * rate per SM locally and across the cluster, and optionally ("tma") the rates of bulk and
- * vectorized global -> shared copies from the L2 and from DRAM. The operation answers what a card
+ * vectorized global -> shared copies from the L2 and from DRAM, and optionally within it those of
+ * the 2D tensor-map copy (tensor_l2_gbps, tensor_dram_gbps). The operation answers what a card
  * of that description would show: latencies plus the model's jitter, and seconds per repetition of
  * the bytes at the stated rate, stretched by up to jitter_fraction. A model without the section,
  * or a device under compute capability 9.0, answers GS_ERR_UNSUPPORTED. */
@@ -27,7 +28,11 @@ struct sim_cluster {
     double jitter_fraction;
     bool tma;
     double bulk_l2_gbps, bulk_dram_gbps, vector_l2_gbps, vector_dram_gbps;
+    double tensor_l2_gbps, tensor_dram_gbps;   /* 0: the model does not say */
 };
+
+/* The tensor-map copy's matrix (src/cuda/cluster.cu): whole bands of 64 rows of 4 KB. */
+#define TENSOR_BAND_BYTES (64u * 4096u)
 
 /* "remote_latency_cycles": one number for every distance, or a list of max_size - 1. */
 static int parse_remote_latency(const json_t *j, const char *where, struct sim_cluster *c,
@@ -85,7 +90,8 @@ static int parse_max_active(const json_t *j, const char *where, struct sim_clust
 static int parse_tma(const json_t *j, const char *where, struct sim_cluster *c, gs_error *err)
 {
     static const char *const keys[] = {"comment", "bulk_l2_gbps", "bulk_dram_gbps",
-                                       "vector_l2_gbps", "vector_dram_gbps", NULL};
+                                       "vector_l2_gbps", "vector_dram_gbps", "tensor_l2_gbps",
+                                       "tensor_dram_gbps", NULL};
     char path[128];
     snprintf(path, sizeof path, "%s.tma", where);
     int rc = sim_check_keys(j, path, keys, err);
@@ -97,8 +103,14 @@ static int parse_tma(const json_t *j, const char *where, struct sim_cluster *c, 
         rc = sim_get_double(j, path, "vector_l2_gbps", 1, &c->vector_l2_gbps, err);
     if (!rc)
         rc = sim_get_double(j, path, "vector_dram_gbps", 1, &c->vector_dram_gbps, err);
+    if (!rc)
+        rc = sim_get_double(j, path, "tensor_l2_gbps", 0, &c->tensor_l2_gbps, err);
+    if (!rc)
+        rc = sim_get_double(j, path, "tensor_dram_gbps", 0, &c->tensor_dram_gbps, err);
     if (!rc && (c->bulk_l2_gbps <= 0 || c->bulk_dram_gbps <= 0 || c->vector_l2_gbps <= 0 ||
-                c->vector_dram_gbps <= 0))
+                c->vector_dram_gbps <= 0 || c->tensor_l2_gbps < 0 || c->tensor_dram_gbps < 0 ||
+                (json_object_get(j, "tensor_l2_gbps") && c->tensor_l2_gbps == 0) ||
+                (json_object_get(j, "tensor_dram_gbps") && c->tensor_dram_gbps == 0)))
         rc = gs_fail(err, GS_ERR_INPUT, "%s: every rate must be above 0", path);
     c->tma = rc == 0;
     return rc;
@@ -191,18 +203,32 @@ static void latency(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_res
     out->n = plan->repeats;
 }
 
-static void copy(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out)
+/* The copy kinds: the footprint (the tensor copy's in whole bands) at the model's rate for its
+ * level; a tensor copy the model gives no rate for is unsupported. */
+static int copy(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
+                gs_error *err)
 {
     const struct sim_cluster *c = m->cluster;
     bool l2 = plan->bytes <= m->info.l2_bytes / 2;
-    bool bulk = plan->kind == GS_CLUSTER_BULK_COPY;
-    double gbps = bulk ? (l2 ? c->bulk_l2_gbps : c->bulk_dram_gbps)
-                       : (l2 ? c->vector_l2_gbps : c->vector_dram_gbps);
-    uint64_t passes = plan->traffic_bytes > plan->bytes
-                    ? (plan->traffic_bytes + plan->bytes - 1) / plan->bytes : 1;
+    uint64_t bytes = plan->bytes;
+    double gbps = l2 ? c->vector_l2_gbps : c->vector_dram_gbps;
+    if (plan->kind == GS_CLUSTER_BULK_COPY)
+        gbps = l2 ? c->bulk_l2_gbps : c->bulk_dram_gbps;
+    if (plan->kind == GS_CLUSTER_TENSOR_COPY) {
+        gbps = l2 ? c->tensor_l2_gbps : c->tensor_dram_gbps;
+        if (gbps <= 0)
+            return gs_fail(err, GS_ERR_UNSUPPORTED, "the model gives no cluster.tma.%s (the "
+                           "tensor-map copy's rate)", l2 ? "tensor_l2_gbps" : "tensor_dram_gbps");
+        bytes = bytes / TENSOR_BAND_BYTES * TENSOR_BAND_BYTES;
+        if (bytes == 0)
+            return gs_fail(err, GS_ERR_USAGE, "cluster tensor-copy: bytes under one %u-byte band "
+                           "of boxes", TENSOR_BAND_BYTES);
+    }
+    uint64_t passes = plan->traffic_bytes > bytes ? (plan->traffic_bytes + bytes - 1) / bytes : 1;
     out->blocks = 2u * (unsigned)m->info.sm_count;
     out->sms_used = (unsigned)m->info.sm_count;
-    timed(m, (double)plan->bytes * (double)passes, gbps, plan, out);
+    timed(m, (double)bytes * (double)passes, gbps, plan, out);
+    return 0;
 }
 
 static int check_plan(const gs_sim_model *m, const gs_cluster_plan *p, const gs_cluster_result *o,
@@ -218,7 +244,8 @@ static int check_plan(const gs_sim_model *m, const gs_cluster_plan *p, const gs_
     if (p->kind != GS_CLUSTER_QUERY && (p->repeats == 0 || !o->values))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: needs repeats and a values array",
                        gs_cluster_kind_name(p->kind));
-    bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY;
+    bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY ||
+                  p->kind == GS_CLUSTER_TENSOR_COPY;
     if (!copies && (p->cluster_size < 1 || p->cluster_size > SIM_CLUSTER_MAX ||
                     p->rank >= p->cluster_size))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: size %u and rank %u (size 1..16, rank "
@@ -239,10 +266,9 @@ int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result 
     const struct sim_cluster *c = m->cluster;
     out->n = 0;
     out->max_cluster_size = (int)c->max_size;
-    if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY) {
-        copy(m, plan, out);
-        return 0;
-    }
+    if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
+        plan->kind == GS_CLUSTER_TENSOR_COPY)
+        return copy(m, plan, out, err);
     out->max_active_clusters = max_active(m, plan->cluster_size);
     out->allowed = out->max_active_clusters > 0;
     out->why[0] = '\0';

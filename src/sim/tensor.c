@@ -1,11 +1,12 @@
 /* Simulator: the "tensor" section of a model file (docs/sim-models.md) and the mma operation
  * (plan.h, gs_mma_plan). Per instruction ("mma_sync", "wgmma") and input type ("f16", "bf16",
- * "tf32", "e4m3", "s8", "f64") the section gives the latency of one dependent instruction in
- * cycles and the dense rate of a saturated SM in flops (s8: integer operations) per clock. A chain
- * repetition takes latency + the model's cycle noise per instruction; a throughput launch takes
- * flops / (rate x SMs used x clock) seconds, stretched by up to the section's jitter_fraction. A
- * model without the section has no tensor unit; a combination the model's compute capability
- * lacks (gs_mma_applicable), or one the section does not give, answers GS_ERR_UNSUPPORTED. */
+ * "tf32", "e4m3", "e5m2", "s8", "f64"; those the instruction has, gs_mma_shape) the section gives
+ * the latency of one dependent instruction in cycles and the dense rate of a saturated SM in flops
+ * (s8: integer operations) per clock. A chain repetition takes latency + the model's cycle noise
+ * per instruction; a throughput launch takes flops / (rate x SMs used x clock) seconds, stretched
+ * by up to the section's jitter_fraction. A model without the section has no tensor unit; a
+ * combination the model's compute capability lacks (gs_mma_applicable), or one the section does
+ * not give, answers GS_ERR_UNSUPPORTED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,8 @@ static int parse_instr(const json_t *j, const char *where, gs_mma_instr i, struc
         snprintf(path, sizeof path, "%s.%.40s", where, key);
         if (type < 0 || !gs_mma_shape(i, (gs_mma_type)type, &m, &n, &k))
             return gs_fail(err, GS_ERR_INPUT, "%s: unknown key; %s", path, i == GS_MMA_WGMMA
-                           ? "wgmma gives f16 only" : "use f16, bf16, tf32, e4m3, s8 or f64");
+                           ? "use f16, bf16, tf32, e4m3, e5m2 or s8 (wgmma has no f64)"
+                           : "use f16, bf16, tf32, e4m3, s8 or f64 (mma_sync has no e5m2)");
         int rc = parse_entry(v, path, &t->entry[i][type], err);
         if (rc)
             return rc;

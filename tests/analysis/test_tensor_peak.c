@@ -33,6 +33,8 @@ static void test_hopper_and_ampere(void **state)
     assert_true(fabs(peak(9, 0, GS_MMA_F16, false, why, sizeof why) * 132 * 1.83e9 - 989.4e12) <
                 0.2e12);
     assert_true(peak(9, 0, GS_MMA_E4M3, false, why, sizeof why) == 8192);
+    assert_true(peak(9, 0, GS_MMA_E5M2, false, why, sizeof why) == 8192);
+    assert_true(peak(9, 0, GS_MMA_TF32, false, why, sizeof why) == 2048);
     assert_true(peak(9, 0, GS_MMA_F64, false, why, sizeof why) == 256);
     /* A100: 312 TFLOPS fp16 = 2048 x 108 x 1.41 GHz; DMMA 19.5 TFLOPS = 128 per SM */
     assert_true(fabs(peak(8, 0, GS_MMA_F16, false, why, sizeof why) * 108 * 1.41e9 - 312e12) <
@@ -63,6 +65,8 @@ static void test_unknown_and_absent(void **state)
     assert_non_null(strstr(why, "no published peak for sm_87"));
     assert_true(peak(8, 0, GS_MMA_E4M3, false, why, sizeof why) == -1);
     assert_non_null(strstr(why, "sm_80 has no e4m3"));
+    assert_true(peak(8, 0, GS_MMA_E5M2, false, why, sizeof why) == -1);
+    assert_non_null(strstr(why, "sm_80 has no e5m2"));
     assert_true(peak(9, 0, GS_MMA_TYPE_COUNT, false, why, sizeof why) == -1);
 }
 
@@ -89,11 +93,25 @@ static void test_applicable(void **state)
     assert_true(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F16, 9, 0, why, sizeof why));
     assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F16, 8, 9, why, sizeof why));
     assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F16, 10, 0, NULL, 0));
-    assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_S8, 9, 0, why, sizeof why));
+    assert_true(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_S8, 9, 0, why, sizeof why));
+    assert_true(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_E5M2, 9, 0, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_WGMMA, GS_MMA_F64, 9, 0, why, sizeof why));
+    assert_string_equal(why, "sm_90 has no such instruction");
+    assert_false(gs_mma_applicable(GS_MMA_SYNC, GS_MMA_E5M2, 9, 0, why, sizeof why));
     assert_true(gs_mma_shape(GS_MMA_SYNC, GS_MMA_F64, &m, &n, &k));
     assert_true(m == 8 && n == 8 && k == 4);
+    assert_false(gs_mma_shape(GS_MMA_SYNC, GS_MMA_E5M2, &m, &n, &k));
+    assert_false(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_F64, &m, &n, &k));
+    assert_false(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_TYPE_COUNT, &m, &n, &k));
+    /* PTX ISA: wgmma K is 32 bytes of input, k16 f16 and bf16, k8 tf32, k32 fp8 and s8 */
     assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_F16, &m, &n, &k));
     assert_true(m == 64 && n == 128 && k == 16);
+    assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_BF16, &m, &n, &k) && k == 16);
+    assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_TF32, &m, &n, &k) && k == 8);
+    assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_E4M3, &m, &n, &k) && k == 32);
+    assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_E5M2, &m, &n, &k) && k == 32 && n == 128);
+    assert_true(gs_mma_shape(GS_MMA_WGMMA, GS_MMA_S8, &m, &n, &k) && k == 32 && m == 64);
+    assert_string_equal(gs_mma_type_name(GS_MMA_E5M2), "e5m2");
     assert_string_equal(gs_mma_type_name(GS_MMA_E4M3), "e4m3");
     assert_string_equal(gs_mma_instr_name(GS_MMA_WGMMA), "wgmma");
 }

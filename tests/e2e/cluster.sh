@@ -3,7 +3,10 @@
 # built-in hopper model every figure (max cluster size, clusters that fit per size, local and
 # per-rank shared-memory latency, neighbour-read GB/s per SM and total, bulk and vector copy GB/s
 # from DRAM and the L2 and their ratio) must read back the model within its noise, and the
-# document must validate. A copy with max_size 8 must report size 16 as not allowed (and still
+# document must validate; its tensor-map copies, which it does not give, must be not determined
+# naming the missing key. A copy giving tensor_l2_gbps and tensor_dram_gbps must read them back,
+# with their ratios to the bulk and vector copies, and a footprint under one 256 KB band of boxes
+# (--l2-bytes 128KB) must be a usage error. A copy with max_size 8 must report size 16 as not allowed (and still
 # measure 2, 4 and 8); a copy without "tma" must leave the copies not determined; a cc 9.0 model
 # without the section and a pre-Hopper model must say "not applicable (...)" for everything; a
 # malformed section is refused naming the key.
@@ -92,8 +95,17 @@ if "tma" in c:
         b = rate("bulk_copy_%s_gbps" % level, t["bulk_%s_gbps" % level])
         v = rate("vector_copy_%s_gbps" % level, t["vector_%s_gbps" % level])
         near("bulk_over_vector_%s" % level, t["bulk_%s_gbps" % level] / t["vector_%s_gbps" % level], 0.05)
+        key, name = "tensor_%s_gbps" % level, "tensor_copy_%s_gbps" % level
+        if key in t:
+            rate(name, t[key])
+            near("tensor_over_vector_%s" % level, t[key] / t["vector_%s_gbps" % level], 0.05)
+            near("tensor_over_bulk_%s" % level, t[key] / t["bulk_%s_gbps" % level], 0.05)
+        elif value(name) is not None or "gives no cluster.tma." + key not in figs[name].get("reason", ""):
+            bad.append("%s without %s in the model: %s" % (name, key, figs[name]))
+        elif "tensor_over_bulk_%s" % level in figs:
+            bad.append("tensor_over_bulk_%s without a tensor copy" % level)
 else:
-    for name in ("bulk_copy_dram_gbps", "vector_copy_l2_gbps"):
+    for name in ("bulk_copy_dram_gbps", "vector_copy_l2_gbps", "tensor_copy_l2_gbps"):
         if value(name) is not None or "tma" not in figs[name].get("reason", ""):
             bad.append("%s without a tma model: %s" % (name, figs[name]))
 if bad:
@@ -124,6 +136,25 @@ if run hopper run cluster --device sim:hopper; then
     || { echo "FAIL text report: no cluster_16_rank_15_latency_cycles"; fails=$((fails+1)); }
   grep -q "bulk_over_vector_dram" "$T/hopper.txt" \
     || { echo "FAIL text report: no bulk_over_vector_dram"; fails=$((fails+1)); }
+fi
+
+# The tensor-map copy (test rates, not a card's): 2D boxes read back beside the 1D bulk copy.
+variant tensormap 'm["cluster"]["tma"].update(tensor_l2_gbps=6900, tensor_dram_gbps=2950)'
+if run tensormap run cluster --device "sim:$T/tensormap.model.json"; then
+  check "$T/tensormap.json" "$T/tensormap.model.json" || fails=$((fails+1))
+  grep -Eq "tensor_copy_dram_gbps +2[89][0-9]{2}(\.[0-9]+)? GB/s" "$T/tensormap.txt" \
+    || { echo "FAIL text report: no tensor_copy_dram_gbps"; fails=$((fails+1)); }
+fi
+if "$B" run cluster --device "sim:$T/tensormap.model.json" -q --json "$T/tiny.json" \
+     --l2-bytes 128KB >/dev/null 2>"$T/tiny.err"; then
+  echo "FAIL a 128 KB footprint for the tensor copy was accepted"; fails=$((fails+1))
+elif ! grep -q "l2-bytes and --dram-bytes at least 256 KB" "$T/tiny.err"; then
+  echo "FAIL a 128 KB tensor copy: no message"; sed 's/^/  /' "$T/tiny.err"; fails=$((fails+1))
+fi
+variant badtensor 'm["cluster"]["tma"]["tensor_l2_gbps"] = 0'
+"$B" info -q --device "sim:$T/badtensor.model.json" >/dev/null 2>"$T/err"
+if [ $? -ne 2 ] || ! grep -q "cluster.tma: every rate must be above 0" "$T/err"; then
+  echo "FAIL tensor_l2_gbps 0 not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
 fi
 
 variant portable 'm["cluster"]["max_size"] = 8; m["cluster"]["remote_latency_cycles"] = 200

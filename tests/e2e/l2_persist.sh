@@ -6,7 +6,10 @@
 # normal), and a speedup. A set-aside of a quarter of a 2 MB hot region must give a partial hit
 # rate; a set-aside under one way per set must give "not determined: the persistence window
 # changed nothing measurable". A model without persisting_max_bytes, and fermi, must say "not
-# applicable (the model has no persisting L2)"; malformed keys are refused naming the key.
+# applicable (the model has no persisting L2)"; malformed keys are refused naming the key. The text
+# report's table must show the limits, one row per window with the hot region's hit rate, cycles
+# and GB/s as the figures give them, the speedups, "n/d" where nothing changed, and one
+# "not applicable" line for fermi.
 set -u
 . "$(dirname "$0")/common.bash"
 HOPPER="$SRC/models/hopper.json"
@@ -114,6 +117,28 @@ if run small run l2-persist --device "sim:$T/small.model.json"; then
   check "$T/small.json" "$T/small.model.json" full || { echo "FAIL small"; fails=$((fails+1)); }
   grep -q "hit_rate_persisting *1" "$T/small.txt" \
     || { echo "FAIL text report: no hit_rate_persisting"; fails=$((fails+1)); }
+  # the table: the rows must carry what the figures say (checked against the JSON above)
+  $PY - "$T/small.json" "$T/small.txt" <<'PYEOF' || { echo "FAIL text report: the l2-persist table"; sed -n '/== l2-persist/,+8p' "$T/small.txt"; fails=$((fails+1)); }
+import json, re, sys
+(probe,) = [p for p in json.load(open(sys.argv[1]))["probes"] if p["name"] == "l2-persist"]
+f = {k: v["value"] for k, v in probe["figures"].items()}
+text = open(sys.argv[2]).read()
+want = [r"^  L2 persistence: set-aside 3 of 3 MB, window up to 4 MB; L2 hit %.0f, DRAM %.0f cycles$"
+        % (f["l2_hit_cycles"], f["dram_cycles"]),
+        r"^  window +hit rate +hot cycles +hot GB/s *$"]
+for w in ("none", "persisting", "normal"):
+    want.append(r"^  %s +%.3f +%.0f +%.0f *$" % (w, f["hit_rate_" + w], f["hot_cycles_" + w],
+                                              f["hot_read_gbps_" + w]))
+want.append(r"^  persisting over none: latency x %.3g, read rate x %.3g \(read hit rate %.3f; "
+            r"whole L2 %.0f, DRAM %.0f GB/s\)$" % (f["latency_speedup"], f["read_speedup"],
+            f["read_hit_rate_persisting"], f["l2_read_gbps"], f["dram_read_gbps"]))
+missing = [w for w in want if not re.search(w, text, re.M)]
+if f["hit_rate_persisting"] < 0.95 or f["hit_rate_none"] > 0.05:
+    missing.append("the figures themselves (checked above)")
+for m in missing:
+    print("  table line not found: " + m)
+sys.exit(1 if missing else 0)
+PYEOF
 fi
 if run partial run l2-persist --device "sim:$T/small.model.json" --set-aside 1MB \
      --hot-bytes 2MB; then
@@ -123,6 +148,8 @@ fi
 if run nothing run l2-persist --device "sim:$T/small.model.json" --set-aside 128KB \
      --hot-bytes 1MB; then
   check "$T/nothing.json" "$T/small.model.json" nothing || { echo "FAIL nothing"; fails=$((fails+1)); }
+  grep -Eq "^  persisting over none: latency x n/d, read rate x n/d" "$T/nothing.txt" \
+    || { echo "FAIL text report: speedups not n/d when nothing changed"; fails=$((fails+1)); }
 fi
 
 variant none 'del l2["persisting_max_bytes"]'
@@ -131,6 +158,8 @@ if run none run l2-persist --device "sim:$T/none.model.json"; then
 fi
 if run fermi run l2-persist --device sim:fermi; then
   not_applicable "$T/fermi.json" || { echo "FAIL fermi"; fails=$((fails+1)); }
+  grep -q "^  L2 persistence: not applicable (the model has no persisting L2)$" "$T/fermi.txt" \
+    || { echo "FAIL text report: fermi's l2-persist line"; fails=$((fails+1)); }
 fi
 
 variant toobig 'l2["persisting_max_bytes"] = l2["size_bytes"]'

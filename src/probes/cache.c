@@ -174,6 +174,21 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             if ((rc = cw_l2_size(&w, &lv, &sw, err)) != 0)
                 break;
         }
+        /* --thorough only: sets and ways of the L2 from eviction sets in average mode, where
+         * the traces did not give them (the card), or instead of them with --structure average */
+        if (data && t->path == GS_PATH_CG && lv.size_bytes && ctx->thorough &&
+            (!lv.nsets || strcmp(opt.structure, "average") == 0)) {
+            if (lv.nsets) {
+                lv.sets = 0, lv.nsets = 0, lv.mapping = CW_MAP_NONE;
+                lv.policy = GS_POLICY_UNKNOWN;
+                snprintf(lv.why_structure, sizeof lv.why_structure, "--structure average");
+                snprintf(lv.why_policy, sizeof lv.why_policy, "--structure average");
+            }
+            gs_progress(ctx, "cache: l2, sets and ways from eviction sets");
+            gs_profile_stage("cache:l2:eviction-sets");
+            if ((rc = cw_l2_structure(&w, &lv, &sw, err)) != 0)
+                break;
+        }
         bool real = true;
         if (t->tlb && depth == 0) {
             gs_progress(ctx, "cache: tlb, average-mode stride walks");

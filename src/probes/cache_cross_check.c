@@ -102,9 +102,9 @@ int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_
     if (t->path == GS_PATH_CG)
         snprintf(why, sizeof why, "the L2 (%llu B in average-mode walks) holds more lines than a "
                  "trace can follow (%zu entries), and slow hits in a far partition read as misses "
-                 "in one (%.200s): sets, ways, mapping and policy need a method for L2-sized chains "
-                 "that this probe does not have", (unsigned long long)a->size_bytes,
-                 lv->record_capacity, fine);
+                 "in one (%.200s): sets, ways, mapping and policy are not from traces (sets "
+                 "and ways: eviction sets in average mode, --thorough)",
+                 (unsigned long long)a->size_bytes, lv->record_capacity, fine);
     else
         snprintf(why, sizeof why, "%.400s, average-mode walks %llu B: the trace changed the level "
                  "or its traces were misread, so no structure from them describes it", fine,

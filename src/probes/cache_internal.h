@@ -101,6 +101,8 @@ typedef struct cw_level {
     unsigned ways_per_set[CW_MAX_SETS];
     size_t nsets;             /* entries in ways_per_set (1 when equal sets) */
     const char *sets_method;
+    double sets_ci95;         /* sets from capacity / (ways x line): the capacity's ci95 in sets
+                                 (0: exact) */
     cw_mapping mapping;
     unsigned index_bits[64];
     uint64_t size_interval_bytes[2]; /* L2 method: largest footprint that fits, smallest that
@@ -405,6 +407,17 @@ int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
  * size_interval_bytes. cw_add_l2_size_figures records the interval. */
 int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv);
+/* Miss excess of a warm cyclic walk over the lines at offsets lines[0..n) (in that order): a,
+ * the walk's average, b, the average of the walk that visits each line twice in a row (twice:
+ * 2n entries of scratch); *excess = 2 (a - b) per access, *hit = 2b - a (the lines' own hits). */
+int cw_l2_miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice,
+                      double *excess, double *hit, gs_error *err);
+
+/* The L2's ways and sets from eviction sets found in average mode (cache_l2_structure.c,
+ * docs/methods.md "L2 sets and ways"): lines at a power-of-two stride, the fewest whose walk
+ * shows a miss excess, reduced to one set's ways + 1 lines; sets = capacity / (ways x line).
+ * Sets lv->sets / ways or lv->why_structure; mapping and policy stay not determined (why). */
+int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 
 /* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks
  * (*ok false, with lv->why_structure, when they disagree; r gets the walks); the records made

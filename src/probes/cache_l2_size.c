@@ -8,7 +8,7 @@
  * x (miss penalty) whatever mix of near and far lines T holds, so a far hit is not read as a
  * miss. The capacity is bisected on that excess, then the excess just past it is extrapolated
  * back to zero (it grows linearly with the lines past the capacity: each one overflows one set).
- * Sets, ways, mapping and policy of the L2 are not found here (docs/methods.md says why). */
+ * Sets and ways of the L2 come from eviction sets under the same excess (cache_l2_structure.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +18,8 @@
 
 #define L2_MAX_LINES (1ull << 19)   /* lines of one walk, at most (walks of up to 2^20 elements) */
 
-/* Miss excess of a warm cyclic walk over the lines at offsets lines[0..n) (see the header). */
-static int miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice,
-                       double *excess, double *hit, gs_error *err)
+int cw_l2_miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice,
+                      double *excess, double *hit, gs_error *err)
 {
     double a, b;
     for (size_t i = 0; i < n; i++)
@@ -39,7 +38,7 @@ static int misses(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice
                   double *excess, gs_error *err)
 {
     double hit;
-    int rc = miss_excess(w, lines, n, twice, excess, &hit, err);
+    int rc = cw_l2_miss_excess(w, lines, n, twice, excess, &hit, err);
     *yes = !rc && *excess > fmax(CW_TLB_STEP_CYCLES, 0.01 * hit);
     return rc;
 }

@@ -94,7 +94,7 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
         gs_figure_nd(p, "sets", "", lv->sets_method, "%s", lv->why_structure);
         gs_figure_nd(p, "ways", "", lv->sets_method, "%s", lv->why_structure);
     } else {
-        gs_figure(p, "sets", (double)lv->sets, "", 0, 1, lv->sets_method);
+        gs_figure(p, "sets", (double)lv->sets, "", lv->sets_ci95, 1, lv->sets_method);
         if (gs_ways_equal(lv->ways_per_set, lv->nsets)) {
             gs_figure(p, "ways", (double)lv->ways_per_set[0], "", 0, 1, lv->sets_method);
         } else {

@@ -334,7 +334,7 @@ typedef struct cw_avg_tlb_result {
     cw_tlb_second_result l2;   /* the second level (cw_tlb_second) */
     unsigned chases;
     char why[240];
-    char blind[240];           /* why the fine-grained walk cannot judge this level ("": it can) */
+    char blind[400];           /* why the fine-grained walk cannot judge this level ("": it can) */
 } cw_avg_tlb_result;
 
 int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err);

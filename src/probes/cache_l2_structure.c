@@ -245,13 +245,17 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         not_determined(lv, "reductions from three pools at a %llu-B stride left %llu and %llu "
                        "(and more) lines less one: they disagree, or ran past the budget (0)",
                        stride, ways[0], ways[1]);
-    if (!rc && c.verdicts >= L2S_MAX_VERDICTS)
+    /* only three agreeing reductions give a figure (before session 6's fix, disagreeing ones
+     * fell through to the figures: the H100 read 2, 4 and 15 ways in three runs) */
+    if (rc || !stride || !agree)
+        ;
+    else if (c.verdicts >= L2S_MAX_VERDICTS)
         not_determined(lv, "the method's budget (%llu verdicts, %llu loads) ran out after %llu "
                        "loads", L2S_MAX_VERDICTS, L2S_MAX_ACCESSES, c.accesses);
-    else if (!rc && d > lv->size_bytes / 32)
+    else if (d > lv->size_bytes / 32)
         not_determined(lv, "%llu ways of %llu-B lines do not divide the capacity into equal "
                        "sets (%llu sets x ways x line off by more than 3 %%)", W, c.line, sets);
-    else if (!rc) {
+    else {
         lv->sets = (unsigned)sets;
         /* the capacity's own spread, in sets: exact only where the capacity is */
         lv->sets_ci95 = ceil(lv->size_ci95_bytes / (double)(W * c.line));

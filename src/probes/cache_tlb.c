@@ -200,6 +200,38 @@ int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_
                                  : r->entries && r->page_points &&
                                        lv->line_bytes <= CW_TLB_MIN_STRIDE;
     *ok = r->entries && entries == r->entries && page_ok;
+    /* a fine-grained level of E entries covering C bytes predicts a step in every stride walk of
+     * more than E elements at a stride of at least C; where the stride walks differ from their
+     * base walks (strides of a piece or more: other pages, the same physical words) and show none,
+     * its misses are not translation (on the H100: "4 entries of 256 B", far L2 lines read as
+     * misses) and the stride walks stand alone */
+    if (!*ok && r->entries && r->page_bytes && lv->line_bytes && lv->size_bytes < lv->line_bytes) {
+        snprintf(r->blind, sizeof r->blind, "the fine-grained walk found no whole entry (%llu B "
+                 "held, regions of %llu B): no level to check the stride walks against",
+                 (unsigned long long)lv->size_bytes, (unsigned long long)lv->line_bytes);
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%s", r->blind);
+        return 0;
+    }
+    uint64_t n15 = r->entries + (r->entries + 1) / 2;
+    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * r->hit_cycles[1]);
+    /* only a level whose misses the stride walks would see: its own penalty twice their threshold
+     * (a first level of 2-cycle misses, under the threshold, stays a disagreement) */
+    double pen = lv->miss_cycles - lv->band.hit_cycles;
+    for (size_t k = 0; !*ok && r->entries && r->page_bytes && entries && lv->line_bytes &&
+                       n15 > entries && isfinite(pen) && pen > 2 * thr && k < r->page_points;
+         k++) {
+        uint64_t s = (uint64_t)r->page_stride[k];
+        if (s < TLB_PIECE || s < lv->line_bytes || r->page_step[k] > thr)
+            continue;
+        snprintf(r->blind, sizeof r->blind, "the fine-grained walk's level (%llu entries of "
+                 "%llu B) predicts a step at %llu regions %llu B apart, which the stride walks, "
+                 "over the same physical words as their base walks, do not show (%.1f cycles): "
+                 "its misses are not translation", (unsigned long long)entries,
+                 (unsigned long long)lv->line_bytes, (unsigned long long)n15,
+                 (unsigned long long)s, r->page_step[k]);
+        snprintf(lv->why_structure, sizeof lv->why_structure, "%s", r->blind);
+        return 0;
+    }
     /* a miss penalty inside the trace's hit band: the fine-grained walk could not see this level's
      * misses, so its reading neither confirms nor refutes the stride walks, which stand alone */
     double band = lv->band.threshold_cycles - lv->band.hit_cycles;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures: the wall time of the default report on the first CUDA GPU (`gpusonar` with no
 # arguments: every default probe in quick mode; issue 21 asks for at most 30 s on an H100), and
-# with --thorough also of `gpusonar --thorough` (issue 21: at most 120 s), each with its JSON
-# document, text and progress kept in the output folder (the thorough run's in thorough/).
+# with --thorough also of `gpusonar --thorough` (issue 21: at most 120 s) and how the intervals
+# of the figures both documents give compare (tighter, equal, wider, the median ratio), each with
+# its JSON document, text and progress kept in the output folder (the thorough run's in thorough/).
 # How to read it: per run, one line per probe (name, status, its own seconds), whether the document
 # is complete, the exit status, then `report time  S s (target <= 30 s: PASS|FAIL)` (and
 # `thorough time ... (target <= 120 s: ...)`). Exits 1 when a run failed, took longer than its
@@ -38,7 +39,11 @@ try:
     dev = doc.get("device", {})
     simulated = bool(dev.get("simulated"))
     print("%-17s %s (%s)" % (label, dev.get("name"), dev.get("backend")))
+    seen = set()       # a probe's records share its elapsed time: one line per probe
     for p in doc["probes"]:
+        if p["name"] in seen:
+            continue
+        seen.add(p["name"])
         print("  %-18s %-12s %6.1f s" % (p["name"], p.get("status"), p.get("elapsed_s") or 0))
     print("complete          %s" % doc.get("complete"))
     have_doc = True
@@ -59,6 +64,38 @@ result=0
 timed report "$LIMIT" "$DIR" || result=1
 if [ "$THOROUGH" = 1 ]; then
   timed thorough "$THOROUGH_LIMIT" "$DIR/thorough" --thorough || result=1
+  # Intervals: every figure with a ci95 in both documents (same probe, level/space/path and name),
+  # the thorough one's over the default one's; issue 21 asks --thorough for tighter intervals.
+  /usr/bin/python3 - "$DIR/report.json" "$DIR/thorough/report.json" <<'PYEOF' || result=1
+import json, statistics, sys
+def cis(path):
+    out = {}
+    for p in json.load(open(path))["probes"]:
+        q = p.get("params", {})           # what the record is about, not its sample counts
+        key = (p["name"], "/".join(str(q.get(k, "")) for k in ("level", "space", "path")))
+        for name, f in p.get("figures", {}).items():
+            ci = f.get("ci95")
+            if isinstance(ci, (int, float)) and ci > 0 and f.get("value") is not None:
+                out[key + (name,)] = ci
+    return out
+try:
+    d, t = cis(sys.argv[1]), cis(sys.argv[2])
+except (OSError, ValueError) as e:
+    print("intervals: no documents to compare (%s)" % e)
+    sys.exit(1)
+both = sorted(set(d) & set(t))
+ratios = [(t[k] / d[k], k) for k in both]
+if not ratios:
+    print("intervals: no figure has a ci95 in both documents")
+    sys.exit(0)
+tighter = sum(r < 0.999 for r, _ in ratios)
+wider = [(r, k) for r, k in ratios if r > 1.001]
+print("intervals         %d figures with a ci95 in both: %d tighter with --thorough, %d equal, "
+      "%d wider; median thorough / default %.2f" % (len(ratios), tighter,
+      len(ratios) - tighter - len(wider), len(wider), statistics.median(r for r, _ in ratios)))
+for r, k in sorted(wider, reverse=True)[:10]:
+    print("  wider x %.2f: %s %s %s (default %.3g, thorough %.3g)" % (r, k[0], k[1], k[2], d[k], t[k]))
+PYEOF
 fi
 echo "output in $DIR"
 exit $result

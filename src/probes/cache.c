@@ -56,7 +56,7 @@ static uint64_t target_bound(const gs_probe_ctx *ctx, const target_def *t)
 {
     const gs_device_info *in = ctx->info;
     if (t->tlb)
-        return 1ull << 36;                         /* virtual span; physical memory is aliased */
+        return 1ull << 35;                         /* virtual span; physical memory is aliased */
     if (t->space == GS_SPACE_CONSTANT)
         return in->const_mem_bytes ? in->const_mem_bytes : 65536;
     if (t->path == GS_PATH_CG) {                   /* the L2 size hint bounds the search only */

@@ -188,7 +188,9 @@ void cw_page_nd(gs_probe_out *p, uint64_t region_bytes)
 
 /* The first TLB level from fine-grained walks must agree with average-mode stride walks
  * (cw_avg_tlb): the same entries, and the same page (or a page below the walks' smallest stride
- * where they see none). */
+ * where they see none). Three fine-grained readings judge nothing, and the stride walks stand
+ * alone (r->blind says why; *ok stays false): less than one entry, a level whose predicted steps
+ * the stride walks do not show, and a level whose miss lies inside the trace's hit band. */
 int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err)
 {
     int rc = cw_avg_tlb(w, r, err);
@@ -200,11 +202,7 @@ int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_
                                  : r->entries && r->page_points &&
                                        lv->line_bytes <= CW_TLB_MIN_STRIDE;
     *ok = r->entries && entries == r->entries && page_ok;
-    /* a fine-grained level of E entries covering C bytes predicts a step in every stride walk of
-     * more than E elements at a stride of at least C; where the stride walks differ from their
-     * base walks (strides of a piece or more: other pages, the same physical words) and show none,
-     * its misses are not translation (on the H100: "4 entries of 256 B", far L2 lines read as
-     * misses) and the stride walks stand alone */
+    /* less than one entry held: no level */
     if (!*ok && r->entries && r->page_bytes && lv->line_bytes && lv->size_bytes < lv->line_bytes) {
         snprintf(r->blind, sizeof r->blind, "the fine-grained walk found no whole entry (%llu B "
                  "held, regions of %llu B): no level to check the stride walks against",
@@ -212,10 +210,14 @@ int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_
         snprintf(lv->why_structure, sizeof lv->why_structure, "%s", r->blind);
         return 0;
     }
+    /* a fine-grained level of E entries covering C bytes predicts a step in every stride walk of
+     * more than E elements at a stride of at least C; where the stride walks differ from their
+     * base walks (strides of a piece or more: other pages, the same physical words) and show none,
+     * its misses are not translation (on the H100: "4 entries of 256 B", far L2 lines read as
+     * misses). Only a level whose misses the stride walks would see: its own penalty twice their
+     * threshold (a first level of 2-cycle misses, under the threshold, stays a disagreement). */
     uint64_t n15 = r->entries + (r->entries + 1) / 2;
     double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * r->hit_cycles[1]);
-    /* only a level whose misses the stride walks would see: its own penalty twice their threshold
-     * (a first level of 2-cycle misses, under the threshold, stays a disagreement) */
     double pen = lv->miss_cycles - lv->band.hit_cycles;
     for (size_t k = 0; !*ok && r->entries && r->page_bytes && entries && lv->line_bytes &&
                        n15 > entries && isfinite(pen) && pen > 2 * thr && k < r->page_points;

@@ -110,6 +110,59 @@ static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsign
     return rc;
 }
 
+/* ---- the group reduction of eviction-set searches -------------------------------------------- */
+
+int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, void *ctx,
+                    gs_error *err)
+{
+    size_t groups = 8;
+    int rc = 0;
+    bool more = true;
+    while (!rc && more && *m > 2) {
+        size_t size = (*m + groups - 1) / groups;
+        bool dropped = false;
+        for (size_t g = 0; !rc && more && g * size < *m;) {
+            size_t lo = g * size, hi = lo + size < *m ? lo + size : *m, k = 0;
+            for (size_t i = 0; i < *m; i++)
+                if (i < lo || i >= hi)
+                    t[k++] = s[i];
+            bool yes = false;
+            if (k >= 2)         /* else the group is all that is left: two lines or none remain */
+                rc = misses(ctx, t, k, &yes, &more, err);
+            if (!rc && yes) {
+                memcpy(s, t, k * sizeof *t);
+                *m = k;
+                dropped = true;
+            } else {
+                g++;
+            }
+        }
+        if (!dropped && size == 1)
+            break;
+        if (!dropped)
+            groups = groups * 2 < *m ? groups * 2 : *m;
+    }
+    return rc;
+}
+
+/* reduce_ways' verdict: a walk averaging more than 10 % over hits misses; 1500 walks at most. */
+typedef struct avg_verdict {
+    cw_walker *w;
+    double hit;
+    unsigned walks;
+} avg_verdict;
+
+static int avg_misses(void *ctx, const uint64_t *lines, size_t n, bool *yes, bool *more,
+                      gs_error *err)
+{
+    avg_verdict *v = ctx;
+    double avg;
+    int rc = cw_avg_offsets(v->w, lines, n, &avg, err);
+    *yes = !rc && avg > v->hit * 1.1;
+    *more = ++v->walks < 1500;
+    return rc;
+}
+
 /* Ways of one set under any index (average mode): a pool of random lines of a 1 MB region, 1.5 x
  * the capacity, overflows some sets; groups of it are dropped while the rest still misses (a walk
  * averaging more than 10 % over hits), in finer groups when none can go, until no single line can:
@@ -136,37 +189,12 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
     double avg = 0;
     if (!rc)
         rc = cw_avg_offsets(w, s, n, &avg, err);
-    uint64_t m = n, groups = 8;
-    unsigned walks = 0;
+    avg_verdict v = {.w = w, .hit = hit};
+    size_t m = n;
     bool missing = !rc && avg > hit * 1.1;
-    while (!rc && missing && m > 1 && walks < 1500) {
-        uint64_t size = (m + groups - 1) / groups;
-        bool dropped = false;
-        for (uint64_t g = 0; !rc && g * size < m && m > 1 && walks < 1500;) {
-            uint64_t lo = g * size, hi = lo + size < m ? lo + size : m, k = 0;
-            for (uint64_t i = 0; i < m; i++)
-                if (i < lo || i >= hi)
-                    t[k++] = s[i];
-            if (k < 2) {            /* the group is all that is left: two lines or none remain */
-                g++;
-                continue;
-            }
-            rc = cw_avg_offsets(w, t, k, &avg, err);
-            walks++;
-            if (!rc && avg > hit * 1.1) {
-                memcpy(s, t, k * sizeof *t);
-                m = k;
-                dropped = true;
-            } else {
-                g++;
-            }
-        }
-        if (!dropped && size == 1)
-            break;
-        if (!dropped)
-            groups *= 2;
-    }
-    if (!rc && missing && walks < 1500 && m > 1 && m <= CW_MAX_WAYS + 1) {
+    if (missing)
+        rc = cw_group_reduce(s, &m, t, avg_misses, &v, err);
+    if (!rc && missing && v.walks < 1500 && m > 1 && m <= CW_MAX_WAYS + 1) {
         *ways = m - 1;
         memcpy(group, s, m * sizeof *s);
     }

@@ -362,6 +362,16 @@ typedef struct cw_avg_fits_result {
 int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fits_result *out,
                 gs_error *err);
 
+/* Whether a walk of lines[0..n) misses (*yes), and whether the search may go on (*more: its
+ * budget); returns an error code. */
+typedef int (*cw_misses_fn)(void *ctx, const uint64_t *lines, size_t n, bool *yes, bool *more,
+                            gs_error *err);
+/* The group reduction of eviction-set searches (cache_avg_structure.c): groups of s[0..*m) are
+ * dropped while the rest still misses, in finer groups when none can go, until no single line
+ * can or misses says *more false; t holds *m scratch lines. */
+int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, void *ctx,
+                    gs_error *err);
+
 /* Average cycles per access of a warm cyclic walk over the given byte offsets (8-byte elements,
  * any order). */
 int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,

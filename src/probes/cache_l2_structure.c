@@ -129,38 +129,22 @@ static int fewest_missing(l2s *c, uint64_t base, uint64_t stride, size_t below, 
     return rc;
 }
 
-/* Group reduction (as reduce_ways in cache_avg_structure.c, under this file's verdict): groups
- * of s[0..*m) are dropped while the rest still misses, in finer groups when none can go, until
- * no single line can. *m = 0 when the verdict budget ran out. */
+/* cw_group_reduce's verdict: overflows, while the budget lasts. */
+static int l2_misses(void *ctx, const uint64_t *lines, size_t n, bool *yes, bool *more,
+                     gs_error *err)
+{
+    l2s *c = ctx;
+    double net;
+    int rc = overflows(c, lines, n, yes, &net, err);
+    *more = c->verdicts < L2S_MAX_VERDICTS;
+    return rc;
+}
+
+/* Group reduction (cw_group_reduce) under this file's verdict; *m = 0 when the verdict budget
+ * ran out. */
 static int reduce(l2s *c, uint64_t *s, size_t *m, uint64_t *t, gs_error *err)
 {
-    size_t groups = 8;
-    int rc = 0;
-    while (!rc && *m > 2 && c->verdicts < L2S_MAX_VERDICTS) {
-        size_t size = (*m + groups - 1) / groups;
-        bool dropped = false;
-        for (size_t g = 0; !rc && g * size < *m && c->verdicts < L2S_MAX_VERDICTS;) {
-            size_t lo = g * size, hi = lo + size < *m ? lo + size : *m, k = 0;
-            for (size_t i = 0; i < *m; i++)
-                if (i < lo || i >= hi)
-                    t[k++] = s[i];
-            bool yes = false;
-            double net;
-            if (k >= 2)
-                rc = overflows(c, t, k, &yes, &net, err);
-            if (!rc && yes) {
-                memcpy(s, t, k * sizeof *t);
-                *m = k;
-                dropped = true;
-            } else {
-                g++;
-            }
-        }
-        if (!dropped && size == 1)
-            break;
-        if (!dropped)
-            groups = groups * 2 < *m ? groups * 2 : *m;
-    }
+    int rc = cw_group_reduce(s, m, t, l2_misses, c, err);
     if (c->verdicts >= L2S_MAX_VERDICTS)
         *m = 0;
     return rc;

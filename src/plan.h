@@ -264,8 +264,9 @@ typedef enum gs_stream_kind {
 
 /* How the level kinds walk their arrays. */
 typedef enum gs_sweep {
-    GS_SWEEP_GRID = 0,            /* the grid sweeps the arrays together (a grid-stride loop), pass
-                                     after pass: each SM sees 1/SMs of them (DRAM, and the L2) */
+    GS_SWEEP_GRID = 0,            /* the grid sweeps the arrays together, pass after pass, in
+                                     tiles handed out in address order: each SM sees about
+                                     1/SMs of them (DRAM, and the L2) */
     GS_SWEEP_BLOCKS,              /* one block per SM, each sweeping the whole arrays from its own
                                      starting point, pass after pass: each SM sees all of them,
                                      so a footprint under the L1 stays in the L1 (caches) */

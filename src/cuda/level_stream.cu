@@ -1,18 +1,23 @@
 /* The CUDA backend's level-bandwidth kinds of the stream operation (backend.h, probe
  * mem-bandwidth): read, write, copy and STREAM's scale, add and triad over arrays of a chosen
- * footprint, and a shared-memory read. GS_SWEEP_GRID sweeps the arrays with a grid-stride loop,
- * the grid filling the device at the kernel's occupancy; GS_SWEEP_BLOCKS runs one block per SM,
- * each sweeping all of the arrays from its own starting point (so each SM sees the whole
- * footprint, as in gpu-benches' gpu-cache). Either sweeps pass after pass in one launch until the
- * plan's traffic has moved. Each thread loads BYTES_IN_FLIGHT bytes per array (4 float4, 8 double
- * or 16 float) before it uses any of them. Every repetition is timed alone with cudaEvents after
- * one untimed warm-up launch. */
+ * footprint, and a shared-memory read. GS_SWEEP_BLOCKS runs one block per SM, each sweeping all
+ * of the arrays from its own starting point (so each SM sees the whole footprint, as in
+ * gpu-benches' gpu-cache), pass after pass in one launch; each thread loads BYTES_IN_FLIGHT bytes
+ * per array (4 float4, 8 double or 16 float) before it uses any of them. GS_SWEEP_GRID cuts the
+ * arrays into tiles of GRID_BYTES_IN_FLIGHT bytes per thread (a block's tile contiguous) and
+ * hands the tiles of every pass out in address order through an atomic ticket to a grid that
+ * fills the device: the whole device works inside a window of about one tile per block, as
+ * gpu-stream's one element per thread does over many launches, but in one launch. (A
+ * grid-stride loop spreads the device's loads over grid x BYTES_IN_FLIGHT bytes and ran 2-5 %
+ * below that on an H100's DRAM: docs/results/2026-11-26-h100-s7-bw-explore.txt.) Every
+ * repetition is timed alone with cudaEvents after one untimed warm-up launch. */
 #include <limits.h>
 #include <stdint.h>
 
 #include "cuda/cuda_internal.h"
 
-#define BYTES_IN_FLIGHT 64         /* per thread and array, loaded before use */
+#define BYTES_IN_FLIGHT 64         /* per thread and array, loaded before use (blocks sweep) */
+#define GRID_BYTES_IN_FLIGHT 32    /* the same for a grid sweep's tiles */
 #define DEFAULT_THREADS 1024
 #define SMEM_DEFAULT_THREADS 256
 #define SMEM_UNROLL 4
@@ -58,12 +63,11 @@ typedef struct level_arrays {
 
 /* One sweep of elements lo, lo + step, ... below hi: U loads per source, then the kind's
  * operation and U stores (or U sums). The loop holds nothing else. */
-template <typename T, int KIND>
+template <typename T, int KIND, int U>
 static __device__ __forceinline__ void sweep(const T *__restrict__ x, const T *__restrict__ y,
                                              T *__restrict__ d, size_t lo, size_t hi, size_t step,
                                              T s, T &acc)
 {
-    constexpr int U = BYTES_IN_FLIGHT / sizeof(T);
     size_t i = lo;
     for (; i + (U - 1) * step < hi; i += U * step) {
         T a[U], b[U];
@@ -106,27 +110,55 @@ static __device__ __forceinline__ void sweep(const T *__restrict__ x, const T *_
     }
 }
 
-/* passes sweeps over n elements per array. blocks_mode: each block sweeps all n from its own
- * starting point (a multiple of blockDim.x spread over the grid), else the grid-stride loop.
- * zero is 0 at run time: each pass's pointers move by pass * zero, so no pass's loads can be
- * taken from an earlier one. A read stores its sum only when it equals flag (never). */
+/* GS_SWEEP_BLOCKS: passes sweeps over n elements per array, each block over all n from its own
+ * starting point (a multiple of blockDim.x spread over the grid). zero is 0 at run time: each
+ * pass's pointers move by pass * zero, so no pass's loads can be taken from an earlier one. A
+ * read stores its sum only when it equals flag (never). */
 template <typename T, int KIND>
 __global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T *__restrict__ d,
-                             size_t n, unsigned passes, int blocks_mode, T s, size_t zero,
-                             double *out, double flag)
+                             size_t n, unsigned passes, T s, size_t zero, double *out,
+                             double flag)
 {
+    constexpr int U = BYTES_IN_FLIGHT / sizeof(T);
     T acc = splat<T>(0);
     size_t per_block = n / blockDim.x;
-    size_t start = blocks_mode ? (size_t)blockIdx.x * per_block / gridDim.x * blockDim.x : 0;
+    size_t start = (size_t)blockIdx.x * per_block / gridDim.x * blockDim.x;
     for (unsigned p = 0; p < passes; p++) {
         size_t o = (size_t)p * zero;
-        if (blocks_mode) {
-            sweep<T, KIND>(x + o, y + o, d + o, start + threadIdx.x, n, blockDim.x, s, acc);
-            sweep<T, KIND>(x + o, y + o, d + o, threadIdx.x, start, blockDim.x, s, acc);
-        } else {
-            sweep<T, KIND>(x + o, y + o, d + o, (size_t)blockIdx.x * blockDim.x + threadIdx.x, n,
-                           (size_t)gridDim.x * blockDim.x, s, acc);
-        }
+        sweep<T, KIND, U>(x + o, y + o, d + o, start + threadIdx.x, n, blockDim.x, s, acc);
+        sweep<T, KIND, U>(x + o, y + o, d + o, threadIdx.x, start, blockDim.x, s, acc);
+    }
+    if (KIND == GS_STREAM_LEVEL_READ && fold(acc) == flag)
+        out[0] = fold(acc);
+}
+
+/* GS_SWEEP_GRID: passes sweeps over n elements per array in tiles of U x blockDim.x elements,
+ * tile t of the launch being tile t mod tiles of pass t / tiles. Each block draws tickets from
+ * *ticket until one is past the last tile; the counter only grows, so the launch's tickets start
+ * at first (the host's count of the tickets drawn before it: tiles x passes + blocks a launch).
+ * The barrier before each draw keeps a block's tiles in order; the tile's loads follow it. */
+template <typename T, int KIND>
+__global__ void level_ticket_kernel(const T *__restrict__ x, const T *__restrict__ y,
+                                    T *__restrict__ d, size_t n, unsigned passes, T s,
+                                    unsigned long long *ticket, unsigned long long first,
+                                    double *out, double flag)
+{
+    constexpr int U = GRID_BYTES_IN_FLIGHT / sizeof(T);
+    __shared__ unsigned long long drawn;
+    size_t tile = (size_t)U * blockDim.x, tiles = (n + tile - 1) / tile;
+    unsigned long long total = (unsigned long long)tiles * passes;
+    T acc = splat<T>(0);
+    for (;;) {
+        __syncthreads();
+        if (threadIdx.x == 0)
+            drawn = atomicAdd(ticket, 1ull) - first;
+        __syncthreads();
+        unsigned long long t = drawn;
+        if (t >= total)
+            break;
+        size_t lo = (size_t)(t % tiles) * tile;
+        sweep<T, KIND, U>(x, y, d, lo + threadIdx.x, lo + tile < n ? lo + tile : n, blockDim.x, s,
+                          acc);
     }
     if (KIND == GS_STREAM_LEVEL_READ && fold(acc) == flag)
         out[0] = fold(acc);
@@ -175,21 +207,31 @@ typedef struct level_job {
     size_t n;                      /* elements per array */
     unsigned threads, blocks, passes;
     double *out;                   /* 8 bytes: where a read's sum would go */
+    unsigned long long *ticket;    /* a grid sweep's tile counter (zeroed once) */
+    unsigned long long drawn;      /* tickets its launches have drawn so far */
 } level_job;
 
 template <typename T, int KIND>
-static int launch(const level_job *j, gs_error *err)
+static int launch(level_job *j, gs_error *err)
 {
     int rc = 0;
-    level_kernel<T, KIND><<<j->blocks, j->threads>>>(
-        (const T *)j->arrays.x, (const T *)j->arrays.y, (T *)j->arrays.d, j->n, j->passes,
-        j->plan->sweep == GS_SWEEP_BLOCKS, splat<T>(1.0009765625), 0, j->out, -1.0);
+    const T *x = (const T *)j->arrays.x, *y = (const T *)j->arrays.y;
+    T *d = (T *)j->arrays.d;
+    if (j->plan->sweep == GS_SWEEP_BLOCKS) {
+        level_kernel<T, KIND><<<j->blocks, j->threads>>>(x, y, d, j->n, j->passes,
+                                                         splat<T>(1.0009765625), 0, j->out, -1.0);
+    } else {
+        size_t tile = (size_t)GRID_BYTES_IN_FLIGHT / sizeof(T) * j->threads;
+        level_ticket_kernel<T, KIND><<<j->blocks, j->threads>>>(
+            x, y, d, j->n, j->passes, splat<T>(1.0009765625), j->ticket, j->drawn, j->out, -1.0);
+        j->drawn += (unsigned long long)((j->n + tile - 1) / tile) * j->passes + j->blocks;
+    }
     CUDA_TRY(cudaGetLastError());
 fail:
     return rc;
 }
 
-static int launch_smem(const level_job *j, gs_error *err)
+static int launch_smem(level_job *j, gs_error *err)
 {
     int rc = 0;
     smem_read_kernel<<<j->blocks, j->threads, j->plan->bytes>>>((unsigned)(j->plan->bytes / 16),
@@ -199,23 +241,27 @@ fail:
     return rc;
 }
 
-typedef int (*launch_fn)(const level_job *j, gs_error *err);
+typedef int (*launch_fn)(level_job *j, gs_error *err);
 
-/* The launcher and kernel of a kind and element type. */
+/* The launcher and kernel of a kind, element type and sweep (the kernel: for occupancy). */
+template <typename T, int KIND>
+static void pick_kind(gs_sweep sweep, launch_fn *fn, const void **kernel)
+{
+    *fn = launch<T, KIND>;
+    *kernel = sweep == GS_SWEEP_BLOCKS ? (const void *)level_kernel<T, KIND>
+                                       : (const void *)level_ticket_kernel<T, KIND>;
+}
+
 template <typename T>
-static void pick_typed(int kind, launch_fn *fn, const void **kernel)
+static void pick_typed(int kind, gs_sweep sweep, launch_fn *fn, const void **kernel)
 {
     switch (kind) {
-#define GS_LEVEL_CASE(K) \
-    case K: *fn = launch<T, K>; *kernel = (const void *)level_kernel<T, K>; break;
-    GS_LEVEL_CASE(GS_STREAM_LEVEL_READ)
-    GS_LEVEL_CASE(GS_STREAM_LEVEL_WRITE)
-    GS_LEVEL_CASE(GS_STREAM_LEVEL_COPY)
-    GS_LEVEL_CASE(GS_STREAM_LEVEL_SCALE)
-    GS_LEVEL_CASE(GS_STREAM_LEVEL_ADD)
-    default: *fn = launch<T, GS_STREAM_LEVEL_TRIAD>;
-             *kernel = (const void *)level_kernel<T, GS_STREAM_LEVEL_TRIAD>; break;
-#undef GS_LEVEL_CASE
+    case GS_STREAM_LEVEL_READ:  pick_kind<T, GS_STREAM_LEVEL_READ>(sweep, fn, kernel); break;
+    case GS_STREAM_LEVEL_WRITE: pick_kind<T, GS_STREAM_LEVEL_WRITE>(sweep, fn, kernel); break;
+    case GS_STREAM_LEVEL_COPY:  pick_kind<T, GS_STREAM_LEVEL_COPY>(sweep, fn, kernel); break;
+    case GS_STREAM_LEVEL_SCALE: pick_kind<T, GS_STREAM_LEVEL_SCALE>(sweep, fn, kernel); break;
+    case GS_STREAM_LEVEL_ADD:   pick_kind<T, GS_STREAM_LEVEL_ADD>(sweep, fn, kernel); break;
+    default:                    pick_kind<T, GS_STREAM_LEVEL_TRIAD>(sweep, fn, kernel); break;
     }
 }
 
@@ -225,11 +271,11 @@ static void pick(const gs_stream_plan *plan, launch_fn *fn, const void **kernel)
         *fn = launch_smem;
         *kernel = (const void *)smem_read_kernel;
     } else if (plan->element_bytes == 4) {
-        pick_typed<float>(plan->kind, fn, kernel);
+        pick_typed<float>(plan->kind, plan->sweep, fn, kernel);
     } else if (plan->element_bytes == 8) {
-        pick_typed<double>(plan->kind, fn, kernel);
+        pick_typed<double>(plan->kind, plan->sweep, fn, kernel);
     } else {
-        pick_typed<float4>(plan->kind, fn, kernel);
+        pick_typed<float4>(plan->kind, plan->sweep, fn, kernel);
     }
 }
 
@@ -372,7 +418,7 @@ static unsigned threads_for(const gs_stream_plan *plan)
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err)
 {
-    level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL };
+    level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0 };
     void *buf[3] = { NULL, NULL, NULL };
     launch_fn fn;
     const void *kernel;
@@ -389,6 +435,10 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     if (rc)
         goto fail;
     CUDA_TRY(cudaMalloc(&j.out, sizeof(double)));
+    if (plan->kind != GS_STREAM_SMEM_READ && plan->sweep != GS_SWEEP_BLOCKS) {
+        CUDA_TRY(cudaMalloc(&j.ticket, sizeof *j.ticket));
+        CUDA_TRY(cudaMemset(j.ticket, 0, sizeof *j.ticket));
+    }
     rc = alloc_arrays(&j, buf, err);
     if (rc)
         goto fail;
@@ -405,5 +455,7 @@ fail:
             cudaFree(buf[a]);
     if (j.out)
         cudaFree(j.out);
+    if (j.ticket)
+        cudaFree(j.ticket);
     return rc;
 }

@@ -290,7 +290,7 @@ int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "l2_bytes", (long long)ctx->info->l2_bytes);
     gs_param_int(p, "traffic_bytes", (long long)opt.traffic_bytes);
     gs_param_string(p, "sweep", "footprint <= L2: one block per SM, each over all arrays; "
-                    "beyond: the grid together (grid-stride)");
+                    "beyond: the grid together, tiles handed out in address order");
     levels_best best;
     memset(&best, 0, sizeof best);
     rc = run_all(ctx, p, &best, err);

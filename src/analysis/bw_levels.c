@@ -11,16 +11,21 @@ int gs_bw_level_of(double footprint_bytes, double l1_bytes, double l2_bytes)
 {
     if (l1_bytes > 0 && footprint_bytes <= l1_bytes)
         return GS_BW_L1;
-    return footprint_bytes <= l2_bytes ? GS_BW_L2 : GS_BW_DRAM;
+    if (footprint_bytes <= l2_bytes)
+        return GS_BW_L2;
+    return footprint_bytes > 2 * l2_bytes ? GS_BW_DRAM : GS_BW_NONE;
 }
 
-/* Points of plateau q whose footprints fall in level. */
-static size_t points_in(const gs_plateau *q, const double *x, int level, double l1_bytes,
-                        double l2_bytes)
+size_t gs_bw_level_points(const gs_plateau *q, const double *x, int level, double l1_bytes,
+                          double l2_bytes, size_t *idx)
 {
     size_t n = 0;
     for (size_t i = q->first; i < q->first + q->count; i++)
-        n += gs_bw_level_of(x[i], l1_bytes, l2_bytes) == level;
+        if (gs_bw_level_of(x[i], l1_bytes, l2_bytes) == level) {
+            if (idx)
+                idx[n] = i;
+            n++;
+        }
     return n;
 }
 
@@ -31,7 +36,7 @@ void gs_bw_levels_pick(const gs_plateau *p, int count, const double *x, double l
         size_t best = 0;
         pick[level] = -1;
         for (int i = 0; i < count; i++) {
-            size_t n = points_in(&p[i], x, level, l1_bytes, l2_bytes);
+            size_t n = gs_bw_level_points(&p[i], x, level, l1_bytes, l2_bytes, NULL);
             if (n < min_points || n < best)
                 continue;
             if (n > best || p[i].latency > p[pick[level]].latency) {

@@ -157,17 +157,22 @@ static void analyse(gs_probe_ctx *ctx, gs_probe_out *p, int k, unsigned width, c
     for (int level = 0; level < GS_BW_LEVELS; level++) {
         if (pick[level] < 0)
             continue;
-        const gs_plateau *q = &pl[pick[level]];
-        gs_summary sum = gs_summarize(s->gbps + q->first, q->count);
+        size_t idx[MAX_POINTS];
+        double in[MAX_POINTS];
+        size_t n = gs_bw_level_points(&pl[pick[level]], s->x, level, l1_bytes(ctx),
+                                      (double)ctx->info->l2_bytes, idx);
+        for (size_t i = 0; i < n; i++)
+            in[i] = s->gbps[idx[i]];
+        gs_summary sum = gs_summarize(in, n);
         snprintf(name, sizeof name, "%s_%uB_%s_gbps", kinds[k].name, width,
                  gs_bw_level_name(level));
-        gs_figure(p, name, q->latency, "GB/s", sum.ci95, q->count, "median over the plateau's "
-                  "footprints (each the median over launches) of (bytes read + written) / kernel "
-                  "time; the plateau holding the most footprints of this level's range");
-        if (q->latency > best->gbps[level][k]) {
-            best->gbps[level][k] = q->latency;
+        gs_figure(p, name, sum.median, "GB/s", sum.ci95, n, "median over the footprints in "
+                  "this level's range (each the median over launches) of (bytes read + written) "
+                  "/ kernel time, of the plateau holding the most of them");
+        if (sum.median > best->gbps[level][k]) {
+            best->gbps[level][k] = sum.median;
             best->ci95[level][k] = sum.ci95;
-            best->n[level][k] = q->count;
+            best->n[level][k] = n;
         }
     }
 }

@@ -4,7 +4,7 @@
  * of the arrays from its own starting point (so each SM sees the whole footprint, as in
  * gpu-benches' gpu-cache), pass after pass in one launch; each thread loads BYTES_IN_FLIGHT bytes
  * per array (4 float4, 8 double or 16 float) before it uses any of them. GS_SWEEP_GRID cuts the
- * arrays into tiles of GRID_BYTES_IN_FLIGHT bytes per thread (a block's tile contiguous) and
+ * arrays into tiles of grid_bytes(kind) bytes per thread (a block's tile contiguous) and
  * hands the tiles of every pass out in address order through an atomic ticket to a grid that
  * fills the device: the whole device works inside a window of about one tile per block, as
  * gpu-stream's one element per thread does over many launches, but in one launch. (A
@@ -17,7 +17,8 @@
 #include "cuda/cuda_internal.h"
 
 #define BYTES_IN_FLIGHT 64         /* per thread and array, loaded before use (blocks sweep) */
-#define GRID_BYTES_IN_FLIGHT 32    /* the same for a grid sweep's tiles */
+#define GRID_BYTES_IN_FLIGHT 32    /* the same for a grid sweep's tiles, of a kind that loads */
+#define GRID_STORE_BYTES 64        /* of a write's tiles */
 #define DEFAULT_THREADS 1024
 #define SMEM_DEFAULT_THREADS 256
 #define SMEM_UNROLL 4
@@ -53,6 +54,13 @@ static __host__ __device__ constexpr int sources(int kind)
          : (kind == GS_STREAM_LEVEL_ADD || kind == GS_STREAM_LEVEL_TRIAD) ? 2 : 1;
 }
 static __host__ __device__ constexpr bool stores(int kind) { return kind != GS_STREAM_LEVEL_READ; }
+/* Bytes per thread of a grid sweep's tile: a write, which waits for no load, draws tickets twice
+ * as often as a copy at the same tile and ran 3.7 % slower on an H200 with 32-byte tiles (4500
+ * against 4670 GB/s; the kinds that load ran best at 32: docs/results/2026-11-26-h100-s7-bw-explore.txt). */
+static __host__ __device__ constexpr int grid_bytes(int kind)
+{
+    return sources(kind) == 0 ? GRID_STORE_BYTES : GRID_BYTES_IN_FLIGHT;
+}
 
 /* The arrays of one kind: x, y loaded, d stored (read: x; write: d = a; copy, scale: d = b from
  * x = a; add: c from a, b; triad: a from b, c). */
@@ -143,7 +151,7 @@ __global__ void level_ticket_kernel(const T *__restrict__ x, const T *__restrict
                                     unsigned long long *ticket, unsigned long long first,
                                     double *out, double flag)
 {
-    constexpr int U = GRID_BYTES_IN_FLIGHT / sizeof(T);
+    constexpr int U = grid_bytes(KIND) / sizeof(T);
     __shared__ unsigned long long drawn;
     size_t tile = (size_t)U * blockDim.x, tiles = (n + tile - 1) / tile;
     unsigned long long total = (unsigned long long)tiles * passes;
@@ -221,7 +229,7 @@ static int launch(level_job *j, gs_error *err)
         level_kernel<T, KIND><<<j->blocks, j->threads>>>(x, y, d, j->n, j->passes,
                                                          splat<T>(1.0009765625), 0, j->out, -1.0);
     } else {
-        size_t tile = (size_t)GRID_BYTES_IN_FLIGHT / sizeof(T) * j->threads;
+        size_t tile = (size_t)grid_bytes(KIND) / sizeof(T) * j->threads;
         level_ticket_kernel<T, KIND><<<j->blocks, j->threads>>>(
             x, y, d, j->n, j->passes, splat<T>(1.0009765625), j->ticket, j->drawn, j->out, -1.0);
         j->drawn += (unsigned long long)((j->n + tile - 1) / tile) * j->passes + j->blocks;

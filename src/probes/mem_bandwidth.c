@@ -140,12 +140,30 @@ static int run_sweep(gs_probe_ctx *ctx, int k, unsigned width, uint64_t lo, uint
     return 0;
 }
 
-/* Plateaus of one sweep named by level: a figure per level found, the best per level kept. */
+/* The figure of one level: the median over the points of the picked plateau in its range. */
+static gs_summary level_summary(const gs_probe_ctx *ctx, const sweep *s, const gs_plateau *q,
+                                int level)
+{
+    size_t idx[MAX_POINTS];
+    double in[MAX_POINTS];
+    size_t n = gs_bw_level_points(q, s->x, level, l1_bytes(ctx), (double)ctx->info->l2_bytes,
+                                  idx);
+    for (size_t i = 0; i < n; i++)
+        in[i] = s->gbps[idx[i]];
+    return gs_summarize(in, n);
+}
+
+/* Plateaus of one sweep named by level: a figure per level found, the best per level kept. A
+ * kind that stores gets no L1 figure unless its L1 footprints ran faster than its L2 ones (by
+ * more than the plateau tolerance): NVIDIA's L1 writes stores through to the L2, and with every
+ * SM storing to the same lines those footprints measure the L2's store path under contention
+ * (an H200's write rose from 1.0 to 3.3 TB/s across them, its L2 plateau 4.6), not a level. */
 static void analyse(gs_probe_ctx *ctx, gs_probe_out *p, int k, unsigned width, const sweep *s,
                     levels_best *best)
 {
     gs_plateau pl[MAX_POINTS];
     int pick[GS_BW_LEVELS];
+    gs_summary sum[GS_BW_LEVELS];
     char name[64];
     int count = gs_plateaus_find(s->x, s->gbps, s->n, PLATEAU_TOLERANCE, pl, MAX_POINTS);
     snprintf(name, sizeof name, "%s_%uB", kinds[k].name, width);
@@ -154,25 +172,26 @@ static void analyse(gs_probe_ctx *ctx, gs_probe_out *p, int k, unsigned width, c
         return;
     gs_bw_levels_pick(pl, count, s->x, l1_bytes(ctx), (double)ctx->info->l2_bytes,
                       MIN_PLATEAU_POINTS, pick);
+    for (int level = 0; level < GS_BW_LEVELS; level++)
+        if (pick[level] >= 0)
+            sum[level] = level_summary(ctx, s, &pl[pick[level]], level);
+    if (kinds[k].kind != GS_STREAM_LEVEL_READ && pick[GS_BW_L1] >= 0 &&
+        (pick[GS_BW_L2] < 0 ||
+         sum[GS_BW_L1].median <= sum[GS_BW_L2].median * (1 + PLATEAU_TOLERANCE)))
+        pick[GS_BW_L1] = -1;
     for (int level = 0; level < GS_BW_LEVELS; level++) {
         if (pick[level] < 0)
             continue;
-        size_t idx[MAX_POINTS];
-        double in[MAX_POINTS];
-        size_t n = gs_bw_level_points(&pl[pick[level]], s->x, level, l1_bytes(ctx),
-                                      (double)ctx->info->l2_bytes, idx);
-        for (size_t i = 0; i < n; i++)
-            in[i] = s->gbps[idx[i]];
-        gs_summary sum = gs_summarize(in, n);
         snprintf(name, sizeof name, "%s_%uB_%s_gbps", kinds[k].name, width,
                  gs_bw_level_name(level));
-        gs_figure(p, name, sum.median, "GB/s", sum.ci95, n, "median over the footprints in "
-                  "this level's range (each the median over launches) of (bytes read + written) "
-                  "/ kernel time, of the plateau holding the most of them");
-        if (sum.median > best->gbps[level][k]) {
-            best->gbps[level][k] = sum.median;
-            best->ci95[level][k] = sum.ci95;
-            best->n[level][k] = n;
+        gs_figure(p, name, sum[level].median, "GB/s", sum[level].ci95, sum[level].n,
+                  "median over the footprints in this level's range (each the median over "
+                  "launches) of (bytes read + written) / kernel time, of the plateau holding "
+                  "the most of them");
+        if (sum[level].median > best->gbps[level][k]) {
+            best->gbps[level][k] = sum[level].median;
+            best->ci95[level][k] = sum[level].ci95;
+            best->n[level][k] = sum[level].n;
         }
     }
 }

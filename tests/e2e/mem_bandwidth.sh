@@ -3,7 +3,8 @@
 # figure (L1, L2, DRAM per kind, shared memory), read back from the model file, must come out of
 # the footprint sweep within the model's noise; the level boundaries must follow the model's cache
 # sizes (a 16 KB L1 and a 1 MB L2 in tests/models/level_bandwidth.json, the hopper model's 192 KB
-# and 50 MB); stores at L1 footprints run at the L2's rate (the model writes through); the DRAM
+# and 50 MB); stores at L1 footprints run at the L2's rate (the model writes through) and so give
+# no L1 figure, while a model whose L1 serves stores gives one at the L1's rate; the DRAM
 # peak comes from the memory clock and bus width; a model without "levels" is refused by name.
 set -u
 . "$(dirname "$0")/common.bash"
@@ -35,7 +36,14 @@ def near(k, want, tol=0.04):
 w = width + "B"
 near("read_%s_l1_gbps" % w, lv["l1_gbps"] * eff)
 near("read_%s_l2_gbps" % w, lv["l2_gbps"] * eff)
-near("write_%s_l1_gbps" % w, lv["l2_gbps"] * eff)   # stores are served by the L2
+if lv.get("stores_bypass_l1", True):
+    # stores served by the L2 at L1 footprints: no L1 figure for a kind that stores
+    for k in ("write", "copy", "scale", "add", "triad"):
+        if "%s_%s_l1_gbps" % (k, w) in figs:
+            bad.append("%s_%s_l1_gbps given, but the L1 does not serve stores" % (k, w))
+    near("write_%s_l2_gbps" % w, lv["l2_gbps"] * eff)
+else:
+    near("write_%s_l1_gbps" % w, lv["l1_gbps"] * eff)   # a write-back L1 serves them
 near("copy_%s_l2_gbps" % w, lv["l2_gbps"] * eff)
 for k in ("read", "write", "copy", "scale", "add", "triad"):
     near("%s_%s_dram_gbps" % (k, w), lv["dram_gbps"][k] * eff)
@@ -62,6 +70,18 @@ if run small run mem-bandwidth --device "sim:$SMALL" --thorough --min-bytes 2KB 
        --max-bytes 16MB --l1-bytes 16KB; then
   check small "$T/small.json" "$SMALL" 4
   check small-16 "$T/small.json" "$SMALL" 16
+fi
+
+# The same model with an L1 that serves stores: then a storing kind has its L1 figure.
+$PY - "$SMALL" "$T/wb_model.json" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["bandwidth"]["levels"]["stores_bypass_l1"] = False
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+if run write_back run mem-bandwidth --device "sim:$T/wb_model.json" --thorough \
+       --min-bytes 2KB --max-bytes 16MB --l1-bytes 16KB; then
+  check write-back "$T/write_back.json" "$T/wb_model.json" 16
 fi
 
 if run hopper run mem-bandwidth --device sim:hopper --l1-bytes 192KB; then

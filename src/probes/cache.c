@@ -167,9 +167,18 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             cw_record_missing(ctx, t, depth, lv.why_structure);
             break;
         }
+        /* the L2's end from above: a gradual end makes the size an interval */
+        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method && sw.points) {
+            gs_progress(ctx, "cache: l2, where every access misses");
+            if ((rc = cw_l2_full_miss(&w, &lv, &sw, ctx->info ? ctx->info->l2_bytes : 0,
+                                      err)) != 0)
+                break;
+        }
         /* --thorough only: about 10 s of L2-sized walks on the H100, where the near partition's
-         * copies made it reject its own edge in every run (docs/methods.md, "L2 size") */
-        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method && ctx->thorough) {
+         * copies made it reject its own edge in every run (docs/methods.md, "L2 size"); its
+         * premise (each line past the capacity overflows one set) fails on a gradual end */
+        if (data && t->path == GS_PATH_CG && lv.size_bytes && lv.size_method && ctx->thorough &&
+            !lv.size_nd_why[0]) {
             gs_progress(ctx, "cache: l2, size from the miss excess");
             if ((rc = cw_l2_size(&w, &lv, &sw, err)) != 0)
                 break;

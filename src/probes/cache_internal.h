@@ -128,6 +128,8 @@ typedef struct cw_level {
         float cycles[CW_POLICY_TRACE];
     } policy_trace[2];
     double policy_mismatch[2][4];
+    char size_nd_why[640];    /* set: size_bytes is reported not determined, for this reason
+                                 (size_bytes stays the onset the other methods start from) */
     const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */
     char size_method_buf[640]; /* size_method when it is composed at run time */
     double size_ci95_bytes;   /* half the bracket of an average-mode size (0: exact) */
@@ -417,6 +419,16 @@ int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
  * size_interval_bytes. cw_add_l2_size_figures records the interval. */
 int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv);
+
+/* The L2's end from above (cache_l2_size.c): the smallest footprint whose random walk misses on
+ * every access (its average within noise of the plateau behind the L2), bisected between the
+ * sweep's points. A capacity lies below it under any policy that evicts only from a full set.
+ * Where it lies more than a quarter past the sweep's end (lv->size_bytes) the end is gradual:
+ * misses start before the capacity (hashed sets filling unevenly, copies of far lines in the
+ * near partition), so the size is set not determined with the interval from the onset's lower
+ * bracket to this bound (size_interval_bytes, size_nd_why). */
+int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t driver_bytes,
+                    gs_error *err);
 /* Miss excess of a warm cyclic walk over the lines at offsets lines[0..n) (in that order): a,
  * the walk's average, b, the average of the walk that visits each line twice in a row (twice:
  * 2n entries of scratch); *excess = 2 (a - b) per access, *hit = 2b - a (the lines' own hits). */

@@ -186,13 +186,76 @@ int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err
     return 0;
 }
 
+/* Whether a warm random walk over footprint misses on every access: its average within
+ * CW_TLB_STEP_CYCLES or 1 % of the plateau behind the level. */
+static int all_miss(cw_walker *w, uint64_t footprint, const cw_avg_sweep *sw, bool *yes,
+                    gs_error *err)
+{
+    double avg;
+    int rc = cw_avg_walk(w, footprint, sw->stride_bytes, -1, &avg, err);
+    *yes = !rc && avg >= sw->beyond_cycles - fmax(CW_TLB_STEP_CYCLES, 0.01 * sw->beyond_cycles);
+    return rc;
+}
+
+int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t driver_bytes,
+                    gs_error *err)
+{
+    uint64_t size = lv->size_bytes, a = size, b = 0;
+    double noise = fmax(CW_TLB_STEP_CYCLES, 0.01 * sw->beyond_cycles);
+    for (size_t i = 0; i < sw->points && !b; i++) {
+        if (sw->x[i] <= (double)size)
+            continue;
+        if (sw->y[i] >= sw->beyond_cycles - noise)
+            b = (uint64_t)sw->x[i];
+        else
+            a = (uint64_t)sw->x[i];
+    }
+    if (!size || !b)
+        return 0;                      /* no sweep point misses throughout: no bound */
+    uint64_t step = b / 64 > sw->stride_bytes ? b / 64 / sw->stride_bytes * sw->stride_bytes
+                                              : sw->stride_bytes;
+    int rc = 0;
+    while (!rc && b - a > step) {
+        uint64_t mid = (a + (b - a) / 2) / sw->stride_bytes * sw->stride_bytes;
+        bool full;
+        if (mid <= a)
+            break;
+        rc = all_miss(w, mid, sw, &full, err);
+        if (!rc && full)
+            b = mid;
+        else if (!rc)
+            a = mid;
+    }
+    if (rc || b <= size + size / 4)
+        return rc;                     /* a sharp end: the sweep's size stands */
+    uint64_t low = size - (uint64_t)lv->size_ci95_bytes;
+    lv->size_interval_bytes[0] = low;
+    lv->size_interval_bytes[1] = b;
+    char drv[96] = "";
+    if (driver_bytes)
+        snprintf(drv, sizeof drv, "; the driver reports %llu B, %s", (unsigned long long)driver_bytes,
+                 driver_bytes >= low && driver_bytes < b ? "inside" : "outside it");
+    snprintf(lv->size_nd_why, sizeof lv->size_nd_why,
+             "misses begin at %llu B (+- %.0f) but every access misses only from %llu B on: a "
+             "gradual end (hashed sets filling unevenly, copies of far lines in the near part, or "
+             "a policy that keeps some lines), so the capacity lies in [%llu, %llu) B (size_low_bytes, "
+             "size_high_bytes) and the onset is no size%s; the mapping of addresses to sets would "
+             "decide it", (unsigned long long)size, lv->size_ci95_bytes, (unsigned long long)b,
+             (unsigned long long)low, (unsigned long long)b, drv);
+    return 0;
+}
+
 void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv)
 {
     if (!lv->size_interval_bytes[1])
         return;
-    const char *m = "interval of the capacity: below, the extrapolated start of the miss excess "
-                    "less 1/256 (or half the bisected edge, which fits); above, the smallest "
-                    "footprint whose walk misses";
+    const char *m = lv->size_nd_why[0]
+        ? "interval of the capacity: below, the sweep's end less its bracket (a walk that "
+          "fits); above, the smallest footprint whose walk misses on every access, bisected to "
+          "a 64th (no capacity lies above it while a set with room keeps its lines)"
+        : "interval of the capacity: below, the extrapolated start of the miss excess "
+          "less 1/256 (or half the bisected edge, which fits); above, the smallest "
+          "footprint whose walk misses";
     gs_figure(p, "size_low_bytes", (double)lv->size_interval_bytes[0], "B", 0, 1, m);
     gs_figure(p, "size_high_bytes", (double)lv->size_interval_bytes[1], "B", 0, 1, m);
 }

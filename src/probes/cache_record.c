@@ -182,10 +182,13 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
     gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
     gs_param_int(p, "trace_carveout_percent", (long long)lv->trace_carveout);
-    gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", lv->size_ci95_bytes, 1,
-              lv->size_method ? lv->size_method
-                              : "largest footprint whose steady-state trace has no repeating "
-                                "miss (section 3.2 (1))");
+    const char *size_m = lv->size_method ? lv->size_method
+                                         : "largest footprint whose steady-state trace has no "
+                                           "repeating miss (section 3.2 (1))";
+    if (lv->size_nd_why[0])
+        gs_figure_nd(p, "size_bytes", "B", size_m, "%s", lv->size_nd_why);
+    else
+        gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", lv->size_ci95_bytes, 1, size_m);
     if (lv->tlb && lv->page_bytes)
         cw_page_nd(p, lv->page_bytes);
     add_geometry_figures(p, lv);

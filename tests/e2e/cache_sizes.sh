@@ -3,7 +3,9 @@
 # interval it lies in (ci95, half the bracket), never a round-looking wrong figure. On a 2 MB
 # L2 with an XOR index and tree-PLRU or random replacement (tests/models/l2_xor_*_2mb.json) a walk
 # a few lines past capacity misses too rarely to move an average: the random one's size read
-# 2 162 688 B with ci95 0 before the strict bisection and its interval.
+# 2 162 688 B with ci95 0 before the strict bisection and its interval. Random replacement keeps
+# lines far past the capacity (every access misses only from 4.7 MB on), a gradual end: there the
+# size may be not determined, with [size_low_bytes, size_high_bytes) holding the truth.
 set -u
 . "$(dirname "$0")/common.bash"
 for model in "$SRC"/tests/models/l2_xor_plru_2mb.json "$SRC"/tests/models/l2_xor_random_2mb.json; do
@@ -16,7 +18,16 @@ doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 want = [c for c in model["memory"]["caches"] if c["name"] == "l2"][0]["size_bytes"]
 f = [p for p in doc["probes"] if p["params"].get("level") == "l2"][0]["figures"]["size_bytes"]
 got, ci = f["value"], f.get("ci95") or 0
-assert got is not None, f
+if got is None:
+    # a gradual end (random replacement keeps lines far past the capacity): not determined, with
+    # an interval that must hold the truth and a reason that names both ends
+    figs = [p for p in doc["probes"] if p["params"].get("level") == "l2"][0]["figures"]
+    lo, hi = figs["size_low_bytes"]["value"], figs["size_high_bytes"]["value"]
+    assert model["name"].startswith("l2_xor_random"), "only a policy that keeps lines may leave it open: %s" % f
+    assert lo <= want < hi, "interval [%s, %s) B does not hold the truth %s B" % (lo, hi, want)
+    assert "every access misses" in f["reason"], f["reason"]
+    print("  %s: not determined, [%d, %d) B holds %d B" % (model["name"], lo, hi, want))
+    sys.exit(0)
 assert abs(got - want) <= ci, "size %s +- %s B does not hold the truth %s B" % (got, ci, want)
 assert ci <= 0.02 * want, "interval %s B wider than 2 %% of %s B" % (ci, want)
 print("  %s: %d B +- %d B holds %d B" % (model["name"], got, ci, want))

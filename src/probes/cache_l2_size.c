@@ -226,11 +226,13 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
         else if (!rc)
             a = mid;
     }
-    if (rc || b <= size + size / 4)
-        return rc;                     /* a sharp end: the sweep's size stands */
+    if (rc)
+        return rc;
     uint64_t low = size - (uint64_t)lv->size_ci95_bytes;
     lv->size_interval_bytes[0] = low;
     lv->size_interval_bytes[1] = b;
+    if (b <= size + size / 4)
+        return 0;                      /* a sharp end: the sweep's size stands */
     char drv[96] = "";
     if (driver_bytes)
         snprintf(drv, sizeof drv, "; the driver reports %llu B, %s", (unsigned long long)driver_bytes,
@@ -249,7 +251,7 @@ void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv)
 {
     if (!lv->size_interval_bytes[1])
         return;
-    const char *m = lv->size_nd_why[0]
+    const char *m = lv->size_method && strncmp(lv->size_method, "end of", 6) == 0
         ? "interval of the capacity: below, the sweep's end less its bracket (a walk that "
           "fits); above, the smallest footprint whose walk misses on every access, bisected to "
           "a 64th (no capacity lies above it while a set with room keeps its lines)"

@@ -423,6 +423,17 @@ static unsigned srrip_victim(uint8_t *rrpv, unsigned ways)
     }
 }
 
+_Static_assert(SIM_SCAN_MAX_WAYS * 4 <= 64, "a scanned set's order is 4 bits a way in 64 bits");
+
+#define NIBBLES_1 0x1111111111111111ull
+#define NIBBLES_8 0x8888888888888888ull
+
+/* Scanned: the way at position p of the order (0 = newest). */
+static unsigned order_at(const sim_set_state *st, unsigned p)
+{
+    return (unsigned)(st->order >> (4 * p)) & 15;
+}
+
 /* Victim of a full set. */
 static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
                            unsigned ways, gs_rng *rng)
@@ -430,7 +441,7 @@ static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned
     switch (c->geo->policy) {
     case SIM_POLICY_LRU:
     case SIM_POLICY_FIFO:
-        return c->scan ? st->order[ways - 1] : st->oldest - c->set_base[set];
+        return c->scan ? order_at(st, ways - 1) : st->oldest - c->set_base[set];
     case SIM_POLICY_RANDOM:
         return (unsigned)gs_rng_below(rng, ways);
     case SIM_POLICY_PLRU:
@@ -470,18 +481,26 @@ static void order_push_newest(sim_cache *c, sim_set_state *st, uint32_t s)
     st->newest = s;
 }
 
+/* Scanned: where way w is among the first `used` positions, else used - 1 (the end, where a
+ * way just filled comes in). The positions of w's nibble are found all at once: the lowest
+ * nibble that is zero in order ^ (w in every nibble) (its flag is exact: only flags above a
+ * true zero can be false). */
+static unsigned order_position(uint64_t order, unsigned used, unsigned w)
+{
+    uint64_t x = order ^ (NIBBLES_1 * w);
+    uint64_t zero = (x - NIBBLES_1) & ~x & NIBBLES_8;
+    unsigned p = zero ? (unsigned)__builtin_ctzll(zero) / 4 : SIM_SCAN_MAX_WAYS;
+    return p < used ? p : used - 1;
+}
+
 /* Scanned: way w (already counted in used) becomes the newest; the ways newer than it move one
  * place older. A way just filled is not in the order yet: it goes in from the end. */
 static void order_make_newest(sim_set_state *st, unsigned w)
 {
-    uint8_t moving = (uint8_t)w;
-    for (unsigned p = 0; p < st->used; p++) {
-        uint8_t here = st->order[p];
-        st->order[p] = moving;
-        if (here == w)
-            return;
-        moving = here;
-    }
+    unsigned p = order_position(st->order, st->used, w);
+    uint64_t newer = st->order & ((1ull << (4 * p)) - 1);
+    uint64_t older = p + 1 < SIM_SCAN_MAX_WAYS ? st->order & (~0ull << (4 * p + 4)) : 0;
+    st->order = older | newer << 4 | w;
 }
 
 /* A use of slot s (way w): LRU makes it the newest on every use, FIFO only when filled; PLRU
@@ -583,8 +602,8 @@ static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsi
     sim_policy p = c->geo->policy;
     if ((p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) && c->scan) {
         for (unsigned i = st->used; i-- > 0;)
-            if (flag[st->order[i]] == kind)
-                return st->order[i];
+            if (flag[order_at(st, i)] == kind)
+                return order_at(st, i);
     } else if (p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) {
         for (uint32_t s = st->oldest; s != SIM_NO_SLOT; s = c->big[s].newer)
             if (flag[s - c->set_base[set]] == kind)

@@ -83,7 +83,9 @@ typedef struct sim_set_state {
     uint32_t used;              /* ways filled: ways 0..used-1 hold blocks (fills take the lowest
                                    empty way, and nothing empties a way but a reset) */
     union {
-        uint8_t order[SIM_SCAN_MAX_WAYS];   /* scanned LRU/FIFO: the used ways, newest first */
+        uint64_t order;                     /* scanned LRU/FIFO: the used ways, newest first, 4
+                                               bits each (position p: bits 4p..4p+3), so that a
+                                               way moves to the front in a few instructions */
         struct {
             uint32_t newest, oldest;        /* indexed LRU/FIFO: ends of the list (slots) */
         };

@@ -179,6 +179,16 @@ static int shift_of(uint64_t bytes)
     return is_pow2(bytes) ? (int)log2_u64(bytes) : -1;
 }
 
+/* The sectors a load miss in sector i fills: the aligned group of fetch_sectors around it. */
+static uint32_t fetch_group(unsigned fetch_sectors, unsigned i)
+{
+    unsigned n = fetch_sectors;
+    if (n <= 1)
+        return 1u << i;
+    uint32_t group = n >= 32 ? UINT32_MAX : (1u << n) - 1;
+    return group << (i / n * n);
+}
+
 /* The index: a power of two at least twice the slots, so that it is at most half full. */
 static int index_init(sim_cache *c)
 {
@@ -199,6 +209,10 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     c->block_shift = shift_of(g->block_bytes);
     c->sector_shift = shift_of(g->sector_bytes);
     c->fetch_sectors = g->fetch_bytes ? (unsigned)(g->fetch_bytes / g->sector_bytes) : 1;
+    c->policy = g->policy;
+    c->block_mask = g->block_bytes - 1;
+    for (unsigned i = 0; i < SIM_MAX_SECTORS; i++)
+        c->fetch_mask[i] = fetch_group(c->fetch_sectors, i);
     c->set_base = malloc(g->sets * sizeof *c->set_base);
     if (!c->set_base)
         return -1;
@@ -271,30 +285,32 @@ static uint64_t block_of(const sim_cache *c, uint64_t addr)
     return c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
 }
 
-static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
+/* Sector of addr within its block. */
+static unsigned sector_of(const sim_cache *c, uint64_t addr)
 {
     const sim_geometry *g = c->geo;
-    uint64_t offset = c->block_shift >= 0 ? addr & (g->block_bytes - 1) : addr % g->block_bytes;
-    return 1u << (c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
+    uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % g->block_bytes;
+    return (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
 }
 
-/* The sectors a load miss at addr fills: the aligned group of fetch_sectors around its sector. */
-static uint32_t fetch_bits(const sim_cache *c, uint64_t addr)
+static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
 {
-    uint32_t bit = sector_bit(c, addr), n = c->fetch_sectors;
-    if (n <= 1)
-        return bit;
-    uint32_t group = n >= 32 ? UINT32_MAX : (1u << n) - 1;
-    unsigned first = (unsigned)__builtin_ctz(bit) / n * n;
-    return group << first;
+    return 1u << sector_of(c, addr);
 }
+
+static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
 
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
+{
+    return set_of_block(c, block_of(c, addr), addr);
+}
+
+/* The set of addr, whose block is blk. */
+static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
 {
     const sim_geometry *g = c->geo;
     const sim_mapping *map = &g->mapping;
     if (map->kind == SIM_MAP_MODULO) {
-        uint64_t blk = block_of(c, addr);
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
         if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
@@ -438,7 +454,7 @@ static unsigned order_at(const sim_set_state *st, unsigned p)
 static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
                            unsigned ways, gs_rng *rng)
 {
-    switch (c->geo->policy) {
+    switch (c->policy) {
     case SIM_POLICY_LRU:
     case SIM_POLICY_FIFO:
         return c->scan ? order_at(st, ways - 1) : st->oldest - c->set_base[set];
@@ -503,12 +519,12 @@ static void order_make_newest(sim_set_state *st, unsigned w)
     st->order = older | newer << 4 | w;
 }
 
-/* A use of slot s (way w): LRU makes it the newest on every use, FIFO only when filled; PLRU
- * points the tree away from it. */
-static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, unsigned w,
+/* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
+ * PLRU points the tree away from it. */
+static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, unsigned w,
                   bool filled)
 {
-    sim_policy p = c->geo->policy;
+    sim_policy p = c->policy;
     if (p == SIM_POLICY_SRRIP) {   /* a fill predicts a long re-reference, a hit a near one */
         c->rrpv[s] = filled ? 2 : 0;
         return;
@@ -517,7 +533,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, un
         if (p == SIM_POLICY_LRU || (p == SIM_POLICY_FIFO && filled))
             order_make_newest(st, w);
         else if (p == SIM_POLICY_PLRU)
-            plru_touch(&st->plru, ways, w);
+            plru_touch(&st->plru, c->geo->ways_per_set[set], w);
         return;
     }
     if ((p == SIM_POLICY_LRU && st->newest != s) || (p == SIM_POLICY_FIFO && filled)) {
@@ -525,7 +541,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, un
             order_unlink(c, st, s);
         order_push_newest(c, st, s);
     } else if (p == SIM_POLICY_PLRU) {
-        plru_touch(&st->plru, ways, w);
+        plru_touch(&st->plru, c->geo->ways_per_set[set], w);
     }
 }
 
@@ -549,7 +565,7 @@ static uint32_t *valid_of(sim_cache *c, uint32_t s)
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
                             uint32_t bit, uint32_t fill)
 {
-    touch(c, st, c->geo->ways_per_set[set], s, s - c->set_base[set], false);
+    touch(c, st, set, s, s - c->set_base[set], false);
     uint32_t *valid = valid_of(c, s);
     if (*valid & bit)
         return SIM_HIT;
@@ -599,7 +615,7 @@ static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsi
     unsigned w = victim_way(c, st, set, ways, rng);
     if (flag[w] == kind)
         return w;
-    sim_policy p = c->geo->policy;
+    sim_policy p = c->policy;
     if ((p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) && c->scan) {
         for (unsigned i = st->used; i-- > 0;)
             if (flag[order_at(st, i)] == kind)
@@ -637,7 +653,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     if (evict && !c->scan) {
         uint32_t victim = c->set_base[set] + w;
         index_remove_at(c, c->big[victim].at);
-        if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO) {
+        if (c->policy == SIM_POLICY_LRU || c->policy == SIM_POLICY_FIFO) {
             order_unlink(c, st, victim);
             prefetch_next_victims(c, st);
         }
@@ -653,7 +669,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     }
     if (c->persisting)
         c->persisting[s] = mark;
-    touch(c, st, ways, s, w, true);
+    touch(c, st, set, s, w, true);
     return w;
 }
 
@@ -672,15 +688,15 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
     return SIM_NO_SLOT;
 }
 
-/* An access that fills (when it misses and fill is true) the sectors fill_mask gives for addr. */
+/* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
+ * group when whole_fetch. The block, sector and set are found once and handed down. */
 static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                  uint32_t (*fill_mask)(const sim_cache *, uint64_t), gs_rng *rng,
-                                  int *way_out)
+                                  bool whole_fetch, gs_rng *rng, int *way_out)
 {
-    unsigned set = sim_cache_set_of(c, addr);
-    sim_set_state *st = open_set(c, set);
     uint64_t blk = block_of(c, addr);
-    uint32_t bit = sector_bit(c, addr);
+    unsigned set = set_of_block(c, blk, addr), sector = sector_of(c, addr);
+    uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
+    sim_set_state *st = open_set(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
         if (way_out)
@@ -688,13 +704,13 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
         if (c->persisting && persisting && !c->persisting[s] &&
             persisting_held(c, st, set) < persisting_limit(c, c->geo->ways_per_set[set]))
             c->persisting[s] = 1;                /* promoted into the set-aside */
-        return hit_slot(c, st, set, s, bit, fill ? fill_mask(c, addr) : 0);
+        return hit_slot(c, st, set, s, bit, fill ? fill_bits : 0);
     }
     if (way_out)
         *way_out = -1;
     if (!fill)
         return SIM_MISS;
-    unsigned w = fill_block(c, st, set, blk, fill_mask(c, addr), persisting, rng);
+    unsigned w = fill_block(c, st, set, blk, fill_bits, persisting, rng);
     if (way_out)
         *way_out = (int)w;
     return SIM_MISS;
@@ -703,17 +719,17 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, persisting, fetch_bits, rng, way_out);
+    return access_filling(c, addr, fill, persisting, true, rng, way_out);
 }
 
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, false, fetch_bits, rng, way_out);
+    return access_filling(c, addr, fill, false, true, rng, way_out);
 }
 
 sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
 {
-    return access_filling(c, addr, true, false, sector_bit, rng, NULL);
+    return access_filling(c, addr, true, false, false, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)
@@ -732,7 +748,8 @@ int sim_cache_set_persisting(sim_cache *c, double fraction)
 
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 {
-    unsigned set = sim_cache_set_of(c, addr);
+    uint64_t blk = block_of(c, addr);
+    unsigned set = set_of_block(c, blk, addr);
     __builtin_prefetch(&c->set_state[set], 1);
     if (c->scan) {
         const uint64_t *tag = c->tags + c->set_base[set];
@@ -740,7 +757,7 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
             __builtin_prefetch(tag + w);
         __builtin_prefetch(c->valid + c->set_base[set], 1);            /* 16 masks: 64 B */
     } else {
-        __builtin_prefetch(&c->index[index_home(c, block_of(c, addr))], 1);
+        __builtin_prefetch(&c->index[index_home(c, blk)], 1);
     }
 }
 

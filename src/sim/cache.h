@@ -125,6 +125,10 @@ typedef struct sim_cache {
     int block_shift;            /* log2(block_bytes) when a power of two, else -1 */
     int sector_shift;           /* log2(sector_bytes) when a power of two, else -1 */
     unsigned fetch_sectors;     /* sectors a load miss fills: fetch_bytes / sector_bytes */
+    /* Copies and tables made once, so that an access reads them without going through geo: */
+    sim_policy policy;          /* geo->policy */
+    uint64_t block_mask;        /* block_bytes - 1 (when a power of two) */
+    uint32_t fetch_mask[SIM_MAX_SECTORS];  /* per sector: the sectors a load miss there fills */
 } sim_cache;
 
 /* Outcome of one access. */

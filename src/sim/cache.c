@@ -682,7 +682,13 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
         return index_live(c, at) ? c->index[at].slot : SIM_NO_SLOT;
     }
     const uint64_t *tag = c->tags + c->set_base[set];
-    for (unsigned w = 0; w < st->used; w++)
+    unsigned w = 0, used = st->used;
+    /* Four tags per test: one branch where there were four (a miss scans every way). A block
+       is in at most one way, so the first match is the only one. */
+    for (; w + 4 <= used; w += 4)
+        if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
+            break;
+    for (; w < used; w++)
         if (tag[w] == blk)
             return c->set_base[set] + w;
     return SIM_NO_SLOT;

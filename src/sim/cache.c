@@ -179,6 +179,16 @@ static int shift_of(uint64_t bytes)
     return is_pow2(bytes) ? (int)log2_u64(bytes) : -1;
 }
 
+/* The sectors a load miss in sector i fills: the aligned group of fetch_sectors around it. */
+static uint32_t fetch_group(unsigned fetch_sectors, unsigned i)
+{
+    unsigned n = fetch_sectors;
+    if (n <= 1)
+        return 1u << i;
+    uint32_t group = n >= 32 ? UINT32_MAX : (1u << n) - 1;
+    return group << (i / n * n);
+}
+
 /* The index: a power of two at least twice the slots, so that it is at most half full. */
 static int index_init(sim_cache *c)
 {
@@ -199,6 +209,10 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     c->block_shift = shift_of(g->block_bytes);
     c->sector_shift = shift_of(g->sector_bytes);
     c->fetch_sectors = g->fetch_bytes ? (unsigned)(g->fetch_bytes / g->sector_bytes) : 1;
+    c->policy = g->policy;
+    c->block_mask = g->block_bytes - 1;
+    for (unsigned i = 0; i < SIM_MAX_SECTORS; i++)
+        c->fetch_mask[i] = fetch_group(c->fetch_sectors, i);
     c->set_base = malloc(g->sets * sizeof *c->set_base);
     if (!c->set_base)
         return -1;
@@ -271,30 +285,32 @@ static uint64_t block_of(const sim_cache *c, uint64_t addr)
     return c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
 }
 
-static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
+/* Sector of addr within its block. */
+static unsigned sector_of(const sim_cache *c, uint64_t addr)
 {
     const sim_geometry *g = c->geo;
-    uint64_t offset = c->block_shift >= 0 ? addr & (g->block_bytes - 1) : addr % g->block_bytes;
-    return 1u << (c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
+    uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % g->block_bytes;
+    return (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
 }
 
-/* The sectors a load miss at addr fills: the aligned group of fetch_sectors around its sector. */
-static uint32_t fetch_bits(const sim_cache *c, uint64_t addr)
+static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
 {
-    uint32_t bit = sector_bit(c, addr), n = c->fetch_sectors;
-    if (n <= 1)
-        return bit;
-    uint32_t group = n >= 32 ? UINT32_MAX : (1u << n) - 1;
-    unsigned first = (unsigned)__builtin_ctz(bit) / n * n;
-    return group << first;
+    return 1u << sector_of(c, addr);
 }
+
+static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
 
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
+{
+    return set_of_block(c, block_of(c, addr), addr);
+}
+
+/* The set of addr, whose block is blk. */
+static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
 {
     const sim_geometry *g = c->geo;
     const sim_mapping *map = &g->mapping;
     if (map->kind == SIM_MAP_MODULO) {
-        uint64_t blk = block_of(c, addr);
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
         if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
@@ -423,14 +439,25 @@ static unsigned srrip_victim(uint8_t *rrpv, unsigned ways)
     }
 }
 
+_Static_assert(SIM_SCAN_MAX_WAYS * 4 <= 64, "a scanned set's order is 4 bits a way in 64 bits");
+
+#define NIBBLES_1 0x1111111111111111ull
+#define NIBBLES_8 0x8888888888888888ull
+
+/* Scanned: the way at position p of the order (0 = newest). */
+static unsigned order_at(const sim_set_state *st, unsigned p)
+{
+    return (unsigned)(st->order >> (4 * p)) & 15;
+}
+
 /* Victim of a full set. */
 static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
                            unsigned ways, gs_rng *rng)
 {
-    switch (c->geo->policy) {
+    switch (c->policy) {
     case SIM_POLICY_LRU:
     case SIM_POLICY_FIFO:
-        return c->scan ? st->order[ways - 1] : st->oldest - c->set_base[set];
+        return c->scan ? order_at(st, ways - 1) : st->oldest - c->set_base[set];
     case SIM_POLICY_RANDOM:
         return (unsigned)gs_rng_below(rng, ways);
     case SIM_POLICY_PLRU:
@@ -470,26 +497,34 @@ static void order_push_newest(sim_cache *c, sim_set_state *st, uint32_t s)
     st->newest = s;
 }
 
+/* Scanned: where way w is among the first `used` positions, else used - 1 (the end, where a
+ * way just filled comes in). The positions of w's nibble are found all at once: the lowest
+ * nibble that is zero in order ^ (w in every nibble) (its flag is exact: only flags above a
+ * true zero can be false). */
+static unsigned order_position(uint64_t order, unsigned used, unsigned w)
+{
+    uint64_t x = order ^ (NIBBLES_1 * w);
+    uint64_t zero = (x - NIBBLES_1) & ~x & NIBBLES_8;
+    unsigned p = zero ? (unsigned)__builtin_ctzll(zero) / 4 : SIM_SCAN_MAX_WAYS;
+    return p < used ? p : used - 1;
+}
+
 /* Scanned: way w (already counted in used) becomes the newest; the ways newer than it move one
  * place older. A way just filled is not in the order yet: it goes in from the end. */
 static void order_make_newest(sim_set_state *st, unsigned w)
 {
-    uint8_t moving = (uint8_t)w;
-    for (unsigned p = 0; p < st->used; p++) {
-        uint8_t here = st->order[p];
-        st->order[p] = moving;
-        if (here == w)
-            return;
-        moving = here;
-    }
+    unsigned p = order_position(st->order, st->used, w);
+    uint64_t newer = st->order & ((1ull << (4 * p)) - 1);
+    uint64_t older = p + 1 < SIM_SCAN_MAX_WAYS ? st->order & (~0ull << (4 * p + 4)) : 0;
+    st->order = older | newer << 4 | w;
 }
 
-/* A use of slot s (way w): LRU makes it the newest on every use, FIFO only when filled; PLRU
- * points the tree away from it. */
-static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, unsigned w,
+/* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
+ * PLRU points the tree away from it. */
+static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, unsigned w,
                   bool filled)
 {
-    sim_policy p = c->geo->policy;
+    sim_policy p = c->policy;
     if (p == SIM_POLICY_SRRIP) {   /* a fill predicts a long re-reference, a hit a near one */
         c->rrpv[s] = filled ? 2 : 0;
         return;
@@ -498,7 +533,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, un
         if (p == SIM_POLICY_LRU || (p == SIM_POLICY_FIFO && filled))
             order_make_newest(st, w);
         else if (p == SIM_POLICY_PLRU)
-            plru_touch(&st->plru, ways, w);
+            plru_touch(&st->plru, c->geo->ways_per_set[set], w);
         return;
     }
     if ((p == SIM_POLICY_LRU && st->newest != s) || (p == SIM_POLICY_FIFO && filled)) {
@@ -506,7 +541,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned ways, uint32_t s, un
             order_unlink(c, st, s);
         order_push_newest(c, st, s);
     } else if (p == SIM_POLICY_PLRU) {
-        plru_touch(&st->plru, ways, w);
+        plru_touch(&st->plru, c->geo->ways_per_set[set], w);
     }
 }
 
@@ -530,7 +565,7 @@ static uint32_t *valid_of(sim_cache *c, uint32_t s)
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
                             uint32_t bit, uint32_t fill)
 {
-    touch(c, st, c->geo->ways_per_set[set], s, s - c->set_base[set], false);
+    touch(c, st, set, s, s - c->set_base[set], false);
     uint32_t *valid = valid_of(c, s);
     if (*valid & bit)
         return SIM_HIT;
@@ -580,11 +615,11 @@ static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsi
     unsigned w = victim_way(c, st, set, ways, rng);
     if (flag[w] == kind)
         return w;
-    sim_policy p = c->geo->policy;
+    sim_policy p = c->policy;
     if ((p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) && c->scan) {
         for (unsigned i = st->used; i-- > 0;)
-            if (flag[st->order[i]] == kind)
-                return st->order[i];
+            if (flag[order_at(st, i)] == kind)
+                return order_at(st, i);
     } else if (p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) {
         for (uint32_t s = st->oldest; s != SIM_NO_SLOT; s = c->big[s].newer)
             if (flag[s - c->set_base[set]] == kind)
@@ -618,7 +653,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     if (evict && !c->scan) {
         uint32_t victim = c->set_base[set] + w;
         index_remove_at(c, c->big[victim].at);
-        if (c->geo->policy == SIM_POLICY_LRU || c->geo->policy == SIM_POLICY_FIFO) {
+        if (c->policy == SIM_POLICY_LRU || c->policy == SIM_POLICY_FIFO) {
             order_unlink(c, st, victim);
             prefetch_next_victims(c, st);
         }
@@ -634,7 +669,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     }
     if (c->persisting)
         c->persisting[s] = mark;
-    touch(c, st, ways, s, w, true);
+    touch(c, st, set, s, w, true);
     return w;
 }
 
@@ -647,21 +682,27 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
         return index_live(c, at) ? c->index[at].slot : SIM_NO_SLOT;
     }
     const uint64_t *tag = c->tags + c->set_base[set];
-    for (unsigned w = 0; w < st->used; w++)
+    unsigned w = 0, used = st->used;
+    /* Four tags per test: one branch where there were four (a miss scans every way). A block
+       is in at most one way, so the first match is the only one. */
+    for (; w + 4 <= used; w += 4)
+        if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
+            break;
+    for (; w < used; w++)
         if (tag[w] == blk)
             return c->set_base[set] + w;
     return SIM_NO_SLOT;
 }
 
-/* An access that fills (when it misses and fill is true) the sectors fill_mask gives for addr. */
+/* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
+ * group when whole_fetch. The block, sector and set are found once and handed down. */
 static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                  uint32_t (*fill_mask)(const sim_cache *, uint64_t), gs_rng *rng,
-                                  int *way_out)
+                                  bool whole_fetch, gs_rng *rng, int *way_out)
 {
-    unsigned set = sim_cache_set_of(c, addr);
-    sim_set_state *st = open_set(c, set);
     uint64_t blk = block_of(c, addr);
-    uint32_t bit = sector_bit(c, addr);
+    unsigned set = set_of_block(c, blk, addr), sector = sector_of(c, addr);
+    uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
+    sim_set_state *st = open_set(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
         if (way_out)
@@ -669,13 +710,13 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
         if (c->persisting && persisting && !c->persisting[s] &&
             persisting_held(c, st, set) < persisting_limit(c, c->geo->ways_per_set[set]))
             c->persisting[s] = 1;                /* promoted into the set-aside */
-        return hit_slot(c, st, set, s, bit, fill ? fill_mask(c, addr) : 0);
+        return hit_slot(c, st, set, s, bit, fill ? fill_bits : 0);
     }
     if (way_out)
         *way_out = -1;
     if (!fill)
         return SIM_MISS;
-    unsigned w = fill_block(c, st, set, blk, fill_mask(c, addr), persisting, rng);
+    unsigned w = fill_block(c, st, set, blk, fill_bits, persisting, rng);
     if (way_out)
         *way_out = (int)w;
     return SIM_MISS;
@@ -684,17 +725,17 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, persisting, fetch_bits, rng, way_out);
+    return access_filling(c, addr, fill, persisting, true, rng, way_out);
 }
 
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, false, fetch_bits, rng, way_out);
+    return access_filling(c, addr, fill, false, true, rng, way_out);
 }
 
 sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
 {
-    return access_filling(c, addr, true, false, sector_bit, rng, NULL);
+    return access_filling(c, addr, true, false, false, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)
@@ -713,7 +754,8 @@ int sim_cache_set_persisting(sim_cache *c, double fraction)
 
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 {
-    unsigned set = sim_cache_set_of(c, addr);
+    uint64_t blk = block_of(c, addr);
+    unsigned set = set_of_block(c, blk, addr);
     __builtin_prefetch(&c->set_state[set], 1);
     if (c->scan) {
         const uint64_t *tag = c->tags + c->set_base[set];
@@ -721,7 +763,7 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
             __builtin_prefetch(tag + w);
         __builtin_prefetch(c->valid + c->set_base[set], 1);            /* 16 masks: 64 B */
     } else {
-        __builtin_prefetch(&c->index[index_home(c, block_of(c, addr))], 1);
+        __builtin_prefetch(&c->index[index_home(c, blk)], 1);
     }
 }
 

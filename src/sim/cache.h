@@ -83,7 +83,9 @@ typedef struct sim_set_state {
     uint32_t used;              /* ways filled: ways 0..used-1 hold blocks (fills take the lowest
                                    empty way, and nothing empties a way but a reset) */
     union {
-        uint8_t order[SIM_SCAN_MAX_WAYS];   /* scanned LRU/FIFO: the used ways, newest first */
+        uint64_t order;                     /* scanned LRU/FIFO: the used ways, newest first, 4
+                                               bits each (position p: bits 4p..4p+3), so that a
+                                               way moves to the front in a few instructions */
         struct {
             uint32_t newest, oldest;        /* indexed LRU/FIFO: ends of the list (slots) */
         };
@@ -123,6 +125,10 @@ typedef struct sim_cache {
     int block_shift;            /* log2(block_bytes) when a power of two, else -1 */
     int sector_shift;           /* log2(sector_bytes) when a power of two, else -1 */
     unsigned fetch_sectors;     /* sectors a load miss fills: fetch_bytes / sector_bytes */
+    /* Copies and tables made once, so that an access reads them without going through geo: */
+    sim_policy policy;          /* geo->policy */
+    uint64_t block_mask;        /* block_bytes - 1 (when a power of two) */
+    uint32_t fetch_mask[SIM_MAX_SECTORS];  /* per sector: the sectors a load miss there fills */
 } sim_cache;
 
 /* Outcome of one access. */

@@ -75,10 +75,12 @@ int gs_sim_models_dir(char *buf, size_t len, gs_error *err);
 double gs_sim_noise(gs_sim_model *model);
 
 /* The largest cache level (and L2), set count and ways a model may give: generous for GPUs, and
- * small enough that loading a model and a default report on it stay fast (docs/sim-models.md). */
+ * small enough that loading a model and a default report on it stay fast (docs/sim-models.md).
+ * An access costs the same for any number of ways (cache.h), so ways are bounded only where no
+ * structure is meant: 65536, sixteen times past the largest GPU TLB known. */
 #define SIM_MAX_CACHE_BYTES 268435456.0
 #define SIM_MAX_SETS 1048576
-#define SIM_MAX_WAYS 4096
+#define SIM_MAX_WAYS 65536
 #define SIM_MAX_MODEL_LINES 4194304
 
 /* GS_ERR_INPUT "where.key: V is out of range MIN..MAX" unless value is in the range of range_key

@@ -71,8 +71,8 @@ broken type 'm["memory"]["tlbs"][0]["entries"] = "sixteen"' \
   'memory.tlbs[0].entries: must be a whole number'
 broken path 'm["memory"]["caches"][0]["paths"] = ["ca", "l1"]' \
   'memory.caches[0].paths[1]: unknown load path'
-broken ways 'm["memory"]["caches"][0]["ways"] = 65536' \
-  'memory.caches[0].ways: 65536 is out of range 1..4096'
+broken ways 'm["memory"]["caches"][0]["ways"] = 65537' \
+  'memory.caches[0].ways: 65537 is out of range 1..65536'
 broken clock 'm["device"]["clock_khz"] = 1e-300' \
   'device.clock_khz: 1e-300 is out of range 1000..100000000'
 

@@ -246,11 +246,11 @@ static void values_out_of_range(void **state)
 {
     (void)state;
     expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":8388608,\"line_bytes\":128,"
-                 "\"sets\":1,\"ways\":65536,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
-                 DRAM "}", "memory.caches[0].ways", "65536 is out of range 1..4096");
+                 "\"sets\":1,\"ways\":65537,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].ways", "65537 is out of range 1..65536");
     expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":8388608,\"line_bytes\":128,"
-                 "\"ways_per_set\":[65536],\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
-                 DRAM "}", "memory.caches[0].ways_per_set[0]", "1..4096");
+                 "\"ways_per_set\":[65537],\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
+                 DRAM "}", "memory.caches[0].ways_per_set[0]", "1..65536");
     expect_error("{\"caches\":[{\"name\":\"l2\",\"size_bytes\":536870912,\"line_bytes\":128,"
                  "\"sets\":262144,\"ways\":16,\"hit_latency_cycles\":30,\"paths\":[\"ca\"]}],"
                  DRAM "}", "memory.caches[0].size_bytes", "out of range 1..268435456");
@@ -266,8 +266,8 @@ static void values_out_of_range(void **state)
     expect_error("{\"caches\":[" L1 "],\"dram\":{\"latency_cycles\":1e9}}",
                  "memory.dram.latency_cycles", "out of range");
     expect_error("{\"caches\":[" L1 "],\"tlbs\":[{\"name\":\"t\",\"page_bytes\":4096,"
-                 "\"entries\":8192,\"miss_penalty_cycles\":1}]," DRAM "}",
-                 "memory.tlbs[0].entries", "fully associative are more than 4096 ways");
+                 "\"entries\":131072,\"miss_penalty_cycles\":1}]," DRAM "}",
+                 "memory.tlbs[0].entries", "fully associative are more than 65536 ways");
     expect_error("{\"caches\":[" L1 "],\"tlbs\":[{\"name\":\"t\",\"page_bytes\":4096,"
                  "\"entries\":4194304,\"sets\":1024,\"ways\":4096,\"miss_penalty_cycles\":1}],"
                  DRAM "}", "memory.tlbs[0].entries", "out of range 1..1048576");

@@ -231,8 +231,16 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
     uint64_t low = size - (uint64_t)lv->size_ci95_bytes;
     lv->size_interval_bytes[0] = low;
     lv->size_interval_bytes[1] = b;
-    if (b <= size + size / 4)
-        return 0;                      /* a sharp end: the sweep's size stands */
+    if (b <= size + size / 4) {
+        /* a sharp end: the sweep's size stands, as what one SM's walk keeps */
+        snprintf(lv->size_method_buf, sizeof lv->size_method_buf,
+                 "%s; on the L2 path the lines one SM's walk keeps: the capacity lies in "
+                 "[size_low_bytes, size_high_bytes) (every access misses from there), which "
+                 "can exceed this where the near partition holds copies of far lines",
+                 lv->size_method);
+        lv->size_method = lv->size_method_buf;
+        return 0;
+    }
     char drv[96] = "";
     if (driver_bytes)
         snprintf(drv, sizeof drv, "; the driver reports %llu B, %s", (unsigned long long)driver_bytes,

@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "cli/cli.h"
+#include "cli/sim_apart.h"
 #include "report/environment.h"
 #include "report/report.h"
 #include "report/result.h"
@@ -305,6 +306,9 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
             return GS_EXIT_USAGE;
         }
     outcome o = {0, false, false};
+    gs_apart ap;
+    int counts[GS_APART_MAX_PROBES] = {0};
+    gs_apart_start(defs, n, info.simulated, &ap);
     /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes
      * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */
     const char *stop_after = getenv("GS_TEST_INTERRUPT_AFTER");
@@ -312,7 +316,10 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     double t0 = now_s();
     gs_progress_init(gs_args.quiet);
     for (int i = 0; i < n && !o.interrupted; i++) {
+        if (!gs_apart_mine(&ap, i))
+            continue;
         int failed_before = o.failed;
+        size_t records_before = json_array_size(run->probes);
         if (stop_after && i == atoi(stop_after))
             raise(sig && strcmp(sig, "TERM") == 0 ? SIGTERM : SIGINT);
         char stage[96];
@@ -323,7 +330,14 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
         const char *st = json_string_value(json_object_get(last, "status"));
         if (!unsupported_fails && o.failed > failed_before && st && strcmp(st, "unsupported") == 0)
             o.failed = failed_before; /* the full report skips what this device cannot run */
+        if (i < GS_APART_MAX_PROBES)
+            counts[i] = (int)(json_array_size(run->probes) - records_before);
     }
+    gs_apart_outcome ao = {o.failed, o.bad_input, o.interrupted};
+    if (ap.child)
+        gs_apart_finish_child(&ap, run, counts, n, &ao);
+    gs_apart_merge(&ap, run, defs, counts, n, &ao);
+    o.failed = ao.failed, o.bad_input = ao.bad_input, o.interrupted = ao.interrupted;
     gs_progress_clear();
     record_environment(run, b, &info, have_start ? &start : NULL);
     if (gs_cli_concurrent_devices())

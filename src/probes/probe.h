@@ -16,6 +16,9 @@ enum {
     GS_PROBE_DEFAULT = 1u << 0,   /* part of the full report (`gpusonar` with no arguments) */
     GS_PROBE_HOST_LINK = 1u << 1, /* loads what GPUs of a node share (host memory, PCIe, NVLink):
                                    * under --concurrent these probes take turns (concurrent.c) */
+    GS_PROBE_APART = 1u << 2,     /* on a simulated device with two cores, runs in a second
+                                   * process beside the others (cli/sim_apart.h): no probe reads
+                                   * its records, and it reads none it cannot do without */
 };
 
 typedef struct gs_probe_ctx {

@@ -24,8 +24,9 @@ const gs_probe_def gs_probes[] = {
     {"mem-bandwidth", gs_probe_mem_bandwidth_run, GS_PROBE_DEFAULT,
      "read, write, copy and STREAM kernels over footprints from the L1 to DRAM: GB/s per level",
      gs_probe_mem_bandwidth_opts, &gs_probe_mem_bandwidth_opt_count},
-    /* after cache: a line or sector it finds under 32 B becomes the global walks' slot */
-    {"random-walk", gs_probe_random_walk_run, GS_PROBE_DEFAULT,
+    /* after cache: a line or sector it finds under 32 B becomes the global walks' slot (not on
+     * a simulated device with two cores, where it runs beside cache: its slot is 32 B there) */
+    {"random-walk", gs_probe_random_walk_run, GS_PROBE_DEFAULT | GS_PROBE_APART,
      "Sattolo random walks in global/shared/constant/local memory, Eq. 6 levels, walkers sweep",
      gs_probe_random_walk_opts, &gs_probe_random_walk_opt_count},
     {"paths", gs_probe_paths_run, 0,

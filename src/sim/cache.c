@@ -238,7 +238,8 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     }
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
         return sim_cache_free(c), -1;
-    if (g->policy == SIM_POLICY_SRRIP && !(c->rrpv = calloc(c->total_ways, 1)))
+    if ((g->policy == SIM_POLICY_SRRIP || g->policy == SIM_POLICY_SLRU) &&
+        !(c->rrpv = calloc(c->total_ways, 1)))
         return sim_cache_free(c), -1;
     if (g->policy == SIM_POLICY_WEIGHTED) {
         c->cumulative = malloc(c->max_ways * sizeof *c->cumulative);
@@ -426,6 +427,13 @@ static unsigned weighted_victim(const double *cumulative, unsigned ways, double 
     return lo;
 }
 
+const char *sim_policy_name(sim_policy p)
+{
+    static const char *const names[SIM_POLICY_COUNT] = {"lru", "fifo", "random", "plru",
+                                                        "weighted", "srrip", "slru"};
+    return p < SIM_POLICY_COUNT ? names[p] : "unknown";
+}
+
 /* SRRIP: the lowest way whose re-reference value is 3 (distant), ageing every way of the set
  * until one is. */
 static unsigned srrip_victim(uint8_t *rrpv, unsigned ways)
@@ -450,6 +458,17 @@ static unsigned order_at(const sim_set_state *st, unsigned p)
     return (unsigned)(st->order >> (4 * p)) & 15;
 }
 
+/* SLRU (scanned): the least recent unprotected way of a full set. */
+static unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
+                            unsigned ways)
+{
+    const uint8_t *prot = c->rrpv + c->set_base[set];
+    for (unsigned p = ways; p-- > 0;)
+        if (!prot[order_at(st, p)])
+            return order_at(st, p);
+    return order_at(st, ways - 1);
+}
+
 /* Victim of a full set. */
 static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
                            unsigned ways, gs_rng *rng)
@@ -464,6 +483,8 @@ static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned
         return plru_victim(st->plru, ways);
     case SIM_POLICY_SRRIP:
         return srrip_victim(c->rrpv + c->set_base[set], ways);
+    case SIM_POLICY_SLRU:
+        return slru_victim(c, st, set, ways);
     case SIM_POLICY_WEIGHTED:
     default:
         return weighted_victim(c->cumulative, ways, gs_rng_unit(rng));
@@ -519,6 +540,28 @@ static void order_make_newest(sim_set_state *st, unsigned w)
     st->order = older | newer << 4 | w;
 }
 
+/* SLRU (scanned): every use makes way w the newest; a fill leaves it unprotected, a hit
+ * protects it, and when that makes one protected way too many, the least recent other protected
+ * way goes back. */
+static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+{
+    uint8_t *prot = c->rrpv + c->set_base[set];
+    order_make_newest(st, w);
+    if (filled || prot[w]) {
+        prot[w] = filled ? 0 : prot[w];
+        return;
+    }
+    prot[w] = 1;
+    unsigned n = 0;
+    for (unsigned k = 0; k < st->used; k++)
+        n += prot[k];
+    for (unsigned p = st->used; n > c->geo->protected_ways && p-- > 0;)
+        if (order_at(st, p) != w && prot[order_at(st, p)]) {
+            prot[order_at(st, p)] = 0;
+            n--;
+        }
+}
+
 /* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
  * PLRU points the tree away from it. */
 static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, unsigned w,
@@ -527,6 +570,10 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, uns
     sim_policy p = c->policy;
     if (p == SIM_POLICY_SRRIP) {   /* a fill predicts a long re-reference, a hit a near one */
         c->rrpv[s] = filled ? 2 : 0;
+        return;
+    }
+    if (p == SIM_POLICY_SLRU) {
+        slru_touch(c, st, set, w, filled);
         return;
     }
     if (c->scan) {

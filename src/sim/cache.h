@@ -30,7 +30,16 @@ typedef enum sim_policy {
     SIM_POLICY_WEIGHTED,        /* evict way i with probability way_probabilities[i] */
     SIM_POLICY_SRRIP,           /* static RRIP, 2-bit re-reference values per slot (rrpv): fill at
                                    2, hit to 0; victim: the lowest way at 3, all aged until one is */
+    SIM_POLICY_SLRU,            /* segmented LRU: a hit protects its line (flag in rrpv), at most
+                                   protected_ways per set (the least recent protected one goes
+                                   back when one more is); victim: the least recent unprotected
+                                   line. Scanned sets only (at most SIM_SCAN_MAX_WAYS ways). */
 } sim_policy;
+
+#define SIM_POLICY_COUNT (SIM_POLICY_SLRU + 1)
+
+/* A policy's name as model files spell it ("lru" ... "slru"); "unknown" out of range. */
+const char *sim_policy_name(sim_policy p);
 
 typedef enum sim_mapping_kind {
     SIM_MAP_MODULO = 0,         /* slot = block mod (total ways); slots dealt round-robin to sets */
@@ -56,6 +65,7 @@ typedef struct sim_geometry {
     sim_mapping mapping;
     sim_policy policy;
     double *way_probabilities;  /* WEIGHTED only: ways entries summing to 1; owned */
+    unsigned protected_ways;    /* SLRU only: most protected lines of a set, 1 .. ways - 1 */
 } sim_geometry;
 
 #define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
@@ -117,7 +127,8 @@ typedef struct sim_cache {
     uint64_t index_mask;
     unsigned index_shift;       /* 64 - log2(index entries) */
     double *cumulative;         /* WEIGHTED: running sums of the way probabilities */
-    uint8_t *rrpv;              /* SRRIP, per slot: re-reference prediction value 0..3 */
+    uint8_t *rrpv;              /* SRRIP, per slot: re-reference prediction value 0..3; SLRU:
+                                   1 when the slot's line is protected */
     uint32_t epoch;             /* current epoch (never 0: zeroed state is empty) */
     uint8_t *persisting;        /* NULL: no persisting lines; else per slot, 1 = a persisting
                                    line (sim_cache_set_persisting) */

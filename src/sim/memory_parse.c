@@ -192,20 +192,46 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
     return 0;
 }
 
+/* "protected_ways" of an SLRU store: 1 .. ways - 1 of every set, which holds at most
+ * SIM_SCAN_MAX_WAYS ways; refused with any other policy. */
+static int read_protected(const json_t *obj, const char *where, sim_geometry *g, gs_error *err)
+{
+    json_t *v = json_object_get(obj, "protected_ways");
+    if (v && g->policy != SIM_POLICY_SLRU)
+        return fail_at(err, where, "protected_ways", "only for \"policy\": \"slru\"");
+    if (g->policy != SIM_POLICY_SLRU)
+        return 0;
+    unsigned fewest = SIM_MAX_WAYS, most = 0;
+    for (unsigned s = 0; s < g->sets; s++) {
+        fewest = g->ways_per_set[s] < fewest ? g->ways_per_set[s] : fewest;
+        most = g->ways_per_set[s] > most ? g->ways_per_set[s] : most;
+    }
+    if (most > SIM_SCAN_MAX_WAYS || fewest < 2)
+        return fail_at(err, where, "policy", "slru needs 2 to 16 ways in every set");
+    if (!v)
+        return fail_at(err, where, "protected_ways", "missing: slru needs it (1 .. ways - 1)");
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) >= (json_int_t)fewest)
+        return fail_at(err, where, "protected_ways", "must be a whole number 1 .. ways - 1");
+    g->protected_ways = (unsigned)json_integer_value(v);
+    return 0;
+}
+
 static int read_policy(const json_t *obj, const char *where, sim_geometry *g, gs_error *err)
 {
-    static const char *const names[] = {"lru", "fifo", "random", "plru", "weighted", "srrip"};
     const char *name = "lru";
     if (sim_get_string(obj, where, "policy", 0, &name, err))
         return GS_ERR_INPUT;
     int found = -1;
-    for (int i = 0; i < 6; i++)
-        if (strcmp(name, names[i]) == 0)
+    for (int i = 0; i < SIM_POLICY_COUNT; i++)
+        if (strcmp(name, sim_policy_name((sim_policy)i)) == 0)
             found = i;
     if (found < 0)
-        return fail_at(err, where, "policy", "unknown; use lru, fifo, random, plru, weighted or "
-                       "srrip");
+        return fail_at(err, where, "policy", "unknown; use lru, fifo, random, plru, weighted, "
+                       "srrip or slru");
     g->policy = (sim_policy)found;
+    if (read_protected(obj, where, g, err))
+        return GS_ERR_INPUT;
     json_t *probs = json_object_get(obj, "way_probabilities");
     if (probs && g->policy != SIM_POLICY_WEIGHTED)
         return fail_at(err, where, "way_probabilities", "only for \"policy\": \"weighted\"");
@@ -263,7 +289,8 @@ static int read_carveout(const json_t *obj, const char *where, const sim_level *
                          sim_carveout *co, gs_error *err)
 {
     static const char *const keys[] = {"percent", "size_bytes", "sets", "ways", "ways_per_set",
-                                       "mapping", "policy", "way_probabilities", NULL};
+                                       "mapping", "policy", "way_probabilities", "protected_ways",
+                                       NULL};
     uint64_t percent = 0;
     if (sim_check_keys(obj, where, keys, err) ||
         sim_get_uint(obj, where, "percent", 1, &percent, err) ||
@@ -281,6 +308,12 @@ static int read_carveout(const json_t *obj, const char *where, const sim_level *
         co->geo.mapping = lv->geo.mapping;
     if (!json_object_get(obj, "policy")) {
         co->geo.policy = lv->geo.policy;
+        co->geo.protected_ways = lv->geo.protected_ways;   /* an entry's ways keep the share */
+        if (co->geo.policy == SIM_POLICY_SLRU &&
+            (co->geo.protected_ways >= co->geo.ways_per_set[0] ||
+             co->geo.ways_per_set[0] > SIM_SCAN_MAX_WAYS))
+            return fail_at(err, where, "ways", "the level's slru needs 2 to 16 ways and more "
+                           "than its protected_ways here");
         if (lv->geo.way_probabilities && !co->geo.way_probabilities &&
             co->geo.ways_per_set[0] == lv->geo.ways_per_set[0]) {
             size_t n = co->geo.ways_per_set[0];
@@ -488,8 +521,8 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
 {
     static const char *const keys[] = {
         "name", "size_bytes", "line_bytes", "sector_bytes", "fetch_bytes", "sets", "ways",
-        "ways_per_set", "mapping", "policy", "way_probabilities", "hit_latency_cycles",
-        "miss_cycles", "paths",
+        "ways_per_set", "mapping", "policy", "way_probabilities", "protected_ways",
+        "hit_latency_cycles", "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
         "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
         "write_allocate_unit",
@@ -542,7 +575,7 @@ static int read_tlb(const json_t *obj, const char *where, const sim_memory *mem,
 {
     static const char *const keys[] = {
         "name", "page_bytes", "coverage_bytes", "entries", "sets", "ways", "ways_per_set",
-        "mapping", "policy", "way_probabilities", "hit_cycles", "miss_penalty_cycles", "paths",
+        "mapping", "policy", "way_probabilities", "protected_ways", "hit_cycles", "miss_penalty_cycles", "paths",
         "on_miss_skip", NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) || sim_get_string(obj, where, "name", 1, &name, err) ||

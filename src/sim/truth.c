@@ -15,7 +15,6 @@
 #define CACHE_MAX_CONST_LEVELS 3 /* const1..const3, as the cache probe names them */
 #define CACHE_MAX_TLB_LEVELS 3   /* l1tlb..l3tlb */
 
-static const char *const policy_names[] = {"lru", "fifo", "random", "plru", "weighted", "srrip"};
 
 typedef struct truth_ctx {
     const gs_sim_model *m;
@@ -107,7 +106,7 @@ static void geometry_figures(truth_ctx *cx, json_t *rec, const sim_geometry *g, 
         fig(cx, rec, "ways_per_set", w, "structure", 0, from);
     }
     fig(cx, rec, "mapping", mapping_value(g), "structure", 0, from);
-    fig(cx, rec, "policy", json_string(policy_names[g->policy]), "structure", 0, from);
+    fig(cx, rec, "policy", json_string(sim_policy_name(g->policy)), "structure", 0, from);
     if (g->policy == SIM_POLICY_WEIGHTED || (g->policy == SIM_POLICY_RANDOM && ways_equal(g))) {
         json_t *p = json_array();
         for (unsigned w = 0; p && w < g->ways_per_set[0]; w++)

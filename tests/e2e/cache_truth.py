@@ -109,6 +109,8 @@ def cache_truth(c):
         t["way_probabilities"] = [frac(p) for p in c["way_probabilities"]]
     if t["policy"] == "random":
         t["way_probabilities"] = [1.0 / ways[0]] * ways[0]
+    if t["policy"] == "slru":
+        t["policy"] = None   # outside the method's candidates (as on the H100): not determined
     return t
 
 

@@ -25,6 +25,7 @@ static sim_geometry make_geo(unsigned sets, unsigned ways, uint64_t block, sim_p
     for (unsigned s = 0; s < sets; s++)
         g.ways_per_set[s] = ways;
     g.policy = policy;
+    g.protected_ways = policy == SIM_POLICY_SLRU ? 2 : 0;   /* SLRU: half of 4 ways */
     return g;
 }
 
@@ -91,6 +92,20 @@ static void srrip_sequence(void **state)
      * pass and ways 1-3 take turns as victims (the H100 L1's victims 0, 1/3, 1/3, 1/3). */
     run_sequence(SIM_POLICY_SRRIP, "AABCDEABCDEABCDE", out);
     assert_string_equal(out, "MHMMMMHMMMMHMMMM");
+}
+
+static void slru_sequence(void **state)
+{
+    (void)state;
+    char out[32];
+    /* The H100 L1's cyclic walk (docs/methods.md, "Policy"): A touched twice a round is
+     * protected and stays; B C D E take turns in the three other ways. LRU loses A. */
+    run_sequence(SIM_POLICY_SLRU, "AABCDEAABCDEAABCDE", out);
+    assert_string_equal(out, "MHMMMMHHMMMMHHMMMM");
+    /* Two protected at most: C's hit demotes A (the least recent protected), so E evicts A, not
+     * D, and D hits; without the demotion D would have gone. */
+    run_sequence(SIM_POLICY_SLRU, "ABABCDCEDA", out);
+    assert_string_equal(out, "MMHHMMHMHM");
 }
 
 /* Fill a 4-way set, then miss many times; count the way each miss replaced. */
@@ -382,6 +397,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lru_sequence),      cmocka_unit_test(fifo_sequence),
         cmocka_unit_test(plru_sequence),     cmocka_unit_test(srrip_sequence),
+        cmocka_unit_test(slru_sequence),
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),

@@ -65,6 +65,14 @@ broken bits 'm["memory"]["caches"][1]["mapping"] = {"bits": [7, 8, 9]}' \
   'memory.caches[1].mapping: 3 index bits give 8 sets, but sets is 4'
 broken probabilities 'm["memory"]["caches"][0]["way_probabilities"] = [0.25, 0.5, 0.25, 0.25]' \
   'memory.caches[0].way_probabilities: way probabilities sum to 1.25, not 1'
+broken slru_missing 'm["memory"]["caches"][2]["policy"] = "slru"' \
+  'memory.caches[2].protected_ways: missing: slru needs it (1 .. ways - 1)'
+broken slru_range 'm["memory"]["caches"][2].update(policy="slru", protected_ways=8)' \
+  'memory.caches[2].protected_ways: must be a whole number 1 .. ways - 1'
+broken slru_ways 'm["memory"]["caches"][1].update(policy="slru", protected_ways=2)' \
+  'memory.caches[1].policy: slru needs 2 to 16 ways in every set'
+broken slru_other 'm["memory"]["caches"][2]["protected_ways"] = 2' \
+  'memory.caches[2].protected_ways: only for "policy": "slru"'
 broken unknown 'm["memory"]["caches"][2]["assoc"] = 8' \
   'memory.caches[2].assoc: unknown key'
 broken type 'm["memory"]["tlbs"][0]["entries"] = "sixteen"' \

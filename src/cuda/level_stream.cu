@@ -56,7 +56,8 @@ static __host__ __device__ constexpr int sources(int kind)
 static __host__ __device__ constexpr bool stores(int kind) { return kind != GS_STREAM_LEVEL_READ; }
 /* Bytes per thread of a grid sweep's tile: a write, which waits for no load, draws tickets twice
  * as often as a copy at the same tile and ran 3.7 % slower on an H200 with 32-byte tiles (4500
- * against 4670 GB/s; the kinds that load ran best at 32: docs/results/2026-11-26-h100-s7-bw-explore.txt). */
+ * against 4670 GB/s; the kinds that load ran best at 32:
+ * docs/results/2026-11-26-h100-s7-bw-explore.txt). */
 static __host__ __device__ constexpr int grid_bytes(int kind)
 {
     return sources(kind) == 0 ? GRID_STORE_BYTES : GRID_BYTES_IN_FLIGHT;

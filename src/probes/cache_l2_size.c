@@ -151,11 +151,13 @@ int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err
         return 0;
     int rc = capacity_by_excess(w, lv->size_bytes, line, &lo, &hi, err);
     if (!rc && lo && edge_is_near_part(hi, sw)) {
+        char kept[sizeof lv->size_method_buf];   /* the method may live in the buffer already */
+        snprintf(kept, sizeof kept, "%s", lv->size_method);
         snprintf(lv->size_method_buf, sizeof lv->size_method_buf,
-                 "%s; the miss excess (a walk less the same lines visited twice) starts at "
+                 "%.300s; the miss excess (a walk less the same lines visited twice) starts at "
                  "%llu..%llu B, where the near partition's plateau ends (%llu B): far lines' "
                  "copies in the near part, not the capacity, so the plateau is kept",
-                 lv->size_method, (unsigned long long)lo, (unsigned long long)hi,
+                 kept, (unsigned long long)lo, (unsigned long long)hi,
                  (unsigned long long)sw->levels[0].size_bytes);
         lv->size_method = lv->size_method_buf;
         return 0;
@@ -243,14 +245,15 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
     }
     char drv[96] = "";
     if (driver_bytes)
-        snprintf(drv, sizeof drv, "; the driver reports %llu B, %s", (unsigned long long)driver_bytes,
+        snprintf(drv, sizeof drv, "; the driver reports %llu B, %s",
+                 (unsigned long long)driver_bytes,
                  driver_bytes >= low && driver_bytes < b ? "inside" : "outside it");
     snprintf(lv->size_nd_why, sizeof lv->size_nd_why,
              "misses begin at %llu B (+- %.0f) but every access misses only from %llu B on: a "
              "gradual end (hashed sets filling unevenly, copies of far lines in the near part, or "
-             "a policy that keeps some lines), so the capacity lies in [%llu, %llu) B (size_low_bytes, "
-             "size_high_bytes) and the onset is no size%s; the mapping of addresses to sets would "
-             "decide it", (unsigned long long)size, lv->size_ci95_bytes, (unsigned long long)b,
+             "a policy that keeps some lines), so the capacity lies in [%llu, %llu) B "
+             "(size_low_bytes, size_high_bytes) and the onset is no size%s; the mapping of "
+             "addresses to sets would decide it", (unsigned long long)size, lv->size_ci95_bytes, (unsigned long long)b,
              (unsigned long long)low, (unsigned long long)b, drv);
     return 0;
 }

@@ -71,13 +71,6 @@ void gs_apart_finish_child(const gs_apart *a, const gs_run *run, const int *coun
     _exit(rc == 0 ? 0 : 1);
 }
 
-/* Every probe of the second process failed: one record each, saying why. */
-static void lost(gs_run *run, const gs_probe_def *def, const char *why)
-{
-    gs_probe_out *p = gs_run_add_probe(run, def->name);
-    gs_probe_status(p, "failed", why);
-}
-
 void gs_apart_merge(gs_apart *a, gs_run *run, const gs_probe_def **defs, const int *counts, int n,
                     gs_apart_outcome *o)
 {
@@ -93,6 +86,9 @@ void gs_apart_merge(gs_apart *a, gs_run *run, const gs_probe_def **defs, const i
         ;
     json_t *theirs = json_object_get(msg, "records"), *tc = json_object_get(msg, "counts");
     bool ok = json_is_array(theirs) && json_is_array(tc) && (int)json_array_size(tc) == n;
+    char why[256];
+    snprintf(why, sizeof why, "the second process of a simulated run ended without its records "
+             "(%.100s)", WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : jerr.text);
     json_t *mine = json_array(), *all = json_array();
     json_array_extend(mine, run->probes);
     size_t im = 0, it = 0;
@@ -100,11 +96,16 @@ void gs_apart_merge(gs_apart *a, gs_run *run, const gs_probe_def **defs, const i
         if (!a->side[i]) {
             for (int k = 0; k < counts[i]; k++)
                 json_array_append(all, json_array_get(mine, im++));
-            continue;
+        } else if (!ok) {               /* in its place, a record saying why it is missing */
+            gs_probe_out *p = gs_run_add_probe(run, defs[i]->name);
+            gs_probe_status(p, "failed", why);
+            json_array_append(all, p);
+            o->failed++;
+        } else {
+            long long k = json_integer_value(json_array_get(tc, (size_t)i));
+            for (; k > 0 && it < json_array_size(theirs); k--)
+                json_array_append(all, json_array_get(theirs, it++));
         }
-        long long k = ok ? json_integer_value(json_array_get(tc, (size_t)i)) : 0;
-        for (; k > 0 && it < json_array_size(theirs); k--)
-            json_array_append(all, json_array_get(theirs, it++));
     }
     json_array_clear(run->probes);
     json_array_extend(run->probes, all);
@@ -113,14 +114,6 @@ void gs_apart_merge(gs_apart *a, gs_run *run, const gs_probe_def **defs, const i
         o->bad_input |= json_is_true(json_object_get(msg, "bad_input"));
         o->interrupted |= json_is_true(json_object_get(msg, "interrupted"));
     } else {
-        char why[256];
-        snprintf(why, sizeof why, "the second process of a simulated run ended without its "
-                 "records (%.100s)", WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : jerr.text);
-        for (int i = 0; i < n; i++)
-            if (a->side[i]) {
-                lost(run, defs[i], why);
-                o->failed++;
-            }
         fprintf(stderr, "gpusonar: %s\n", why);
     }
     json_decref(mine);

@@ -188,14 +188,20 @@ int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err
     return 0;
 }
 
-/* Whether a warm random walk over footprint misses on every access: its average within
- * CW_TLB_STEP_CYCLES or 1 % of the plateau behind the level. */
+/* An average at or above this misses on every access: within CW_TLB_STEP_CYCLES or 1 % of the
+ * plateau behind the level. */
+static double all_miss_cycles(const cw_avg_sweep *sw)
+{
+    return sw->beyond_cycles - fmax(CW_TLB_STEP_CYCLES, 0.01 * sw->beyond_cycles);
+}
+
+/* Whether a warm random walk over footprint misses on every access. */
 static int all_miss(cw_walker *w, uint64_t footprint, const cw_avg_sweep *sw, bool *yes,
                     gs_error *err)
 {
     double avg;
     int rc = cw_avg_walk(w, footprint, sw->stride_bytes, -1, &avg, err);
-    *yes = !rc && avg >= sw->beyond_cycles - fmax(CW_TLB_STEP_CYCLES, 0.01 * sw->beyond_cycles);
+    *yes = !rc && avg >= all_miss_cycles(sw);
     return rc;
 }
 
@@ -203,11 +209,10 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
                     gs_error *err)
 {
     uint64_t size = lv->size_bytes, a = size, b = 0;
-    double noise = fmax(CW_TLB_STEP_CYCLES, 0.01 * sw->beyond_cycles);
     for (size_t i = 0; i < sw->points && !b; i++) {
         if (sw->x[i] <= (double)size)
             continue;
-        if (sw->y[i] >= sw->beyond_cycles - noise)
+        if (sw->y[i] >= all_miss_cycles(sw))
             b = (uint64_t)sw->x[i];
         else
             a = (uint64_t)sw->x[i];

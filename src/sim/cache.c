@@ -79,8 +79,20 @@ static int check_mapping(const sim_geometry *g, char *msg, size_t len)
     return 0;
 }
 
-static int check_policy(const sim_geometry *g, char *msg, size_t len)
+static int check_policy(const sim_geometry *g, const char **key, char *msg, size_t len)
 {
+    *key = g->policy == SIM_POLICY_WEIGHTED && g->way_probabilities ? "way_probabilities"
+                                                                     : "policy";
+    for (unsigned s = 0; g->policy == SIM_POLICY_SLRU && s < g->sets; s++) {
+        unsigned ways = g->ways_per_set[s];
+        if (ways < 2 || ways > SIM_SCAN_MAX_WAYS)
+            return snprintf(msg, len, "slru needs 2 to %d ways in every set", SIM_SCAN_MAX_WAYS),
+                   -1;
+        *key = "protected_ways";
+        if (g->protected_ways < 1 || g->protected_ways >= ways)
+            return snprintf(msg, len, "must be a whole number 1 .. ways - 1"), -1;
+        *key = "policy";
+    }
     if (g->policy == SIM_POLICY_PLRU) {
         for (unsigned s = 0; s < g->sets; s++)
             if (!is_pow2(g->ways_per_set[s]) || g->ways_per_set[s] > SIM_MAX_PLRU_WAYS)
@@ -127,9 +139,7 @@ int sim_geometry_check(const sim_geometry *g, const char **key, char *msg, size_
     *key = "mapping";
     if (check_mapping(g, msg, len))
         return -1;
-    *key = g->policy == SIM_POLICY_WEIGHTED && g->way_probabilities ? "way_probabilities"
-                                                                     : "policy";
-    return check_policy(g, msg, len);
+    return check_policy(g, key, msg, len);
 }
 
 void sim_geometry_free(sim_geometry *g)

@@ -192,8 +192,8 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
     return 0;
 }
 
-/* "protected_ways" of an SLRU store: 1 .. ways - 1 of every set, which holds at most
- * SIM_SCAN_MAX_WAYS ways; refused with any other policy. */
+/* "protected_ways" of an SLRU store, refused with any other policy; its range against the ways
+ * is sim_geometry_check's, for every geometry (a carve-out entry inherits it). */
 static int read_protected(const json_t *obj, const char *where, sim_geometry *g, gs_error *err)
 {
     json_t *v = json_object_get(obj, "protected_ways");
@@ -201,17 +201,10 @@ static int read_protected(const json_t *obj, const char *where, sim_geometry *g,
         return fail_at(err, where, "protected_ways", "only for \"policy\": \"slru\"");
     if (g->policy != SIM_POLICY_SLRU)
         return 0;
-    unsigned fewest = SIM_MAX_WAYS, most = 0;
-    for (unsigned s = 0; s < g->sets; s++) {
-        fewest = g->ways_per_set[s] < fewest ? g->ways_per_set[s] : fewest;
-        most = g->ways_per_set[s] > most ? g->ways_per_set[s] : most;
-    }
-    if (most > SIM_SCAN_MAX_WAYS || fewest < 2)
-        return fail_at(err, where, "policy", "slru needs 2 to 16 ways in every set");
     if (!v)
         return fail_at(err, where, "protected_ways", "missing: slru needs it (1 .. ways - 1)");
     if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-        json_integer_value(v) >= (json_int_t)fewest)
+        json_integer_value(v) > SIM_SCAN_MAX_WAYS)
         return fail_at(err, where, "protected_ways", "must be a whole number 1 .. ways - 1");
     g->protected_ways = (unsigned)json_integer_value(v);
     return 0;
@@ -308,12 +301,7 @@ static int read_carveout(const json_t *obj, const char *where, const sim_level *
         co->geo.mapping = lv->geo.mapping;
     if (!json_object_get(obj, "policy")) {
         co->geo.policy = lv->geo.policy;
-        co->geo.protected_ways = lv->geo.protected_ways;   /* an entry's ways keep the share */
-        if (co->geo.policy == SIM_POLICY_SLRU &&
-            (co->geo.protected_ways >= co->geo.ways_per_set[0] ||
-             co->geo.ways_per_set[0] > SIM_SCAN_MAX_WAYS))
-            return fail_at(err, where, "ways", "the level's slru needs 2 to 16 ways and more "
-                           "than its protected_ways here");
+        co->geo.protected_ways = lv->geo.protected_ways;
         if (lv->geo.way_probabilities && !co->geo.way_probabilities &&
             co->geo.ways_per_set[0] == lv->geo.ways_per_set[0]) {
             size_t n = co->geo.ways_per_set[0];

@@ -228,7 +228,7 @@ bool gs_ways_equal(const unsigned *ways_per_set, size_t n)
 
 const char *gs_policy_name(gs_policy p)
 {
-    static const char *const names[] = {"lru",    "fifo",     "plru",   "srrip",
+    static const char *const names[] = {"lru",    "fifo",     "plru",    "srrip", "slru",
                                         "random", "weighted", "unknown"};
     return p <= GS_POLICY_UNKNOWN ? names[p] : "unknown";
 }
@@ -272,8 +272,35 @@ typedef struct set_state {
     uint32_t block[CACHE_INFER_MAX_BLOCKS];
     uint64_t stamp[CACHE_INFER_MAX_BLOCKS];
     bool valid[CACHE_INFER_MAX_BLOCKS];
+    bool prot[CACHE_INFER_MAX_BLOCKS];    /* SLRU: the line is protected */
     uint64_t tree;
 } set_state;
+
+/* SLRU: the least recent unprotected way (there is one: protect < ways). */
+static unsigned slru_victim(const set_state *s, unsigned ways)
+{
+    int v = -1;
+    for (unsigned w = 0; w < ways; w++)
+        if (!s->prot[w] && (v < 0 || s->stamp[w] < s->stamp[v]))
+            v = (int)w;
+    return v < 0 ? 0 : (unsigned)v;
+}
+
+/* SLRU: a hit on way w protects it; one protected line too many sends the least recent other
+ * protected line back. */
+static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned w)
+{
+    unsigned n = 0;
+    int oldest = -1;
+    s->prot[w] = true;
+    for (unsigned k = 0; k < ways; k++) {
+        n += s->prot[k];
+        if (k != w && s->prot[k] && (oldest < 0 || s->stamp[k] < s->stamp[oldest]))
+            oldest = (int)k;
+    }
+    if (n > protect && oldest >= 0)
+        s->prot[oldest] = false;
+}
 
 /* SRRIP (stamp holds the re-reference value): the lowest way at 3, after ageing all until one
  * is; ageing changes no order, so it is applied once, by the distance of the largest to 3. */
@@ -304,6 +331,8 @@ static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
         return plru_victim(s->tree, ways);
     if (p == GS_POLICY_SRRIP)
         return srrip_victim(s, ways);
+    if (p == GS_POLICY_SLRU)
+        return slru_victim(s, ways);
     unsigned v = 0;
     for (unsigned w = 1; w < ways; w++)
         if (s->stamp[w] < s->stamp[v])
@@ -311,13 +340,16 @@ static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
     return v;
 }
 
-int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned ways, bool *hit)
+int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, size_t n,
+                      unsigned ways, bool *hit)
 {
     if (ways == 0 || ways >= CACHE_INFER_MAX_BLOCKS ||
         (p != GS_POLICY_LRU && p != GS_POLICY_FIFO && p != GS_POLICY_PLRU &&
-         p != GS_POLICY_SRRIP))
+         p != GS_POLICY_SRRIP && p != GS_POLICY_SLRU))
         return -1;
     if (p == GS_POLICY_PLRU && ((ways & (ways - 1)) || ways > 64))
+        return -1;
+    if (p == GS_POLICY_SLRU && (protect < 1 || protect >= ways))
         return -1;
     set_state s;
     memset(&s, 0, sizeof s);
@@ -337,8 +369,13 @@ int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned wa
             s.valid[w] = true;
             s.block[w] = blocks[i];
             s.stamp[w] = p == GS_POLICY_SRRIP ? 2 : i + 1;
+            s.prot[w] = false;
         } else if (p == GS_POLICY_LRU) {
             s.stamp[w] = i + 1;
+        } else if (p == GS_POLICY_SLRU) {
+            s.stamp[w] = i + 1;
+            if (!s.prot[w])
+                slru_protect(&s, ways, protect, (unsigned)w);
         } else if (p == GS_POLICY_SRRIP) {
             s.stamp[w] = 0;
         }
@@ -348,13 +385,13 @@ int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned wa
     return 0;
 }
 
-double gs_policy_mismatch(gs_policy p, const uint32_t *blocks, const bool *miss, size_t n,
-                          unsigned ways)
+double gs_policy_mismatch(gs_policy p, unsigned protect, const uint32_t *blocks, const bool *miss,
+                          size_t n, unsigned ways)
 {
     if (n == 0)
         return 1;
     bool *hit = malloc(n * sizeof *hit);
-    if (!hit || gs_policy_predict(p, blocks, n, ways, hit)) {
+    if (!hit || gs_policy_predict(p, protect, blocks, n, ways, hit)) {
         free(hit);
         return 1;
     }

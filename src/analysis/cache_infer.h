@@ -100,6 +100,9 @@ typedef enum gs_policy {
     GS_POLICY_PLRU,           /* binary-tree pseudo-LRU, ways a power of two */
     GS_POLICY_SRRIP,          /* static RRIP, 2-bit re-reference values: fill at 2, hit to 0,
                                  victim the lowest way at 3 (all aged until one is) */
+    GS_POLICY_SLRU,           /* segmented LRU: a hit protects a line, at most `protect` a set
+                                 (the least recent other goes back); the victim is the least
+                                 recent unprotected line (the simulator's "slru") */
     GS_POLICY_RANDOM,
     GS_POLICY_WEIGHTED,
     GS_POLICY_UNKNOWN,
@@ -107,15 +110,18 @@ typedef enum gs_policy {
 
 const char *gs_policy_name(gs_policy p);
 
-/* Hits that a deterministic policy (LRU, FIFO, PLRU, SRRIP) predicts for one set of `ways` ways
- * that starts empty and fills empty ways lowest first: blocks[i] is the block accessed at step i
- * (small integers). -1 for a policy it cannot predict, ways 0 or over 256 (PLRU: over 64). */
-int gs_policy_predict(gs_policy p, const uint32_t *blocks, size_t n, unsigned ways, bool *hit);
+/* Hits that a deterministic policy (LRU, FIFO, PLRU, SRRIP, SLRU) predicts for one set of `ways`
+ * ways that starts empty and fills empty ways lowest first: blocks[i] is the block accessed at
+ * step i (small integers). protect: SLRU's most protected lines, 1 .. ways - 1 (ignored by the
+ * others). -1 for a policy it cannot predict, ways 0 or over 256 (PLRU: over 64), or SLRU with
+ * protect out of range. */
+int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, size_t n,
+                      unsigned ways, bool *hit);
 
-/* Share of steps where the prediction of policy p differs from the observed misses; 1 when p
- * cannot be predicted. */
-double gs_policy_mismatch(gs_policy p, const uint32_t *blocks, const bool *miss, size_t n,
-                          unsigned ways);
+/* Share of steps where the prediction of policy p (protect as above) differs from the observed
+ * misses; 1 when p cannot be predicted. */
+double gs_policy_mismatch(gs_policy p, unsigned protect, const uint32_t *blocks, const bool *miss,
+                          size_t n, unsigned ways);
 
 /* Victim ways from a cold trace of a cyclic walk over ways + 1 blocks of one set (Fermi's L1
  * study, section 3.2 (4)): once the set is full exactly one block is absent, so the block of each

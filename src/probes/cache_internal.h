@@ -118,16 +118,22 @@ typedef struct cw_level {
     const char *policy_method;
     char why_structure[640];
     char why_policy[640];
-    /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0]
-     * and of the cyclic walk [1] (block of each access, its latency), and each candidate's share
-     * of mispredicted accesses on both (NaN: not run). */
+    /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0],
+     * of the cyclic walk [1] and of the last protect-then-evict round run [2] (block of each
+     * access, its latency), and each candidate's share of mispredicted accesses on the first two
+     * (NaN: not run). */
 #define CW_POLICY_TRACE 512
     struct {
         size_t n;
         float block[CW_POLICY_TRACE];
         float cycles[CW_POLICY_TRACE];
-    } policy_trace[2];
-    double policy_mismatch[2][4];
+    } policy_trace[3];
+#define CW_SLRU_MAX_WAYS 16   /* SLRU candidates (1 .. ways - 1 protected) up to this many ways */
+#define CW_POLICY_CANDIDATES (4 + CW_SLRU_MAX_WAYS - 1)
+    double policy_mismatch[2][CW_POLICY_CANDIDATES];
+    unsigned policy_protect;  /* GS_POLICY_SLRU: protected lines of a set (0: not determined) */
+    char why_protect[256];    /* why policy_protect is not determined */
+    char protect_method[160]; /* how policy_protect was found */
     char size_nd_why[640];    /* set: size_bytes is reported not determined, for this reason
                                  (size_bytes stays the onset the other methods start from) */
     const char *size_method;  /* NULL: the fine-grained capacity sweep; else average mode */

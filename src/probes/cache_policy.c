@@ -1,7 +1,8 @@
 /* Replacement policy (memory-hierarchy paper, section 3.2 (4), Fig. 8) on ways + 1 blocks of one
- * set: a random sequence from cold compared with the misses LRU, FIFO, tree-PLRU and SRRIP
- * predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3 of the H100's L1 in the cyclic walk), which
- * must predict a cold cyclic walk too; else the victim way of every miss of that walk, and a
+ * set: a random sequence from cold compared with the misses LRU, FIFO, tree-PLRU, SRRIP and
+ * segmented LRU (each count of protected lines) predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3
+ * of the H100's L1 in the cyclic walk, SLRU keeps its twice-touched first block), which must
+ * predict a cold cyclic walk too; else the victim way of every miss of that walk, and a
  * chi-square test of equal shares (random against weighted, as Fermi's L1) where its misses do
  * not repeat (a deterministic policy outside the candidates is not determined). */
 #include <math.h>
@@ -44,10 +45,50 @@ static int cold_trace(cw_walker *w, cw_level *lv, int which, const uint64_t *cha
     return 0;
 }
 
-/* The deterministic candidates whose predicted hits a random sequence is compared with. */
-static const gs_policy candidates[] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_PLRU,
-                                       GS_POLICY_SRRIP};
-#define NCAND (sizeof candidates / sizeof candidates[0])
+/* The deterministic candidates whose predicted hits a random sequence is compared with: LRU,
+ * FIFO, tree-PLRU, SRRIP, and segmented LRU with each count of protected lines (1 .. ways - 1,
+ * sets of up to CW_SLRU_MAX_WAYS ways). */
+typedef struct candidate {
+    gs_policy policy;
+    unsigned protect;
+} candidate;
+
+static const gs_policy base_policies[] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_PLRU,
+                                          GS_POLICY_SRRIP};
+#define NBASE (sizeof base_policies / sizeof base_policies[0])
+
+static size_t candidates_of(unsigned ways, candidate *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NBASE; i++)
+        c[n++] = (candidate){base_policies[i], 0};
+    for (unsigned k = 1; ways <= CW_SLRU_MAX_WAYS && k < ways; k++)
+        c[n++] = (candidate){GS_POLICY_SLRU, k};
+    return n;
+}
+
+static const char *candidate_name(candidate c, char *buf, size_t len)
+{
+    if (c.policy != GS_POLICY_SLRU)
+        return gs_policy_name(c.policy);
+    snprintf(buf, len, "slru-%u", c.protect);
+    return buf;
+}
+
+static double mismatch_of(candidate c, const uint32_t *blocks, const bool *miss, size_t n,
+                          unsigned ways)
+{
+    return gs_policy_mismatch(c.policy, c.protect, blocks, miss, n, ways);
+}
+
+/* A trace from cold: the block of each access and whether it missed. */
+typedef struct trace {
+    uint32_t *blocks;
+    bool *miss;
+    size_t n;
+} trace;
+
+#define CANDIDATES_TEXT "lru, fifo, plru, srrip, slru-k (k of the ways protected)"
 
 /* The candidate whose predicted misses the observed ones equal (to a tolerance for noise), the
  * fewest mismatches first: candidates that predict the same hits on this sequence are one policy
@@ -56,38 +97,42 @@ static const gs_policy candidates[] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_
 static void pick_predicting(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
                             size_t n, unsigned ways, bool *done)
 {
-    double tol = 0.02 + 3 * w->band.outlier_rate, mm[NCAND];
-    size_t fit[NCAND], nfit = 0;
-    for (size_t c = 0; c < NCAND; c++) {
-        mm[c] = gs_policy_mismatch(candidates[c], blocks, miss, n, ways);
+    candidate cand[CW_POLICY_CANDIDATES];
+    size_t ncand = candidates_of(ways, cand);
+    double tol = 0.02 + 3 * w->band.outlier_rate, mm[CW_POLICY_CANDIDATES];
+    size_t fit[CW_POLICY_CANDIDATES], nfit = 0;
+    for (size_t c = 0; c < ncand; c++) {
+        mm[c] = mismatch_of(cand[c], blocks, miss, n, ways);
         lv->policy_mismatch[0][c] = mm[c];
         if (mm[c] <= tol)
             fit[nfit++] = c;
     }
     lv->policy_n = n;
     lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold: observed "
-                        "misses equal the predicted misses of one of lru, fifo, plru, srrip";
+                        "misses equal the predicted misses of one of " CANDIDATES_TEXT;
     for (size_t i = 1; i < nfit; i++)               /* the best first (stable) */
         if (mm[fit[i]] < mm[fit[0]]) {
             size_t t = fit[0];
             fit[0] = fit[i];
             fit[i] = t;
         }
-    lv->policy = nfit ? candidates[fit[0]] : GS_POLICY_UNKNOWN;
+    lv->policy = nfit ? cand[fit[0]].policy : GS_POLICY_UNKNOWN;
+    lv->policy_protect = nfit ? cand[fit[0]].protect : 0;
     *done = nfit > 0;
     bool *a = nfit > 1 ? malloc(n * sizeof *a) : NULL, *b = nfit > 1 ? malloc(n * sizeof *b) : NULL;
     double best = nfit ? mm[fit[0]] * (double)n : 0;
     for (size_t i = 1; a && b && i < nfit; i++) {
         if (mm[fit[i]] * (double)n - best > 3 * sqrt(best + 1) + 3)
             continue;                                  /* clearly worse than the best */
-        gs_policy_predict(candidates[fit[0]], blocks, n, ways, a);
-        gs_policy_predict(candidates[fit[i]], blocks, n, ways, b);
+        gs_policy_predict(cand[fit[0]].policy, cand[fit[0]].protect, blocks, n, ways, a);
+        gs_policy_predict(cand[fit[i]].policy, cand[fit[i]].protect, blocks, n, ways, b);
         if (memcmp(a, b, n * sizeof *a) != 0) {
+            char na[16], nb[16];
             lv->policy = GS_POLICY_UNKNOWN;
             snprintf(lv->why_policy, sizeof lv->why_policy, "%s and %s both predict the %zu "
                      "accesses of a random sequence over one set (mismatch %.3f and %.3f) yet "
-                     "differ on it: not told apart", gs_policy_name(candidates[fit[0]]),
-                     gs_policy_name(candidates[fit[i]]), n, mm[fit[0]], mm[fit[i]]);
+                     "differ on it: not told apart", candidate_name(cand[fit[0]], na, sizeof na),
+                     candidate_name(cand[fit[i]], nb, sizeof nb), n, mm[fit[0]], mm[fit[i]]);
             break;
         }
     }
@@ -95,7 +140,7 @@ static void pick_predicting(cw_walker *w, cw_level *lv, const uint32_t *blocks, 
 }
 
 static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
-                           bool *done, gs_error *err)
+                           trace *seq, bool *done, gs_error *err)
 {
     /* r elements per block (words of its first fetch unit, less the two priming words after
      * them): a chain of m x r random entries, long enough that its repetitions in the trace do
@@ -106,11 +151,10 @@ static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, si
         r /= 2;
     /* elements of one block: next words (a cache), or words beyond every member's stagger (TLB) */
     uint64_t step = w->tlb ? w->elem * (uint64_t)(4 * m + 4) : w->elem;
-    size_t len = 2 + m * r, n = 0;
-    uint32_t *blocks = malloc(w->cap * sizeof *blocks), *block_of = malloc(len * sizeof *block_of);
-    bool *miss = malloc(w->cap * sizeof *miss);
+    size_t len = 2 + m * r;
+    uint32_t *block_of = malloc(len * sizeof *block_of);
     uint32_t *order = malloc(m * r * sizeof *order);
-    int rc = blocks && miss && order && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
+    int rc = order && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
     for (size_t i = 0; i < m * r && !rc; i++)
         order[i] = (uint32_t)i;
     for (size_t i = m * r - 1; i > 0 && !rc; i--) {           /* Fisher-Yates */
@@ -127,28 +171,42 @@ static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, si
             w->chain2[2 + i] = group[order[i] / r] + (order[i] % r) * step;
             block_of[2 + i] = order[i] / (uint32_t)r;
         }
-        rc = cold_trace(w, lv, 0, w->chain2, block_of, len, blocks, miss, &n, err);
+        rc = cold_trace(w, lv, 0, w->chain2, block_of, len, seq->blocks, seq->miss, &seq->n,
+                        err);
     }
     if (!rc)
-        pick_predicting(w, lv, blocks, miss, n, (unsigned)(m - 1), done);
-    free(blocks), free(miss), free(order), free(block_of);
+        pick_predicting(w, lv, seq->blocks, seq->miss, seq->n, (unsigned)(m - 1), done);
+    free(order), free(block_of);
     return rc;
 }
 
 /* Each candidate's mispredicted share of the cyclic walk, and the list of both traces' shares
- * ("lru 0.0 / 16.7 %, ...") for a reason. */
+ * ("lru 0.0 / 16.7 %, ...") for a reason: the four base policies, then the SLRU count that
+ * mispredicts least over both. */
 static int mismatch_list(cw_level *lv, const uint32_t *blocks, const bool *miss, size_t n,
                          unsigned ways, char *buf, size_t len)
 {
+    candidate cand[CW_POLICY_CANDIDATES];
+    size_t ncand = candidates_of(ways, cand), slru = 0;
     int k = 0;
-    for (size_t c = 0; c < NCAND; c++) {
-        lv->policy_mismatch[1][c] = gs_policy_mismatch(candidates[c], blocks, miss, n, ways);
-        char seq[16] = "-";
+    for (size_t c = 0; c < ncand; c++) {
+        lv->policy_mismatch[1][c] = mismatch_of(cand[c], blocks, miss, n, ways);
+        double sum = lv->policy_mismatch[0][c] + lv->policy_mismatch[1][c];
+        if (c >= NBASE && (!slru || !(sum >= lv->policy_mismatch[0][slru] +
+                                                lv->policy_mismatch[1][slru])))
+            slru = c;
+    }
+    buf[0] = 0;
+    for (size_t c = 0; c < ncand; c++) {
+        if (c >= NBASE && c != slru)
+            continue;
+        char seq[16] = "-", name[16];
         if (!isnan(lv->policy_mismatch[0][c]))
             snprintf(seq, sizeof seq, "%.1f", 100 * lv->policy_mismatch[0][c]);
         if (k >= 0 && (size_t)k < len)
             k += snprintf(buf + k, len - (size_t)k, "%s%s %s / %.1f %%", c ? ", " : "",
-                          gs_policy_name(candidates[c]), seq, 100 * lv->policy_mismatch[1][c]);
+                          candidate_name(cand[c], name, sizeof name), seq,
+                          100 * lv->policy_mismatch[1][c]);
     }
     return k;
 }
@@ -173,7 +231,7 @@ static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, co
         mismatch_list(lv, blocks, miss, n, ways, list, sizeof list);
         int k = snprintf(lv->why_policy, sizeof lv->why_policy, "the misses of a cyclic walk "
                          "over %u blocks of one set repeat every %zu accesses (a deterministic "
-                         "policy), yet none of lru, fifo, plru, srrip predicts a random "
+                         "policy), yet none of " CANDIDATES_TEXT " predicts a random "
                          "sequence and this walk (mispredicted accesses, sequence / cyclic walk: "
                          "%s); victim shares", ways + 1, period, list);
         for (unsigned i = 0; i < ways && k > 0 && (size_t)k < sizeof lv->why_policy; i++)
@@ -191,48 +249,185 @@ static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, co
                         "shares";
 }
 
+/* Segmented LRU's protected count, and a test of segmented LRU itself, once the random sequence
+ * and the cyclic walk fit it with each count in cand[fits[0..nfit)] (best first): round k
+ * touches blocks 0 .. k-1 twice each (two words of their first fetch unit: the second touch
+ * hits and protects the line) and blocks k .. ways once, behind a priming word of block 0, from
+ * cold and repeated. With p < k protected lines the oldest protected ones go back and are
+ * evicted before the once-touched ones, so the rounds k = 2 .. ways - 1 tell every p apart. A
+ * round that splits none of several remaining counts is skipped; with one count left every round
+ * still runs, as a test it must pass. A count stays while its predicted misses equal the
+ * observed ones (to the tolerance). One left: lv->policy_protect; several: lv->why_protect;
+ * none: segmented LRU is refuted and the policy is not determined (lv->why_policy). The last
+ * round run is kept as evidence (policy_trace[2]). */
+static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                        const candidate *cand, const size_t *fits, size_t nfit, gs_error *err)
+{
+    unsigned ways = (unsigned)(m - 1), keep[CW_SLRU_MAX_WAYS], nkeep = 0, rounds = 0;
+    size_t words = lv->fetch_bytes >= 3 * w->elem ? lv->fetch_bytes / w->elem : 0;
+    char counts[96] = "";
+    for (size_t i = 0, k = 0; i < nfit; i++) {
+        keep[nkeep++] = cand[fits[i]].protect;
+        if (k < sizeof counts)
+            k += (size_t)snprintf(counts + k, sizeof counts - k, "%s%u", i == 0 ? "" :
+                                  i + 1 == nfit ? " or " : ", ", cand[fits[i]].protect);
+    }
+    double tol = 0.02 + 3 * w->band.outlier_rate, refuted = NAN;
+    unsigned refuted_k = 0;
+    uint32_t *blocks = malloc(w->cap * sizeof *blocks), *block_of = malloc(3 * m * sizeof *block_of);
+    bool *miss = malloc(w->cap * sizeof *miss);
+    int rc = blocks && miss && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
+    for (unsigned k = 2; !rc && !w->tlb && words && nkeep > 0 && k < ways; k++) {
+        size_t len = 0, n = 0;
+        w->chain2[len] = group[0] + 2 * w->elem;                  /* priming word */
+        block_of[len++] = 0;
+        for (unsigned b = 0; b <= ways; b++)
+            for (unsigned t = 0; t < (b < k ? 2u : 1u); t++) {
+                w->chain2[len] = group[b] + t * w->elem;
+                block_of[len++] = b;
+            }
+        /* with several counts left, skip a round whose predictions agree for all of them (from
+         * a copy of the chain long enough that the repetitions settle) */
+        size_t reps = w->cap / len, plen = reps * len;
+        bool split = nkeep == 1;
+        bool *a = split ? NULL : malloc(plen * sizeof *a), *b = split ? NULL : malloc(plen * sizeof *b);
+        if (!split && (!a || !b)) {
+            free(a), free(b);
+            rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
+            break;
+        }
+        for (size_t i = 0; !split && i < plen; i++)
+            blocks[i] = block_of[i % len];
+        if (!split)
+            gs_policy_predict(GS_POLICY_SLRU, keep[0], blocks, plen, ways, a);
+        for (unsigned i = 1; !split && i < nkeep; i++) {
+            gs_policy_predict(GS_POLICY_SLRU, keep[i], blocks, plen, ways, b);
+            split = memcmp(a, b, plen * sizeof *a) != 0;
+        }
+        free(a), free(b);
+        if (!split)
+            continue;
+        rc = cold_trace(w, lv, 2, w->chain2, block_of, len, blocks, miss, &n, err);
+        rounds++;
+        unsigned left = 0;
+        for (unsigned i = 0; !rc && i < nkeep; i++) {
+            double mm = gs_policy_mismatch(GS_POLICY_SLRU, keep[i], blocks, miss, n, ways);
+            if (mm <= tol)
+                keep[left++] = keep[i];
+            else if (!(mm >= refuted))
+                refuted = mm, refuted_k = k;
+        }
+        if (!rc)
+            nkeep = left;
+    }
+    free(blocks), free(miss), free(block_of);
+    lv->policy_protect = nkeep == 1 ? keep[0] : 0;
+    snprintf(lv->protect_method, sizeof lv->protect_method, "the one count of protected lines "
+             "whose segmented LRU predicts the random sequence, the cyclic walk and %u "
+             "protect-then-evict rounds", rounds);
+    if (rc || nkeep == 1)
+        return rc;
+    if (nkeep == 0) {
+        lv->policy = GS_POLICY_UNKNOWN;
+        snprintf(lv->why_policy, sizeof lv->why_policy, "segmented LRU with %s protected lines "
+                 "predicts a random sequence over %u blocks of one set and a cyclic walk over "
+                 "them (no other candidate predicts both), but not the protect-then-evict rounds "
+                 "(round %u: %.1f %% of its accesses mispredicted at best; tolerance %.1f %%; "
+                 "the round's trace is series policy_round_*)", counts, ways + 1, refuted_k,
+                 100 * refuted, 100 * tol);
+        return 0;
+    }
+    int k = snprintf(lv->why_protect, sizeof lv->why_protect, "segmented LRU with");
+    for (unsigned i = 0; i < nkeep && k > 0 && (size_t)k < sizeof lv->why_protect; i++)
+        k += snprintf(lv->why_protect + k, sizeof lv->why_protect - (size_t)k, "%s %u",
+                      i == 0 ? "" : i + 1 == nkeep ? " or" : ",", keep[i]);
+    if (k > 0 && (size_t)k < sizeof lv->why_protect)
+        snprintf(lv->why_protect + k, sizeof lv->why_protect - (size_t)k, " protected lines "
+                 "predicts both traces%s", w->tlb ? " (a TLB's entries have no second word to "
+                 "protect them with)" : !words ? " (a fetch unit of fewer than three words "
+                 "leaves the protect-then-evict rounds no words)" : " and every "
+                 "protect-then-evict round");
+    return 0;
+}
+
+/* Do candidates x and y predict the same hits on trace t? */
+static bool same_hits(candidate x, candidate y, const trace *t, unsigned ways)
+{
+    bool *a = malloc(t->n * sizeof *a), *b = malloc(t->n * sizeof *b), same = false;
+    if (a && b && gs_policy_predict(x.policy, x.protect, t->blocks, t->n, ways, a) == 0 &&
+        gs_policy_predict(y.policy, y.protect, t->blocks, t->n, ways, b) == 0)
+        same = memcmp(a, b, t->n * sizeof *a) == 0;
+    free(a), free(b);
+    return same;
+}
+
 /* A policy must predict the random sequence and the cyclic walk both, or it is not the one: on
  * the H100 one sequence of three matched LRU while LRU mispredicted a sixth of the cyclic walk.
  * Of the candidates that fit both (to the noise tolerance), the fewest mispredictions over both
- * win; two that fit both yet predict the traces differently are not told apart. */
-static void confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
-                              size_t n, unsigned ways)
+ * win; another that fits both, predicts either trace differently and is not clearly worse (3
+ * sigma, Poisson) leaves them not told apart, unless all that fit are segmented LRU (the policy
+ * stands; protect-then-evict rounds pick its protected count). */
+static int confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
+                             const trace *seq, const trace *walk, gs_error *err)
 {
-    char list[256];
-    mismatch_list(lv, blocks, miss, n, ways, list, sizeof list);
-    double tol = 0.02 + 3 * w->band.outlier_rate;
-    int best = -1, both = 0;
-    for (size_t c = 0; c < NCAND; c++) {
+    unsigned ways = (unsigned)(m - 1);
+    char list[320], na[16], nb[16];
+    candidate cand[CW_POLICY_CANDIDATES];
+    size_t ncand = candidates_of(ways, cand), fits[CW_POLICY_CANDIDATES], nfit = 0, nslru = 0;
+    mismatch_list(lv, walk->blocks, walk->miss, walk->n, ways, list, sizeof list);
+    double tol = 0.02 + 3 * w->band.outlier_rate, wrong[CW_POLICY_CANDIDATES];
+    for (size_t c = 0; c < ncand; c++) {
+        wrong[c] = lv->policy_mismatch[0][c] * (double)seq->n +
+                   lv->policy_mismatch[1][c] * (double)walk->n;
         if (lv->policy_mismatch[0][c] > tol || lv->policy_mismatch[1][c] > tol)
             continue;
-        both++;
-        if (best < 0 || lv->policy_mismatch[0][c] + lv->policy_mismatch[1][c] <
-                            lv->policy_mismatch[0][best] + lv->policy_mismatch[1][best])
-            best = (int)c;
+        size_t at = nfit++;                            /* fewest mispredictions first (stable) */
+        while (at > 0 && wrong[c] < wrong[fits[at - 1]]) {
+            fits[at] = fits[at - 1];
+            at--;
+        }
+        fits[at] = c;
+        nslru += cand[c].policy == GS_POLICY_SLRU;
     }
-    /* The sequence left two candidates not told apart and the walk does not either: its reason
-     * stands. (Candidates whose predictions were equal on the sequence kept its choice.) */
-    if (both > 1 && lv->policy == GS_POLICY_UNKNOWN)
-        return;
-    if (both > 1)
-        for (size_t c = 0; c < NCAND; c++)
-            if (candidates[c] == lv->policy && lv->policy_mismatch[1][c] <= tol)
-                best = (int)c;
-    if (best >= 0) {
-        lv->policy = candidates[best];
+    lv->policy = GS_POLICY_UNKNOWN;
+    if (nfit == 0) {
+        snprintf(lv->why_policy, sizeof lv->why_policy, "no candidate predicts both a random "
+                 "sequence over %u blocks of one set and a cyclic walk over them (mispredicted "
+                 "accesses, sequence / cyclic walk: %s; tolerance %.1f %%)", ways + 1, list,
+                 100 * tol);
+        return 0;
+    }
+    if (nslru == nfit) {
+        lv->policy = GS_POLICY_SLRU;
         lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold, and a "
                             "cyclic walk over them: observed misses equal the predicted misses "
-                            "of one of lru, fifo, plru, srrip in both";
-        return;
+                            "of segmented LRU in both, and of no other of " CANDIDATES_TEXT;
+        return pick_protect(w, lv, group, m, cand, fits, nslru, err);
     }
-    snprintf(lv->why_policy, sizeof lv->why_policy, "no candidate predicts both a random sequence "
-             "over %u blocks of one set and a cyclic walk over them (mispredicted accesses, "
-             "sequence / cyclic walk: %s; tolerance %.1f %%)", ways + 1, list, 100 * tol);
-    lv->policy = GS_POLICY_UNKNOWN;
+    candidate best = cand[fits[0]];
+    for (size_t i = 1; i < nfit; i++) {
+        candidate c = cand[fits[i]];
+        double worse = wrong[fits[i]] - wrong[fits[0]];
+        if (worse > 3 * sqrt(wrong[fits[0]] + 1) + 3 ||
+            (same_hits(best, c, seq, ways) && same_hits(best, c, walk, ways)))
+            continue;               /* clearly worse, or one policy on these traces */
+        snprintf(lv->why_policy, sizeof lv->why_policy, "%s and %s both predict a random "
+                 "sequence over %u blocks of one set and a cyclic walk over them (mispredicted "
+                 "accesses, sequence / cyclic walk: %s; tolerance %.1f %%) yet differ on them: "
+                 "not told apart", candidate_name(best, na, sizeof na),
+                 candidate_name(c, nb, sizeof nb), ways + 1, list, 100 * tol);
+        return 0;
+    }
+    lv->policy = best.policy;
+    lv->policy_protect = best.protect;
+    lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold, and a "
+                        "cyclic walk over them: observed misses equal the predicted misses "
+                        "of one of " CANDIDATES_TEXT " in both";
+    return 0;
 }
 
 static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
-                         unsigned depth, bool confirm, gs_error *err)
+                         unsigned depth, const trace *seq, bool confirm, gs_error *err)
 {
     size_t len = 0, n = 0;
     uint32_t *blocks = malloc(w->cap * sizeof *blocks);
@@ -248,9 +443,10 @@ static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size
     unsigned ways = (unsigned)(m - 1);
     double tol = 0.02 + 3 * w->band.outlier_rate;
     if (!rc && confirm) {
-        confirm_on_cyclic(w, lv, blocks, miss, n, ways);
+        trace walk = {blocks, miss, n};
+        rc = confirm_on_cyclic(w, lv, group, m, seq, &walk, err);
     } else if (!rc && depth > 0 &&
-               gs_policy_mismatch(GS_POLICY_LRU, blocks, miss, n, ways) <= tol) {
+               gs_policy_mismatch(GS_POLICY_LRU, 0, blocks, miss, n, ways) <= tol) {
         lv->policy = GS_POLICY_LRU;
         lv->policy_n = n;
         lv->policy_method = "cyclic walk over ways + 1 blocks of one set behind a level that "
@@ -273,10 +469,17 @@ int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
     }
     bool done = false;
     for (int t = 0; t < 2; t++)
-        for (size_t c = 0; c < NCAND; c++)
+        for (size_t c = 0; c < CW_POLICY_CANDIDATES; c++)
             lv->policy_mismatch[t][c] = NAN;
-    int rc = depth == 0 ? policy_sequence(w, lv, group, m, &done, err) : 0;
+    lv->policy_protect = 0;
+    lv->why_protect[0] = 0;
+    lv->policy_trace[2].n = 0;
+    trace seq = {malloc(w->cap * sizeof *seq.blocks), malloc(w->cap * sizeof *seq.miss), 0};
+    int rc = seq.blocks && seq.miss ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
+    if (!rc && depth == 0)
+        rc = policy_sequence(w, lv, group, m, &seq, &done, err);
     if (!rc)
-        rc = policy_cyclic(w, lv, group, m, depth, done, err);
+        rc = policy_cyclic(w, lv, group, m, depth, &seq, done, err);
+    free(seq.blocks), free(seq.miss);
     return rc;
 }

@@ -132,10 +132,11 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
  * per access, the block of the set it touched (0 .. ways) and its latency. */
 static void add_policy_traces(gs_probe_out *p, const cw_level *lv)
 {
-    static const char *const names[2][2] = {{"policy_sequence_blocks", "policy_sequence_cycles"},
-                                            {"policy_cyclic_blocks", "policy_cyclic_cycles"}};
+    static const char *const names[3][2] = {{"policy_sequence_blocks", "policy_sequence_cycles"},
+                                            {"policy_cyclic_blocks", "policy_cyclic_cycles"},
+                                            {"policy_round_blocks", "policy_round_cycles"}};
     double x[CW_POLICY_TRACE], b[CW_POLICY_TRACE], c[CW_POLICY_TRACE];
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < 3; t++) {
         size_t n = lv->policy_trace[t].n;
         for (size_t i = 0; i < n; i++) {
             x[i] = (double)i;
@@ -161,6 +162,11 @@ static void add_policy_figures(gs_probe_out *p, const cw_level *lv)
         gs_figure_list(p, "way_probabilities", lv->way_probabilities, lv->nprob, "",
                        lv->policy_n, "victim way shares; ways named in the order the empty set "
                        "filled them");
+    if (lv->policy == GS_POLICY_SLRU && lv->policy_protect)
+        gs_figure(p, "protected_ways", lv->policy_protect, "", 0, lv->policy_n,
+                  lv->protect_method);
+    else if (lv->policy == GS_POLICY_SLRU)
+        gs_figure_nd(p, "protected_ways", "", "replacement tests", "%s", lv->why_protect);
 }
 
 /* A result record for level depth of target t, with the parameters every level carries. */

@@ -213,36 +213,55 @@ static void policies_by_hand(void **state)
     /* 2 ways: A B A C B */
     uint32_t seq[5] = {0, 1, 0, 2, 1};
     bool hit[5];
-    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, seq, 5, 2, hit), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, 0, seq, 5, 2, hit), 0);
     bool lru[5] = {false, false, true, false, false};
     assert_memory_equal(hit, lru, sizeof lru);
-    assert_int_equal(gs_policy_predict(GS_POLICY_FIFO, seq, 5, 2, hit), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_FIFO, 0, seq, 5, 2, hit), 0);
     bool fifo[5] = {false, false, true, false, true};
     assert_memory_equal(hit, fifo, sizeof fifo);
     /* 4-way tree-PLRU: A B C D fill ways 0..3; A hit; E evicts the way the tree points to (2,
      * since the touch of A pointed the root right and way 3 was used after way 2) */
     uint32_t p[7] = {0, 1, 2, 3, 0, 4, 2};
     bool ph[7];
-    assert_int_equal(gs_policy_predict(GS_POLICY_PLRU, p, 7, 4, ph), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_PLRU, 0, p, 7, 4, ph), 0);
     bool plru[7] = {false, false, false, false, true, false, false};
     assert_memory_equal(ph, plru, sizeof plru);
-    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, p, 7, 4, ph), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, 0, p, 7, 4, ph), 0);
     assert_true(ph[6]);                       /* LRU evicts B (way 1), so C still hits */
-    assert_int_equal(gs_policy_predict(GS_POLICY_PLRU, p, 7, 3, ph), -1);
-    assert_int_equal(gs_policy_predict(GS_POLICY_RANDOM, p, 7, 4, ph), -1);
-    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, p, 7, 0, ph), -1);
+    assert_int_equal(gs_policy_predict(GS_POLICY_PLRU, 0, p, 7, 3, ph), -1);
+    assert_int_equal(gs_policy_predict(GS_POLICY_RANDOM, 0, p, 7, 4, ph), -1);
+    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, 0, p, 7, 0, ph), -1);
     assert_string_equal(gs_policy_name(GS_POLICY_WEIGHTED), "weighted");
     /* 4-way SRRIP, the priming access then a cyclic walk over 5 blocks: A A B C D E A B. A's hit
      * sets it to 0; E ages every way by one and evicts B (the lowest way at 3); A still hits
      * (LRU would have evicted A), B misses and evicts C */
     uint32_t r[8] = {0, 0, 1, 2, 3, 4, 0, 1};
     bool rh[8];
-    assert_int_equal(gs_policy_predict(GS_POLICY_SRRIP, r, 8, 4, rh), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SRRIP, 0, r, 8, 4, rh), 0);
     bool srrip[8] = {false, true, false, false, false, false, true, false};
     assert_memory_equal(rh, srrip, sizeof srrip);
-    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, r, 8, 4, rh), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, 0, r, 8, 4, rh), 0);
     assert_false(rh[6]);
     assert_string_equal(gs_policy_name(GS_POLICY_SRRIP), "srrip");
+    /* 3-way segmented LRU: A B C A B D E A. The hits on A and B protect them; with one protected
+     * line B's protection sends A back, D evicts C and E evicts A (the least recent unprotected),
+     * so A misses, as under LRU; with two protected E can only evict D, and A hits. */
+    uint32_t q[8] = {0, 1, 2, 0, 1, 3, 4, 0};
+    bool qh[8];
+    bool one[8] = {false, false, false, true, true, false, false, false};
+    bool two[8] = {false, false, false, true, true, false, false, true};
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 1, q, 8, 3, qh), 0);
+    assert_memory_equal(qh, one, sizeof one);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 2, q, 8, 3, qh), 0);
+    assert_memory_equal(qh, two, sizeof two);
+    assert_int_equal(gs_policy_predict(GS_POLICY_LRU, 0, q, 8, 3, qh), 0);
+    assert_memory_equal(qh, one, sizeof one);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 0, q, 8, 3, qh), -1);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 3, q, 8, 3, qh), -1);
+    /* the priming access and a cyclic walk over 5 blocks of 4 ways: the twice-touched A stays */
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 2, r, 8, 4, rh), 0);
+    assert_memory_equal(rh, srrip, sizeof srrip);
+    assert_string_equal(gs_policy_name(GS_POLICY_SLRU), "slru");
 }
 
 static void mismatch_picks_the_policy(void **state)
@@ -257,19 +276,19 @@ static void mismatch_picks_the_policy(void **state)
         seq[i] = (uint32_t)gs_rng_below(&r, WAYS + 1);
     gs_policy truth[4] = {GS_POLICY_LRU, GS_POLICY_FIFO, GS_POLICY_PLRU, GS_POLICY_SRRIP};
     for (int t = 0; t < 4; t++) {
-        gs_policy_predict(truth[t], seq, N, WAYS, hit);
+        gs_policy_predict(truth[t], 0, seq, N, WAYS, hit);
         for (int i = 0; i < N; i++)
             miss[i] = !hit[i];
         miss[100] = !miss[100];                          /* one access misread by noise */
         for (int c = 0; c < 4; c++) {
-            double mm = gs_policy_mismatch(truth[c], seq, miss, N, WAYS);
+            double mm = gs_policy_mismatch(truth[c], 0, seq, miss, N, WAYS);
             if (c == t)
                 assert_true(mm < 0.01);
             else
                 assert_true(mm > 0.05);
         }
     }
-    assert_true(gs_policy_mismatch(GS_POLICY_LRU, seq, miss, 0, WAYS) == 1);
+    assert_true(gs_policy_mismatch(GS_POLICY_LRU, 0, seq, miss, 0, WAYS) == 1);
     free(seq);
     free(hit);
     free(miss);

@@ -4,8 +4,8 @@ simulator model file it ran on (tests/e2e/cache_*.sh). The truth is read from th
 the probe never saw it. `fetch_bytes` must equal the model's (default its sector) and
 `sector_bytes` the model's where a miss fetches 32 B, else be null (not determined: a cold walk
 cannot tell a 64-B sector from two 32-B ones filled together). Integers must be equal (a size
-may instead hold the truth inside its ci95, at most 5 % of it), the policy's name equal,
-weighted/random way probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
+may instead hold the truth inside its ci95, at most 5 % of it), the policy's name equal (and
+segmented LRU's protected_ways), weighted/random way probabilities within 0.05. Prints one line per checked figure that differs; exit 1 on any.
 
 With GS_TRUTH_AVERAGE=1 (results of `--structure average`) the L1-like levels (l1, tex, ro) are
 held to what average-mode walks can tell: sets, ways and policy are exact for equal sets under
@@ -110,7 +110,7 @@ def cache_truth(c):
     if t["policy"] == "random":
         t["way_probabilities"] = [1.0 / ways[0]] * ways[0]
     if t["policy"] == "slru":
-        t["policy"] = None   # outside the method's candidates (as on the H100): not determined
+        t["protected_ways"] = c["protected_ways"]
     return t
 
 

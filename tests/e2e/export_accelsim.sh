@@ -2,8 +2,8 @@
 # End-to-end test of `gpusonar export accel-sim`: the simulator's hopper result (cache --target
 # all, smem-banks, pipeline, clock, measured by `gpusonar verify --json`) exported as a GPGPU-Sim
 # / Accel-Sim fragment. The constant cache's string, the latencies (from the document's figures,
-# by the tuner's rules), banks, pipeline and trace lines must be there; the L1 is "not determined"
-# (its segmented-LRU policy, as the card's, is no candidate the method names), the L2 (320 sets
+# by the tuner's rules), banks, pipeline and trace lines must be there; the L1 is "not expressible"
+# (its segmented-LRU policy, which the probe names, is neither of GPGPU-Sim's), the L2 (320 sets
 # per sub-partition with --l2-sub-partitions 80) a "not expressible" comment, and
 # with 100 (256 sets) "not determined" for its sector (hopper fetches 64 B: issue 16);
 # --out writes the same text; a file that is not a result document, or a format other than
@@ -48,7 +48,7 @@ want = [
 ]
 for w in want:
     assert w in lines, "missing line %r" % w
-for part in ["# -gpgpu_cache:dl1 not determined: cache:l1.policy: ",
+for part in ["# -gpgpu_cache:dl1 not expressible: replacement policy slru; GPGPU-Sim has L",
              "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition"]:
     assert part in text, "missing %r" % part
 # the hopper model states its memory clock (2619 MHz), so the clock domains are filled

@@ -20,14 +20,15 @@ static size_t analysis_start(const cw_walker *w, size_t got)
     return got > 1 && w->lat[1] > w->band.threshold_cycles ? 1 : 0;
 }
 
-/* A chase of chain (len entries) from cold; blocks[i] / miss[i] from the analysis start on, the
- * first of them kept in lv->policy_trace[which] as evidence. */
+/* A chase of chain (len entries) from cold, record accesses of it (at most the trace's
+ * capacity); blocks[i] / miss[i] from the analysis start on, the first of them kept in
+ * lv->policy_trace[which] as evidence. */
 static int cold_trace(cw_walker *w, cw_level *lv, int which, const uint64_t *chain,
-                      const uint32_t *block_of, size_t len, uint32_t *blocks, bool *miss,
-                      size_t *n, gs_error *err)
+                      const uint32_t *block_of, size_t len, size_t record, uint32_t *blocks,
+                      bool *miss, size_t *n, gs_error *err)
 {
     size_t got;
-    int rc = cw_chase(w, chain, len, 0, w->cap, &got, err);
+    int rc = cw_chase(w, chain, len, 0, record < w->cap ? record : w->cap, &got, err);
     if (rc)
         return rc;
     size_t s = analysis_start(w, got);
@@ -80,6 +81,12 @@ static double mismatch_of(candidate c, const uint32_t *blocks, const bool *miss,
 {
     return gs_policy_mismatch(c.policy, c.protect, blocks, miss, n, ways);
 }
+
+/* Repetitions of a protect-then-evict round recorded: the round settles after its first, and
+ * each later one that a count mispredicts adds at least one access in len (5 % or more of the
+ * trace against a tolerance of 2 % and the spikes), so a few dozen tell the counts apart without
+ * a whole trace each. */
+#define ROUND_REPS 64
 
 /* A trace from cold: the block of each access and whether it missed. */
 typedef struct trace {
@@ -171,7 +178,7 @@ static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, si
             w->chain2[2 + i] = group[order[i] / r] + (order[i] % r) * step;
             block_of[2 + i] = order[i] / (uint32_t)r;
         }
-        rc = cold_trace(w, lv, 0, w->chain2, block_of, len, seq->blocks, seq->miss, &seq->n,
+        rc = cold_trace(w, lv, 0, w->chain2, block_of, len, w->cap, seq->blocks, seq->miss, &seq->n,
                         err);
     }
     if (!rc)
@@ -274,7 +281,8 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
     }
     double tol = 0.02 + 3 * w->band.outlier_rate, refuted = NAN;
     unsigned refuted_k = 0;
-    uint32_t *blocks = malloc(w->cap * sizeof *blocks), *block_of = malloc(3 * m * sizeof *block_of);
+    uint32_t *blocks = malloc(w->cap * sizeof *blocks);
+    uint32_t *block_of = malloc(3 * m * sizeof *block_of);
     bool *miss = malloc(w->cap * sizeof *miss);
     int rc = blocks && miss && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
     for (unsigned k = 2; !rc && !w->tlb && words && nkeep > 0 && k < ways; k++) {
@@ -290,7 +298,8 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
          * a copy of the chain long enough that the repetitions settle) */
         size_t reps = w->cap / len, plen = reps * len;
         bool split = nkeep == 1;
-        bool *a = split ? NULL : malloc(plen * sizeof *a), *b = split ? NULL : malloc(plen * sizeof *b);
+        bool *a = split ? NULL : malloc(plen * sizeof *a);
+        bool *b = split ? NULL : malloc(plen * sizeof *b);
         if (!split && (!a || !b)) {
             free(a), free(b);
             rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
@@ -307,7 +316,8 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
         free(a), free(b);
         if (!split)
             continue;
-        rc = cold_trace(w, lv, 2, w->chain2, block_of, len, blocks, miss, &n, err);
+        rc = cold_trace(w, lv, 2, w->chain2, block_of, len, ROUND_REPS * len, blocks, miss, &n,
+                        err);
         rounds++;
         unsigned left = 0;
         for (unsigned i = 0; !rc && i < nkeep; i++) {
@@ -438,7 +448,7 @@ static int policy_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, size
         w->chain2[0] = group[0] + (w->tlb ? (4 * m + 4) * w->elem : w->elem);  /* priming d */
         block_of[0] = 0;
         len = 1 + cw_with_fillers(w, group, m, w->chain2 + 1, block_of + 1);
-        rc = cold_trace(w, lv, 1, w->chain2, block_of, len, blocks, miss, &n, err);
+        rc = cold_trace(w, lv, 1, w->chain2, block_of, len, w->cap, blocks, miss, &n, err);
     }
     unsigned ways = (unsigned)(m - 1);
     double tol = 0.02 + 3 * w->band.outlier_rate;

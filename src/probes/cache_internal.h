@@ -302,6 +302,14 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 #define CW_TLB2_STRIDES 5
 #define CW_TLB2_SETS_STEPS 12
 
+/* The counts one stride's search walked and their steps over n0 regions' (a series). */
+#define CW_TLB2_WALKS 64
+typedef struct cw_tlb2_walks {
+    uint64_t stride_bytes;
+    double count[CW_TLB2_WALKS], step_cycles[CW_TLB2_WALKS];
+    size_t n;
+} cw_tlb2_walks;
+
 typedef struct cw_tlb_second_result {
     uint64_t page_bytes;                        /* unit of the strides (the first level's page) */
     double stride_bytes[CW_TLB2_STRIDES + CW_TLB2_SETS_STEPS];
@@ -313,6 +321,11 @@ typedef struct cw_tlb_second_result {
     bool reach_min;
     uint64_t sets, ways;                        /* 0: not determined (why_sets) */
     double penalty_cycles;                      /* NaN: not determined */
+    double creep_cycles;                        /* step of the entries over n0 regions at the
+                                                   entries' stride: a rise before the level's
+                                                   misses (NaN: entries not determined) */
+    cw_tlb2_walks walks[CW_TLB2_STRIDES];       /* each odd stride's search */
+    size_t n_walks;
     uint64_t walked_bytes;                      /* virtual footprint of every walk, summed */
     char why[240], why_sets[320];
 } cw_tlb_second_result;

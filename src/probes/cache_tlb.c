@@ -406,6 +406,16 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
     if (r->points)
         gs_series(p, "regions_by_stride", "stride", "B", "regions that fit before the second "
                   "step", "regions", r->stride_bytes, r->count, r->points);
+    for (size_t i = 0; i < r->n_walks; i++) {   /* each count walked: a creep shows here */
+        char name[64];
+        snprintf(name, sizeof name, "steps_%llu_pages", (unsigned long long)(r->page_bytes ?
+                 r->walks[i].stride_bytes / r->page_bytes : 0));
+        if (r->walks[i].n)
+            gs_series(p, name, "regions", "", "step over the walk of the fewest regions",
+                      "cycles", r->walks[i].count, r->walks[i].step_cycles, r->walks[i].n);
+    }
+    if (isfinite(r->creep_cycles))
+        gs_param_double(p, "creep_cycles", r->creep_cycles);
     const char *mp = "second step of the average latency over the first level's misses";
     if (isfinite(r->penalty_cycles) && r->entries) {
         gs_figure(p, "miss_penalty_cycles", r->penalty_cycles, "cycles", 0, 1, mp);

@@ -89,10 +89,11 @@ static int step(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, double
 
 /* One count's search: the count (0: no second step up to CW_TLB_MAX_FOOTPRINT2; 1: n0 regions
  * do not all fit, below what these walks can count), the first count past its step (hi), and
- * steps over n0 regions' (st0): of the count (plateau: the creep before the step) and of hi. */
+ * steps over n0 regions' (st0): of the count (plateau: the creep before the step; with no step,
+ * of the last count on the plateau, top) and of hi; thr: the least rise that was a step. */
 typedef struct tlb2_count {
-    uint64_t count, hi;
-    double st0, plateau, s_hi;
+    uint64_t count, hi, top;
+    double st0, plateau, s_hi, thr;
 } tlb2_count;
 
 /* Walk the counts a search names; each (count, step) goes into the series when one is given. */
@@ -125,15 +126,17 @@ static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, 
     if (rc)
         return rc;
     gs_step_search s;
+    c->thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
     gs_step_init(&s, n0, 0.0, hint > 2 * n0 ? hint / 2 : 2 * n0, CW_TLB_MAX_FOOTPRINT2 / stride,
-                 fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at), exact);
+                 c->thr, exact);
     if (series)
         series->stride_bytes = stride;
     rc = run_search(w, &s, stride, page, c->st0, series, err);
+    c->top = s.lo;
+    c->plateau = s.s_lo;
     if (!rc && s.found) {
         c->count = s.lo > n0 ? s.lo : 1;
         c->hi = s.hi;
-        c->plateau = s.s_lo;
         c->s_hi = s.s_hi;
     }
     return rc;
@@ -189,6 +192,15 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
         out->n_walks = i + 1;
         if (rc)
             break;
+        if (!n[i] && c[i].plateau > c[i].thr) {
+            snprintf(out->why, sizeof out->why, "the step rose %.0f cycles from %llu to %llu "
+                     "regions of %llu pages, but never %.1f between counts 1/64 apart: gradual "
+                     "(a creep, or conflicts growing a region at a time), no level's step "
+                     "(series steps_%llu_pages)", c[i].plateau, (unsigned long long)n0,
+                     (unsigned long long)c[i].top, (unsigned long long)odd_pages[i], c[i].thr,
+                     (unsigned long long)odd_pages[i]);
+            break;
+        }
         if (!n[i]) {
             snprintf(out->why, sizeof out->why, "no second step from %llu to %llu regions of %llu B "
                      "(a second level below %llu entries, or none up to %llu B of footprint)",

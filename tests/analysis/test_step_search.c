@@ -84,6 +84,12 @@ static void creep_alone_is_no_step(void **state)
     assert_false(s.found);
     assert_int_equal(gs_step_next(&s), 0);
     assert_true(walks < 60);                    /* a few bisections, not a sweep */
+    /* conflicts one region at a time (an index on virtual-address bits past the level's reach:
+     * two misses per region added, 0.1 cycles each near 2048): no step either */
+    curve v = {.entries = 2048, .penalty = 100, .overflow = 2};
+    search(&v, &s, 34, 68, 1 << 16, 3.0, false);
+    assert_false(s.found);
+    assert_true(s.s_lo > 90);                   /* the whole rise taken as plateau */
 }
 
 /* Fermi's L2 TLB (Fig. 11): 65 entries, the first overflowing set adds 9 misses (8 ways + 1),

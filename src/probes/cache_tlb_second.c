@@ -239,6 +239,15 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             if (!rc)
                 rc = refine(w, odd_pages[i] * page, page, n0, out->penalty_cycles, &c[i], &sharp,
                             err);
+            if (!rc && !(out->penalty_cycles > c[i].thr)) {
+                snprintf(out->why, sizeof out->why, "about %llu regions of %llu pages fit, but "
+                         "twice as many step only %.1f cycles over the walk of %llu: no level's "
+                         "misses past the entries", (unsigned long long)e,
+                         (unsigned long long)odd_pages[i], out->penalty_cycles,
+                         (unsigned long long)n0);
+                out->penalty_cycles = NAN;
+                return 0;
+            }
             if (!rc && !sharp) {
                 snprintf(out->why, sizeof out->why, "about %llu regions of %llu pages fit, but "
                          "their step (%.1f cycles at %llu regions) rises over several regions, "

@@ -460,10 +460,11 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
 int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err);
 void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
                            const cw_avg_tlb_result *rp);
-/* The second level's record from average-mode walks; refuted: why the fine-grained second level
- * is not reported (NULL: it was not found). */
+/* The second level's record from average-mode walks; refuted: why a fine-grained reading is not
+ * reported (NULL: none); page_known: the first level's page, the strides' unit, was determined
+ * (false where its fine-grained and stride walks disagreed). */
 void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_second_result *r,
-                          const char *refuted);
+                          const char *refuted, bool page_known);
 /* The fine-grained second level checked against the average-mode one (*ok false, with
  * lv->why_structure, when both found entries and they differ in entries or coverage). */
 void cw_tlb_check_second(cw_level *lv, const cw_tlb_second_result *r, bool *ok);

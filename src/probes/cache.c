@@ -131,7 +131,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             if (depth == 0)
                 cw_record_missing(ctx, t, depth, lv.why_structure);
             else if (t->tlb && depth == 1)   /* the average-mode second level stands alone */
-                cw_record_tlb_second(ctx, t, &tr.l2, NULL);
+                cw_record_tlb_second(ctx, t, &tr.l2, NULL, true);
             break;
         }
         if (data && (rc = cw_cross_check(ctx, &w, t, bound, &lv, &sw, err)) != 0)
@@ -213,7 +213,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             break;
         }
         if (t->tlb && depth == 1 && (cw_tlb_check_second(&lv, &tr.l2, &real), !real)) {
-            cw_record_tlb_second(ctx, t, &tr.l2, lv.why_structure);
+            cw_record_tlb_second(ctx, t, &tr.l2, lv.why_structure, true);
             break;
         }
         if (t->tlb && depth == 0)

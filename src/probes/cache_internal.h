@@ -308,6 +308,14 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 #define CW_TLB2_STRIDES 5
 #define CW_TLB2_SETS_STEPS 12
 
+/* The counts one stride's search walked and their steps over n0 regions' (a series). */
+#define CW_TLB2_WALKS 64
+typedef struct cw_tlb2_walks {
+    uint64_t stride_bytes;
+    double count[CW_TLB2_WALKS], step_cycles[CW_TLB2_WALKS];
+    size_t n;
+} cw_tlb2_walks;
+
 typedef struct cw_tlb_second_result {
     uint64_t page_bytes;                        /* unit of the strides (the first level's page) */
     double stride_bytes[CW_TLB2_STRIDES + CW_TLB2_SETS_STEPS];
@@ -319,6 +327,11 @@ typedef struct cw_tlb_second_result {
     bool reach_min;
     uint64_t sets, ways;                        /* 0: not determined (why_sets) */
     double penalty_cycles;                      /* NaN: not determined */
+    double creep_cycles;                        /* step of the entries over n0 regions at the
+                                                   entries' stride: a rise before the level's
+                                                   misses (NaN: entries not determined) */
+    cw_tlb2_walks walks[CW_TLB2_STRIDES];       /* each odd stride's search */
+    size_t n_walks;
     uint64_t walked_bytes;                      /* virtual footprint of every walk, summed */
     char why[240], why_sets[320];
 } cw_tlb_second_result;
@@ -453,10 +466,11 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
 int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err);
 void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *refuted,
                            const cw_avg_tlb_result *rp);
-/* The second level's record from average-mode walks; refuted: why the fine-grained second level
- * is not reported (NULL: it was not found). */
+/* The second level's record from average-mode walks; refuted: why a fine-grained reading is not
+ * reported (NULL: none); page_known: the first level's page, the strides' unit, was determined
+ * (false where its fine-grained and stride walks disagreed). */
 void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_second_result *r,
-                          const char *refuted);
+                          const char *refuted, bool page_known);
 /* The fine-grained second level checked against the average-mode one (*ok false, with
  * lv->why_structure, when both found entries and they differ in entries or coverage). */
 void cw_tlb_check_second(cw_level *lv, const cw_tlb_second_result *r, bool *ok);

@@ -353,13 +353,13 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
         gs_probe_status(p, "ok", NULL);
     }
     /* Under a first level that was not determined, the second level's unit is not a known page. */
-    cw_record_tlb_second(ctx, t, &r.l2, alone ? NULL : refuted);
+    cw_record_tlb_second(ctx, t, &r.l2, alone ? NULL : refuted, alone || !refuted);
 }
 
 /* The second level from average-mode walks (cw_tlb_second); refuted: why the fine-grained level
  * it contradicts is not reported (NULL: none). */
 void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_second_result *r,
-                          const char *refuted)
+                          const char *refuted, bool page_known)
 {
     gs_probe_out *p = cw_level_record(ctx, t, 1);
     gs_param_int(p, "walked_bytes", (long long)r->walked_bytes);
@@ -371,7 +371,7 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
     char why[640];
     snprintf(why, sizeof why, "%s%.300s%s%.300s", refuted ? "the fine-grained walk was refuted: "
              : "", refuted ? refuted : "", refuted ? "; average mode: " : "", r->why);
-    if (r->page_bytes && !refuted)
+    if (r->page_bytes && page_known)
         cw_page_nd(p, r->page_bytes);
     else if (refuted) /* the stride unit is the average walk's reading, not a known page */
         gs_figure_nd(p, "page_bytes", "B", m, "the first level's page is not determined: %.400s",
@@ -406,6 +406,16 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
     if (r->points)
         gs_series(p, "regions_by_stride", "stride", "B", "regions that fit before the second "
                   "step", "regions", r->stride_bytes, r->count, r->points);
+    for (size_t i = 0; i < r->n_walks; i++) {   /* each count walked: a creep shows here */
+        char name[64];
+        snprintf(name, sizeof name, "steps_%llu_pages", (unsigned long long)(r->page_bytes ?
+                 r->walks[i].stride_bytes / r->page_bytes : 0));
+        if (r->walks[i].n)
+            gs_series(p, name, "regions", "", "step over the walk of the fewest regions",
+                      "cycles", r->walks[i].count, r->walks[i].step_cycles, r->walks[i].n);
+    }
+    if (isfinite(r->creep_cycles))
+        gs_param_double(p, "creep_cycles", r->creep_cycles);
     const char *mp = "second step of the average latency over the first level's misses";
     if (isfinite(r->penalty_cycles) && r->entries) {
         gs_figure(p, "miss_penalty_cycles", r->penalty_cycles, "cycles", 0, 1, mp);
@@ -420,7 +430,12 @@ void cw_tlb_check_second(cw_level *lv, const cw_tlb_second_result *r, bool *ok)
 {
     uint64_t entries = lv->line_bytes ? lv->size_bytes / lv->line_bytes : 0;
     *ok = !r->entries || (entries == r->entries && lv->line_bytes == r->coverage_bytes);
-    if (!*ok)
+    if (!*ok && !lv->line_bytes)    /* a size without an entry's region (a creep's knee, say) */
+        snprintf(lv->why_structure, sizeof lv->why_structure, "fine-grained walks found a level "
+                 "of %llu B whose entry region they could not tell, average-mode stride walks "
+                 "%llu entries of %llu B: they disagree", (unsigned long long)lv->size_bytes,
+                 (unsigned long long)r->entries, (unsigned long long)r->coverage_bytes);
+    else if (!*ok)
         snprintf(lv->why_structure, sizeof lv->why_structure, "fine-grained walks found "
                  "%llu entries of %llu B, average-mode stride walks %llu entries of %llu B: they "
                  "disagree", (unsigned long long)entries, (unsigned long long)lv->line_bytes,

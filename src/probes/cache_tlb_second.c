@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/step_search.h"
 #include "analysis/tlb_reach.h"
 #include "probes/cache_internal.h"
 #include "util/interrupt.h"
@@ -86,66 +87,86 @@ static int step(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, double
     return rc;
 }
 
-/* The most regions at this stride with no second step (the step at n0 regions, every region a
- * first-level miss, plus CW_TLB_STEP_CYCLES or 1 %): doubling from hint, then bisection (to one
- * region when exact, else to 1/64; *hi_out: the bracket's top, which steps). 0 when
- * no second step shows up to CW_TLB_MAX_FOOTPRINT2; 1 when n0 regions do not all fit (the count
- * is at most n0, which these walks cannot resolve). */
-static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, uint64_t hint,
-                     bool exact, uint64_t *count, uint64_t *hi_out, double *st0_out,
-                     gs_error *err)
+/* One count's search: the count (0: no second step up to CW_TLB_MAX_FOOTPRINT2; 1: n0 regions
+ * do not all fit, below what these walks can count), the first count past its step (hi), and
+ * steps over n0 regions' (st0): of the count (plateau: the creep before the step; with no step,
+ * of the last count on the plateau, top) and of hi; thr: the least rise that was a step. */
+typedef struct tlb2_count {
+    uint64_t count, hi, top;
+    double st0, plateau, s_hi, thr;
+} tlb2_count;
+
+/* Walk the counts a search names; each (count, step) goes into the series when one is given. */
+static int run_search(cw_walker *w, gs_step_search *s, uint64_t stride, uint64_t page,
+                      double st0, cw_tlb2_walks *series, gs_error *err)
 {
-    double st0, at, st;
-    *count = 0;
-    int rc = step(w, n0, stride, page, &st0, &at, err);
-    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
-    uint64_t lo = n0, hi = 0, n = hint > 2 * n0 ? hint / 2 : 2 * n0;
-    while (!rc && !hi && n * stride <= CW_TLB_MAX_FOOTPRINT2) {
+    int rc = 0;
+    for (uint64_t n; !rc && (n = gs_step_next(s)) != 0;) {
+        double st, at;
         rc = step(w, n, stride, page, &st, &at, err);
-        if (!rc && st - st0 > thr)
-            hi = n;
-        else if (!rc)
-            lo = n, n *= 2;
+        gs_step_add(s, rc ? NAN : st - st0);
+        if (!rc && series && series->n < CW_TLB2_WALKS) {
+            series->count[series->n] = (double)n;
+            series->step_cycles[series->n++] = st - st0;
+        }
     }
-    while (!rc && hi && hi - lo > 1 && (exact || hi - lo > lo / 64)) {  /* 1/64: compared within
-                                                                           5 %; refine() ends it */
-        uint64_t mid = lo + (hi - lo) / 2;
-        rc = step(w, mid, stride, page, &st, &at, err);
-        if (!rc && st - st0 > thr)
-            hi = mid;
-        else if (!rc)
-            lo = mid;
-    }
-    if (!rc && hi)
-        *count = lo > n0 ? lo : 1;
-    *hi_out = hi;     /* 1: at most n0, below what these walks can count */
-    *st0_out = st0;
     return rc;
 }
 
-/* The count again with a finer step: at a stride that spreads regions over every set of a
- * set-associative level, one region past the entries overflows one set only, and its step,
- * (ways + 1) / regions x the penalty, can stay under CW_TLB_STEP_CYCLES. Half of one region's
- * miss per pass (penalty / (2 count)), at least 1 cycle, separates it; bisection between the
- * coarse count less 1/32 and the coarse bracket's top. */
-static int refine(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, uint64_t hi,
-                  double st0, double penalty, uint64_t *count, gs_error *err)
+/* The most regions at this stride with no second step (analysis/step_search.h): a rise of more
+ * than CW_TLB_STEP_CYCLES or 1 % over the walk of n0 regions, where every access already misses
+ * the first level, between counts 1/64 apart (adjacent when exact); a rise spread wider, a creep,
+ * is taken into the plateau. Doubling from hint, then bisection. */
+static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, uint64_t hint,
+                     bool exact, tlb2_count *c, cw_tlb2_walks *series, gs_error *err)
 {
-    if (!isfinite(penalty) || penalty <= 0 || *count <= n0)
-        return 0;
-    double thr = fmax(1.0, penalty / (2.0 * (double)*count)), st, at;
-    uint64_t lo = *count - *count / 32 > n0 ? *count - *count / 32 : n0;
-    int rc = 0;
-    while (!rc && hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        rc = step(w, mid, stride, page, &st, &at, err);
-        if (!rc && st - st0 > thr)
-            hi = mid;
-        else if (!rc)
-            lo = mid;
+    double at;
+    *c = (tlb2_count){.plateau = NAN, .s_hi = NAN};
+    int rc = step(w, n0, stride, page, &c->st0, &at, err);
+    if (rc)
+        return rc;
+    gs_step_search s;
+    c->thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
+    gs_step_init(&s, n0, 0.0, hint > 2 * n0 ? hint / 2 : 2 * n0, CW_TLB_MAX_FOOTPRINT2 / stride,
+                 c->thr, exact);
+    if (series)
+        series->stride_bytes = stride;
+    rc = run_search(w, &s, stride, page, c->st0, series, err);
+    c->top = s.lo;
+    c->plateau = s.s_lo;
+    if (!rc && s.found) {
+        c->count = s.lo > n0 ? s.lo : 1;
+        c->hi = s.hi;
+        c->s_hi = s.s_hi;
     }
+    return rc;
+}
+
+/* The count again to one region with a finer threshold: at a stride that spreads regions over
+ * every set of a set-associative level, one region past the entries overflows one set only, and
+ * its step, (ways + 1) / regions x the penalty, can stay under CW_TLB_STEP_CYCLES. Half of one
+ * region's miss per pass (penalty / (2 count)), at least 1 cycle, between adjacent counts from the
+ * coarse count less 1/32 to the coarse bracket's top. *sharp: such a rise was found; else the
+ * rise is spread over several regions and the count stays coarse. */
+static int refine(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, double penalty,
+                  tlb2_count *c, bool *sharp, gs_error *err)
+{
+    *sharp = false;
+    if (!isfinite(penalty) || penalty <= 0 || c->count <= n0)
+        return 0;
+    double thr = fmax(1.0, penalty / (2.0 * (double)c->count)), st = c->st0, at;
+    uint64_t lo = c->count - c->count / 32 > n0 ? c->count - c->count / 32 : n0;
+    int rc = lo > n0 ? step(w, lo, stride, page, &st, &at, err) : 0;
+    gs_step_search s;
+    gs_step_init(&s, lo, st - c->st0, c->hi, c->hi, thr, true);
+    gs_step_add(&s, c->s_hi);                   /* the coarse bracket's top, walked already */
     if (!rc)
-        *count = lo;
+        rc = run_search(w, &s, stride, page, c->st0, NULL, err);
+    if (!rc && s.found) {
+        c->count = s.lo;
+        c->plateau = s.s_lo;
+        *sharp = true;
+    }
     return rc;
 }
 
@@ -161,14 +182,25 @@ static void add_point(cw_tlb_second_result *out, uint64_t stride, uint64_t count
 static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
                                 cw_tlb_second_result *out, gs_error *err)
 {
-    uint64_t page = out->page_bytes, n[CW_TLB2_STRIDES] = {0}, nhi[CW_TLB2_STRIDES] = {0};
-    double st0 = NAN;
+    uint64_t page = out->page_bytes, n[CW_TLB2_STRIDES] = {0};
+    tlb2_count c[CW_TLB2_STRIDES];
     int rc = 0;
     for (size_t i = 0; i < CW_TLB2_STRIDES && !rc; i++) {
         uint64_t hint = i ? n[i - 1] * odd_pages[i - 1] / odd_pages[i] : 0;
-        rc = count_fit(w, odd_pages[i] * page, page, n0, hint, false, &n[i], &nhi[i], &st0, err);
+        rc = count_fit(w, odd_pages[i] * page, page, n0, hint, false, &c[i], &out->walks[i], err);
+        n[i] = c[i].count;
+        out->n_walks = i + 1;
         if (rc)
             break;
+        if (!n[i] && c[i].plateau > c[i].thr) {
+            snprintf(out->why, sizeof out->why, "the step rose %.0f cycles from %llu to %llu "
+                     "regions of %llu pages, but never %.1f between counts 1/64 apart: gradual "
+                     "(a creep, or conflicts growing a region at a time), no level's step "
+                     "(series steps_%llu_pages)", c[i].plateau, (unsigned long long)n0,
+                     (unsigned long long)c[i].top, (unsigned long long)odd_pages[i], c[i].thr,
+                     (unsigned long long)odd_pages[i]);
+            break;
+        }
         if (!n[i]) {
             snprintf(out->why, sizeof out->why, "no second step from %llu to %llu regions of %llu B "
                      "(a second level below %llu entries, or none up to %llu B of footprint)",
@@ -201,10 +233,34 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             }
             /* the penalty: twice the entries miss on every access, past every set's ways */
             double st, at;
+            bool sharp = false;
             rc = step(w, 2 * e, odd_pages[i] * page, page, &st, &at, err);
-            out->penalty_cycles = rc ? NAN : st - st0;
+            out->penalty_cycles = rc ? NAN : st - c[i].st0;
             if (!rc)
-                rc = refine(w, odd_pages[i] * page, page, n0, nhi[i], st0, out->penalty_cycles, &e, err);
+                rc = refine(w, odd_pages[i] * page, page, n0, out->penalty_cycles, &c[i], &sharp,
+                            err);
+            if (!rc && !(out->penalty_cycles > c[i].thr)) {
+                snprintf(out->why, sizeof out->why, "about %llu regions of %llu pages fit, but "
+                         "twice as many step only %.1f cycles over the walk of %llu: no level's "
+                         "misses past the entries", (unsigned long long)e,
+                         (unsigned long long)odd_pages[i], out->penalty_cycles,
+                         (unsigned long long)n0);
+                out->penalty_cycles = NAN;
+                return 0;
+            }
+            if (!rc && !sharp) {
+                snprintf(out->why, sizeof out->why, "about %llu regions of %llu pages fit, but "
+                         "their step (%.1f cycles at %llu regions) rises over several regions, "
+                         "never by %.1f cycles from one to the next: a level's first overflowing "
+                         "set would; a creep does not", (unsigned long long)e,
+                         (unsigned long long)odd_pages[i], c[i].s_hi - c[i].plateau,
+                         (unsigned long long)c[i].hi, fmax(1.0, out->penalty_cycles /
+                         (2.0 * (double)e)));
+                out->penalty_cycles = NAN;
+                return 0;
+            }
+            e = c[i].count;
+            out->creep_cycles = c[i].plateau;
             out->entries = e;
             out->coverage_bytes = cover * page;
             out->reach_bytes = e * cover * page;
@@ -227,13 +283,15 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
 }
 
 /* Whether n regions at this stride fit: no second step over n0 regions (CW_TLB_STEP_CYCLES or
- * 1 %). Two walks of n0 and n regions: a verification, cheaper than a count. */
-static int fits(cw_walker *w, uint64_t n, uint64_t stride, uint64_t n0, uint64_t page, bool *yes,
-                gs_error *err)
+ * 1 %) beyond the creep the entries' count showed before its step (creep_cycles: n regions that
+ * fit keep at most the entries, so they creep no more). Two walks of n0 and n regions: a
+ * verification, cheaper than a count. */
+static int fits(cw_walker *w, uint64_t n, uint64_t stride, uint64_t n0, uint64_t page,
+                double creep_cycles, bool *yes, gs_error *err)
 {
     double st0, st, at;
     int rc = step(w, n0, stride, page, &st0, &at, err);
-    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
+    double thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at) + fmax(0.0, creep_cycles);
     if (!rc)
         rc = step(w, n, stride, page, &st, &at, err);
     *yes = !rc && st - st0 <= thr;
@@ -255,10 +313,10 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
         if (lo <= n0 || (prev + prev / 10) * s > CW_TLB_MAX_FOOTPRINT2)
             break;
         bool held, y1 = false, y2 = true;
-        rc = fits(w, lo, s, n0, page, &held, err);
+        rc = fits(w, lo, s, n0, page, out->creep_cycles, &held, err);
         if (!rc && held && k == 0) {
             for (uint64_t odd = 3; odd <= 5 && !rc && held; odd += 2)
-                rc = fits(w, lo, odd * C, n0, page, &held, err);
+                rc = fits(w, lo, odd * C, n0, page, out->creep_cycles, &held, err);
             if (!rc && held)
                 out->sets = 1, out->ways = out->entries;
             else if (!rc)
@@ -269,22 +327,23 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
             return rc;
         }
         if (!rc && held) {                      /* held from 2^k sets on: W counted exactly */
-            uint64_t c = 0, top;
-            double st0;
-            rc = count_fit(w, s, page, n0, prev, true, &c, &top, &st0, err);
-            if (!rc && c > 1)
-                add_point(out, s, c);
+            tlb2_count c;
+            rc = count_fit(w, s, page, n0, prev, true, &c, NULL, err);
+            if (!rc && c.count > 1)
+                add_point(out, s, c.count);
             uint64_t sets = 1ull << k;
-            if (!rc && c > 1 && fabs((double)(sets * c) - (double)out->entries) <=
-                                    TLB2_TOL * (double)out->entries)
-                out->sets = sets, out->ways = c;
+            if (!rc && c.count > 1 && fabs((double)(sets * c.count) - (double)out->entries) <=
+                                          TLB2_TOL * (double)out->entries)
+                out->sets = sets, out->ways = c.count;
             break;
         }
         uint64_t half = prev / 2;
         if (!rc)
-            rc = fits(w, half - (uint64_t)((double)half * TLB2_TOL), s, n0, page, &y1, err);
+            rc = fits(w, half - (uint64_t)((double)half * TLB2_TOL), s, n0, page,
+                      out->creep_cycles, &y1, err);
         if (!rc && y1)
-            rc = fits(w, half + (uint64_t)((double)half * TLB2_TOL) + 1, s, n0, page, &y2, err);
+            rc = fits(w, half + (uint64_t)((double)half * TLB2_TOL) + 1, s, n0, page,
+                      out->creep_cycles, &y2, err);
         if (rc || !y1 || y2)
             break;                              /* neither held nor halved */
         add_point(out, s, half);
@@ -304,6 +363,7 @@ int cw_tlb_second(cw_walker *w, uint64_t first_entries, uint64_t page_bytes, boo
     memset(out, 0, sizeof *out);
     walked_bytes = 0;
     out->penalty_cycles = NAN;
+    out->creep_cycles = NAN;
     out->page_bytes = page_bytes;
     if (!page_bytes || !first_entries) {
         snprintf(out->why, sizeof out->why, "the first level's entries and page were not "

@@ -155,8 +155,11 @@ static double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
         sim_tlb *t = &cx->mem->tlbs[i];
         if (!(t->paths & cx->path_bit))
             continue;
-        if (sim_cache_access(&t->state, vaddr, true, &cx->m->rng, NULL) == SIM_HIT)
-            return cycles + t->hit_cycles;
+        int way = -1;
+        if (sim_cache_access(&t->state, vaddr, true, &cx->m->rng,
+                             t->near_ways ? &way : NULL) == SIM_HIT)
+            return cycles + t->hit_cycles +
+                   (t->near_ways && way >= (int)t->near_ways ? t->far_hit_cycles : 0);
         cycles += t->miss_penalty_cycles;
         *skip |= t->skip_on_miss;
     }

@@ -76,6 +76,10 @@ typedef struct sim_tlb {
     uint64_t entries;
     double hit_cycles;             /* added when this level hits */
     double miss_penalty_cycles;    /* added when this level misses (the next level is asked) */
+    unsigned near_ways;            /* "near_ways": a hit in way near_ways or past of its set (ways
+                                      fill lowest first) costs far_hit_cycles more: an array whose
+                                      farther banks answer later; 0 = every way alike */
+    double far_hit_cycles;
     uint32_t paths;
     uint32_t skip_on_miss;         /* bit i: cache level i is not looked up after a miss here */
     sim_cache state;

@@ -558,13 +558,40 @@ static int read_skip(const json_t *obj, const char *where, const sim_memory *mem
     return 0;
 }
 
+/* "near_ways" and "far_hit_cycles", both or neither: a hit past the near ways costs more. */
+static int read_far_ways(const json_t *obj, const char *where, sim_tlb *t, gs_error *err)
+{
+    bool near = json_object_get(obj, "near_ways") != NULL;
+    bool far = json_object_get(obj, "far_hit_cycles") != NULL;
+    if (near != far)
+        return fail_at(err, where, near ? "far_hit_cycles" : "near_ways",
+                       "missing: near_ways and far_hit_cycles go together");
+    uint64_t n = 0, most = 0;
+    if (!near)
+        return 0;
+    if (sim_get_uint(obj, where, "near_ways", 1, &n, err) ||
+        sim_get_double(obj, where, "far_hit_cycles", 1, &t->far_hit_cycles, err))
+        return GS_ERR_INPUT;
+    for (unsigned s = 0; s < t->geo.sets; s++)
+        most = t->geo.ways_per_set[s] > most ? t->geo.ways_per_set[s] : most;
+    if (n >= most)
+        return gs_fail(err, GS_ERR_INPUT, "%s.near_ways: %llu, but the largest set has %llu ways; "
+                       "give 1 .. %llu (ways at or past near_ways cost far_hit_cycles more)", where,
+                       (unsigned long long)n, (unsigned long long)most,
+                       (unsigned long long)(most - 1));
+    if (!(t->far_hit_cycles > 0))
+        return fail_at(err, where, "far_hit_cycles", "must be > 0 (leave both keys out for none)");
+    t->near_ways = (unsigned)n;
+    return 0;
+}
+
 static int read_tlb(const json_t *obj, const char *where, const sim_memory *mem, sim_tlb *t,
                     gs_error *err)
 {
     static const char *const keys[] = {
         "name", "page_bytes", "coverage_bytes", "entries", "sets", "ways", "ways_per_set",
         "mapping", "policy", "way_probabilities", "protected_ways", "hit_cycles", "miss_penalty_cycles", "paths",
-        "on_miss_skip", NULL};
+        "on_miss_skip", "near_ways", "far_hit_cycles", NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) || sim_get_string(obj, where, "name", 1, &name, err) ||
         sim_get_uint(obj, where, "page_bytes", 1, &t->page_bytes, err) ||
@@ -607,8 +634,8 @@ static int read_tlb(const json_t *obj, const char *where, const sim_memory *mem,
     if (t->entries == 0 || t->entries > (1u << 24))
         return fail_at(err, where, "entries", "must be 1 .. 16777216");
     return check_geometry(&t->geo, where, "entries", err) ||
-           read_paths(obj, where, all, &t->paths, err) || read_skip(obj, where, mem, t, err)
-               ? GS_ERR_INPUT : 0;
+           read_paths(obj, where, all, &t->paths, err) || read_skip(obj, where, mem, t, err) ||
+           read_far_ways(obj, where, t, err) ? GS_ERR_INPUT : 0;
 }
 
 /* ---- the section -------------------------------------------------------------------------------- */

@@ -93,6 +93,7 @@ static const sim_bound bounds[] = {
     /* memory: latencies and rates */
     {"hit_latency_cycles", 0, 1e6}, {"miss_cycles", 0, 1e6}, {"hit_cycles", 0, 1e6},
     {"miss_penalty_cycles", 0, 1e6}, {"latency_cycles", 0, 1e6}, {"far_extra_cycles", 0, 1e6},
+    {"near_ways", 1, SIM_MAX_WAYS}, {"far_hit_cycles", 0, 1e6},
     {"shared_latency_cycles", 0, 1e6}, {"extra_sector_cycles", 0, 1e6},
     {"extra_line_cycles", 0, 1e6}, {"path_extra_cycles", 0, 1e6},
     {"max_accesses_per_ns", 0, 1e6},

@@ -216,11 +216,14 @@ static void const_truth(truth_ctx *cx)
 
 /* ---- TLBs (the probe walks them on the cg path) ----------------------------------------------------- */
 
-/* A miss penalty the model states exactly: this level and the next cost nothing on a hit, and a
- * miss here passes over no cache level of the cg path. */
+/* A miss penalty the model states exactly: this level and the next cost nothing on a hit (the
+ * next level's far ways, near_ways, lie past twice this level's entries, the most a walk that
+ * measures this level keeps), and a miss here passes over no cache level of the cg path. */
 static bool clean_miss_penalty(const sim_memory *mem, const sim_tlb *t, const sim_tlb *next)
 {
     if (t->hit_cycles != 0 || (next && next->hit_cycles != 0))
+        return false;
+    if (next && next->near_ways && next->near_ways < 2 * t->entries)
         return false;
     for (unsigned i = 0; i < mem->n_caches; i++)
         if ((t->skip_on_miss & (1u << i)) && on_path(mem->caches[i].paths, GS_PATH_CG))

@@ -73,6 +73,16 @@ broken slru_ways 'm["memory"]["caches"][1].update(policy="slru", protected_ways=
   'memory.caches[1].policy: slru needs 2 to 16 ways in every set'
 broken slru_other 'm["memory"]["caches"][2]["protected_ways"] = 2' \
   'memory.caches[2].protected_ways: only for "policy": "slru"'
+broken far_alone 'm["memory"]["tlbs"][1]["far_hit_cycles"] = 9' \
+  'memory.tlbs[1].near_ways: missing: near_ways and far_hit_cycles go together'
+broken near_alone 'm["memory"]["tlbs"][1]["near_ways"] = 4' \
+  'memory.tlbs[1].far_hit_cycles: missing: near_ways and far_hit_cycles go together'
+broken near_range 'm["memory"]["tlbs"][1].update(near_ways=17, far_hit_cycles=9)' \
+  'memory.tlbs[1].near_ways: 17, but the largest set has 17 ways; give 1 .. 16'
+broken far_zero 'm["memory"]["tlbs"][1].update(near_ways=4, far_hit_cycles=0)' \
+  'memory.tlbs[1].far_hit_cycles: must be > 0 (leave both keys out for none)'
+broken near_type 'm["memory"]["tlbs"][1].update(near_ways=2.5, far_hit_cycles=9)' \
+  'memory.tlbs[1].near_ways: must be a whole number'
 broken unknown 'm["memory"]["caches"][2]["assoc"] = 8' \
   'memory.caches[2].assoc: unknown key'
 broken type 'm["memory"]["tlbs"][0]["entries"] = "sixteen"' \

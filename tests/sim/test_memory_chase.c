@@ -187,6 +187,21 @@ static void tlb_penalties(void **state)
     sim_memory_free(m);
 }
 
+/* A TLB hit in a way past near_ways costs far_hit_cycles more; ways fill lowest first, so the
+ * second page of a walk that keeps two sits in the far way. A miss costs the penalty alone. */
+static void tlb_far_ways(void **state)
+{
+    (void)state;
+    gs_sim_model *m = make_model((variant){.tlb_extra = ",\"near_ways\":1,\"far_hit_cycles\":7"});
+    uint64_t *chain = stride_chain(3, 4096);
+    gs_chase_plan p = base_plan(chain, 2, 3 * 4096);
+    expect_trace(m, &p, (uint32_t[]){20, 27, 20, 27}, 4);
+    p.chain_len = 3;         /* 3 pages: the 2-entry L1 TLB misses every access (10), no far hit */
+    expect_trace(m, &p, (uint32_t[]){30, 30, 30, 30}, 4);
+    free(chain);
+    sim_memory_free(m);
+}
+
 static void sector_fills(void **state)
 {
     (void)state;
@@ -617,7 +632,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hits_and_cold_misses),   cmocka_unit_test(l1_set_overflow),
-        cmocka_unit_test(tlb_penalties),          cmocka_unit_test(sector_fills),
+        cmocka_unit_test(tlb_penalties),          cmocka_unit_test(tlb_far_ways),
+        cmocka_unit_test(sector_fills),
         cmocka_unit_test(warp_requests),          cmocka_unit_test(carveout_geometry),
         cmocka_unit_test(unified_l1_gives_way_to_shared_memory),
         cmocka_unit_test(partitions_and_aliasing), cmocka_unit_test(noise_bounds),

@@ -333,7 +333,7 @@ typedef struct cw_tlb_second_result {
     cw_tlb2_walks walks[CW_TLB2_STRIDES];       /* each odd stride's search */
     size_t n_walks;
     uint64_t walked_bytes;                      /* virtual footprint of every walk, summed */
-    char why[240], why_sets[320];
+    char why[480], why_sets[480];
 } cw_tlb_second_result;
 
 /* The second level past a first of first_entries entries, strides in units of page_bytes (the

@@ -202,11 +202,19 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             break;
         }
         if (!n[i]) {
-            snprintf(out->why, sizeof out->why, "no second step from %llu to %llu regions of %llu B "
-                     "(a second level below %llu entries, or none up to %llu B of footprint)",
-                     (unsigned long long)n0, (unsigned long long)(CW_TLB_MAX_FOOTPRINT2 /
-                     (odd_pages[i] * page)), (unsigned long long)(odd_pages[i] * page),
-                     (unsigned long long)n0, (unsigned long long)CW_TLB_MAX_FOOTPRINT2);
+            int k = snprintf(out->why, sizeof out->why, "no second step from %llu to %llu "
+                             "regions of %llu B (a second level below %llu entries, or none up "
+                             "to %llu B of footprint)", (unsigned long long)n0,
+                             (unsigned long long)(CW_TLB_MAX_FOOTPRINT2 / (odd_pages[i] * page)),
+                             (unsigned long long)(odd_pages[i] * page), (unsigned long long)n0,
+                             (unsigned long long)CW_TLB_MAX_FOOTPRINT2);
+            /* the counts of the smaller strides, which did step: a level indexed so that this
+             * stride spreads over more of it (a hashed set index) reads so too */
+            for (size_t j = 0; j < i && k > 0 && (size_t)k < sizeof out->why; j++)
+                k += snprintf(out->why + k, sizeof out->why - (size_t)k, "%s%llu regions of %llu "
+                              "pages%s", j ? ", " : ", yet at smaller strides ",
+                              (unsigned long long)n[j], (unsigned long long)odd_pages[j],
+                              j + 1 == i ? " fit: no one count or reach" : "");
             break;
         }
         add_point(out, odd_pages[i] * page, n[i]);

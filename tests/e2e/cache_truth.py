@@ -132,6 +132,14 @@ def tlb_truth(t):
     r["ways" if len(set(ways)) == 1 else "ways_per_set"] = ways[0] if len(set(ways)) == 1 else ways
     if max(ways) > 256:
         r["policy"] = None   # more ways than a trace's policy test holds: average-mode counts only
+    if sets > 1 and mapping == "hashed":
+        # stride walks spread unevenly over a hashed set index and read no one count (the
+        # H100's and H200's second level, models/hopper.json): not determined
+        r.update({k: None for k in ("entries", "coverage_bytes", "size_bytes", "sets",
+                                    "policy")})
+        r.pop("mapping")                     # no figure without the entries
+        r.pop("ways_per_set", None)
+        r["ways"] = None
     return r
 
 

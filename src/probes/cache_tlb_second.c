@@ -278,9 +278,11 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
         if (v == GS_REACH_UNCLEAR) {
             snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
                      "pages fit: neither one count (entries) nor one reach, nor a power-of-two "
-                     "coverage between", (unsigned long long)n[i - 1],
-                     (unsigned long long)odd_pages[i - 1], (unsigned long long)n[i],
-                     (unsigned long long)odd_pages[i]);
+                     "coverage between (sets on a hashed index read so; the steps past each "
+                     "count, series steps_<k>_pages, rise ways + 1 misses for each entry added "
+                     "past a full set, Fig. 11, which a stride of one entry would count)",
+                     (unsigned long long)n[i - 1], (unsigned long long)odd_pages[i - 1],
+                     (unsigned long long)n[i], (unsigned long long)odd_pages[i]);
             return 0;
         }
     }

@@ -97,53 +97,22 @@ typedef struct trace {
 
 #define CANDIDATES_TEXT "lru, fifo, plru, srrip, slru-k (k of the ways protected)"
 
-/* The candidate whose predicted misses the observed ones equal (to a tolerance for noise), the
- * fewest mismatches first: candidates that predict the same hits on this sequence are one policy
- * here (the first named); another that differs yet fits with a mismatch count the best one's
- * does not beat by 3 sigma (Poisson) leaves it not determined (*done true, with why). */
-static void pick_predicting(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
-                            size_t n, unsigned ways, bool *done)
+/* Each candidate's mispredicted share of the random sequence (lv->policy_mismatch[0]); *done
+ * when one fits it (to a tolerance for noise): the cyclic walk then decides among them
+ * (confirm_on_cyclic), else its victims do (victim_shares). */
+static void fit_sequence(cw_walker *w, cw_level *lv, const uint32_t *blocks, const bool *miss,
+                         size_t n, unsigned ways, bool *done)
 {
     candidate cand[CW_POLICY_CANDIDATES];
     size_t ncand = candidates_of(ways, cand);
-    double tol = 0.02 + 3 * w->band.outlier_rate, mm[CW_POLICY_CANDIDATES];
-    size_t fit[CW_POLICY_CANDIDATES], nfit = 0;
+    double tol = 0.02 + 3 * w->band.outlier_rate;
+    *done = false;
     for (size_t c = 0; c < ncand; c++) {
-        mm[c] = mismatch_of(cand[c], blocks, miss, n, ways);
-        lv->policy_mismatch[0][c] = mm[c];
-        if (mm[c] <= tol)
-            fit[nfit++] = c;
+        lv->policy_mismatch[0][c] = mismatch_of(cand[c], blocks, miss, n, ways);
+        *done = *done || lv->policy_mismatch[0][c] <= tol;
     }
     lv->policy_n = n;
-    lv->policy_method = "random sequence over ways + 1 blocks of one set, from cold: observed "
-                        "misses equal the predicted misses of one of " CANDIDATES_TEXT;
-    for (size_t i = 1; i < nfit; i++)               /* the best first (stable) */
-        if (mm[fit[i]] < mm[fit[0]]) {
-            size_t t = fit[0];
-            fit[0] = fit[i];
-            fit[i] = t;
-        }
-    lv->policy = nfit ? cand[fit[0]].policy : GS_POLICY_UNKNOWN;
-    lv->policy_protect = nfit ? cand[fit[0]].protect : 0;
-    *done = nfit > 0;
-    bool *a = nfit > 1 ? malloc(n * sizeof *a) : NULL, *b = nfit > 1 ? malloc(n * sizeof *b) : NULL;
-    double best = nfit ? mm[fit[0]] * (double)n : 0;
-    for (size_t i = 1; a && b && i < nfit; i++) {
-        if (mm[fit[i]] * (double)n - best > 3 * sqrt(best + 1) + 3)
-            continue;                                  /* clearly worse than the best */
-        gs_policy_predict(cand[fit[0]].policy, cand[fit[0]].protect, blocks, n, ways, a);
-        gs_policy_predict(cand[fit[i]].policy, cand[fit[i]].protect, blocks, n, ways, b);
-        if (memcmp(a, b, n * sizeof *a) != 0) {
-            char na[16], nb[16];
-            lv->policy = GS_POLICY_UNKNOWN;
-            snprintf(lv->why_policy, sizeof lv->why_policy, "%s and %s both predict the %zu "
-                     "accesses of a random sequence over one set (mismatch %.3f and %.3f) yet "
-                     "differ on it: not told apart", candidate_name(cand[fit[0]], na, sizeof na),
-                     candidate_name(cand[fit[i]], nb, sizeof nb), n, mm[fit[0]], mm[fit[i]]);
-            break;
-        }
-    }
-    free(a), free(b);
+    lv->policy = GS_POLICY_UNKNOWN;
 }
 
 static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
@@ -182,7 +151,7 @@ static int policy_sequence(cw_walker *w, cw_level *lv, const uint64_t *group, si
                         err);
     }
     if (!rc)
-        pick_predicting(w, lv, seq->blocks, seq->miss, seq->n, (unsigned)(m - 1), done);
+        fit_sequence(w, lv, seq->blocks, seq->miss, seq->n, (unsigned)(m - 1), done);
     free(order), free(block_of);
     return rc;
 }
@@ -256,6 +225,27 @@ static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, co
                         "shares";
 }
 
+/* Do candidates x and y predict the same hits on trace t? */
+static bool same_hits(candidate x, candidate y, const trace *t, unsigned ways)
+{
+    bool *a = malloc(t->n * sizeof *a), *b = malloc(t->n * sizeof *b), same = false;
+    if (a && b && gs_policy_predict(x.policy, x.protect, t->blocks, t->n, ways, a) == 0 &&
+        gs_policy_predict(y.policy, y.protect, t->blocks, t->n, ways, b) == 0)
+        same = memcmp(a, b, t->n * sizeof *a) == 0;
+    free(a), free(b);
+    return same;
+}
+
+/* "a, b or c" of n counts into buf. */
+static void list_counts(const unsigned *k, unsigned n, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%u",
+                               i == 0 ? "" : i + 1 == n ? " or " : ", ", k[i]);
+}
+
 /* Segmented LRU's protected count, and a test of segmented LRU itself, once the random sequence
  * and the cyclic walk fit it with each count in cand[fits[0..nfit)] (best first): round k
  * touches blocks 0 .. k-1 twice each (two words of their first fetch unit: the second touch
@@ -272,13 +262,10 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
 {
     unsigned ways = (unsigned)(m - 1), keep[CW_SLRU_MAX_WAYS], nkeep = 0, rounds = 0;
     size_t words = lv->fetch_bytes >= 3 * w->elem ? lv->fetch_bytes / w->elem : 0;
-    char counts[96] = "";
-    for (size_t i = 0, k = 0; i < nfit; i++) {
+    char counts[96];
+    for (size_t i = 0; i < nfit; i++)
         keep[nkeep++] = cand[fits[i]].protect;
-        if (k < sizeof counts)
-            k += (size_t)snprintf(counts + k, sizeof counts - k, "%s%u", i == 0 ? "" :
-                                  i + 1 == nfit ? " or " : ", ", cand[fits[i]].protect);
-    }
+    list_counts(keep, nkeep, counts, sizeof counts);
     double tol = 0.02 + 3 * w->band.outlier_rate, refuted = NAN;
     unsigned refuted_k = 0;
     uint32_t *blocks = malloc(w->cap * sizeof *blocks);
@@ -296,24 +283,13 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
             }
         /* with several counts left, skip a round whose predictions agree for all of them (from
          * a copy of the chain long enough that the repetitions settle) */
-        size_t reps = w->cap / len, plen = reps * len;
-        bool split = nkeep == 1;
-        bool *a = split ? NULL : malloc(plen * sizeof *a);
-        bool *b = split ? NULL : malloc(plen * sizeof *b);
-        if (!split && (!a || !b)) {
-            free(a), free(b);
-            rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
-            break;
-        }
-        for (size_t i = 0; !split && i < plen; i++)
+        trace copy = {blocks, NULL, w->cap / len * len};
+        for (size_t i = 0; i < copy.n; i++)
             blocks[i] = block_of[i % len];
-        if (!split)
-            gs_policy_predict(GS_POLICY_SLRU, keep[0], blocks, plen, ways, a);
-        for (unsigned i = 1; !split && i < nkeep; i++) {
-            gs_policy_predict(GS_POLICY_SLRU, keep[i], blocks, plen, ways, b);
-            split = memcmp(a, b, plen * sizeof *a) != 0;
-        }
-        free(a), free(b);
+        bool split = nkeep == 1;
+        for (unsigned i = 1; !split && i < nkeep; i++)
+            split = !same_hits((candidate){GS_POLICY_SLRU, keep[0]},
+                               (candidate){GS_POLICY_SLRU, keep[i]}, &copy, ways);
         if (!split)
             continue;
         rc = cold_trace(w, lv, 2, w->chain2, block_of, len, ROUND_REPS * len, blocks, miss, &n,
@@ -347,28 +323,12 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
                  100 * refuted, 100 * tol);
         return 0;
     }
-    int k = snprintf(lv->why_protect, sizeof lv->why_protect, "segmented LRU with");
-    for (unsigned i = 0; i < nkeep && k > 0 && (size_t)k < sizeof lv->why_protect; i++)
-        k += snprintf(lv->why_protect + k, sizeof lv->why_protect - (size_t)k, "%s %u",
-                      i == 0 ? "" : i + 1 == nkeep ? " or" : ",", keep[i]);
-    if (k > 0 && (size_t)k < sizeof lv->why_protect)
-        snprintf(lv->why_protect + k, sizeof lv->why_protect - (size_t)k, " protected lines "
-                 "predicts both traces%s", w->tlb ? " (a TLB's entries have no second word to "
-                 "protect them with)" : !words ? " (a fetch unit of fewer than three words "
-                 "leaves the protect-then-evict rounds no words)" : " and every "
-                 "protect-then-evict round");
+    list_counts(keep, nkeep, counts, sizeof counts);
+    snprintf(lv->why_protect, sizeof lv->why_protect, "segmented LRU with %s protected lines "
+             "predicts both traces%s", counts, w->tlb ? " (a TLB's entries have no second word "
+             "to protect them with)" : !words ? " (a fetch unit of fewer than three words leaves "
+             "the protect-then-evict rounds no words)" : " and every protect-then-evict round");
     return 0;
-}
-
-/* Do candidates x and y predict the same hits on trace t? */
-static bool same_hits(candidate x, candidate y, const trace *t, unsigned ways)
-{
-    bool *a = malloc(t->n * sizeof *a), *b = malloc(t->n * sizeof *b), same = false;
-    if (a && b && gs_policy_predict(x.policy, x.protect, t->blocks, t->n, ways, a) == 0 &&
-        gs_policy_predict(y.policy, y.protect, t->blocks, t->n, ways, b) == 0)
-        same = memcmp(a, b, t->n * sizeof *a) == 0;
-    free(a), free(b);
-    return same;
 }
 
 /* A policy must predict the random sequence and the cyclic walk both, or it is not the one: on

@@ -57,7 +57,7 @@ static void sharp_step(void **state)
     assert_true(s.lo <= 2048 && s.lo >= 2048 - 2048 / 64 && s.hi > 2048);
 }
 
-/* The creep of models/hopper.json's second level: 128 near ways, 10 cycles past them, 9.4
+/* The creep of tests/models/tlb_creep.json's second level: 128 near ways, 10 cycles past them, 9.4
  * cycles at 2048 entries, three times the threshold; the old rule (a rise over n0) read 177. */
 static void step_under_creep(void **state)
 {
@@ -79,7 +79,8 @@ static void creep_alone_is_no_step(void **state)
 {
     (void)state;
     gs_step_search s;
-    curve c = {.entries = 1u << 30, .penalty = 100, .near = 64, .far = 40};  /* 40 cycles of creep */
+    /* 40 cycles of creep */
+    curve c = {.entries = 1u << 30, .penalty = 100, .near = 64, .far = 40};
     unsigned walks = search(&c, &s, 34, 68, 1 << 16, 3.0, false);
     assert_false(s.found);
     assert_int_equal(gs_step_next(&s), 0);

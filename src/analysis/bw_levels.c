@@ -13,7 +13,7 @@ int gs_bw_level_of(double footprint_bytes, double l1_bytes, double l2_bytes)
         return GS_BW_L1;
     if (footprint_bytes <= l2_bytes)
         return GS_BW_L2;
-    return footprint_bytes > 2 * l2_bytes ? GS_BW_DRAM : GS_BW_NONE;
+    return footprint_bytes >= GS_BW_DRAM_FROM_L2 * l2_bytes ? GS_BW_DRAM : GS_BW_NONE;
 }
 
 size_t gs_bw_level_points(const gs_plateau *q, const double *x, int level, double l1_bytes,

@@ -76,6 +76,7 @@ int gs_cuda_bank(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out,
 int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out,
                   gs_error *err);                                            /* issue.cu */
 void gs_cuda_issue_release(void);          /* issue.cu: its buffers back, at the backend's close */
+void gs_cuda_stream_release(void);         /* stream.cu: the same */
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */

@@ -2,7 +2,11 @@
  * its read-only twin, for elements of 1, 2, 4, 8 and 16 bytes (16 = uint4 vector loads), with a
  * compile-time loop bound (ITEMS elements per thread, unrolled) or a run-time bound (grid-stride
  * loop over n), and cudaMemcpy device-to-device, host-to-device and device-to-host (pinned) on
- * the same sizes. Each repetition is timed alone with cudaEvents after one untimed warm-up. */
+ * the same sizes. Each repetition is timed alone with cudaEvents after one untimed warm-up, or
+ * after WARM_FRESH_MS of them on buffers just allocated: on an H100 the kernels of the first
+ * 3 ms after a plan freed 1.6 GB and allocated as much again ran 15-20 % slow (a 1-byte read at
+ * 2050 GB/s against 2460), whatever the fill, and not at all on buffers kept from the plan before
+ * (docs/results/2026-11-26-h100-s9.md). So the buffers stay from one plan to the next. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +15,7 @@
 
 #define ITEMS 8                    /* elements per thread and chunk of the constant-bound kernels */
 #define DEFAULT_THREADS 256
+#define WARM_FRESH_MS 20.0f        /* untimed launches on buffers just allocated, at least */
 
 /* Fold an element into a 64-bit accumulator (the read kernel's sum). */
 static __device__ __forceinline__ unsigned long long fold(uint8_t x) { return x; }
@@ -86,10 +91,54 @@ __global__ void stream_fill(uint32_t *p, size_t words)
 
 typedef struct stream_job {
     const gs_stream_plan *plan;
-    void *src, *dst;              /* device buffers (dst: bytes long for copies, 8 KB for reads) */
+    void *src, *dst;              /* device buffers, plan->bytes long at least */
     size_t n;                     /* elements */
     unsigned threads, blocks;
+    bool fresh;                   /* the buffers were allocated for this plan */
 } stream_job;
+
+/* The buffers of the kernels and of cudaMemcpy, kept from one plan to the next (larger ones
+ * replace them) and released at the backend's close. */
+static struct {
+    int ordinal;
+    void *src, *dst;
+    size_t bytes;                 /* of each */
+} stream_buf = { -1, NULL, NULL, 0 };
+
+/* Errors are ignored: nothing can be reported at close (as gs_cuda_issue_release). */
+void gs_cuda_stream_release(void)
+{
+    if (stream_buf.ordinal >= 0 && cudaSetDevice(stream_buf.ordinal) == cudaSuccess) {
+        (void)cudaFree(stream_buf.src);
+        (void)cudaFree(stream_buf.dst);
+    }
+    (void)cudaGetLastError();
+    stream_buf.ordinal = -1;
+    stream_buf.src = stream_buf.dst = NULL;
+    stream_buf.bytes = 0;
+}
+
+/* Buffers of bytes each on device ordinal (made current) into j; j->fresh when they are new. */
+static int stream_buffers(stream_job *j, int ordinal, size_t bytes, gs_error *err)
+{
+    int rc = 0;
+    j->fresh = stream_buf.ordinal != ordinal || stream_buf.bytes < bytes;
+    if (j->fresh)
+        gs_cuda_stream_release();
+    CUDA_TRY(cudaSetDevice(ordinal));
+    if (j->fresh) {
+        stream_buf.ordinal = ordinal;
+        CUDA_TRY(cudaMalloc(&stream_buf.src, bytes));
+        CUDA_TRY(cudaMalloc(&stream_buf.dst, bytes));
+        stream_buf.bytes = bytes;
+    }
+    j->src = stream_buf.src;
+    j->dst = stream_buf.dst;
+fail:
+    if (rc)
+        gs_cuda_stream_release();
+    return rc;
+}
 
 /* Blocks for a launch: the plan's, else ceil(chunks) for the constant bound, else a grid that
  * fills the device at the kernel's occupancy for the dynamic bound. */
@@ -145,35 +194,46 @@ static const void *kernel_of(const gs_stream_plan *plan)
     return plan->dynamic_bound ? (const void *)read_dynamic<T> : (const void *)read_constant<T>;
 }
 
-/* Time the kernel of element type T: one warm-up, then plan->repeats launches each between two
- * events. */
+/* One launch of the plan's kernel between two events: its milliseconds into *ms. */
+template <typename T>
+static int timed_launch(stream_job *j, cudaEvent_t start, cudaEvent_t stop, float *ms,
+                        gs_error *err)
+{
+    int rc = 0;
+    CUDA_TRY(cudaEventRecord(start));
+    rc = launch<T>(j, err);
+    if (rc)
+        return rc;
+    CUDA_TRY(cudaEventRecord(stop));
+    CUDA_TRY(cudaEventSynchronize(stop));
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
+fail:
+    return rc;
+}
+
+/* Time the kernel of element type T: untimed launches (one, or WARM_FRESH_MS of them on fresh
+ * buffers), then plan->repeats launches each between two events. */
 template <typename T>
 static int time_kernel(stream_job *j, gs_stream_result *out, gs_error *err)
 {
     int rc = 0;
+    float ms = 0, warm = 0;
     cudaEvent_t start = NULL, stop = NULL;
     rc = grid_for<T>(j, kernel_of<T>(j->plan), err);
     if (rc)
         return rc;
     CUDA_TRY(cudaEventCreate(&start));
     CUDA_TRY(cudaEventCreate(&stop));
-    rc = launch<T>(j, err);
-    if (rc)
-        goto fail;
-    CUDA_LAUNCH_CHECK();
-    for (unsigned r = 0; r < j->plan->repeats; r++) {
-        float ms = 0;
-        CUDA_TRY(cudaEventRecord(start));
-        rc = launch<T>(j, err);
-        if (rc)
-            goto fail;
-        CUDA_TRY(cudaEventRecord(stop));
-        CUDA_TRY(cudaEventSynchronize(stop));
-        CUDA_TRY(cudaGetLastError());
-        CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+    do {
+        rc = timed_launch<T>(j, start, stop, &ms, err);
+        warm += ms;
+    } while (!rc && j->fresh && warm < WARM_FRESH_MS);
+    for (unsigned r = 0; !rc && r < j->plan->repeats; r++) {
+        rc = timed_launch<T>(j, start, stop, &ms, err);
         out->seconds[r] = ms * 1e-3;
     }
-    out->n = j->plan->repeats;
+    out->n = rc ? 0 : j->plan->repeats;
 fail:
     if (start)
         cudaEventDestroy(start);
@@ -193,16 +253,33 @@ static int time_kernel_any(stream_job *j, gs_stream_result *out, gs_error *err)
     }
 }
 
-/* cudaMemcpy of plan->bytes in the plan's direction, one warm-up then each repetition timed. */
-static int time_memcpy(const gs_stream_plan *plan, void *dev_src, void *dev_dst, void *host,
-                       gs_stream_result *out, gs_error *err)
+/* cudaMemcpy of plan->bytes in the plan's direction between two events: milliseconds into *ms. */
+static int timed_memcpy(const gs_stream_plan *plan, void *to, const void *from,
+                        cudaMemcpyKind kind, cudaEvent_t start, cudaEvent_t stop, float *ms,
+                        gs_error *err)
 {
     int rc = 0;
+    CUDA_TRY(cudaEventRecord(start));
+    CUDA_TRY(cudaMemcpyAsync(to, from, plan->bytes, kind, 0));
+    CUDA_TRY(cudaEventRecord(stop));
+    CUDA_TRY(cudaEventSynchronize(stop));
+    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
+fail:
+    return rc;
+}
+
+/* cudaMemcpy of plan->bytes in the plan's direction: untimed copies as time_kernel's, then each
+ * repetition timed. */
+static int time_memcpy(const stream_job *j, void *host, gs_stream_result *out, gs_error *err)
+{
+    int rc = 0;
+    float ms = 0, warm = 0;
+    const gs_stream_plan *plan = j->plan;
     cudaEvent_t start = NULL, stop = NULL;
-    void *to = dev_dst, *from = dev_src;
+    void *to = j->dst, *from = j->src;
     cudaMemcpyKind kind = cudaMemcpyDeviceToDevice;
-    if (plan->kind == GS_STREAM_MEMCPY_H2D) {   /* into the source buffer: dst is small */
-        to = dev_src;
+    if (plan->kind == GS_STREAM_MEMCPY_H2D) {   /* into the source buffer */
+        to = j->src;
         from = host;
         kind = cudaMemcpyHostToDevice;
     } else if (plan->kind == GS_STREAM_MEMCPY_D2H) {
@@ -211,17 +288,15 @@ static int time_memcpy(const gs_stream_plan *plan, void *dev_src, void *dev_dst,
     }
     CUDA_TRY(cudaEventCreate(&start));
     CUDA_TRY(cudaEventCreate(&stop));
-    CUDA_TRY(cudaMemcpy(to, from, plan->bytes, kind));
-    for (unsigned r = 0; r < plan->repeats; r++) {
-        float ms = 0;
-        CUDA_TRY(cudaEventRecord(start));
-        CUDA_TRY(cudaMemcpyAsync(to, from, plan->bytes, kind, 0));
-        CUDA_TRY(cudaEventRecord(stop));
-        CUDA_TRY(cudaEventSynchronize(stop));
-        CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+    do {
+        rc = timed_memcpy(plan, to, from, kind, start, stop, &ms, err);
+        warm += ms;
+    } while (!rc && j->fresh && warm < WARM_FRESH_MS);
+    for (unsigned r = 0; !rc && r < plan->repeats; r++) {
+        rc = timed_memcpy(plan, to, from, kind, start, stop, &ms, err);
         out->seconds[r] = ms * 1e-3;
     }
-    out->n = plan->repeats;
+    out->n = rc ? 0 : plan->repeats;
 fail:
     if (start)
         cudaEventDestroy(start);
@@ -259,7 +334,7 @@ int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan_in, gs_stream_resul
         return rc;
     gs_stream_plan plan = *plan_in;
     stream_job j = { &plan, NULL, NULL, 0, plan.threads_per_block ? plan.threads_per_block
-                                                                   : DEFAULT_THREADS, 0 };
+                                                                   : DEFAULT_THREADS, 0, false };
     void *host = NULL;
     bool kernel = plan.kind == GS_STREAM_COPY || plan.kind == GS_STREAM_READ;
     size_t unit = kernel ? (size_t)j.threads * ITEMS * plan.element_bytes : 4;
@@ -269,8 +344,9 @@ int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan_in, gs_stream_resul
                        (unsigned long long)plan_in->bytes, unit);
     j.n = plan.bytes / (kernel ? plan.element_bytes : 1);
     bool needs_dst = plan.kind == GS_STREAM_COPY || plan.kind == GS_STREAM_MEMCPY_D2D;
-    CUDA_TRY(cudaMalloc(&j.src, plan.bytes));
-    CUDA_TRY(cudaMalloc(&j.dst, needs_dst ? plan.bytes : 8192));
+    rc = stream_buffers(&j, gs_cuda_of(b)->ordinal, plan.bytes, err);
+    if (rc)
+        return rc;
     stream_fill<<<1024, 256>>>((uint32_t *)j.src, plan.bytes / 4);
     CUDA_LAUNCH_CHECK();
     CUDA_TRY(cudaMemset(j.dst, 0, needs_dst ? plan.bytes : 8192));
@@ -281,16 +357,12 @@ int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan_in, gs_stream_resul
     if (kernel)
         rc = time_kernel_any(&j, out, err);
     else
-        rc = time_memcpy(&plan, j.src, j.dst, host, out, err);
+        rc = time_memcpy(&j, host, out, err);
     if (rc)
         goto fail;
     out->bytes_moved = needs_dst ? 2 * plan.bytes : plan.bytes;
 fail:
     if (host)
         cudaFreeHost(host);
-    if (j.src)
-        cudaFree(j.src);
-    if (j.dst)
-        cudaFree(j.dst);
     return rc;
 }

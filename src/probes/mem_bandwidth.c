@@ -46,7 +46,7 @@ const gs_opt gs_probe_mem_bandwidth_opts[] = {
     {"min-bytes", GS_OPT_BYTES, &opt.min_bytes, "BYTES",
      "smallest footprint of a sweep, all arrays together (default 16 KB)", NULL, 0, 0},
     {"max-bytes", GS_OPT_BYTES, &opt.max_bytes, "BYTES",
-     "largest footprint (default 8 x L2, at most half the free memory)", NULL, 0, 0},
+     "largest footprint (default 16 x L2, at most half the free memory)", NULL, 0, 0},
     {"points-per-octave", GS_OPT_INT, &opt.per_octave, "N",
      "footprints per doubling (default 2, 4 with --thorough)", NULL, 1, 16},
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
@@ -259,15 +259,16 @@ static void record_peak(gs_probe_ctx *ctx, gs_probe_out *p, const levels_best *b
 
 /* Which kinds and widths run, and over which footprints: --thorough sweeps every kind and width
  * over the whole range; the default sweeps read, write and copy at 16 bytes over the whole range
- * and STREAM's scale, add and triad at 16 bytes beyond 2 x L2 only. */
+ * and STREAM's scale, add and triad at 16 bytes over the DRAM range only (from 4 x L2: each
+ * array a little more, so that rounding it down to 256 bytes keeps the first point inside). */
 static int run_all(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, gs_error *err)
 {
     static sweep s;
-    uint64_t dram_lo = 2 * ctx->info->l2_bytes;
     for (int k = 0; k < KINDS; k++)
         for (int w = 0; w < WIDTHS; w++) {
             if (!ctx->thorough && widths[w] != 16)
                 continue;
+            uint64_t dram_lo = GS_BW_DRAM_FROM_L2 * ctx->info->l2_bytes + 256ull * kinds[k].arrays;
             uint64_t lo = !ctx->thorough && k >= 3 && dram_lo > opt.min_bytes &&
                           dram_lo < opt.max_bytes ? dram_lo : opt.min_bytes;
             int rc = run_sweep(ctx, k, widths[w], lo, opt.max_bytes, &s, err);
@@ -282,7 +283,7 @@ static void set_defaults(const gs_probe_ctx *ctx)
 {
     const gs_device_info *info = ctx->info;
     opt.min_bytes = 16384;
-    opt.max_bytes = 8 * info->l2_bytes;
+    opt.max_bytes = 4 * GS_BW_DRAM_FROM_L2 * info->l2_bytes;
     if (opt.max_bytes < (64ull << 20))
         opt.max_bytes = 64ull << 20;
     if (info->global_mem_free_bytes && opt.max_bytes > info->global_mem_free_bytes / 2)

@@ -10,9 +10,9 @@
 
 /* GB/s of a read over footprints: L1 ~30000 to 128 KB, L2 ~10000 with a dip, DRAM ~2500. */
 static const double read_x[] = {16 * KB, 32 * KB, 64 * KB, 128 * KB, 256 * KB, 1 * MB, 4 * MB,
-                                16 * MB, 32 * MB, 64 * MB, 128 * MB, 256 * MB, 512 * MB};
+                                16 * MB, 32 * MB, 64 * MB, 128 * MB, 256 * MB, 512 * MB, 1024 * MB};
 static const double read_y[] = {30000, 30500, 29800, 30100, 10200, 10500, 10300, 8300, 8200,
-                                4000, 2510, 2500, 2505};
+                                4000, 2510, 2500, 2505, 2507};
 #define READ_N (sizeof read_x / sizeof read_x[0])
 
 static void test_read_levels(void **state)
@@ -54,23 +54,24 @@ static void test_min_points_and_no_l1(void **state)
     int pick[GS_BW_LEVELS];
     int n = gs_plateaus_find(read_x, read_y, READ_N, 0.1, p, 8);
     gs_bw_levels_pick(p, n, read_x, 200 * KB, 50 * MB, 4, pick);
-    assert_int_equal(pick[GS_BW_DRAM], -1);               /* 3 DRAM points < 4 */
+    assert_int_equal(pick[GS_BW_DRAM], -1);               /* 3 DRAM points (256 MB on) < 4 */
     assert_true(pick[GS_BW_L1] >= 0);
     assert_int_equal(gs_bw_level_of(16 * KB, 0, 50 * MB), GS_BW_L2);
-    assert_int_equal(gs_bw_level_of(64 * MB, 0, 50 * MB), GS_BW_NONE);   /* L2 < F <= 2 x L2 */
-    assert_int_equal(gs_bw_level_of(100 * MB, 0, 50 * MB), GS_BW_NONE);
-    assert_int_equal(gs_bw_level_of(101 * MB, 0, 50 * MB), GS_BW_DRAM);
+    assert_int_equal(gs_bw_level_of(64 * MB, 0, 50 * MB), GS_BW_NONE);   /* L2 < F < 4 x L2 */
+    assert_int_equal(gs_bw_level_of(101 * MB, 0, 50 * MB), GS_BW_NONE);
+    assert_int_equal(gs_bw_level_of(199 * MB, 0, 50 * MB), GS_BW_NONE);
+    assert_int_equal(gs_bw_level_of(200 * MB, 0, 50 * MB), GS_BW_DRAM);
     assert_int_equal(gs_bw_level_of(50 * MB, 200 * KB, 50 * MB), GS_BW_L2);
     gs_bw_levels_pick(p, 0, read_x, 200 * KB, 50 * MB, 1, pick);
     assert_int_equal(pick[GS_BW_L1], -1);
 }
 
 /* A plateau reaching from the L2 range into DRAM's: each level's points are its own, and the
- * footprints between the L2 size and twice it are neither's. */
+ * footprints between the L2 size and 4 x it are neither's. */
 static void test_level_points(void **state)
 {
     (void)state;
-    static const double x[] = {16 * MB, 32 * MB, 64 * MB, 96 * MB, 128 * MB, 256 * MB};
+    static const double x[] = {16 * MB, 32 * MB, 64 * MB, 128 * MB, 200 * MB, 256 * MB};
     gs_plateau q = {.first = 0, .count = 6, .latency = 3000};
     size_t idx[6];
     assert_int_equal(gs_bw_level_points(&q, x, GS_BW_L2, 0, 50 * MB, idx), 2);

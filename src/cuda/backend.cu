@@ -109,7 +109,7 @@ static void cuda_close(gs_backend *b)
 {
     gs_vmm_cache_release(&gs_cuda_of(b)->aliases);
     gs_cuda_issue_release();
-    gs_cuda_stream_release();
+    gs_cuda_scratch_release();
     free(b->impl);
     free(b);
 }

@@ -21,6 +21,19 @@ typedef struct gs_cuda {
 /* The backend state of b. */
 static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
 
+/* Device buffers of the stream operations (scratch.cu), kept from one plan to the next and
+ * released at the backend's close: the first count of GS_SCRATCH_BUFFERS, each bytes long at
+ * least, into out; *fresh when any was allocated for this call (its kernels then warm up longer).
+ * Freeing and allocating anew per plan cost about 20 ms per footprint of a mem-bandwidth sweep
+ * (24 of its 44 s with --thorough on an H100), and on an H100 the kernels of the 3 ms after a
+ * plan had freed 1.6 GB and allocated as much again ran 15-20 % slow (a 1-byte read at 2050
+ * GB/s against 2460; docs/results/2026-11-26-h100-s9.md). */
+#define GS_SCRATCH_BUFFERS 3
+#define GS_WARM_FRESH_MS 20.0f    /* untimed launches on fresh scratch buffers, at least */
+int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh,
+                    gs_error *err);
+void gs_cuda_scratch_release(void);
+
 /* Turn a CUDA runtime error into a gpusonar error naming the call and file:line (out of memory
  * becomes GS_ERR_NO_MEMORY; everything else GS_ERR_DEVICE). */
 int gs_cuda_fail(gs_error *err, cudaError_t e, const char *call, const char *file, int line);
@@ -76,7 +89,6 @@ int gs_cuda_bank(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out,
 int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out,
                   gs_error *err);                                            /* issue.cu */
 void gs_cuda_issue_release(void);          /* issue.cu: its buffers back, at the backend's close */
-void gs_cuda_stream_release(void);         /* stream.cu: the same */
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */

@@ -10,7 +10,9 @@
  * gpu-stream's one element per thread does over many launches, but in one launch. (A
  * grid-stride loop spreads the device's loads over grid x BYTES_IN_FLIGHT bytes and ran 2-5 %
  * below that on an H100's DRAM: docs/results/2026-11-26-h100-s7-bw-explore.txt.) Every
- * repetition is timed alone with cudaEvents after one untimed warm-up launch. */
+ * repetition is timed alone with cudaEvents after one untimed warm-up launch (GS_WARM_FRESH_MS of
+ * them on arrays just allocated); the arrays are the backend's scratch buffers, kept from one
+ * plan to the next (cuda_internal.h). */
 #include <limits.h>
 #include <stdint.h>
 
@@ -218,6 +220,7 @@ typedef struct level_job {
     double *out;                   /* 8 bytes: where a read's sum would go */
     unsigned long long *ticket;    /* a grid sweep's tile counter (zeroed once) */
     unsigned long long drawn;      /* tickets its launches have drawn so far */
+    bool fresh;                    /* the arrays were allocated for this plan */
 } level_job;
 
 template <typename T, int KIND>
@@ -325,29 +328,41 @@ fail:
     return rc;
 }
 
+/* One launch between two events: its milliseconds into *ms. */
+static int timed_launch(level_job *j, launch_fn fn, cudaEvent_t start, cudaEvent_t stop,
+                        float *ms, gs_error *err)
+{
+    int rc = 0;
+    CUDA_TRY(cudaEventRecord(start));
+    rc = fn(j, err);
+    if (rc)
+        return rc;
+    CUDA_TRY(cudaEventRecord(stop));
+    CUDA_TRY(cudaEventSynchronize(stop));
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
+fail:
+    return rc;
+}
+
+/* Untimed launches (one, or GS_WARM_FRESH_MS of them on fresh buffers), then each repetition
+ * timed alone. */
 static int time_launches(level_job *j, launch_fn fn, gs_stream_result *out, gs_error *err)
 {
     int rc = 0;
+    float ms = 0, warm = 0;
     cudaEvent_t start = NULL, stop = NULL;
     CUDA_TRY(cudaEventCreate(&start));
     CUDA_TRY(cudaEventCreate(&stop));
-    rc = fn(j, err);
-    if (rc)
-        goto fail;
-    CUDA_LAUNCH_CHECK();
-    for (unsigned r = 0; r < j->plan->repeats; r++) {
-        float ms = 0;
-        CUDA_TRY(cudaEventRecord(start));
-        rc = fn(j, err);
-        if (rc)
-            goto fail;
-        CUDA_TRY(cudaEventRecord(stop));
-        CUDA_TRY(cudaEventSynchronize(stop));
-        CUDA_TRY(cudaGetLastError());
-        CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+    do {
+        rc = timed_launch(j, fn, start, stop, &ms, err);
+        warm += ms;
+    } while (!rc && j->fresh && warm < GS_WARM_FRESH_MS);
+    for (unsigned r = 0; !rc && r < j->plan->repeats; r++) {
+        rc = timed_launch(j, fn, start, stop, &ms, err);
         out->seconds[r] = ms * 1e-3;
     }
-    out->n = j->plan->repeats;
+    out->n = rc ? 0 : j->plan->repeats;
 fail:
     if (start)
         cudaEventDestroy(start);
@@ -380,13 +395,19 @@ static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, u
     return 0;
 }
 
-static int alloc_arrays(level_job *j, void **buf, gs_error *err)
+/* The kind's arrays from the scratch buffers (cuda_internal.h), each filled anew. */
+static int alloc_arrays(gs_backend *b, level_job *j, gs_error *err)
 {
     int rc = 0;
     int count = arrays_of(j->plan->kind);
     size_t bytes = j->n * j->plan->element_bytes;
+    void *buf[GS_SCRATCH_BUFFERS];
+    if (count == 0)                              /* the shared-memory read */
+        return 0;
+    rc = gs_cuda_scratch(gs_cuda_of(b)->ordinal, count, bytes, buf, &j->fresh, err);
+    if (rc)
+        return rc;
     for (int a = 0; a < count; a++) {
-        CUDA_TRY(cudaMalloc(&buf[a], bytes));
         if (j->plan->element_bytes == 4)
             level_fill<float><<<1024, 256>>>((float *)buf[a], j->n);
         else if (j->plan->element_bytes == 8)
@@ -427,8 +448,7 @@ static unsigned threads_for(const gs_stream_plan *plan)
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err)
 {
-    level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0 };
-    void *buf[3] = { NULL, NULL, NULL };
+    level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0, false };
     launch_fn fn;
     const void *kernel;
     j.threads = threads_for(plan);
@@ -448,7 +468,7 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
         CUDA_TRY(cudaMalloc(&j.ticket, sizeof *j.ticket));
         CUDA_TRY(cudaMemset(j.ticket, 0, sizeof *j.ticket));
     }
-    rc = alloc_arrays(&j, buf, err);
+    rc = alloc_arrays(b, &j, err);
     if (rc)
         goto fail;
     rc = time_launches(&j, fn, out, err);
@@ -459,9 +479,6 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
         : (uint64_t)arrays_of(plan->kind) * j.n * plan->element_bytes
           * (plan->sweep == GS_SWEEP_BLOCKS ? j.blocks : 1));
 fail:
-    for (int a = 0; a < 3; a++)
-        if (buf[a])
-            cudaFree(buf[a]);
     if (j.out)
         cudaFree(j.out);
     if (j.ticket)

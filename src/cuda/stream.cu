@@ -3,10 +3,11 @@
  * compile-time loop bound (ITEMS elements per thread, unrolled) or a run-time bound (grid-stride
  * loop over n), and cudaMemcpy device-to-device, host-to-device and device-to-host (pinned) on
  * the same sizes. Each repetition is timed alone with cudaEvents after one untimed warm-up, or
- * after WARM_FRESH_MS of them on buffers just allocated: on an H100 the kernels of the first
+ * after GS_WARM_FRESH_MS of them on buffers just allocated: on an H100 the kernels of the first
  * 3 ms after a plan freed 1.6 GB and allocated as much again ran 15-20 % slow (a 1-byte read at
  * 2050 GB/s against 2460), whatever the fill, and not at all on buffers kept from the plan before
- * (docs/results/2026-11-26-h100-s9.md). So the buffers stay from one plan to the next. */
+ * (docs/results/2026-11-26-h100-s9.md). So the buffers stay from one plan to the next
+ * (gs_cuda_scratch). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,6 @@
 
 #define ITEMS 8                    /* elements per thread and chunk of the constant-bound kernels */
 #define DEFAULT_THREADS 256
-#define WARM_FRESH_MS 20.0f        /* untimed launches on buffers just allocated, at least */
 
 /* Fold an element into a 64-bit accumulator (the read kernel's sum). */
 static __device__ __forceinline__ unsigned long long fold(uint8_t x) { return x; }
@@ -97,49 +97,6 @@ typedef struct stream_job {
     bool fresh;                   /* the buffers were allocated for this plan */
 } stream_job;
 
-/* The buffers of the kernels and of cudaMemcpy, kept from one plan to the next (larger ones
- * replace them) and released at the backend's close. */
-static struct {
-    int ordinal;
-    void *src, *dst;
-    size_t bytes;                 /* of each */
-} stream_buf = { -1, NULL, NULL, 0 };
-
-/* Errors are ignored: nothing can be reported at close (as gs_cuda_issue_release). */
-void gs_cuda_stream_release(void)
-{
-    if (stream_buf.ordinal >= 0 && cudaSetDevice(stream_buf.ordinal) == cudaSuccess) {
-        (void)cudaFree(stream_buf.src);
-        (void)cudaFree(stream_buf.dst);
-    }
-    (void)cudaGetLastError();
-    stream_buf.ordinal = -1;
-    stream_buf.src = stream_buf.dst = NULL;
-    stream_buf.bytes = 0;
-}
-
-/* Buffers of bytes each on device ordinal (made current) into j; j->fresh when they are new. */
-static int stream_buffers(stream_job *j, int ordinal, size_t bytes, gs_error *err)
-{
-    int rc = 0;
-    j->fresh = stream_buf.ordinal != ordinal || stream_buf.bytes < bytes;
-    if (j->fresh)
-        gs_cuda_stream_release();
-    CUDA_TRY(cudaSetDevice(ordinal));
-    if (j->fresh) {
-        stream_buf.ordinal = ordinal;
-        CUDA_TRY(cudaMalloc(&stream_buf.src, bytes));
-        CUDA_TRY(cudaMalloc(&stream_buf.dst, bytes));
-        stream_buf.bytes = bytes;
-    }
-    j->src = stream_buf.src;
-    j->dst = stream_buf.dst;
-fail:
-    if (rc)
-        gs_cuda_stream_release();
-    return rc;
-}
-
 /* Blocks for a launch: the plan's, else ceil(chunks) for the constant bound, else a grid that
  * fills the device at the kernel's occupancy for the dynamic bound. */
 template <typename T>
@@ -212,7 +169,7 @@ fail:
     return rc;
 }
 
-/* Time the kernel of element type T: untimed launches (one, or WARM_FRESH_MS of them on fresh
+/* Time the kernel of element type T: untimed launches (one, or GS_WARM_FRESH_MS of them on fresh
  * buffers), then plan->repeats launches each between two events. */
 template <typename T>
 static int time_kernel(stream_job *j, gs_stream_result *out, gs_error *err)
@@ -228,7 +185,7 @@ static int time_kernel(stream_job *j, gs_stream_result *out, gs_error *err)
     do {
         rc = timed_launch<T>(j, start, stop, &ms, err);
         warm += ms;
-    } while (!rc && j->fresh && warm < WARM_FRESH_MS);
+    } while (!rc && j->fresh && warm < GS_WARM_FRESH_MS);
     for (unsigned r = 0; !rc && r < j->plan->repeats; r++) {
         rc = timed_launch<T>(j, start, stop, &ms, err);
         out->seconds[r] = ms * 1e-3;
@@ -291,7 +248,7 @@ static int time_memcpy(const stream_job *j, void *host, gs_stream_result *out, g
     do {
         rc = timed_memcpy(plan, to, from, kind, start, stop, &ms, err);
         warm += ms;
-    } while (!rc && j->fresh && warm < WARM_FRESH_MS);
+    } while (!rc && j->fresh && warm < GS_WARM_FRESH_MS);
     for (unsigned r = 0; !rc && r < plan->repeats; r++) {
         rc = timed_memcpy(plan, to, from, kind, start, stop, &ms, err);
         out->seconds[r] = ms * 1e-3;
@@ -344,9 +301,12 @@ int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan_in, gs_stream_resul
                        (unsigned long long)plan_in->bytes, unit);
     j.n = plan.bytes / (kernel ? plan.element_bytes : 1);
     bool needs_dst = plan.kind == GS_STREAM_COPY || plan.kind == GS_STREAM_MEMCPY_D2D;
-    rc = stream_buffers(&j, gs_cuda_of(b)->ordinal, plan.bytes, err);
+    void *buf[2];
+    rc = gs_cuda_scratch(gs_cuda_of(b)->ordinal, 2, plan.bytes, buf, &j.fresh, err);
     if (rc)
         return rc;
+    j.src = buf[0];
+    j.dst = buf[1];
     stream_fill<<<1024, 256>>>((uint32_t *)j.src, plan.bytes / 4);
     CUDA_LAUNCH_CHECK();
     CUDA_TRY(cudaMemset(j.dst, 0, needs_dst ? plan.bytes : 8192));

@@ -1,0 +1,75 @@
+/* Device buffers shared by the stream operations (stream.cu, level_stream.cu), kept from one plan
+ * to the next and released at the backend's close (see cuda_internal.h). */
+#include "cuda/cuda_internal.h"
+
+static struct {
+    int ordinal;
+    void *buf[GS_SCRATCH_BUFFERS];
+    size_t bytes[GS_SCRATCH_BUFFERS];
+} scratch = { -1, { NULL }, { 0 } };
+
+/* Errors are ignored: nothing can be reported at close (as gs_cuda_issue_release). */
+void gs_cuda_scratch_release(void)
+{
+    if (scratch.ordinal >= 0 && cudaSetDevice(scratch.ordinal) == cudaSuccess)
+        for (int i = 0; i < GS_SCRATCH_BUFFERS; i++)
+            (void)cudaFree(scratch.buf[i]);
+    (void)cudaGetLastError();
+    scratch.ordinal = -1;
+    for (int i = 0; i < GS_SCRATCH_BUFFERS; i++) {
+        scratch.buf[i] = NULL;
+        scratch.bytes[i] = 0;
+    }
+}
+
+/* Buffer i of at least bytes: kept, or allocated anew at twice its old size (a sweep's growing
+ * footprints reallocate once an octave), or at bytes where that does not fit. */
+static cudaError_t grow(int i, size_t bytes, bool *fresh)
+{
+    if (scratch.bytes[i] >= bytes)
+        return cudaSuccess;
+    *fresh = true;
+    (void)cudaFree(scratch.buf[i]);
+    scratch.buf[i] = NULL;
+    size_t want = 2 * scratch.bytes[i] > bytes ? 2 * scratch.bytes[i] : bytes;
+    cudaError_t e = cudaMalloc(&scratch.buf[i], want);
+    if (e == cudaErrorMemoryAllocation && want > bytes) {
+        (void)cudaGetLastError();
+        want = bytes;
+        e = cudaMalloc(&scratch.buf[i], want);
+    }
+    scratch.bytes[i] = e == cudaSuccess ? want : 0;
+    if (e != cudaSuccess)
+        scratch.buf[i] = NULL;
+    return e;
+}
+
+int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh, gs_error *err)
+{
+    int rc = 0;
+    cudaError_t e = cudaSuccess;
+    if (count < 1 || count > GS_SCRATCH_BUFFERS)
+        return gs_fail(err, GS_ERR_USAGE, "scratch: %d buffers (1 to %d)", count,
+                       GS_SCRATCH_BUFFERS);
+    *fresh = scratch.ordinal != ordinal;
+    if (*fresh)
+        gs_cuda_scratch_release();
+    CUDA_TRY(cudaSetDevice(ordinal));
+    scratch.ordinal = ordinal;
+    for (int i = 0; i < count && e == cudaSuccess; i++)
+        e = grow(i, bytes, fresh);
+    if (e == cudaErrorMemoryAllocation) {        /* the others' spare room: give it all back */
+        (void)cudaGetLastError();
+        gs_cuda_scratch_release();
+        scratch.ordinal = ordinal;
+        e = cudaSuccess;
+        for (int i = 0; i < count && e == cudaSuccess; i++)
+            e = grow(i, bytes, fresh);
+    }
+    if (e != cudaSuccess)
+        return gs_cuda_fail(err, e, "cudaMalloc(scratch buffer)", __FILE__, __LINE__);
+    for (int i = 0; i < count; i++)
+        out[i] = scratch.buf[i];
+fail:
+    return rc;
+}

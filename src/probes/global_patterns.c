@@ -76,7 +76,9 @@ static const char *const pattern_methods[PAT_COUNT] = {
     "median of recorded latencies (ci95 over all): 16 elements 256 B apart, random cycle, 2 warm passes",
     "median of recorded latencies: random cycle over a quarter of L2 (256 B apart), 1 warm pass",
     "median of recorded latencies: cold (no warm pass), random inside 64 KB blocks in order",
-    "median of recorded latencies: cold, one element in each of 8192 --tlb-footprint regions",
+    "median of the latencies of a whole cold pass, one element in each of 8192 --tlb-footprint "
+    "regions in random order (all of them, whatever --record: the first 256 read 718 cycles on "
+    "an H100 and the first 1024 858)",
 };
 
 static uint64_t tlb_footprint_default(const gs_device_info *info)
@@ -213,7 +215,8 @@ static int latency_table(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, gs_err
                 rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the %s chain",
                              pattern_names[k]);
             else
-                rc = chase_latency(ctx, &pt, path, 8, 1, 0, (size_t)opt.record, &s, err);
+                rc = chase_latency(ctx, &pt, path, 8, 1, 0,
+                                   k == PAT_TLB_MISS ? pt.len : (size_t)opt.record, &s, err);
             if (!rc) {
                 gs_figure(p, fig, s.median, "cycles", s.ci95, s.n, pattern_methods[k]);
                 y[k] = s.median;

@@ -5,7 +5,10 @@
 # of the figures both documents give compare (tighter, equal, wider, the median ratio), each with
 # its JSON document, text and progress kept in the output folder (the thorough run's in thorough/);
 # wider intervals are listed with their share of the value, and counted apart where the thorough
-# one exceeds 0.1 % of it (below that both are at the noise floor of the card's state).
+# one exceeds 0.1 % of it (below that both are at the noise floor of the card's state); figures
+# with as many samples in both runs are counted apart (--thorough measures them the same way);
+# figures whose two values lie further apart than both intervals are counted, the 12 furthest
+# listed.
 # How to read it: per run, one line per probe (name, status, its own seconds), whether the document
 # is complete, the exit status, then `report time  S s (target <= 30 s: PASS|FAIL)` (and
 # `thorough time ... (target <= 120 s: ...)`). Exits 1 when a run failed, took longer than its
@@ -79,7 +82,7 @@ def cis(path):
             ci = f.get("ci95")
             v = f.get("value")
             if isinstance(ci, (int, float)) and ci > 0 and isinstance(v, (int, float)):
-                out[key + (name,)] = (ci, abs(v))
+                out[key + (name,)] = (ci, abs(v), f.get("n"), v)
     return out
 try:
     d, t = cis(sys.argv[1]), cis(sys.argv[2])
@@ -87,24 +90,40 @@ except (OSError, ValueError) as e:
     print("intervals: no documents to compare (%s)" % e)
     sys.exit(1)
 both = sorted(set(d) & set(t))
-ratios = [(t[k][0] / d[k][0], k) for k in both]
+# A figure whose sample count is the same in both runs is measured the same way by --thorough:
+# its two intervals are draws of one, tighter or wider by chance; counted apart.
+same = [k for k in both if d[k][2] is not None and d[k][2] == t[k][2]]
+ratios = [(t[k][0] / d[k][0], k) for k in both if k not in same]
 if not ratios:
     print("intervals: no figure has a ci95 in both documents")
     sys.exit(0)
 tighter = sum(r < 0.999 for r, _ in ratios)
 wider = [(r, k) for r, k in ratios if r > 1.001]
-print("intervals         %d figures with a ci95 in both: %d tighter with --thorough, %d equal, "
-      "%d wider; median thorough / default %.2f" % (len(ratios), tighter,
-      len(ratios) - tighter - len(wider), len(wider), statistics.median(r for r, _ in ratios)))
+print("intervals         %d figures with a ci95 in both and more samples with --thorough: %d "
+      "tighter, %d equal, %d wider; median thorough / default %.2f; %d more with the same "
+      "samples in both" % (len(ratios), tighter, len(ratios) - tighter - len(wider), len(wider),
+                           statistics.median(r for r, _ in ratios), len(same)))
 # A thorough interval under FLOOR of its value is at the precision nobody reads (the SM clock to
 # 0.005 %, a host copy to 0.04 %): wider ones count apart from those above it.
 FLOOR = 0.001
 above = [(r, k) for r, k in wider if t[k][0] > FLOOR * t[k][1]]
-print("  wider above %.1f %% of the value: %d" % (100 * FLOOR, len(above)))
-for r, k in sorted(wider, reverse=True)[:12]:
-    print("  wider x %.2f: %s %s %s (default %.3g, thorough %.3g = %.3f %% of %.4g)"
-          % (r, k[0], k[1], k[2], d[k][0], t[k][0], 100 * t[k][0] / t[k][1] if t[k][1] else 0,
-             t[k][1]))
+print("  wider above %.1f %% of the value: %d (below it: %d)" % (100 * FLOOR, len(above),
+      len(wider) - len(above)))
+def show(what, r, k):
+    print("  %s x %.2f: %s %s %s (default %.3g, thorough %.3g = %.3f %% of %.4g)"
+          % (what, r, k[0], k[1], k[2], d[k][0], t[k][0],
+             100 * t[k][0] / t[k][1] if t[k][1] else 0, t[k][1]))
+for r, k in sorted(above, reverse=True):
+    show("wider", r, k)
+# Two runs of one figure whose values lie further apart than both intervals together (an
+# interval holds the sampling noise of one run, not what differs between runs: the pipeline's
+# rates move 0.1-0.5 % between its default and thorough launches); the 12 furthest apart.
+apart = sorted(((abs(d[k][3] - t[k][3]) / max(abs(t[k][3]), 1e-300), k) for k in both
+                if abs(d[k][3] - t[k][3]) > d[k][0] + t[k][0]), reverse=True)
+print("values apart by more than both intervals: %d of %d" % (len(apart), len(both)))
+for rel, k in apart[:12]:
+    print("  apart %.2f %%: %s %s %s (default %.6g +- %.3g, thorough %.6g +- %.3g)"
+          % (100 * rel, k[0], k[1], k[2], d[k][3], d[k][0], t[k][3], t[k][0]))
 PYEOF
 fi
 echo "output in $DIR"

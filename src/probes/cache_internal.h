@@ -302,11 +302,15 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 /* The second TLB level in average mode (cache_tlb_second.c, docs/methods.md "TLBs"): counts of
  * regions that fit (no second step over the first level's misses) at strides of odd multiples of
  * the first level's page (1, 3, 17, 67, 257 pages) give entries and coverage (analysis/tlb_reach.h);
- * counts at 2, 4, 8 ... x coverage give sets and ways (or fully associative). Each count is a
- * doubling then a bisection; footprints up to CW_TLB_MAX_FOOTPRINT2 over 64 MB of physical memory
- * mapped many times. */
+ * counts at 2, 4, 8 ... x coverage give sets and ways (or fully associative). Where the odd
+ * multiples read no level (a hashed set index), the ladder: full rises at 1, 2, 4 ... pages (up to
+ * CW_TLB2_LADDER strides) give the coverage, the LRU staircase there entries, sets and ways
+ * (analysis/tlb_ladder.h). Each count is a doubling then a bisection; footprints up to
+ * CW_TLB_MAX_FOOTPRINT2 over 64 MB of physical memory mapped many times. */
 #define CW_TLB2_STRIDES 5
 #define CW_TLB2_SETS_STEPS 12
+#define CW_TLB2_LADDER 8          /* ladder strides: 1, 2, 4 ... 128 pages */
+#define CW_TLB2_STAIR 8           /* walks on the staircase at the coverage, verifications too */
 
 /* The counts one stride's search walked and their steps over n0 regions' (a series). */
 #define CW_TLB2_WALKS 64
@@ -332,8 +336,18 @@ typedef struct cw_tlb_second_result {
                                                    misses (NaN: entries not determined) */
     cw_tlb2_walks walks[CW_TLB2_STRIDES];       /* each odd stride's search */
     size_t n_walks;
+    /* the ladder (run where the odd multiples read no level): per stride, the rise of a walk at
+     * twice the count the previous stride predicts and the regions verified to fit (0: none) */
+    bool ladder;                                /* entries, sets, ways, penalty from it */
+    double ladder_stride[CW_TLB2_LADDER], ladder_rise[CW_TLB2_LADDER];
+    double ladder_fit[CW_TLB2_LADDER];
+    size_t ladder_points;
+    double stair_count[CW_TLB2_STAIR], stair_step[CW_TLB2_STAIR]; /* walks at the coverage */
+    double stair_predicted[CW_TLB2_STAIR];      /* LRU's step for them (NaN: before the fit) */
+    size_t stair_points;
     uint64_t walked_bytes;                      /* virtual footprint of every walk, summed */
-    char why[480], why_sets[480];
+    unsigned chases;                            /* walks of this level's search, base walks too */
+    char why[640], why_sets[640];
 } cw_tlb_second_result;
 
 /* The second level past a first of first_entries entries, strides in units of page_bytes (the

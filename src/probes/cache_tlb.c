@@ -363,10 +363,19 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
 {
     gs_probe_out *p = cw_level_record(ctx, t, 1);
     gs_param_int(p, "walked_bytes", (long long)r->walked_bytes);
-    const char *m = "average-mode stride walks over aliased memory: most regions that fit at "
+    gs_param_int(p, "chases", (long long)r->chases);
+    const char *m = r->ladder || (r->coverage_bytes && !r->entries) ?
+                    "average-mode stride walks over aliased memory, the ladder: the full rise at "
+                    "1, 2, 4 ... pages doubles up to the coverage and holds past it; entries from "
+                    "the LRU staircase at the coverage (ways + 1 misses per entry added past a "
+                    "full set, Fig. 11), its predictions checked" :
+                    "average-mode stride walks over aliased memory: most regions that fit at "
                     "strides of 1, 3, 17, 67, 257 pages (one count = entries, one reach = entries "
                     "x coverage)";
-    const char *ms = "average-mode stride walks: most regions that fit at 2, 4, 8 ... x the "
+    const char *ms = r->ladder ? "the ladder's staircase at the coverage: ways + 1 = misses per "
+                     "entry added past the entries, sets = entries / ways; LRU's steps predicted "
+                     "and checked on and past the staircase" :
+                     "average-mode stride walks: most regions that fit at 2, 4, 8 ... x the "
                      "coverage (halving under a power-of-two index, holding at the ways)";
     char why[900];
     snprintf(why, sizeof why, "%s%.300s%s%.480s", refuted ? "the fine-grained walk was refuted: "
@@ -384,7 +393,10 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
         gs_figure(p, "size_bytes", (double)r->reach_bytes, "B", 0, 1, "entries x coverage");
     } else {
         gs_figure_nd(p, "entries", "", m, "%s", why);
-        gs_figure_nd(p, "coverage_bytes", "B", m, "%s", why);
+        if (r->coverage_bytes)          /* the ladder's coverage stands without its entries */
+            gs_figure(p, "coverage_bytes", (double)r->coverage_bytes, "B", 0, 1, m);
+        else
+            gs_figure_nd(p, "coverage_bytes", "B", m, "%s", why);
         if (r->reach_bytes && r->reach_min)
             gs_figure_nd(p, "size_bytes", "B", m, "%s (at least %llu B: the regions that fit at "
                          "the largest stride tried)", why, (unsigned long long)r->reach_bytes);
@@ -397,6 +409,11 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
         if (r->sets == 1)
             gs_figure_list(p, "mapping", NULL, 0, "bit", 1, "one set (fully associative): no "
                            "index bit");
+        else if (r->ladder)
+            gs_figure_nd(p, "mapping", "", ms, "%s", "the ladder counts sets and ways, not "
+                         "which address bits index them (odd multiples of the page spread "
+                         "unevenly over them: a hashed index, or sets that no odd stride "
+                         "reaches evenly)");
     } else {
         gs_figure_nd(p, "sets", "", ms, "%s", r->why_sets);
         gs_figure_nd(p, "ways", "", ms, "%s", r->why_sets);
@@ -413,6 +430,22 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
         if (r->walks[i].n)
             gs_series(p, name, "regions", "", "step over the walk of the fewest regions",
                       "cycles", r->walks[i].count, r->walks[i].step_cycles, r->walks[i].n);
+    }
+    if (r->ladder_points) {
+        gs_series(p, "ladder_rise_by_stride", "stride", "B", "rise of twice the count the "
+                  "previous stride predicts (the page: of twice its count)", "cycles",
+                  r->ladder_stride, r->ladder_rise, r->ladder_points);
+        gs_series(p, "ladder_fit_by_stride", "stride", "B", "regions that fit (the count the "
+                  "page's predicts; 0: not walked or did not fit)", "regions", r->ladder_stride,
+                  r->ladder_fit, r->ladder_points);
+    }
+    if (r->stair_points) {
+        gs_series(p, "ladder_staircase", "regions", "", "step at the coverage over the walk of "
+                  "the fewest regions", "cycles", r->stair_count, r->stair_step,
+                  r->stair_points);
+        gs_series(p, "ladder_staircase_predicted", "regions", "", "LRU's step for the fitted "
+                  "entries and ways (null: no fit)", "cycles", r->stair_count,
+                  r->stair_predicted, r->stair_points);
     }
     if (isfinite(r->creep_cycles))
         gs_param_double(p, "creep_cycles", r->creep_cycles);

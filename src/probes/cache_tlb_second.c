@@ -3,15 +3,24 @@
  * before a second step in its average latency, at strides of odd multiples of the first level's
  * page (1, 3, 17, 67, 257 pages: they reach every set of a power-of-two or modulo index and tell
  * coverage from entries, analysis/tlb_reach.h), then at 2, 4, 8 ... x the coverage (sets and
- * ways, or fully associative). Each count is a doubling then a bisection on the count, not a
- * sweep; every walk maps 64 MB of physical memory many times (CUDA's virtual memory API), so a
- * footprint of hundreds of GB costs a few thousand mappings. */
+ * ways, or fully associative). Where the odd multiples read no level (a hashed set index spreads
+ * them unevenly: the H100's and H200's), the *ladder* (analysis/tlb_ladder.h): walks of twice the
+ * count each stride of 1, 2, 4 ... pages predicts, whose full rise doubles up to the coverage and
+ * stops growing past it; then, at the coverage, the LRU staircase past the entries (Fig. 11: each
+ * entry added past a full set of W ways makes W + 1 entries miss a pass), a line whose slope gives
+ * the ways and whose root the entries, checked against walks it predicts. The ladder assumes LRU
+ * (or FIFO, the same on a cyclic walk) and an index that spreads consecutive entries evenly over
+ * the sets at the coverage's stride; a staircase that is not such a line, or a prediction missed,
+ * leaves entries, sets, ways and the penalty not determined. Each count is a doubling then a
+ * bisection on the count, not a sweep; every walk maps 64 MB of physical memory many times
+ * (CUDA's virtual memory API), so a footprint of hundreds of GB costs a few thousand mappings. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/step_search.h"
+#include "analysis/tlb_ladder.h"
 #include "analysis/tlb_reach.h"
 #include "probes/cache_internal.h"
 #include "util/interrupt.h"
@@ -178,16 +187,20 @@ static void add_point(cw_tlb_second_result *out, uint64_t stride, uint64_t count
     }
 }
 
-/* Entries and coverage from counts at odd multiples of the page (gs_tlb_reach). */
+/* Entries and coverage from counts at odd multiples of the page (gs_tlb_reach); *c0: the count at
+ * one page (count 0 when not reached). */
 static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
-                                cw_tlb_second_result *out, gs_error *err)
+                                cw_tlb_second_result *out, tlb2_count *c0, gs_error *err)
 {
     uint64_t page = out->page_bytes, n[CW_TLB2_STRIDES] = {0};
     tlb2_count c[CW_TLB2_STRIDES];
     int rc = 0;
+    *c0 = (tlb2_count){.count = 0};
     for (size_t i = 0; i < CW_TLB2_STRIDES && !rc; i++) {
         uint64_t hint = i ? n[i - 1] * odd_pages[i - 1] / odd_pages[i] : 0;
         rc = count_fit(w, odd_pages[i] * page, page, n0, hint, false, &c[i], &out->walks[i], err);
+        if (!i)
+            *c0 = c[0];
         n[i] = c[i].count;
         out->n_walks = i + 1;
         if (rc)
@@ -367,6 +380,314 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
     return rc;
 }
 
+/* ---- the ladder: strides of 1, 2, 4 ... pages (analysis/tlb_ladder.h) ------------------------ */
+
+#define LADDER_SAT 0.02        /* a staircase walk within 2 % of the full rise: saturated */
+#define LADDER_SLOPE_TOL 0.15  /* misses per added entry: within 0.15 of a whole ways + 1 */
+#define LADDER_ROOT_TOL 0.35   /* the staircase's root: within 0.35 of a whole count */
+
+/* One stride's reference: the step of n0 regions (every access past the first level, none past
+ * the second) and the least rise that is a step (CW_TLB_STEP_CYCLES or 1 %). */
+typedef struct ladder_ref {
+    uint64_t stride;
+    double st0, thr;
+} ladder_ref;
+
+static int ladder_ref_at(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0,
+                         ladder_ref *r, gs_error *err)
+{
+    double at;
+    r->stride = stride;
+    int rc = step(w, n0, stride, page, &r->st0, &at, err);
+    r->thr = fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * at);
+    return rc;
+}
+
+/* The step of n regions at the reference's stride over its n0 regions'. */
+static int rise_of(cw_walker *w, uint64_t n, const ladder_ref *r, uint64_t page, double *rise,
+                   gs_error *err)
+{
+    double st, at;
+    int rc = step(w, n, r->stride, page, &st, &at, err);
+    *rise = rc ? NAN : st - r->st0;
+    return rc;
+}
+
+/* What the ladder found: the coverage (page << at_c), its full rise, how the rise went past it,
+ * the references at the coverage and at twice it. */
+typedef struct ladder_state {
+    unsigned at_c;
+    double penalty;
+    gs_ladder_rise past;
+    ladder_ref ref_c, ref_2c;
+} ladder_state;
+
+/* The coverage: doubling the stride from the page (c0: the count there, count fits, hi steps),
+ * a walk of twice the count each stride predicts (c0's halved) rises twice the previous full rise
+ * while the stride is at most the coverage (its count, predicted, must fit too); past it the rise
+ * holds (the count halved: bit-select) or falls (the count held: hashed). *found false: why. */
+static int ladder_coverage(cw_walker *w, uint64_t n0, const tlb2_count *c0,
+                           cw_tlb_second_result *out, ladder_state *ls, bool *found, gs_error *err)
+{
+    uint64_t page = out->page_bytes;
+    ladder_ref ref = {.stride = page, .st0 = c0->st0, .thr = c0->thr}, prev_ref = ref;
+    double prev = NAN;
+    int rc = 0;
+    *found = false;
+    for (unsigned i = 0; i < CW_TLB2_LADDER && !rc; i++) {
+        uint64_t s = page << i, fit = c0->count >> i;
+        uint64_t n = i ? (c0->hi + (1ull << (i - 1)) - 1) >> (i - 1) : 2 * c0->hi;
+        if (fit <= n0 || (double)n * (double)s > (double)CW_TLB_MAX_FOOTPRINT2) {
+            snprintf(out->why, sizeof out->why, "the ladder's full rise doubled up to %llu B "
+                     "strides (series ladder_rise_by_stride); the next, %llu regions of %llu B, "
+                     "%s: a coverage of %llu B or more is not reached", (unsigned long long)(s / 2),
+                     (unsigned long long)n, (unsigned long long)s, fit <= n0 ? "would count at "
+                     "most the fewest regions past the first level" : "would pass the footprint "
+                     "limit", (unsigned long long)s);
+            return 0;
+        }
+        if (i)
+            rc = ladder_ref_at(w, s, page, n0, &ref, err);
+        double rise = NAN, f = 0;
+        if (!rc)
+            rc = rise_of(w, n, &ref, page, &rise, err);
+        gs_ladder_rise v = i ? gs_tlb_ladder_rise(prev, rise, TLB2_TOL) : GS_RISE_DOUBLED;
+        if (!rc && i && v == GS_RISE_DOUBLED)
+            rc = rise_of(w, fit, &ref, page, &f, err);
+        out->ladder_stride[i] = (double)s;
+        out->ladder_rise[i] = rise;
+        out->ladder_fit[i] = !i || (v == GS_RISE_DOUBLED && f <= ref.thr) ? (double)fit : 0;
+        out->ladder_points = i + 1;
+        if (rc)
+            break;
+        if (!i && !(rise > ref.thr)) {
+            snprintf(out->why, sizeof out->why, "the ladder: %llu regions of one page rise only "
+                     "%.1f cycles over %llu: no level's full rise", (unsigned long long)n, rise,
+                     (unsigned long long)n0);
+            return 0;
+        }
+        if (v == GS_RISE_DOUBLED && !out->ladder_fit[i]) {
+            snprintf(out->why, sizeof out->why, "the ladder: at %llu B the full rise doubled "
+                     "(%.1f cycles) but %llu regions, half the count of %llu B, step %.1f: a count "
+                     "that fell faster than the stride grew (uneven sets)", (unsigned long long)s,
+                     rise, (unsigned long long)fit, (unsigned long long)(s / 2), f);
+            return 0;
+        }
+        if (v == GS_RISE_HELD || v == GS_RISE_BELOW) {
+            *ls = (ladder_state){.at_c = i - 1, .penalty = prev, .past = v, .ref_c = prev_ref,
+                                 .ref_2c = ref};
+            *found = true;
+            return 0;
+        }
+        if (v == GS_RISE_OTHER) {
+            snprintf(out->why, sizeof out->why, "the ladder: the rise of %llu regions of %llu B, "
+                     "%.1f cycles, neither doubled nor held the full rise at half the stride "
+                     "(%.1f): not an LRU level spread evenly over its sets (series "
+                     "ladder_rise_by_stride)", (unsigned long long)n, (unsigned long long)s, rise,
+                     prev);
+            return 0;
+        }
+        prev = rise;
+        prev_ref = ref;
+    }
+    if (!rc)
+        snprintf(out->why, sizeof out->why, "the ladder's full rise doubled at every stride up "
+                 "to %llu B: a coverage larger still", (unsigned long long)(page <<
+                 (CW_TLB2_LADDER - 1)));
+    return rc;
+}
+
+static void stair_add(cw_tlb_second_result *out, uint64_t n, double rise)
+{
+    if (out->stair_points < CW_TLB2_STAIR) {
+        out->stair_count[out->stair_points] = (double)n;
+        out->stair_step[out->stair_points] = rise;
+        out->stair_predicted[out->stair_points++] = NAN;
+    }
+}
+
+/* Two walks on the staircase at the coverage: counts past the entries' bracket [lo, hi) (the
+ * page's count halved at each doubling), the largest first, kept where they rise past the
+ * threshold and stay under the full rise (saturated from entries x (ways + 1) / ways on). */
+static int stair_walks(cw_walker *w, uint64_t lo, uint64_t hi, const ladder_state *ls,
+                       uint64_t page, cw_tlb_second_result *out, double *xs, double *ys,
+                       size_t *k, gs_error *err)
+{
+    uint64_t d = hi - lo > 1 ? hi - lo : 1, cand[4] = {hi + 2 * d, hi + d, hi + d / 2, hi};
+    int rc = 0;
+    *k = 0;
+    for (size_t j = 0; j < 4 && *k < 2 && !rc; j++) {
+        if (j && cand[j] == cand[j - 1])
+            continue;
+        double r;
+        rc = rise_of(w, cand[j], &ls->ref_c, page, &r, err);
+        stair_add(out, cand[j], r);
+        if (rc || r >= ls->penalty * (1 - LADDER_SAT))
+            continue;                               /* saturated: a narrower staircase */
+        if (r <= ls->ref_c.thr)
+            break;                                  /* no staircase this far down */
+        xs[*k] = (double)cand[j];
+        ys[(*k)++] = r;
+    }
+    return rc;
+}
+
+static bool walked(const cw_tlb_second_result *out, uint64_t n)
+{
+    for (size_t i = 0; i < out->stair_points; i++)
+        if (out->stair_count[i] == (double)n)
+            return true;
+    return false;
+}
+
+/* The fit's predictions checked by walks: a count on the staircase (half of it up, or a quarter,
+ * three quarters, an eighth, whichever was not walked), one past its top at the coverage and, when
+ * the count held past the coverage (a hashed index), the same past it at twice the coverage: LRU
+ * over evenly spread sets predicts each step (gs_tlb_staircase_step). *ok false: why_sets. */
+static int ladder_verify(cw_walker *w, uint64_t e, uint64_t ways, const ladder_state *ls,
+                         uint64_t page, cw_tlb_second_result *out, bool *ok, gs_error *err)
+{
+    uint64_t sets = e / ways, top = e + sets + (sets / 8 ? sets / 8 : 1), mid = 0;
+    const uint64_t part[4][2] = {{1, 2}, {1, 4}, {3, 4}, {1, 8}};
+    for (size_t j = 0; j < 4 && !mid; j++) {
+        uint64_t m = e + sets * part[j][0] / part[j][1];
+        mid = m > e && !walked(out, m) ? m : 0;
+    }
+    uint64_t n[3] = {mid, top, top};
+    const ladder_ref *ref[3] = {&ls->ref_c, &ls->ref_c, &ls->ref_2c};
+    int rc = 0;
+    *ok = true;
+    for (size_t j = 0; j < 3 && !rc && *ok; j++) {
+        if (!n[j] || (j == 2 && ls->past != GS_RISE_BELOW))
+            continue;
+        if ((double)n[j] * (double)ref[j]->stride > (double)CW_TLB_MAX_FOOTPRINT2) {
+            snprintf(out->why_sets, sizeof out->why_sets, "the full rise past %llu regions of "
+                     "%llu B would pass the footprint limit: not checked",
+                     (unsigned long long)n[j], (unsigned long long)ref[j]->stride);
+            *ok = false;
+            break;
+        }
+        double r, want = gs_tlb_staircase_step(e, ways, ls->penalty, n[j]);
+        rc = rise_of(w, n[j], ref[j], page, &r, err);
+        if (j < 2) {
+            stair_add(out, n[j], r);
+            out->stair_predicted[out->stair_points - 1] = want;
+        }
+        if (!rc && fabs(r - want) > fmax(1.0, TLB2_TOL * want)) {
+            snprintf(out->why_sets, sizeof out->why_sets, "%llu regions of %llu B rose %.1f "
+                     "cycles where %llu entries in %llu sets of %llu ways (LRU) predict %.1f "
+                     "(series ladder_staircase)", (unsigned long long)n[j],
+                     (unsigned long long)ref[j]->stride, r, (unsigned long long)e,
+                     (unsigned long long)sets, (unsigned long long)ways, want);
+            *ok = false;
+        }
+    }
+    return rc;
+}
+
+/* Why the staircase gave no entries (the fit's verdict v), into out->why. */
+static void stair_why(cw_tlb_second_result *out, gs_staircase_verdict v, double slope, double root,
+                      uint64_t lo, uint64_t hi, double penalty)
+{
+    int k = snprintf(out->why, sizeof out->why, "the ladder read a coverage of %llu B (full rise "
+                     "%.1f cycles), but at that stride ", (unsigned long long)out->coverage_bytes,
+                     penalty);
+    size_t left = k > 0 && (size_t)k < sizeof out->why ? sizeof out->why - (size_t)k : 0;
+    if (!left)
+        return;
+    if (v == GS_STAIR_FEW)
+        snprintf(out->why + k, left, "fewer than two walks past the %llu-%llu regions that fit "
+                 "rose between the threshold and the full rise (series ladder_staircase): a "
+                 "staircase narrower than the count's precision (many ways) or none; walks at "
+                 "every count from %llu up would decide", (unsigned long long)lo,
+                 (unsigned long long)hi, (unsigned long long)lo);
+    else if (v == GS_STAIR_SLOPE)
+        snprintf(out->why + k, left, "the walks past the %llu-%llu regions that fit miss %.2f "
+                 "times per region added, not a whole ways + 1 as LRU misses a full set's (Fig. "
+                 "11): another policy, or uneven sets; a count to one region there (a step of "
+                 "one set's misses) would decide the entries", (unsigned long long)lo,
+                 (unsigned long long)hi, slope);
+    else if (v == GS_STAIR_ROOT)
+        snprintf(out->why + k, left, "the staircase of %.2f misses per region added starts at "
+                 "%.2f regions, no whole count (noise, or uneven sets); a count to one region "
+                 "there would decide the entries", slope, root);
+    else
+        snprintf(out->why + k, left, "the staircase's fit (%.2f misses per region added from "
+                 "%.2f regions) fits no level: outside the %llu-%llu regions that fit, or ways "
+                 "that do not divide the entries (unequal sets)", slope, root,
+                 (unsigned long long)lo, (unsigned long long)hi);
+}
+
+/* Entries, sets and ways at the coverage the ladder found: the staircase's fit, then its checks;
+ * the coverage stands (out->coverage_bytes) whatever they say. */
+static int ladder_entries(cw_walker *w, const tlb2_count *c0, const ladder_state *ls,
+                          cw_tlb_second_result *out, gs_error *err)
+{
+    uint64_t page = out->page_bytes, lo = c0->count >> ls->at_c, e, ways;
+    uint64_t hi = (c0->hi + (1ull << ls->at_c) - 1) >> ls->at_c;
+    double xs[2], ys[2], slope, root;
+    size_t k;
+    out->coverage_bytes = page << ls->at_c;
+    int rc = stair_walks(w, lo, hi, ls, page, out, xs, ys, &k, err);
+    if (rc)
+        return rc;
+    gs_staircase_verdict v = gs_tlb_staircase_fit(xs, ys, k, ls->penalty, LADDER_SLOPE_TOL,
+                                                  LADDER_ROOT_TOL, &slope, &root, &e, &ways);
+    if (v != GS_STAIR_FOUND || e < lo || e >= hi || e % ways) {  /* FOUND here: no level */
+        stair_why(out, v, slope, root, lo, hi, ls->penalty);
+        return 0;
+    }
+    for (size_t i = 0; i < out->stair_points; i++)
+        out->stair_predicted[i] = gs_tlb_staircase_step(e, ways, ls->penalty,
+                                                        (uint64_t)out->stair_count[i]);
+    bool ok;
+    rc = ladder_verify(w, e, ways, ls, page, out, &ok, err);
+    if (!rc && !ok) {
+        snprintf(out->why, sizeof out->why, "the ladder read a coverage of %llu B and its "
+                 "staircase %llu entries of %llu ways, but a check failed: %.400s",
+                 (unsigned long long)out->coverage_bytes, (unsigned long long)e,
+                 (unsigned long long)ways, out->why_sets);
+        return 0;
+    }
+    if (!rc) {
+        out->entries = e;
+        out->reach_bytes = e * out->coverage_bytes;
+        out->reach_min = false;
+        out->penalty_cycles = ls->penalty;
+        out->sets = e / ways;
+        out->ways = ways;
+        out->ladder = true;
+    }
+    return rc;
+}
+
+/* Where the odd multiples read no level: the ladder from the count at one page (c0). The odd
+ * multiples' reason stays behind the ladder's when it determines nothing either. */
+static int ladder(cw_walker *w, uint64_t n0, bool unit_is_page, const tlb2_count *c0,
+                  cw_tlb_second_result *out, gs_error *err)
+{
+    char before[sizeof out->why];
+    snprintf(before, sizeof before, "%s", out->why);
+    out->why[0] = 0;
+    ladder_state ls;
+    bool found;
+    int rc = ladder_coverage(w, n0, c0, out, &ls, &found, err);
+    if (!rc && found && ls.at_c == 0 && !unit_is_page) {
+        snprintf(out->why, sizeof out->why, "the ladder's full rise stopped growing at the "
+                 "stride unit, %llu B, which is not a known page: an entry covers at most that",
+                 (unsigned long long)out->page_bytes);
+        found = false;
+    }
+    if (!rc && found)
+        rc = ladder_entries(w, c0, &ls, out, err);
+    if (!out->entries) {
+        size_t k = strlen(out->why);
+        snprintf(out->why + k, sizeof out->why - k, "; odd multiples of the page: %s", before);
+        snprintf(out->why_sets, sizeof out->why_sets, "%s", out->why);
+    }
+    return rc;
+}
+
 int cw_tlb_second(cw_walker *w, uint64_t first_entries, uint64_t page_bytes, bool unit_is_page,
                   cw_tlb_second_result *out, gs_error *err)
 {
@@ -384,12 +705,17 @@ int cw_tlb_second(cw_walker *w, uint64_t first_entries, uint64_t page_bytes, boo
     set_piece(page_bytes, first_entries);
     uint64_t n0 = 2 * (first_entries + 1) > TLB2_MIN_COUNT ? 2 * (first_entries + 1)
                                                           : TLB2_MIN_COUNT;
-    int rc = entries_and_coverage(w, n0, unit_is_page, out, err);
-    if (!rc && out->entries)
+    unsigned chases = w->chases;
+    tlb2_count c0;
+    int rc = entries_and_coverage(w, n0, unit_is_page, out, &c0, err);
+    if (!rc && !out->entries && c0.count > n0 && c0.hi > c0.count)
+        rc = ladder(w, n0, unit_is_page, &c0, out, err);
+    if (!rc && out->entries && !out->ladder)  /* the ladder's sets are its own, checked already */
         rc = sets_and_ways(w, n0, out, err);
-    else if (!rc)
+    else if (!rc && !out->entries && !out->why_sets[0])
         snprintf(out->why_sets, sizeof out->why_sets, "the entries were not determined");
     out->walked_bytes = walked_bytes;
+    out->chases = w->chases - chases;
     if (rc == GS_ERR_NO_MEMORY || rc == GS_ERR_UNSUPPORTED) {   /* a plan the device cannot run */
         snprintf(out->why, sizeof out->why, "%.230s", err->msg);
         snprintf(out->why_sets, sizeof out->why_sets, "%.230s", err->msg);

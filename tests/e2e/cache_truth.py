@@ -133,13 +133,22 @@ def tlb_truth(t):
     if max(ways) > 256:
         r["policy"] = None   # more ways than a trace's policy test holds: average-mode counts only
     if sets > 1 and mapping == "hashed":
-        # stride walks spread unevenly over a hashed set index and read no one count (the
-        # H100's and H200's second level, models/hopper.json): not determined
-        r.update({k: None for k in ("entries", "coverage_bytes", "size_bytes", "sets",
-                                    "policy")})
-        r.pop("mapping")                     # no figure without the entries
-        r.pop("ways_per_set", None)
-        r["ways"] = None
+        # odd multiples of the page spread unevenly over a hashed set index (the H100's and
+        # H200's second level, models/hopper.json); the ladder of power-of-two strides reads it
+        # where a cyclic walk misses ways + 1 entries per entry past a full set (LRU, and FIFO,
+        # which a cyclic walk cannot tell from it): every figure but the policy (counts do not
+        # test it) and the index (the ladder does not name its bits)
+        r.pop("mapping")
+        r["policy"] = None
+        if t.get("policy", "lru") not in ("lru", "fifo") or len(set(ways)) > 1:
+            # random replacement: the full rise still stops doubling at the coverage, but the
+            # staircase past the entries is no LRU's: the rest is not determined (other
+            # policies and unequal sets: nothing is promised)
+            r.update({k: None for k in ("entries", "size_bytes", "sets")})
+            if t.get("policy") != "random" or len(set(ways)) > 1:
+                r["coverage_bytes"] = None
+            r.pop("ways_per_set", None)
+            r["ways"] = None
     return r
 
 

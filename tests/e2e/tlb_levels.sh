@@ -6,8 +6,10 @@
 # level (tlb_second_fa), equal sets (tlb_second_sets), unequal ones (fermi: 17 + 6 x 8),
 # entries covering many pages (tlb_coverage), and a second level whose average creeps up before
 # its step (tlb_creep with the card's jitter, tlb_creep_sets: 8 sets under a creep), conflicts one
-# region at a time past its reach (tlb_va_span: not determined), or sets on a hashed index (hopper,
-# as the H100's and H200's: not determined).
+# region at a time past its reach (tlb_va_span: not determined), or sets on a hashed index, which
+# the ladder of power-of-two strides reads (hopper, as the H100's and H200's: 256 sets of 8 ways
+# of 32 MB; tlb_ladder_1024: 64 sets of 16 ways of 64 MB) unless the policy is no LRU
+# (tlb_ladder_plru, tlb_ladder_random: the coverage only).
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -76,10 +78,38 @@ M=$SRC/tests/models
 tlb_check "$M/tlb_second_fa.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
 tlb_check "$M/tlb_second_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
 # hopper: 256 sets of 8 ways on an XOR of address bits, as the cards' staircases read (session 8):
-# the stride walks spread unevenly over a hashed index and read no one count: nothing need be
-# determined, nothing may be wrong
-tlb_check hopper average ""
-tlb_check hopper default ""
+# the odd multiples spread unevenly over a hashed index and read no one count; the ladder reads
+# every figure (the policy aside)
+ALL=entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+tlb_check hopper average $ALL
+$PY - "$T/t.json" <<'PYEOF' || { echo "FAIL hopper: the ladder's evidence"; fails=$((fails+1)); }
+import json, sys
+p = {p["params"]["level"]: p for p in json.load(open(sys.argv[1]))["probes"]}["l2tlb"]
+rise = p["series"]["ladder_rise_by_stride"]["y"]
+assert len(rise) == 3 and abs(rise[1] - 2 * rise[0]) < 2 and rise[2] < rise[1] / 2, rise
+st = p["series"]["ladder_staircase"]
+pred = p["series"]["ladder_staircase_predicted"]["y"]
+assert len(st["x"]) >= 4 and all(abs(a - b) < 1 for a, b in zip(st["y"], pred)), (st, pred)
+assert "ladder" in p["figures"]["entries"]["method"], p["figures"]["entries"]
+print("  hopper: the ladder's rises (%s) and staircase (%d walks) recorded" %
+      (", ".join("%.1f" % r for r in rise), len(st["x"])))
+PYEOF
+tlb_check hopper default $ALL
+# the ladder on another hashed level (1024 entries of 64 MB, 64 sets of 16 ways, miss 150), and
+# on hopper's under tree-PLRU (8.6 misses per added entry, close to LRU's 9) and random
+# replacement: their staircases are no LRU's, so only the coverage stands
+tlb_check "$M/tlb_ladder_1024.json" average $ALL
+tlb_check "$M/tlb_ladder_1024.json" default $ALL
+tlb_check "$M/tlb_ladder_plru.json" average coverage_bytes
+tlb_check "$M/tlb_ladder_random.json" average coverage_bytes
+$PY - "$T/t.json" <<'PYEOF' || { echo "FAIL tlb_ladder_random: reasons"; fails=$((fails+1)); }
+import json, sys
+f = {p["params"]["level"]: p["figures"] for p in json.load(open(sys.argv[1]))["probes"]}["l2tlb"]
+for k in ("entries", "sets", "ways", "miss_penalty_cycles"):
+    r = f[k].get("reason", "")
+    assert f[k]["value"] is None and "ladder" in r and "would decide" in r, (k, f[k])
+print("  tlb_ladder_random: not determined, the reason names the staircase and what would decide")
+PYEOF
 tlb_check fermi average entries,coverage_bytes,size_bytes
 tlb_check "$M/tlb_coverage.json" average ""
 tlb_check "$M/tlb_creep.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles

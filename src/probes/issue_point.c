@@ -9,6 +9,26 @@
 #include <string.h>
 
 #define MAX_REPS 1000
+/* Each repetition runs the plan twice, at the calibrated trips and at 1 / DIFF_SHORT of them, and
+ * takes the throughput of the difference: the work and cycles every run spends whatever its
+ * length (block start, barriers, the stamps, the last trip's drain: about 580 cycles per SM on
+ * an H100) cancel. Measured on one run they held an fadd at 3.915 instructions per cycle per SM
+ * in runs of 100,000 cycles and 3.932 in runs of 400,000 (default and --thorough: 0.4 % apart,
+ * 2 % for hfma2 at ILP 4, each with an interval a hundredth of that), where the loop's own trip
+ * overhead allows 4 x 256 / 260 = 3.938 (docs/results/2026-11-26-h100-s9.md). */
+#define DIFF_SHORT 4
+#define DIFF_MIN_ITERATIONS 4
+
+/* Warp instructions per cycle per SM of what the long run did beyond the short one. */
+static double differential(const gs_issue_result *l, const gs_issue_result *s)
+{
+    if (!(l->instr_per_cycle_per_sm > 0) || !(s->instr_per_cycle_per_sm > 0))
+        return NAN;
+    double cl = l->instructions / l->instr_per_cycle_per_sm;
+    double cs = s->instructions / s->instr_per_cycle_per_sm;
+    return cl > cs && l->instructions > s->instructions
+               ? (l->instructions - s->instructions) / (cl - cs) : NAN;
+}
 
 int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, double target_cycles,
                      gs_issue_point *out, gs_error *err)
@@ -24,8 +44,15 @@ int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, doub
     if (rc)
         return rc;
     double it = plan->iterations * target_cycles / (r.cycles > 1 ? r.cycles : 1);
-    plan->iterations = it < 4 ? 4 : it > 1e8 ? 100000000u : (unsigned)it;
+    unsigned long_it = it < 4 ? 4 : it > 1e8 ? 100000000u : (unsigned)it;
+    unsigned short_it = long_it / DIFF_SHORT;
     for (unsigned i = 0; i < reps; i++) {
+        gs_issue_result s = { 0 };
+        plan->iterations = short_it;
+        if (short_it >= DIFF_MIN_ITERATIONS &&
+            (rc = ctx->backend->ops->issue(ctx->backend, plan, &s, err)) != 0)
+            return rc;
+        plan->iterations = long_it;
         if ((rc = ctx->backend->ops->issue(ctx->backend, plan, &r, err)) != 0)
             return rc;
         out->clock_mismatch_sms = r.clock_mismatch_sms > out->clock_mismatch_sms
@@ -33,12 +60,14 @@ int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, doub
         old[i] = r.clock64_ipc_per_sm;
         whole[i] = r.kernel_ipc_per_sm;
         spread[i] = r.start_spread_cycles;
-        if (r.measurement_error) {
+        double rate = short_it >= DIFF_MIN_ITERATIONS ? differential(&r, &s)
+                                                      : r.instr_per_cycle_per_sm;
+        if (r.measurement_error || s.measurement_error || !(rate > 0)) {
             out->error_reps++;
             continue;
         }
-        ipc[good] = r.instr_per_cycle_per_sm;
-        cpi[good] = r.instr_per_cycle_per_sm > 0 ? 1.0 / r.instr_per_cycle_per_sm : NAN;
+        ipc[good] = rate;
+        cpi[good] = 1.0 / rate;
         cycles[good] = r.cycles;
         ns[good] = r.ns;
         good++;

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #define MAX_REPS 1000
-/* Each repetition runs the plan twice, at the calibrated trips and at 1 / DIFF_SHORT of them, and
- * takes the throughput of the difference: the work and cycles every run spends whatever its
- * length (block start, barriers, the stamps, the last trip's drain: about 580 cycles per SM on
+/* One run at 1 / DIFF_SHORT of the calibrated trips, then each repetition at all of them, taking
+ * the throughput of what the repetition did beyond the short run: the work and cycles every run
+ * spends whatever its length (block start, barriers, the stamps, the last trip's drain: about 580 cycles per SM on
  * an H100) cancel. Measured on one run they held an fadd at 3.915 instructions per cycle per SM
  * in runs of 100,000 cycles and 3.932 in runs of 400,000 (default and --thorough: 0.4 % apart,
  * 2 % for hfma2 at ILP 4, each with an interval a hundredth of that), where the loop's own trip
@@ -45,14 +45,14 @@ int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, doub
         return rc;
     double it = plan->iterations * target_cycles / (r.cycles > 1 ? r.cycles : 1);
     unsigned long_it = it < 4 ? 4 : it > 1e8 ? 100000000u : (unsigned)it;
-    unsigned short_it = long_it / DIFF_SHORT;
+    gs_issue_result s = { 0 };
+    plan->iterations = long_it / DIFF_SHORT;
+    bool diff = plan->iterations >= DIFF_MIN_ITERATIONS;
+    if (diff && (rc = ctx->backend->ops->issue(ctx->backend, plan, &s, err)) != 0)
+        return rc;
+    diff = diff && !s.measurement_error;   /* else each run's own throughput, as before */
+    plan->iterations = long_it;
     for (unsigned i = 0; i < reps; i++) {
-        gs_issue_result s = { 0 };
-        plan->iterations = short_it;
-        if (short_it >= DIFF_MIN_ITERATIONS &&
-            (rc = ctx->backend->ops->issue(ctx->backend, plan, &s, err)) != 0)
-            return rc;
-        plan->iterations = long_it;
         if ((rc = ctx->backend->ops->issue(ctx->backend, plan, &r, err)) != 0)
             return rc;
         out->clock_mismatch_sms = r.clock_mismatch_sms > out->clock_mismatch_sms
@@ -60,9 +60,8 @@ int gs_issue_measure(gs_probe_ctx *ctx, gs_issue_plan *plan, unsigned reps, doub
         old[i] = r.clock64_ipc_per_sm;
         whole[i] = r.kernel_ipc_per_sm;
         spread[i] = r.start_spread_cycles;
-        double rate = short_it >= DIFF_MIN_ITERATIONS ? differential(&r, &s)
-                                                      : r.instr_per_cycle_per_sm;
-        if (r.measurement_error || s.measurement_error || !(rate > 0)) {
+        double rate = diff ? differential(&r, &s) : r.instr_per_cycle_per_sm;
+        if (r.measurement_error || !(rate > 0)) {
             out->error_reps++;
             continue;
         }

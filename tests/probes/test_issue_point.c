@@ -90,13 +90,20 @@ static void test_measure_leaves_out_fixed_cost(void **state)
     assert_double_equal(pt.ipc.median, 256.0 / 65 / 4, 1e-9);
     assert_int_equal(pt.ipc.n, 5);
     assert_int_equal(pt.error_reps, 0);
-    assert_int_equal(runs, 1 + 2 * 5);                     /* calibration, then short and long */
-    /* a failed short run drops its repetition */
+    assert_int_equal(runs, 1 + 1 + 5);                     /* calibration, short, 5 long */
+    /* a failed repetition is dropped */
     runs = 0;
-    fail_at = 2;
+    fail_at = 3;
     assert_int_equal(gs_issue_measure(&ctx, &plan, 5, 100000, &pt, &err), 0);
     assert_int_equal(pt.ipc.n, 4);
     assert_int_equal(pt.error_reps, 1);
+    assert_double_equal(pt.ipc.median, 256.0 / 65 / 4, 1e-9);
+    /* a failed short run: each run's own throughput, the fixed cost in it */
+    runs = 0;
+    fail_at = 2;
+    assert_int_equal(gs_issue_measure(&ctx, &plan, 5, 100000, &pt, &err), 0);
+    assert_int_equal(pt.ipc.n, 5);
+    assert_true(pt.ipc.median < 256.0 / 65 / 4 * 0.995);
 }
 
 int main(void)

@@ -383,6 +383,13 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
 /* ---- the ladder: strides of 1, 2, 4 ... pages (analysis/tlb_ladder.h) ------------------------ */
 
 #define LADDER_SAT 0.02        /* a staircase walk within 2 % of the full rise: saturated */
+/* LADDER_FULL: the full rise is the walk of 1.5 x the count a stride predicts, saturated for
+ * W >= 2 ways (from count x (W + 1) / W on); a direct-mapped level saturates only at twice its
+ * count, reads a smaller rise and fails the saturation check (not determined). Twice the step
+ * search's upper count, as first written, reached 256 GB of footprint on an H100 (8192 regions
+ * of 16 MB past a search that bracketed at 8192), where a farther effect already adds 2.7
+ * cycles at 128 GB, and read a full rise of 75 and 150 cycles for 47 and 94: the staircase then
+ * fitted no whole ways (session 9, docs/results/2026-11-26-h100-s9.md). */
 #define LADDER_SLOPE_TOL 0.15  /* misses per added entry: within 0.15 of a whole ways + 1 */
 #define LADDER_ROOT_TOL 0.35   /* the staircase's root: within 0.35 of a whole count */
 
@@ -436,7 +443,7 @@ static int ladder_coverage(cw_walker *w, uint64_t n0, const tlb2_count *c0,
     *found = false;
     for (unsigned i = 0; i < CW_TLB2_LADDER && !rc; i++) {
         uint64_t s = page << i, fit = c0->count >> i;
-        uint64_t n = i ? (c0->hi + (1ull << (i - 1)) - 1) >> (i - 1) : 2 * c0->hi;
+        uint64_t n = fit + fit / 2;   /* saturated for 2 ways or more: see LADDER_FULL */
         if (fit <= n0 || (double)n * (double)s > (double)CW_TLB_MAX_FOOTPRINT2) {
             snprintf(out->why, sizeof out->why, "the ladder's full rise doubled up to %llu B "
                      "strides (series ladder_rise_by_stride); the next, %llu regions of %llu B, "

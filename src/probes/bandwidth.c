@@ -42,13 +42,16 @@ const gs_opt gs_probe_bandwidth_opts[] = {
 const int gs_probe_bandwidth_opt_count =
     sizeof gs_probe_bandwidth_opts / sizeof gs_probe_bandwidth_opts[0];
 
+#define RETRY_CI 0.01             /* a configuration measured again above this ci95 / median */
+#define RETRIES 2
+
 typedef struct measured {
     gs_summary gbps;              /* per-repetition GB/s */
     int rc;
 } measured;
 
 /* Run one plan and summarise its repetitions as GB/s (bytes read plus written over time). */
-static measured measure(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error *err)
+static measured measure_once(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error *err)
 {
     double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
     gs_stream_result r = { .seconds = seconds };
@@ -59,6 +62,34 @@ static measured measure(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error 
         m.gbps = gs_summarize_robust(gbps, r.n, 5);
     }
     return m;
+}
+
+static double relative_ci(const measured *m)
+{
+    return m->gbps.median > 0 ? m->gbps.ci95 / m->gbps.median : INFINITY;
+}
+
+/* Configurations measured again (this run), for the record's parameters. */
+static long long remeasured;
+
+/* measure_once, again (up to RETRIES times) while the interval exceeds RETRY_CI of the median,
+ * keeping the narrowest: on H100s one default run in five held a window of slow repetitions some
+ * 100 ms into the probe (read_1B_constant 2285 ± 60 and memcpy_d2d 2846 ± 50 GB/s against
+ * 2431-2466 ± 2-9 and 2986-3004 ± 4-9 in every other run; after another probe had freed its
+ * buffers, docs/results/2026-11-26-h100-s9.md), while a steady configuration's interval stays
+ * under 0.5 %. */
+static measured measure(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error *err)
+{
+    measured best = measure_once(ctx, plan, err);
+    for (int a = 0; a < RETRIES && best.rc == 0 && relative_ci(&best) > RETRY_CI; a++) {
+        measured m = measure_once(ctx, plan, err);
+        if (m.rc)
+            return m;
+        remeasured++;
+        if (relative_ci(&m) < relative_ci(&best))
+            best = m;
+    }
+    return best;
 }
 
 static const char *bound_name(bool dynamic_bound)
@@ -217,6 +248,9 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "bytes", (long long)opt.bytes);
     gs_param_int(p, "pcie_bytes", (long long)opt.pcie_bytes);
     gs_param_int(p, "repeats", opt.repeats);
+    gs_param_string(p, "remeasure", "a configuration whose ci95 exceeds 1 % of its median is "
+                    "measured again, up to twice, and the narrowest kept (count: remeasured)");
+    remeasured = 0;
     gs_param_int(p, "threads_per_block", opt.threads);
     gs_param_string(p, "blocks", "fill the device (constant bound: one chunk per block; dynamic: "
                     "occupancy x SMs)");
@@ -236,5 +270,6 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
         gs_progress(ctx, "bandwidth: cudaMemcpy device-to-device, host-to-device, device-to-host");
         rc = run_memcpy(ctx, p, plan, best, err);
     }
+    gs_param_int(p, "remeasured", remeasured);
     return rc;
 }

@@ -5,7 +5,8 @@
 # sizes (a 16 KB L1 and a 1 MB L2 in tests/models/level_bandwidth.json, the hopper model's 192 KB
 # and 50 MB); stores at L1 footprints run at the L2's rate (the model writes through) and so give
 # no L1 figure, while a model whose L1 serves stores gives one at the L1's rate; the DRAM
-# peak comes from the memory clock and bus width; a model without "levels" is refused by name.
+# peak comes from the memory clock and bus width; probe bandwidth measures a configuration again
+# when its interval is wide; a model without "levels" is refused by name.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -103,6 +104,29 @@ if bad:
     print("FAIL hopper:\n  " + "\n  ".join(bad)); sys.exit(1)
 print("ok   hopper")
 PYEOF
+fi
+
+# Probe bandwidth on hopper with 10 % jitter per repetition: intervals above 1 % of the median
+# make it measure those configurations again (params.remeasured), and what it keeps stays within
+# the jitter of the model's rate (a repetition takes bytes / rate x (1 + u x 0.1)).
+$PY - "$SRC/models/hopper.json" "$T/jitter.json" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["bandwidth"]["jitter_fraction"] = 0.1
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+if "$B" run bandwidth --device sim:"$T/jitter.json" -q --json "$T/bw.json" >/dev/null 2>"$T/err"; then
+  $PY - "$T/bw.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+p = json.load(open(sys.argv[1]))["probes"][0]
+n, d2d = p["params"]["remeasured"], p["figures"]["memcpy_d2d_gbps"]["value"]
+if n < 1 or not 2900 / 1.1 <= d2d <= 2900:
+    print("FAIL jitter: remeasured %s, memcpy_d2d %.1f (model 2900 / (1 + u 0.1))" % (n, d2d))
+    sys.exit(1)
+print("ok   jitter: %d configurations measured again, memcpy_d2d %.1f" % (n, d2d))
+PYEOF
+else
+  echo "FAIL jitter: exit status"; cat "$T/err"; fails=$((fails+1))
 fi
 
 # A model without "levels": the probe fails and names what is missing.

@@ -198,7 +198,7 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
     int rc = c.sorted && c.twice && c.ref && pool && t
                  ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     uint64_t stride = 0, ways[L2S_DRAWS] = {0};
-    size_t fewest = 0, draw = 0;
+    size_t fewest = 0, draw = 0, first = 0, left = 0;
     if (!rc)
         rc = best_stride(&c, pool, &stride, &fewest, err);
     for (; !rc && stride && draw < L2S_DRAWS; draw++) {
@@ -207,10 +207,13 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         uint64_t base = gs_rng_below(&w->rng, span / c.line) * c.line;
         size_t n = 0;
         rc = fewest_missing(&c, base, stride, 0, pool, &n, err);
+        first = n;
+        left = 0;
         if (rc || !n)
             break;
         stride_pool(base, stride, n, pool);
         rc = reduce(&c, pool, &n, t, err);
+        left = n;
         if (rc || n < 2)
             break;
         ways[draw] = n - 1;
@@ -225,10 +228,25 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
                        "lines among %llu lines (the index spreads strided lines over the sets: "
                        "a pool of random lines about the L2's size would be needed)",
                        2 * c.line, c.bound / 4, L2S_MAX_LINES);
+    else if (!rc && !agree && draw < L2S_DRAWS && c.verdicts >= L2S_MAX_VERDICTS)
+        not_determined(lv, "the method's budget (%llu verdicts) ran out in reduction %llu of "
+                       "3 at a %llu-B stride (more verdicts, or faster ones, would decide it)",
+                       L2S_MAX_VERDICTS, draw + 1, stride);
+    else if (!rc && !agree && draw < L2S_DRAWS && !first)
+        not_determined(lv, "at a %llu-B stride the pool of reduction %llu of 3 (a new base) "
+                       "never missed up to the most lines tried, though the first pool there "
+                       "missed with %llu: the misses do not repeat from base to base (pools at "
+                       "more bases, each verdict taken twice, would decide it)", stride,
+                       draw + 1, fewest);
+    else if (!rc && !agree && draw < L2S_DRAWS)
+        not_determined(lv, "at a %llu-B stride reduction %llu of 3 started from a pool that "
+                       "missed but left %llu line(s): a verdict flipped on the way down (a "
+                       "reduction whose verdicts are each taken twice would decide it)", stride,
+                       draw + 1, left);
     else if (!rc && !agree)
-        not_determined(lv, "reductions from three pools at a %llu-B stride left %llu and %llu "
-                       "(and more) lines less one: they disagree, or ran past the budget (0)",
-                       stride, ways[0], ways[1]);
+        not_determined(lv, "reductions from three pools left %llu, %llu and %llu lines less "
+                       "one: they disagree (more pools at the same stride, until three agree, "
+                       "would decide it)", ways[0], ways[1], ways[2]);
     /* only three agreeing reductions give a figure (before session 6's fix, disagreeing ones
      * fell through to the figures: the H100 read 2, 4 and 15 ways in three runs) */
     if (rc || !stride || !agree)

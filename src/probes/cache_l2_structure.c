@@ -151,7 +151,9 @@ static int reduce(l2s *c, uint64_t *s, size_t *m, uint64_t *t, gs_error *err)
 }
 
 /* The stride whose pool misses with the fewest lines: power-of-two strides from 2 lines up to
- * the bound / 4, each pool from a random line of the first 2 MB page. */
+ * the bound / 4, each pool from a random line of the first 2 MB page. A stride's fewest count
+ * counts only when a second verdict on the same pool misses again: on an H100 a pool of 4 lines
+ * at 16 MB once read as missing, and no other base's pool missed there. */
 static int best_stride(l2s *c, uint64_t *pool, uint64_t *stride, size_t *fewest, gs_error *err)
 {
     int rc = 0;
@@ -161,8 +163,14 @@ static int best_stride(l2s *c, uint64_t *pool, uint64_t *stride, size_t *fewest,
         uint64_t span = s < L2S_PAGE ? s : L2S_PAGE;
         uint64_t base = gs_rng_below(&c->w->rng, span / c->line) * c->line;
         size_t n;
+        bool again = false;
+        double net;
         rc = fewest_missing(c, base, s, *fewest, pool, &n, err);
-        if (!rc && n)
+        if (!rc && n) {
+            stride_pool(base, s, n, pool);
+            rc = overflows(c, pool, n, &again, &net, err);
+        }
+        if (!rc && n && again)
             *stride = s, *fewest = n;
     }
     return rc;

@@ -11,11 +11,12 @@
 #define MAX_REPS 1000
 /* One run at 1 / DIFF_SHORT of the calibrated trips, then each repetition at all of them, taking
  * the throughput of what the repetition did beyond the short run: the work and cycles every run
- * spends whatever its length (block start, barriers, the stamps, the last trip's drain: about 580 cycles per SM on
- * an H100) cancel. Measured on one run they held an fadd at 3.915 instructions per cycle per SM
- * in runs of 100,000 cycles and 3.932 in runs of 400,000 (default and --thorough: 0.4 % apart,
- * 2 % for hfma2 at ILP 4, each with an interval a hundredth of that), where the loop's own trip
- * overhead allows 4 x 256 / 260 = 3.938 (docs/results/2026-11-26-h100-s9.md). */
+ * spends whatever its length (block start, barriers, the stamps, the last trip's drain: about
+ * 580 cycles per SM on an H100) cancel. Measured on one run they held an fadd at 3.915
+ * instructions per cycle per SM in runs of 100,000 cycles and 3.932 in runs of 400,000 (default
+ * and --thorough: 0.4 % apart, 2 % for hfma2 at ILP 4, each with an interval a hundredth of
+ * that), where the loop's own trip overhead allows 4 x 256 / 260 = 3.938
+ * (docs/results/2026-11-26-h100-s9.md). */
 #define DIFF_SHORT 4
 #define DIFF_MIN_ITERATIONS 4
 

@@ -115,7 +115,8 @@ m = json.load(open(sys.argv[1]))
 m["bandwidth"]["jitter_fraction"] = 0.1
 json.dump(m, open(sys.argv[2], "w"))
 PYEOF
-if "$B" run bandwidth --device sim:"$T/jitter.json" -q --json "$T/bw.json" >/dev/null 2>"$T/err"; then
+if "$B" run bandwidth --device sim:"$T/jitter.json" -q --json "$T/bw.json" >/dev/null \
+     2>"$T/err"; then
   $PY - "$T/bw.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 p = json.load(open(sys.argv[1]))["probes"][0]

@@ -34,6 +34,14 @@ int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fres
                     gs_error *err);
 void gs_cuda_scratch_release(void);
 
+/* One run of a stream operation on the current stream (a launch, a copy), arg its job. */
+typedef int (*gs_cuda_run_fn)(void *arg, gs_error *err);
+
+/* Untimed runs (one, or GS_WARM_FRESH_MS of them when the buffers are fresh), then repeats runs
+ * each timed alone between two events into out->seconds (out->n: repeats, 0 on an error). */
+int gs_cuda_time_runs(gs_cuda_run_fn run, void *arg, bool fresh, unsigned repeats,
+                      gs_stream_result *out, gs_error *err);
+
 /* Turn a CUDA runtime error into a gpusonar error naming the call and file:line (out of memory
  * becomes GS_ERR_NO_MEMORY; everything else GS_ERR_DEVICE). */
 int gs_cuda_fail(gs_error *err, cudaError_t e, const char *call, const char *file, int line);

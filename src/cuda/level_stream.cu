@@ -328,47 +328,16 @@ fail:
     return rc;
 }
 
-/* One launch between two events: its milliseconds into *ms. */
-static int timed_launch(level_job *j, launch_fn fn, cudaEvent_t start, cudaEvent_t stop,
-                        float *ms, gs_error *err)
-{
-    int rc = 0;
-    CUDA_TRY(cudaEventRecord(start));
-    rc = fn(j, err);
-    if (rc)
-        return rc;
-    CUDA_TRY(cudaEventRecord(stop));
-    CUDA_TRY(cudaEventSynchronize(stop));
-    CUDA_TRY(cudaGetLastError());
-    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
-fail:
-    return rc;
-}
+/* One launch of a level job by its kind's launcher, for gs_cuda_time_runs. */
+typedef struct level_run {
+    level_job *j;
+    launch_fn fn;
+} level_run;
 
-/* Untimed launches (one, or GS_WARM_FRESH_MS of them on fresh buffers), then each repetition
- * timed alone. */
-static int time_launches(level_job *j, launch_fn fn, gs_stream_result *out, gs_error *err)
+static int run_level(void *arg, gs_error *err)
 {
-    int rc = 0;
-    float ms = 0, warm = 0;
-    cudaEvent_t start = NULL, stop = NULL;
-    CUDA_TRY(cudaEventCreate(&start));
-    CUDA_TRY(cudaEventCreate(&stop));
-    do {
-        rc = timed_launch(j, fn, start, stop, &ms, err);
-        warm += ms;
-    } while (!rc && j->fresh && warm < GS_WARM_FRESH_MS);
-    for (unsigned r = 0; !rc && r < j->plan->repeats; r++) {
-        rc = timed_launch(j, fn, start, stop, &ms, err);
-        out->seconds[r] = ms * 1e-3;
-    }
-    out->n = rc ? 0 : j->plan->repeats;
-fail:
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
-    return rc;
+    level_run *r = (level_run *)arg;
+    return r->fn(r->j, err);
 }
 
 static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, unsigned threads,
@@ -449,14 +418,14 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
                          gs_error *err)
 {
     level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0, false };
-    launch_fn fn;
+    level_run run = { &j, NULL };    /* its launcher: the plan's kind, width and sweep */
     const void *kernel;
     j.threads = threads_for(plan);
     int rc = check_plan(plan, out, j.threads, err);
     if (rc)
         return rc;
     j.n = plan->kind == GS_STREAM_SMEM_READ ? 0 : plan->bytes / plan->element_bytes;
-    pick(plan, &fn, &kernel);
+    pick(plan, &run.fn, &kernel);
     if (plan->kind == GS_STREAM_SMEM_READ)
         CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)plan->bytes));
@@ -471,7 +440,7 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     rc = alloc_arrays(b, &j, err);
     if (rc)
         goto fail;
-    rc = time_launches(&j, fn, out, err);
+    rc = gs_cuda_time_runs(run_level, &run, j.fresh, plan->repeats, out, err);
     if (rc)
         goto fail;
     out->bytes_moved = (uint64_t)j.passes * (plan->kind == GS_STREAM_SMEM_READ

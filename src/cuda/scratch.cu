@@ -1,5 +1,6 @@
 /* Device buffers shared by the stream operations (stream.cu, level_stream.cu), kept from one plan
- * to the next and released at the backend's close (see cuda_internal.h). */
+ * to the next and released at the backend's close, and the timing of their runs on them (see
+ * cuda_internal.h). */
 #include "cuda/cuda_internal.h"
 
 static struct {
@@ -71,5 +72,48 @@ int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fres
     for (int i = 0; i < count; i++)
         out[i] = scratch.buf[i];
 fail:
+    return rc;
+}
+
+/* One run between two events: its milliseconds into *ms. */
+static int timed_run(gs_cuda_run_fn run, void *arg, cudaEvent_t start, cudaEvent_t stop,
+                     float *ms, gs_error *err)
+{
+    int rc = 0;
+    CUDA_TRY(cudaEventRecord(start));
+    rc = run(arg, err);
+    if (rc)
+        return rc;
+    CUDA_TRY(cudaEventRecord(stop));
+    CUDA_TRY(cudaEventSynchronize(stop));
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
+fail:
+    return rc;
+}
+
+int gs_cuda_time_runs(gs_cuda_run_fn run, void *arg, bool fresh, unsigned repeats,
+                      gs_stream_result *out, gs_error *err)
+{
+    int rc = 0;
+    float ms = 0, warm = 0;
+    cudaEvent_t start = NULL, stop = NULL;
+    out->n = 0;
+    CUDA_TRY(cudaEventCreate(&start));
+    CUDA_TRY(cudaEventCreate(&stop));
+    do {
+        rc = timed_run(run, arg, start, stop, &ms, err);
+        warm += ms;
+    } while (!rc && fresh && warm < GS_WARM_FRESH_MS);
+    for (unsigned r = 0; !rc && r < repeats; r++) {
+        rc = timed_run(run, arg, start, stop, &ms, err);
+        out->seconds[r] = ms * 1e-3;
+    }
+    out->n = rc ? 0 : repeats;
+fail:
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
     return rc;
 }

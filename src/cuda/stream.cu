@@ -151,52 +151,19 @@ static const void *kernel_of(const gs_stream_plan *plan)
     return plan->dynamic_bound ? (const void *)read_dynamic<T> : (const void *)read_constant<T>;
 }
 
-/* One launch of the plan's kernel between two events: its milliseconds into *ms. */
+/* One launch of the plan's kernel (arg: the stream_job), for gs_cuda_time_runs. */
 template <typename T>
-static int timed_launch(stream_job *j, cudaEvent_t start, cudaEvent_t stop, float *ms,
-                        gs_error *err)
+static int run_kernel(void *arg, gs_error *err)
 {
-    int rc = 0;
-    CUDA_TRY(cudaEventRecord(start));
-    rc = launch<T>(j, err);
-    if (rc)
-        return rc;
-    CUDA_TRY(cudaEventRecord(stop));
-    CUDA_TRY(cudaEventSynchronize(stop));
-    CUDA_TRY(cudaGetLastError());
-    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
-fail:
-    return rc;
+    return launch<T>((stream_job *)arg, err);
 }
 
-/* Time the kernel of element type T: untimed launches (one, or GS_WARM_FRESH_MS of them on fresh
- * buffers), then plan->repeats launches each between two events. */
+/* Time the kernel of element type T (gs_cuda_time_runs). */
 template <typename T>
 static int time_kernel(stream_job *j, gs_stream_result *out, gs_error *err)
 {
-    int rc = 0;
-    float ms = 0, warm = 0;
-    cudaEvent_t start = NULL, stop = NULL;
-    rc = grid_for<T>(j, kernel_of<T>(j->plan), err);
-    if (rc)
-        return rc;
-    CUDA_TRY(cudaEventCreate(&start));
-    CUDA_TRY(cudaEventCreate(&stop));
-    do {
-        rc = timed_launch<T>(j, start, stop, &ms, err);
-        warm += ms;
-    } while (!rc && j->fresh && warm < GS_WARM_FRESH_MS);
-    for (unsigned r = 0; !rc && r < j->plan->repeats; r++) {
-        rc = timed_launch<T>(j, start, stop, &ms, err);
-        out->seconds[r] = ms * 1e-3;
-    }
-    out->n = rc ? 0 : j->plan->repeats;
-fail:
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
-    return rc;
+    int rc = grid_for<T>(j, kernel_of<T>(j->plan), err);
+    return rc ? rc : gs_cuda_time_runs(run_kernel<T>, j, j->fresh, j->plan->repeats, out, err);
 }
 
 static int time_kernel_any(stream_job *j, gs_stream_result *out, gs_error *err)
@@ -210,56 +177,37 @@ static int time_kernel_any(stream_job *j, gs_stream_result *out, gs_error *err)
     }
 }
 
-/* cudaMemcpy of plan->bytes in the plan's direction between two events: milliseconds into *ms. */
-static int timed_memcpy(const gs_stream_plan *plan, void *to, const void *from,
-                        cudaMemcpyKind kind, cudaEvent_t start, cudaEvent_t stop, float *ms,
-                        gs_error *err)
+/* One cudaMemcpy of a plan's bytes, for gs_cuda_time_runs. */
+typedef struct copy_job {
+    void *to;
+    const void *from;
+    size_t bytes;
+    cudaMemcpyKind kind;
+} copy_job;
+
+static int run_copy(void *arg, gs_error *err)
 {
     int rc = 0;
-    CUDA_TRY(cudaEventRecord(start));
-    CUDA_TRY(cudaMemcpyAsync(to, from, plan->bytes, kind, 0));
-    CUDA_TRY(cudaEventRecord(stop));
-    CUDA_TRY(cudaEventSynchronize(stop));
-    CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
+    const copy_job *c = (const copy_job *)arg;
+    CUDA_TRY(cudaMemcpyAsync(c->to, c->from, c->bytes, c->kind, 0));
 fail:
     return rc;
 }
 
-/* cudaMemcpy of plan->bytes in the plan's direction: untimed copies as time_kernel's, then each
- * repetition timed. */
+/* cudaMemcpy of plan->bytes in the plan's direction, timed as time_kernel's launches. */
 static int time_memcpy(const stream_job *j, void *host, gs_stream_result *out, gs_error *err)
 {
-    int rc = 0;
-    float ms = 0, warm = 0;
     const gs_stream_plan *plan = j->plan;
-    cudaEvent_t start = NULL, stop = NULL;
-    void *to = j->dst, *from = j->src;
-    cudaMemcpyKind kind = cudaMemcpyDeviceToDevice;
+    copy_job c = { j->dst, j->src, plan->bytes, cudaMemcpyDeviceToDevice };
     if (plan->kind == GS_STREAM_MEMCPY_H2D) {   /* into the source buffer */
-        to = j->src;
-        from = host;
-        kind = cudaMemcpyHostToDevice;
+        c.to = j->src;
+        c.from = host;
+        c.kind = cudaMemcpyHostToDevice;
     } else if (plan->kind == GS_STREAM_MEMCPY_D2H) {
-        to = host;
-        kind = cudaMemcpyDeviceToHost;
+        c.to = host;
+        c.kind = cudaMemcpyDeviceToHost;
     }
-    CUDA_TRY(cudaEventCreate(&start));
-    CUDA_TRY(cudaEventCreate(&stop));
-    do {
-        rc = timed_memcpy(plan, to, from, kind, start, stop, &ms, err);
-        warm += ms;
-    } while (!rc && j->fresh && warm < GS_WARM_FRESH_MS);
-    for (unsigned r = 0; !rc && r < plan->repeats; r++) {
-        rc = timed_memcpy(plan, to, from, kind, start, stop, &ms, err);
-        out->seconds[r] = ms * 1e-3;
-    }
-    out->n = rc ? 0 : plan->repeats;
-fail:
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
-    return rc;
+    return gs_cuda_time_runs(run_copy, &c, j->fresh, plan->repeats, out, err);
 }
 
 static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, gs_error *err)

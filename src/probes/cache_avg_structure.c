@@ -284,6 +284,120 @@ static int held_out(cw_walker *w, const uint64_t *set, size_t m, const uint64_t 
     return rc;
 }
 
+/* A reason the index is not determined, after the structure's own. */
+static void append_why(cw_level *lv, const char *why)
+{
+    size_t used = strlen(lv->why_structure);
+    snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "; %s", why);
+}
+
+/* The highest address bit a line of a set is moved by to test the index: 16 x capacity, within
+ * the space (device memory spaces reach past the capacity search's bound, as in cw_avg_fits). */
+static unsigned move_top(const cw_walker *w, const cw_level *lv)
+{
+    unsigned top = log2_floor(16 * lv->size_bytes);
+    bool device = w->space == GS_SPACE_GLOBAL || w->space == GS_SPACE_TEXTURE;
+    if (!device && top >= log2_floor(w->bound))
+        top = log2_floor(w->bound) - 1;
+    return top > 40 ? 40 : top;
+}
+
+/* ---- a modulo set index ---------------------------------------------------------------------- */
+
+#define MOD_MAX_TESTS 96       /* distances tested against one set, at most */
+
+/* The in-set verdicts of a modulo test: of the lines a multiple of sets lines from the set's
+ * line, how many stayed in the set; of the other distances, how many did (and the first few). */
+typedef struct mod_tally {
+    xor_bands bands;
+    size_t mult_n, mult_in, other_n, other_in;
+    char other_in_k[40];
+} mod_tally;
+
+/* One distance's verdict: whether line set[0] + k lines stays in the set, tallied. */
+static int mod_test(cw_walker *w, const uint64_t *set, size_t m, uint64_t line, double hit,
+                    uint64_t sets, uint64_t k, mod_tally *t, gs_error *err)
+{
+    bool yes;
+    int rc = in_set(w, set, m, set[0] + k * line, hit, &yes, &t->bands, err);
+    if (rc)
+        return rc;
+    if (k % sets == 0) {
+        t->mult_n++, t->mult_in += yes;
+        return 0;
+    }
+    t->other_n++;
+    if (yes && t->other_in++ < 3) {
+        size_t used = strlen(t->other_in_k);
+        snprintf(t->other_in_k + used, sizeof t->other_in_k - used, "%s%llu", used ? ", " : "",
+                 (unsigned long long)k);
+    }
+    return 0;
+}
+
+/* A set count that is not a power of two, as line mod sets: lines whole multiples of sets lines
+ * from a line of the set found must stay in it (sets, 2 x sets and random multiples up to
+ * 16 x capacity), every other distance must leave it (sets +- 1, sets / p for each prime p of
+ * sets, whose multiples a smaller period would keep, and random distances). Accepted when
+ * every verdict agrees and the in-set walks lie in a band apart from the others; else the
+ * mapping stays not determined with the tallies. */
+static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
+                        double hit, gs_error *err)
+{
+    char why[320] = "";
+    uint64_t span = (2ull << move_top(w, lv)) - set[0] - line;
+    uint64_t sets = lv->sets, most = span / line;
+    mod_tally t = {0};
+    int rc = 0;
+    if (most < 4 * sets) {
+        snprintf(why, sizeof why, "%llu sets is not a power of two, and the lines up to %llu B "
+                 "leave too few multiples of it to test set = line mod sets",
+                 (unsigned long long)sets, (unsigned long long)span);
+        return append_why(lv, why), 0;
+    }
+    uint64_t fixed[4 + 16], nf = 0;
+    fixed[nf++] = sets, fixed[nf++] = 2 * sets;
+    fixed[nf++] = sets - 1, fixed[nf++] = sets + 1;
+    for (uint64_t p = 2, r = sets; p <= r && nf < sizeof fixed / sizeof *fixed; p++)
+        if (r % p == 0) {
+            fixed[nf++] = sets / p;
+            while (r % p == 0)
+                r /= p;
+        }
+    for (uint64_t i = 0; i < nf && !rc; i++)
+        rc = mod_test(w, set, m, line, hit, sets, fixed[i], &t, err);
+    for (int i = 0; i < 2 * XOR_HELD_OUT && !rc; i++) {
+        uint64_t k = i < XOR_HELD_OUT ? sets * (1 + gs_rng_below(&w->rng, most / sets - 1))
+                                      : 1 + gs_rng_below(&w->rng, most - 1);
+        rc = mod_test(w, set, m, line, hit, sets, k, &t, err);
+    }
+    if (rc)
+        return rc;
+    xor_bands *b = &t.bands;
+    if (t.mult_in < t.mult_n || t.other_in)
+        snprintf(why, sizeof why, "%llu sets is not a power of two (no linear index), nor line "
+                 "mod %llu: of lines a multiple of %llu lines from a line of the set %zu of %zu "
+                 "stayed in it, of other distances %zu of %zu%s%s%s", (unsigned long long)sets,
+                 (unsigned long long)sets, (unsigned long long)sets, t.mult_in, t.mult_n,
+                 t.other_in, t.other_n, t.other_in ? " (" : "", t.other_in_k,
+                 t.other_in ? ")" : "");
+    else if (!gs_gf2_bands_apart(b->yes_lo, b->yes_hi, b->yes_n, b->no_lo, b->no_hi, b->no_n))
+        snprintf(why, sizeof why, "line mod %llu fits every distance tested, but the walks that "
+                 "put a line in the set (%zu, %.1f-%.1f cycles) and out of it (%zu, %.1f-%.1f) "
+                 "are not apart by twice the wider band's spread", (unsigned long long)sets,
+                 b->yes_n, b->yes_lo, b->yes_hi, b->no_n, b->no_lo, b->no_hi);
+    else {
+        lv->mapping = CW_MAP_MODULO;
+        lv->mapping_method = "set = (address / line) mod sets: lines sets, 2 x sets and random "
+                             "multiples of sets lines (up to 16 x capacity) from a line of one "
+                             "set stayed in it, and lines sets +- 1, sets / p (p each prime "
+                             "factor of sets) and random distances away left it";
+    }
+    if (why[0])
+        append_why(lv, why);
+    return 0;
+}
+
 /* The set index as XOR masks of address bits (gs_gf2): lines set[0] ^ v, v of one or two bits
  * from the line's up to 16 x capacity, tested against ways + 1 lines of one set; the masks are the
  * null space of the differences that stay in the set. Accepted when they make lv->sets sets, put
@@ -293,13 +407,7 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
                      double hit, gs_error *err)
 {
     char why[240];
-    unsigned low = log2_floor(line), top = log2_floor(16 * lv->size_bytes);
-    /* device memory spaces reach past the capacity search's bound (as in cw_avg_fits) */
-    bool device = w->space == GS_SPACE_GLOBAL || w->space == GS_SPACE_TEXTURE;
-    if (!device && top >= log2_floor(w->bound))
-        top = log2_floor(w->bound) - 1;
-    if (top > 40)
-        top = 40;
+    unsigned low = log2_floor(line), top = move_top(w, lv);
     uint64_t bits = ((2ull << top) - 1) & ~(line - 1);
     uint64_t *conflicts = malloc(XOR_MAX_TESTS * sizeof *conflicts);
     uint64_t *apart = malloc(XOR_MAX_TESTS * sizeof *apart);
@@ -308,11 +416,7 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
     uint64_t masks[GS_GF2_MAX_MASKS];
     xor_bands bands = {0};
     why[0] = 0;
-    if (!rc && (lv->sets & (lv->sets - 1)))
-        snprintf(why, sizeof why, "%u sets is not a power of two: no XOR (linear) function of "
-                 "address bits indexes them (modulo an odd count, or a non-linear hash)",
-                 lv->sets);
-    if (!rc && !why[0])
+    if (!rc)
         rc = flip_tests(w, set, m, low, top, hit, conflicts, &nc, apart, &na, &bands, err);
     if (!rc && !why[0]) {
         k = gs_gf2_null_space(conflicts, nc, bits, masks, GS_GF2_MAX_MASKS);
@@ -342,10 +446,9 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
                  "spread: the in-set verdicts behind the XOR fit are within the noise",
                  bands.yes_n, bands.yes_lo, bands.yes_hi, bands.no_n, bands.no_lo, bands.no_hi);
     unsigned single[GS_GF2_MAX_MASKS];
-    if (!rc && why[0]) {
-        size_t used = strlen(lv->why_structure);
-        snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "; %s", why);
-    } else if (!rc && gs_gf2_bit_selection(masks, k, single)) {
+    if (!rc && why[0])
+        append_why(lv, why);
+    else if (!rc && gs_gf2_bit_selection(masks, k, single)) {
         /* masks of one bit each: the index is a bit selection (of bits the stride walks did not
          * show as one, e.g. a capacity a line off its power of two), reported as its bits */
         lv->mapping = CW_MAP_BITS;
@@ -404,9 +507,12 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
                       "(three pools agree), less one; sets: capacity / (ways x line)";
     lv->mapping = CW_MAP_NONE;
     snprintf(lv->why_structure, sizeof lv->why_structure, "%.380s", why);
-    /* the last reduction's lines are ways + 1 blocks of one set: the XOR index from moves of
-     * one of them, and the fine-grained policy tests */
-    int rc2 = xor_index(w, lv, group, (size_t)r[2] + 1, line, hit, err);
+    /* the last reduction's lines are ways + 1 blocks of one set: the index from moves of one
+     * of them (XOR masks for a power-of-two set count, else line mod sets), and the
+     * fine-grained policy tests */
+    int rc2 = lv->sets & (lv->sets - 1)
+                  ? modulo_index(w, lv, group, (size_t)r[2] + 1, line, hit, err)
+                  : xor_index(w, lv, group, (size_t)r[2] + 1, line, hit, err);
     if (rc2)
         return rc2;
     lv->policy = GS_POLICY_UNKNOWN;

@@ -113,7 +113,9 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
                                           : "address bits whose change moves a block out of its set");
     } else if (lv->mapping == CW_MAP_MODULO) {
         gs_figure_text(p, "mapping", "modulo", 1,
-                       "every block added past capacity opened a new set, in order");
+                       lv->mapping_method ? lv->mapping_method
+                                          : "every block added past capacity opened a new set, "
+                                            "in order");
     } else if (lv->mapping == CW_MAP_XOR) {
         double masks[64];
         for (size_t i = 0; i < lv->nxor; i++)

@@ -44,11 +44,11 @@ const gs_opt gs_probe_random_walk_opts[] = {
      "largest global array (default 3 x L2, 8 x L2 with --thorough)", NULL, 0, 0},
     {"per-octave", GS_OPT_INT, &opt.per_octave, "N", "array sizes per doubling (default 2, 4 with "
      "--thorough)", NULL, 1, 16},
-    {"timed", GS_OPT_INT, &opt.timed, "N", "timed accesses per array size, after one whole pass "
+    {"timed", GS_OPT_INT, &opt.timed, "N", "timed accesses per array size, after the warm-up "
      "(default 2048, 8192 with --thorough)", NULL, 16, 1 << 24},
-    {"warmup", GS_OPT_CHOICE, &opt.warmup, "MODE", "global walks: 'full' warms each size with one "
-     "whole pass (default); 'auto' warms a size above 2 x L2 with the last 2 x L2 / slot accesses "
-     "of a pass only (docs/methods.md, random-walk)", "full|auto", 0, 0},
+    {"warmup", GS_OPT_CHOICE, &opt.warmup, "MODE", "global walks: 'auto' (default) warms a "
+     "size above 2 x L2 with the last 2 x L2 / slot accesses of a pass only, 'full' every size "
+     "with one whole pass (docs/methods.md, random-walk)", "full|auto", 0, 0},
     {"walkers-max", GS_OPT_INT, &opt.walkers_max, "N", "most concurrent walkers (default: SMs x "
      "blocks per SM; 0 skips the walkers sweep)", NULL, 0, 1 << 20},
     {"walker-accesses", GS_OPT_INT, &opt.walker_accesses, "N", "accesses of each lane of each "
@@ -429,7 +429,7 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.walker_accesses = 32;
     opt.lanes = 32;
     opt.walker_slot = 256;
-    opt.warmup = "full";
+    opt.warmup = "auto";
 }
 
 int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)

@@ -244,8 +244,10 @@ def main():
                 t.update({"sets": None, "ways": None, "mapping": None, "policy": None})
             elif "_xor" in t and pow2(t["sets"]):
                 t["mapping"] = "xor"             # an XOR index: its masks, exactly
+            elif t["mapping"] == "modulo" and not pow2(t["sets"]):
+                pass                             # line mod sets, from distances in lines
             elif not isinstance(t["mapping"], list):
-                t["mapping"] = None              # modulo or other hash: sets and ways counted
+                t["mapping"] = None              # other hash: sets and ways counted
     only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 and sys.argv[4] else None
     for level, t in truth.items():
         if only and level not in only:

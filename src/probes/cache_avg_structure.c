@@ -471,6 +471,37 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
     return rc;
 }
 
+/* Where neither moves of one or two bits nor line mod sets index the set: XOR masks from many
+ * lines of it (cw_xor_members). Masks making 2^k sets where capacity / (ways x line) made
+ * another count leave sets and ways not determined: the sets then hold unequal ways, or the
+ * level holds fewer lines than its tags (the H100's L1: 512 sets of 4 ways, 1479 lines). */
+static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
+                         uint64_t line, uint64_t ways, gs_error *err)
+{
+    char why[300];
+    int rc = cw_xor_members(w, lv, set, m, line, move_top(w, lv), why, sizeof why, err);
+    if (rc || lv->mapping != CW_MAP_XOR) {
+        if (!rc)
+            append_why(lv, why);
+        return rc;
+    }
+    uint64_t sets = 1ull << lv->nxor;
+    if (sets == lv->sets)
+        return 0;
+    snprintf(lv->why_structure, sizeof lv->why_structure, "the XOR index makes %llu sets "
+             "(set_index_xor_masks) and the sets found hold %llu ways, but %llu x %llu x %llu B "
+             "= %llu B is not the capacity (%llu B, %llu lines): the sets hold unequal ways, or "
+             "fewer lines in all than their tags (data storage shared with shared memory), "
+             "which these walks cannot tell apart (%u sets if all held %llu)",
+             (unsigned long long)sets, (unsigned long long)ways, (unsigned long long)sets,
+             (unsigned long long)ways, (unsigned long long)line,
+             (unsigned long long)(sets * ways * line), (unsigned long long)lv->size_bytes,
+             (unsigned long long)(lv->size_bytes / line), lv->sets, (unsigned long long)ways);
+    lv->sets = 0;
+    lv->nsets = 0;
+    return 0;
+}
+
 /* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
  * from different random pools must agree (to a 64th), and sets x ways x line must be the
  * capacity within 3 %. Unequal sets give different ways and are refused. The last reduction's
@@ -510,9 +541,11 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
     /* the last reduction's lines are ways + 1 blocks of one set: the index from moves of one
      * of them (XOR masks for a power-of-two set count, else line mod sets), and the
      * fine-grained policy tests */
-    int rc2 = lv->sets & (lv->sets - 1)
-                  ? modulo_index(w, lv, group, (size_t)r[2] + 1, line, hit, err)
-                  : xor_index(w, lv, group, (size_t)r[2] + 1, line, hit, err);
+    size_t m = (size_t)r[2] + 1;
+    int rc2 = lv->sets & (lv->sets - 1) ? modulo_index(w, lv, group, m, line, hit, err)
+                                        : xor_index(w, lv, group, m, line, hit, err);
+    if (!rc2 && lv->mapping == CW_MAP_NONE)
+        rc2 = members_index(w, lv, group, m, line, ways, err);
     if (rc2)
         return rc2;
     lv->policy = GS_POLICY_UNKNOWN;

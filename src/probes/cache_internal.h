@@ -111,6 +111,7 @@ typedef struct cw_level {
     uint64_t xor_masks[64];   /* CW_MAP_XOR: one mask per index bit */
     size_t nxor;
     const char *mapping_method; /* CW_MAP_XOR: how the masks were found and checked */
+    char mapping_method_buf[400];
     gs_policy policy;
     double way_probabilities[CW_MAX_WAYS];
     size_t nprob;
@@ -411,6 +412,12 @@ int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, vo
  * any order). */
 int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
                    gs_error *err);
+
+/* The set index as XOR masks from lines of one set found by group tests (cache_xor_members.c):
+ * set[0..m) are ways + 1 lines of one set, candidates lie below bit top. On success lv->mapping
+ * is CW_MAP_XOR with the masks; else why says what stopped it. */
+int cw_xor_members(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
+                   unsigned top, char *why, size_t why_size, gs_error *err);
 
 /* ---- the probe's steps for one target (cache.c calls them in order) -------------------------- */
 

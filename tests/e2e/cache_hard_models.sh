@@ -15,13 +15,15 @@ for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.j
 done
 # --structure average: line, sets, ways and mapping of L1-like levels from average-mode walks
 # alone: stride walks for bit-select indexes (fermi, kepler, sectored), eviction-set reductions
-# for modulo and XOR-hashed ones (hopper, cache_xor: sets and ways, mapping not determined), and
-# "not determined" for unequal sets (cache_unequal), never a wrong structure.
+# for modulo and XOR-hashed ones (sets and ways; the mapping as line mod sets for hopper's 192
+# sets and l1_modulo370, as XOR masks from one- and two-bit moves for cache_xor and from many
+# lines of one set for l1_xor_wide, whose masks weigh three bits or more), and "not determined"
+# for unequal sets (cache_unequal), never a wrong structure.
 # l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
 # and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
 for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
             "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
-            "$SRC/tests/models/l1_modulo370.json@2"; do
+            "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json"; do
   seed=1; case "$spec" in *@*) seed=${spec##*@}; spec=${spec%@*};; esac
   file=$spec; case "$spec" in */*) ;; *) file="$SRC/models/$spec.json";; esac
   if $B run cache --target l1 -q --structure average --device "sim:$spec" --seed "$seed" \

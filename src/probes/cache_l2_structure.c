@@ -63,9 +63,12 @@ static int evicts(l2e *c, uint64_t x, const uint64_t *pool, size_t m, bool *yes,
 {
     double hit[L2E_REPEATS], probe[L2E_REPEATS];
     int rc = evict(c, &x, 1, pool, m, L2E_REPEATS, hit, probe, err);
+    *yes = false;
+    if (rc)
+        return rc;
     double thr = gs_evict_threshold(gs_median(hit, L2E_REPEATS), c->miss, c->far);
-    *yes = !rc && gs_evict_majority(probe, L2E_REPEATS, thr, c->miss, value);
-    return rc;
+    *yes = gs_evict_majority(probe, L2E_REPEATS, thr, c->miss, value);
+    return 0;
 }
 
 /* cw_group_reduce's verdict: whether lines[0..n) still evict the draw's target. */

@@ -8,8 +8,8 @@
  * region of 32 x the capacity (every bit the XOR fit moves); a target chosen among candidates
  * whose miss stands clear of everything they read while kept; the pool reduced to the lines that
  * still evict it, a set's ways; every line of it checked to be evicted by the others and the
- * target. Three draws must agree; sets = capacity / (ways x line). Where the sets are a power of two, the XOR index
- * (cw_xor_index) with the same verdict. */
+ * target. Three draws must agree; sets = capacity / (ways x line). Where the sets are a power of
+ * two, the XOR index (cw_xor_index) with the same verdict. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +213,21 @@ static void not_determined(cw_level *lv, const char *why)
              used ? "; L2 eviction sets: " : "L2 eviction sets: ", why);
 }
 
+/* How far the capacity may lie from lv->size_bytes: its ci95, or as far as the interval from the
+ * L2's end from above reaches (one SM's walk keeps less than the capacity where sets fill
+ * unevenly: on the H100 the size read 46.6-47.5 MiB of the driver's 50). */
+static double capacity_spread(const cw_level *lv)
+{
+    double size = (double)lv->size_bytes, spread = lv->size_ci95_bytes;
+    if (lv->size_interval_bytes[1]) {
+        double below = size - (double)lv->size_interval_bytes[0];
+        double above = (double)lv->size_interval_bytes[1] - size;
+        spread = below > spread ? below : spread;
+        spread = above > spread ? above : spread;
+    }
+    return spread;
+}
+
 /* The one power of two within sets +- ci, ci > 0 (0: none, or several). */
 static uint64_t pow2_within(uint64_t sets, double ci)
 {
@@ -240,7 +255,7 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
     lv->sets_method = "ways: lines of one set left by prime+probe eviction-set reductions (three "
                       "pools of random lines, twice the capacity, and targets agree; every line "
                       "evicted by the others); sets: capacity / (ways x line), with the "
-                      "capacity's ci95 in sets";
+                      "capacity's ci95 and interval (size_low_bytes, size_high_bytes) in sets";
     snprintf(lv->why_policy, sizeof lv->why_policy, "the replacement tests need each access's "
              "hit or miss in a sequence over one set; prime+probe judges one target after a "
              "whole pool (a policy test on the set's ways + 1 lines, each access timed "
@@ -255,13 +270,12 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
         return 0;
     }
     lv->sets = (unsigned)sets;
-    /* the capacity's own spread, in sets: exact only where the capacity is */
-    lv->sets_ci95 = ceil(lv->size_ci95_bytes / (double)(W * c->line));
+    lv->sets_ci95 = ceil(capacity_spread(lv) / (double)(W * c->line));
     uint64_t p2 = pow2_within(sets, lv->sets_ci95);
     if (!p2 && lv->sets_ci95 > 0) {
-        snprintf(why, sizeof why, "mapping: %llu +- %.0f sets (the capacity's ci95) hold no one "
-                 "power of two for an XOR fit to test (a capacity known to a line would decide "
-                 "it)", (unsigned long long)sets, lv->sets_ci95);
+        snprintf(why, sizeof why, "mapping: %llu +- %.0f sets (the capacity's ci95 and "
+                 "interval) hold no one power of two for an XOR fit to test (a capacity known to "
+                 "a line would decide it)", (unsigned long long)sets, lv->sets_ci95);
         not_determined(lv, why);
         return 0;
     }
@@ -279,7 +293,7 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
                           "(three pools of random lines, twice the capacity, and targets agree; "
                           "every line evicted by the others); sets: the 2^k sets of the XOR "
                           "index fitted to the set's lines (k masks), inside capacity / (ways x "
-                          "line) and its ci95";
+                          "line) and its spread";
     } else {
         lv->sets = (unsigned)sets;
     }

@@ -116,7 +116,7 @@ typedef struct cw_level {
     size_t nprob;
     size_t policy_n;
     const char *policy_method;
-    char why_structure[640];
+    char why_structure[1024];
     char why_policy[640];
     /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0],
      * of the cyclic walk [1] and of the last protect-then-evict round run [2] (block of each

@@ -38,6 +38,7 @@ typedef struct l2e {
     double miss;                 /* the current draw's target's miss (cycles) */
     unsigned verdicts;
     uint64_t line_reads;
+    unsigned repetitions, sm_moves; /* of every plan; sm_moves: hit and probe on other SMs */
     bool spent;                  /* a budget ran out: every search stops */
 } l2e;
 
@@ -53,7 +54,10 @@ static int evict(l2e *c, const uint64_t *targets, size_t n, const uint64_t *pool
     c->verdicts++;
     c->line_reads += (uint64_t)m * (L2E_WARM_PASSES + L2E_POOL_PASSES) * repeats;
     c->spent = c->verdicts >= L2E_MAX_VERDICTS || c->line_reads >= L2E_MAX_LINE_READS;
-    return b->ops->evict(b, &p, &r, err);
+    int rc = b->ops->evict(b, &p, &r, err);
+    c->repetitions += repeats;
+    c->sm_moves += r.sm_moves;
+    return rc;
 }
 
 /* Whether pool[0..m) evicts target x (majority of L2E_REPEATS), judged against x's own hit of
@@ -190,10 +194,24 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
                  (unsigned long long)L2E_MAX_LINE_READS, m);
         return 0;
     }
-    bool ok = m >= 1 && m <= CW_MAX_WAYS;
+    /* the group reduction stops at two lines; a set of one way needs one of them alone */
+    for (size_t i = 0; !rc && m == 2 && i < 2; i++) {
+        bool alone;
+        double value;
+        rc = evicts(c, r.target, pool + i, 1, &alone, &value, err);
+        if (!rc && alone)
+            pool[0] = pool[i], m = 1;
+    }
+    if (rc)
+        return rc;
+    if (m < 1 || m > CW_MAX_WAYS) {
+        snprintf(why, why_len, "the reduction left %zu lines: no set of 1 to %d ways (a verdict "
+                 "flipped, or the pool never evicted the target twice alike)", m, CW_MAX_WAYS);
+        return 0;
+    }
+    bool ok;
     size_t bad = 0;
-    if (ok)
-        rc = one_set(c, r.target, pool, m, &ok, &bad, err);
+    rc = one_set(c, r.target, pool, m, &ok, &bad, err);
     if (!rc && !ok) {
         snprintf(why, why_len, "the reduction left %zu lines, of which line %zu is not evicted "
                  "by the others and the target: not one set (a verdict flipped on the way down; "
@@ -361,7 +379,8 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
     int rc = draws(&c, lv, region_lines, n, err);
     size_t used = strlen(lv->why_structure);
     snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "%s(prime+probe: %u "
-             "evict plans, %llu pool lines read)", used ? "; " : "", c.verdicts,
-             (unsigned long long)c.line_reads);
+             "evict plans, %llu pool lines read; %u of %u repetitions timed hit and probe on "
+             "different SMs)", used ? "; " : "", c.verdicts, (unsigned long long)c.line_reads,
+             c.sm_moves, c.repetitions);
     return rc;
 }

@@ -125,10 +125,10 @@ static int pick_target(l2e *c, const uint64_t *pool, size_t n, const uint64_t *c
                        gs_evict_target *cal, char *why, size_t why_len, gs_error *err)
 {
     enum { K = L2E_CANDIDATES, R = L2E_CAL_REPEATS };
-    double hit[R * K], quiet[R * K], full[R * K], hit2[R * K];
+    double hit[R * K], quiet[R * K], full[R * K], rehit[R * K];
     int rc = evict(c, cand, K, pool, n / 4, R, hit, quiet, err);
-    if (!rc)
-        rc = evict(c, cand, K, pool, n, R, hit2, full, err);
+    if (!rc)        /* its hits (rehit) are the same lines' again: the first plan's stand */
+        rc = evict(c, cand, K, pool, n, R, rehit, full, err);
     *t = -1;
     if (rc)
         return rc;

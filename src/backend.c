@@ -88,6 +88,18 @@ static int p_stream(gs_backend *b, const gs_stream_plan *p, gs_stream_result *o,
     return rc;
 }
 
+static int p_evict(gs_backend *b, const gs_evict_plan *p, gs_evict_result *o, gs_error *e)
+{
+    char d[160];
+    double s = gs_profile_now();
+    int rc = inner->evict(b, p, o, e);
+    snprintf(d, sizeof d, "targets=%zu pool=%zu warm=%u passes=%u repeats=%u footprint=%llu "
+             "sm_moves=%u", p->n_targets, p->n_pool, p->warm_passes, p->pool_passes, p->repeats,
+             (unsigned long long)p->footprint_bytes, o->sm_moves);
+    gs_profile_log("evict", s, d);
+    return rc;
+}
+
 static void p_close(gs_backend *b)
 {
     const gs_backend_ops *own = inner;
@@ -109,6 +121,7 @@ static void profile_wrap(gs_backend *b)
     wrapped.bank = inner->bank ? p_bank : NULL;
     wrapped.issue = inner->issue ? p_issue : NULL;
     wrapped.stream = inner->stream ? p_stream : NULL;
+    wrapped.evict = inner->evict ? p_evict : NULL;  /* thousands per L2 search: worth a line */
     wrapped.close = p_close;
     b->ops = &wrapped;
 }

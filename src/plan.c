@@ -193,3 +193,28 @@ int gs_persist_plan_check(const gs_persist_plan *p, const gs_persist_result *out
                            (unsigned long long)p->chain[i], (unsigned long long)p->hot_bytes);
     return 0;
 }
+
+static int evict_offsets_check(const char *what, const uint64_t *o, size_t n, uint64_t footprint,
+                               gs_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (o[i] % 8 || o[i] + 8 > footprint)
+            return gs_fail(err, GS_ERR_USAGE, "evict plan: %s[%zu] = %llu is not an 8-byte word "
+                           "inside the %llu B footprint", what, i, (unsigned long long)o[i],
+                           (unsigned long long)footprint);
+    return 0;
+}
+
+int gs_evict_plan_check(const gs_evict_plan *p, const gs_evict_result *out, gs_error *err)
+{
+    if (!p->targets || p->n_targets == 0 || p->n_targets > GS_EVICT_MAX_TARGETS)
+        return gs_fail(err, GS_ERR_USAGE, "evict plan: %zu targets (1 to %d)", p->n_targets,
+                       GS_EVICT_MAX_TARGETS);
+    if (p->repeats == 0 || p->repeats > GS_EVICT_MAX_REPEATS || (p->n_pool && !p->pool))
+        return gs_fail(err, GS_ERR_USAGE, "evict plan: %u repeats (1 to %d), or a pool count "
+                       "without its offsets", p->repeats, GS_EVICT_MAX_REPEATS);
+    if (!out->hit_cycles || !out->probe_cycles)
+        return gs_fail(err, GS_ERR_USAGE, "evict plan: no result arrays");
+    int rc = evict_offsets_check("targets", p->targets, p->n_targets, p->footprint_bytes, err);
+    return rc ? rc : evict_offsets_check("pool", p->pool, p->n_pool, p->footprint_bytes, err);
+}

@@ -551,6 +551,39 @@ typedef struct gs_persist_result {
     size_t n;
 } gs_persist_result;
 
+/* ---- evict ----------------------------------------------------------------------------------- */
+/* Prime+probe on the L2 (probe cache, "L2 sets and ways"): one buffer of footprint_bytes, every
+ * load ld.global.cg (the L2 serves it, never the L1). Each repetition: warm_passes reads of
+ * every pool line; each target loaded once and loaded again, timed (its own hit, just measured:
+ * a target in the far L2 partition hits later than one in the near part); pool_passes reads of
+ * every pool line; each target loaded again, timed (the probe: its own hit if the pool left it
+ * in the L2, a miss if the pool evicted it). The targets' loads run in order from one thread
+ * (a dependent load between two clock reads); a pool pass reads its lines with as many threads
+ * as the device runs, in parallel, and has ended before anything after it starts. */
+#define GS_EVICT_MAX_TARGETS 64
+#define GS_EVICT_MAX_REPEATS 64
+
+typedef struct gs_evict_plan {
+    uint64_t footprint_bytes;     /* every offset lies below it */
+    const uint64_t *targets;      /* byte offsets, multiples of 8, n_targets of them */
+    size_t n_targets;             /* 1 .. GS_EVICT_MAX_TARGETS */
+    const uint64_t *pool;         /* byte offsets, multiples of 8, n_pool of them (may be 0) */
+    size_t n_pool;
+    unsigned warm_passes;         /* pool reads before the targets' first loads */
+    unsigned pool_passes;         /* pool reads between the targets' hits and their probes */
+    unsigned repeats;             /* repetitions of the whole sequence, each recorded (1 ..
+                                     GS_EVICT_MAX_REPEATS) */
+} gs_evict_plan;
+
+typedef struct gs_evict_result {
+    double *hit_cycles;           /* caller-allocated, repeats x n_targets (repetition-major):
+                                     each target's second load, right after its first */
+    double *probe_cycles;         /* the same shape: each target's load after the pool passes */
+    size_t n;                     /* repetitions recorded */
+    unsigned sm_moves;            /* repetitions whose hit and probe loads ran on different SMs
+                                     (near and far differ per SM); 0 where not known */
+} gs_evict_result;
+
 /* ---- mma ------------------------------------------------------------------------------------- */
 /* Tensor-core matrix multiply-accumulate (probe tensor). Instruction MMA_SYNC is the warp-level
  * mma.sync.aligned of PTX with one shape per type (f16, bf16: m16n8k16 with f32 accumulators;
@@ -641,6 +674,9 @@ typedef struct gs_backend_ops {
     /* Optional (NULL: no tensor cores). A combination that gs_mma_applicable refuses for the
      * device, or that the backend (build, model) cannot run, answers GS_ERR_UNSUPPORTED. */
     int (*mma)(gs_backend *b, const gs_mma_plan *plan, gs_mma_result *out, gs_error *err);
+    /* Optional (NULL: no prime+probe of the L2). A model or device without a cache on the cg
+     * path answers GS_ERR_UNSUPPORTED. */
+    int (*evict)(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out, gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {
@@ -664,9 +700,10 @@ const char *gs_atomic_pattern_name(gs_atomic_pattern p);     /* "chain", "one_ad
 /* Whether CUDA has atomicOP on type t (add: all four; cas, min, max: u32, u64; exch: u32, u64,
  * f32). */
 bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t);
-/* What every backend checks of a write or persist plan (GS_ERR_USAGE naming the field). */
+/* What every backend checks of a write, persist or evict plan (GS_ERR_USAGE naming the field). */
 int gs_write_plan_check(const gs_write_plan *p, gs_error *err);
 int gs_persist_plan_check(const gs_persist_plan *p, const gs_persist_result *out, gs_error *err);
+int gs_evict_plan_check(const gs_evict_plan *p, const gs_evict_result *out, gs_error *err);
 const char *gs_mma_type_name(gs_mma_type t);                 /* "f16", "bf16", "tf32", ... */
 const char *gs_mma_instr_name(gs_mma_instr i);               /* "mma_sync", "wgmma" */
 /* The shape (m, n, k) of instruction i on type t; false where there is none (mma_sync: no e5m2;

@@ -125,6 +125,10 @@ int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out
                   gs_error *err);                                            /* write.cu */
 int gs_cuda_persist(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
                     gs_error *err);                                          /* persist.cu */
+int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out,
+                  gs_error *err);                                            /* evict.cu */
+/* The evict operation's device buffers, kept from one plan to the next, released at close. */
+void gs_cuda_evict_release(void);                                           /* evict.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,

@@ -36,7 +36,7 @@ const gs_opt gs_probe_cache_opts[] = {
     {"structure", GS_OPT_CHOICE, &opt.structure, "FROM",
      "L1-like levels' line, sets, ways, mapping: from fine-grained traces, average-mode stride "
      "walks where those fail (auto, the default), or average-mode walks only (average; TLBs "
-     "too)",
+     "too; with --thorough the L2's sets, ways and mapping from prime+probe eviction sets)",
      "auto|average", 0, 0},
 };
 const int gs_probe_cache_opt_count = sizeof gs_probe_cache_opts / sizeof gs_probe_cache_opts[0];

@@ -214,37 +214,56 @@ typedef struct xor_bands {
     size_t yes_n, no_n;
 } xor_bands;
 
-/* Whether line x falls in the set of set[0..m) (ways + 1 lines of one set): a walk of x with
- * set[1..m) (ways lines of the set, which fit) misses only when x is their set's ways + 1-th.
- * The walk's average joins its verdict's band in b. */
-static int in_set(cw_walker *w, const uint64_t *set, size_t m, uint64_t x, double hit, bool *yes,
-                  xor_bands *b, gs_error *err)
+/* The walks' in-set verdict (cw_in_set_fn): a walk of x with set[1..m) (ways lines of the set,
+ * which fit) misses only when x is their set's ways + 1-th; value: the walk's average. */
+typedef struct walk_in_set_ctx {
+    cw_walker *w;
+    double hit;
+} walk_in_set_ctx;
+
+static int walk_in_set(void *ctx, const uint64_t *set, size_t m, uint64_t x, bool *yes,
+                       double *value, gs_error *err)
 {
+    walk_in_set_ctx *c = ctx;
     uint64_t t[CW_MAX_WAYS + 1];
-    *yes = false;
-    for (size_t i = 0; i < m; i++)
-        if (set[i] == x)
-            return *yes = true, 0;
     memcpy(t, set + 1, (m - 1) * sizeof *t);
     t[m - 1] = x;
-    double avg;
-    int rc = cw_avg_offsets(w, t, m, &avg, err);
-    *yes = !rc && avg > hit * 1.1;
+    int rc = cw_avg_offsets(c->w, t, m, value, err);
+    *yes = !rc && *value > c->hit * 1.1;
+    return rc;
+}
+
+/* An in-set test, its verdict's value joining its band in b: the verdict function, where x is
+ * not one of set[0..m) (a line of the set is in it). */
+typedef struct in_set_test {
+    cw_in_set_fn fn;
+    void *ctx;
+    const uint64_t *set;
+    size_t m;
+} in_set_test;
+
+static int in_set(const in_set_test *s, uint64_t x, bool *yes, xor_bands *b, gs_error *err)
+{
+    *yes = false;
+    for (size_t i = 0; i < s->m; i++)
+        if (s->set[i] == x)
+            return *yes = true, 0;
+    double v;
+    int rc = s->fn(s->ctx, s->set, s->m, x, yes, &v, err);
     if (rc)
         return rc;
     double *lo = *yes ? &b->yes_lo : &b->no_lo, *hi = *yes ? &b->yes_hi : &b->no_hi;
     size_t *n = *yes ? &b->yes_n : &b->no_n;
-    *lo = *n == 0 || avg < *lo ? avg : *lo;
-    *hi = *n == 0 || avg > *hi ? avg : *hi;
+    *lo = *n == 0 || v < *lo ? v : *lo;
+    *hi = *n == 0 || v > *hi ? v : *hi;
     (*n)++;
     return 0;
 }
 
 /* Lines set[0] ^ v for v of one or two address bits from the line's to top_bit: conflicts[] gets
  * the v that stay in the set, apart[] those that leave it. */
-static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low, unsigned top,
-                      double hit, uint64_t *conflicts, size_t *nc, uint64_t *apart, size_t *na,
-                      xor_bands *b, gs_error *err)
+static int flip_tests(const in_set_test *s, unsigned low, unsigned top, uint64_t *conflicts,
+                      size_t *nc, uint64_t *apart, size_t *na, xor_bands *b, gs_error *err)
 {
     int rc = 0;
     *nc = *na = 0;
@@ -252,7 +271,7 @@ static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low,
         for (unsigned k = j; k <= top && !rc && *nc + *na < XOR_MAX_TESTS; k++) {
             uint64_t v = (1ull << j) | (1ull << k);
             bool yes;
-            rc = in_set(w, set, m, set[0] ^ v, hit, &yes, b, err);
+            rc = in_set(s, s->set[0] ^ v, &yes, b, err);
             if (!rc && yes)
                 conflicts[(*nc)++] = v;
             else if (!rc)
@@ -263,12 +282,12 @@ static int flip_tests(cw_walker *w, const uint64_t *set, size_t m, unsigned low,
 
 /* Held-out lines: XOR_HELD_OUT that the masks put in the set (random sums of conflicting
  * differences) and XOR_HELD_OUT random lines of the region; how many the walks contradict. */
-static int held_out(cw_walker *w, const uint64_t *set, size_t m, const uint64_t *masks, size_t k,
-                    const uint64_t *conflicts, size_t nc, uint64_t bits, double hit,
-                    size_t *wrong, xor_bands *b, gs_error *err)
+static int held_out(cw_walker *w, const in_set_test *s, const uint64_t *masks, size_t k,
+                    const uint64_t *conflicts, size_t nc, uint64_t bits, size_t *wrong,
+                    xor_bands *b, gs_error *err)
 {
     int rc = 0;
-    uint64_t home = gs_gf2_index(masks, k, set[0]);
+    uint64_t home = gs_gf2_index(masks, k, s->set[0]);
     *wrong = 0;
     for (size_t i = 0; i < 2 * XOR_HELD_OUT && !rc; i++) {
         uint64_t v = 0;
@@ -278,8 +297,8 @@ static int held_out(cw_walker *w, const uint64_t *set, size_t m, const uint64_t 
         else
             v = gs_rng_next(&w->rng) & bits;
         bool yes;
-        rc = in_set(w, set, m, set[0] ^ v, hit, &yes, b, err);
-        *wrong += !rc && yes != (gs_gf2_index(masks, k, set[0] ^ v) == home);
+        rc = in_set(s, s->set[0] ^ v, &yes, b, err);
+        *wrong += !rc && yes != (gs_gf2_index(masks, k, s->set[0] ^ v) == home);
     }
     return rc;
 }
@@ -291,11 +310,10 @@ static void append_why(cw_level *lv, const char *why)
     snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "; %s", why);
 }
 
-/* The highest address bit a line of a set is moved by to test the index: 16 x capacity, within
- * the space (device memory spaces reach past the capacity search's bound, as in cw_avg_fits). */
-static unsigned move_top(const cw_walker *w, const cw_level *lv)
+unsigned cw_xor_top_bit(const cw_walker *w, uint64_t size_bytes)
 {
-    unsigned top = log2_floor(16 * lv->size_bytes);
+    unsigned top = log2_floor(16 * size_bytes);
+    /* device memory spaces reach past the capacity search's bound (as in cw_avg_fits) */
     bool device = w->space == GS_SPACE_GLOBAL || w->space == GS_SPACE_TEXTURE;
     if (!device && top >= log2_floor(w->bound))
         top = log2_floor(w->bound) - 1;
@@ -315,11 +333,11 @@ typedef struct mod_tally {
 } mod_tally;
 
 /* One distance's verdict: whether line set[0] + k lines stays in the set, tallied. */
-static int mod_test(cw_walker *w, const uint64_t *set, size_t m, uint64_t line, double hit,
-                    uint64_t sets, uint64_t k, mod_tally *t, gs_error *err)
+static int mod_test(const in_set_test *s, uint64_t line, uint64_t sets, uint64_t k,
+                    mod_tally *t, gs_error *err)
 {
     bool yes;
-    int rc = in_set(w, set, m, set[0] + k * line, hit, &yes, &t->bands, err);
+    int rc = in_set(s, s->set[0] + k * line, &yes, &t->bands, err);
     if (rc)
         return rc;
     if (k % sets == 0) {
@@ -345,9 +363,11 @@ static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t 
                         double hit, gs_error *err)
 {
     char why[320] = "";
-    uint64_t span = (2ull << move_top(w, lv)) - set[0] - line;
+    uint64_t span = (2ull << cw_xor_top_bit(w, lv->size_bytes)) - set[0] - line;
     uint64_t sets = lv->sets, most = span / line;
     mod_tally t = {0};
+    walk_in_set_ctx walks = {.w = w, .hit = hit};
+    in_set_test s = {.fn = walk_in_set, .ctx = &walks, .set = set, .m = m};
     int rc = 0;
     if (most < 4 * sets) {
         snprintf(why, sizeof why, "%llu sets is not a power of two, and the lines up to %llu B "
@@ -365,11 +385,11 @@ static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t 
                 r /= p;
         }
     for (uint64_t i = 0; i < nf && !rc; i++)
-        rc = mod_test(w, set, m, line, hit, sets, fixed[i], &t, err);
+        rc = mod_test(&s, line, sets, fixed[i], &t, err);
     for (int i = 0; i < 2 * XOR_HELD_OUT && !rc; i++) {
         uint64_t k = i < XOR_HELD_OUT ? sets * (1 + gs_rng_below(&w->rng, most / sets - 1))
                                       : 1 + gs_rng_below(&w->rng, most - 1);
-        rc = mod_test(w, set, m, line, hit, sets, k, &t, err);
+        rc = mod_test(&s, line, sets, k, &t, err);
     }
     if (rc)
         return rc;
@@ -398,26 +418,30 @@ static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t 
     return 0;
 }
 
-/* The set index as XOR masks of address bits (gs_gf2): lines set[0] ^ v, v of one or two bits
- * from the line's up to 16 x capacity, tested against ways + 1 lines of one set; the masks are the
- * null space of the differences that stay in the set. Accepted when they make lv->sets sets, put
- * every line that left the set elsewhere, and predict held-out lines; else the mapping stays not
- * determined with why (appended to lv->why_structure). */
-static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
-                     double hit, gs_error *err)
+int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
+                 const uint64_t *known, size_t n_known, cw_in_set_fn fn, void *ctx,
+                 gs_error *err)
 {
-    char why[240];
-    unsigned low = log2_floor(line), top = move_top(w, lv);
+    char why[320];
+    unsigned low = log2_floor(line), top = cw_xor_top_bit(w, lv->size_bytes);
+    in_set_test s = {.fn = fn, .ctx = ctx, .set = set, .m = m};
     uint64_t bits = ((2ull << top) - 1) & ~(line - 1);
-    uint64_t *conflicts = malloc(XOR_MAX_TESTS * sizeof *conflicts);
+    uint64_t *conflicts = malloc((XOR_MAX_TESTS + n_known) * sizeof *conflicts);
     uint64_t *apart = malloc(XOR_MAX_TESTS * sizeof *apart);
     int rc = conflicts && apart ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     size_t nc = 0, na = 0, k = 0, wrong = 0, sep = 0;
     uint64_t masks[GS_GF2_MAX_MASKS];
     xor_bands bands = {0};
     why[0] = 0;
-    if (!rc)
-        rc = flip_tests(w, set, m, low, top, hit, conflicts, &nc, apart, &na, &bands, err);
+    if (!rc && (lv->sets & (lv->sets - 1)))
+        snprintf(why, sizeof why, "%u sets is not a power of two: no XOR (linear) function of "
+                 "address bits indexes them (modulo an odd count, or a non-linear hash)",
+                 lv->sets);
+    if (!rc && !why[0])
+        rc = flip_tests(&s, low, top, conflicts, &nc, apart, &na, &bands, err);
+    size_t flips = nc;
+    for (size_t i = 0; !rc && !why[0] && i < n_known; i++)
+        conflicts[nc++] = known[i] & bits;
     if (!rc && !why[0]) {
         k = gs_gf2_null_space(conflicts, nc, bits, masks, GS_GF2_MAX_MASKS);
         uint64_t home = gs_gf2_index(masks, k, 0);
@@ -425,25 +449,27 @@ static int xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, 
             sep += gs_gf2_index(masks, k, apart[i]) == home;
         if (k > GS_GF2_MAX_MASKS || (1ull << k) != lv->sets || sep)
             snprintf(why, sizeof why, "of %zu lines one or two address bits (%u..%u) away from "
-                     "a set's line, %zu stayed in it: their differences leave %zu XOR masks "
-                     "(%llu sets; %u measured) and %zu of the %zu that left unexplained: no "
-                     "linear index of these bits", nc + na, low, top, nc, k,
+                     "a set's line, %zu stayed in it: their differences (and %zu of lines found "
+                     "in one set) leave %zu XOR masks (%llu sets; %u measured) and %zu of the "
+                     "%zu that left unexplained: no linear index of these bits", flips + na, low,
+                     top, flips, n_known, k,
                      k < 64 ? (unsigned long long)1 << k : 0ull, lv->sets, sep, na);
     }
     if (!rc && !why[0]) {
-        rc = held_out(w, set, m, masks, k, conflicts, nc, bits, hit, &wrong, &bands, err);
+        rc = held_out(w, &s, masks, k, conflicts, nc, bits, &wrong, &bands, err);
         if (!rc && wrong)
             snprintf(why, sizeof why, "XOR masks from one- and two-bit moves (bits %u..%u) "
                      "mispredict %zu of %d held-out lines: no linear index of these bits", low,
                      top, wrong, 2 * XOR_HELD_OUT);
     }
-    /* every verdict above is one walk's average against hit x 1.1: the fit stands only when
-     * the walks judged in the set and those judged out lie in bands apart beyond their noise */
+    /* every verdict above is one measurement against a threshold (a walk's average against hit
+     * x 1.1, or a probe against its target's levels): the fit stands only when the values
+     * judged in the set and those judged out lie in bands apart beyond their noise */
     if (!rc && !why[0] && !gs_gf2_bands_apart(bands.yes_lo, bands.yes_hi, bands.yes_n,
                                               bands.no_lo, bands.no_hi, bands.no_n))
-        snprintf(why, sizeof why, "the walks that put a line in the set (%zu, %.1f-%.1f cycles) "
-                 "and out of it (%zu, %.1f-%.1f) are not apart by twice the wider band's "
-                 "spread: the in-set verdicts behind the XOR fit are within the noise",
+        snprintf(why, sizeof why, "the verdicts that put a line in the set (%zu, values "
+                 "%.2f-%.2f) and out of it (%zu, %.2f-%.2f) are not apart by twice the wider "
+                 "band's spread: the in-set verdicts behind the XOR fit are within the noise",
                  bands.yes_n, bands.yes_lo, bands.yes_hi, bands.no_n, bands.no_lo, bands.no_hi);
     unsigned single[GS_GF2_MAX_MASKS];
     if (!rc && why[0])
@@ -479,7 +505,8 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
                          uint64_t line, uint64_t ways, gs_error *err)
 {
     char why[300];
-    int rc = cw_xor_members(w, lv, set, m, line, move_top(w, lv), why, sizeof why, err);
+    int rc = cw_xor_members(w, lv, set, m, line, cw_xor_top_bit(w, lv->size_bytes), why,
+                            sizeof why, err);
     if (rc || lv->mapping != CW_MAP_XOR) {
         if (!rc)
             append_why(lv, why);
@@ -542,8 +569,10 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
      * of them (XOR masks for a power-of-two set count, else line mod sets), and the
      * fine-grained policy tests */
     size_t m = (size_t)r[2] + 1;
-    int rc2 = lv->sets & (lv->sets - 1) ? modulo_index(w, lv, group, m, line, hit, err)
-                                        : xor_index(w, lv, group, m, line, hit, err);
+    walk_in_set_ctx walks = {.w = w, .hit = hit};
+    int rc2 = lv->sets & (lv->sets - 1)
+                  ? modulo_index(w, lv, group, m, line, hit, err)
+                  : cw_xor_index(w, lv, group, m, line, NULL, 0, walk_in_set, &walks, err);
     if (!rc2 && lv->mapping == CW_MAP_NONE)
         rc2 = members_index(w, lv, group, m, line, ways, err);
     if (rc2)

@@ -117,7 +117,7 @@ typedef struct cw_level {
     size_t nprob;
     size_t policy_n;
     const char *policy_method;
-    char why_structure[900];
+    char why_structure[1024];
     char why_policy[640];
     /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0],
      * of the cyclic walk [1] and of the last protect-then-evict round run [2] (block of each
@@ -408,6 +408,26 @@ typedef int (*cw_misses_fn)(void *ctx, const uint64_t *lines, size_t n, bool *ye
 int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, void *ctx,
                     gs_error *err);
 
+/* Whether line x falls in the set of set[0..m) (ways + 1 lines of one set; x is none of them),
+ * and the value the verdict rests on (a walk's average, a normalized probe); an error code. */
+typedef int (*cw_in_set_fn)(void *ctx, const uint64_t *set, size_t m, uint64_t x, bool *yes,
+                            double *value, gs_error *err);
+/* The highest address bit cw_xor_index moves a line by: 16 x the capacity (device memory), at
+ * most bit 40, below the walker's bound in the other spaces. */
+unsigned cw_xor_top_bit(const cw_walker *w, uint64_t size_bytes);
+/* The set index as XOR masks of address bits (gs_gf2; cache_avg_structure.c): lines set[0] ^ v,
+ * v of one or two bits from the line's up to cw_xor_top_bit, judged by in_set against ways + 1
+ * lines of one set; the masks are the null space of the differences that stay in the set and
+ * of known[0..n_known) (differences of lines found in one set: a hash of three or more bits
+ * per index bit keeps few one- and two-bit moves in a set, random lines of a set span them).
+ * Accepted when they make lv->sets sets, put every line that left the set elsewhere, predict
+ * held-out lines, and the verdicts' values in and out lie apart beyond their noise; then
+ * lv->mapping is CW_MAP_XOR (or CW_MAP_BITS for single-bit masks); else the mapping stays not
+ * determined with why (appended to lv->why_structure). */
+int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
+                 const uint64_t *known, size_t n_known, cw_in_set_fn in_set, void *ctx,
+                 gs_error *err);
+
 /* Average cycles per access of a warm cyclic walk over the given byte offsets (8-byte elements,
  * any order). */
 int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
@@ -475,10 +495,12 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
 int cw_l2_miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice,
                       double *excess, double *hit, gs_error *err);
 
-/* The L2's ways and sets from eviction sets found in average mode (cache_l2_structure.c,
- * docs/methods.md "L2 sets and ways"): lines at a power-of-two stride, the fewest whose walk
- * shows a miss excess, reduced to one set's ways + 1 lines; sets = capacity / (ways x line).
- * Sets lv->sets / ways or lv->why_structure; mapping and policy stay not determined (why). */
+/* The L2's ways, sets and mapping from eviction sets found by prime+probe (cache_l2_structure.c,
+ * docs/methods.md "L2 sets and ways"; the backend's evict operation): three pools of random
+ * lines, twice the capacity, each reduced to the lines that still evict a target; ways = their
+ * count where three agree, sets = capacity / (ways x line), the XOR index where the sets are a
+ * power of two. Sets lv->sets / ways / mapping or lv->why_structure; the policy stays not
+ * determined (why). sw gives the far partition's hit where it saw two L2 plateaus. */
 int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 
 /* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks

@@ -1,292 +1,395 @@
-/* The L2's ways and sets from eviction sets found in average mode (docs/methods.md, "cache",
- * "L2 sets and ways"; issue 16): the eviction-set reduction of the memory-hierarchy paper's
- * section 3.2 (3) run without a trace, since no trace holds an L2-sized chain. Every verdict is
- * "does this walk miss": the miss excess of cw_l2_miss_excess (a walk less the same lines
- * visited twice in a row, so near and far hits cancel and a far hit never reads as a miss)
- * summed over one pass, less the excess of a walk over one random line of each 2 MB page the
- * walk visits in the same order (translation misses), above 1.5 x the miss penalty: more than
- * one line missing a pass. A random pool would need about the L2's lines (409 600 on an H100)
- * before one set overflows, and its one overflowing set would drown in its average; lines at a
- * power-of-two stride fall into few sets when the index maps strides onto few of them, so the
- * fewest lines at a stride whose walk misses overflow one set and the reduction starts small.
- * Pools span at most the walker's bound (4 x the driver's L2 size). */
+/* The L2's ways and sets from eviction sets found by prime+probe (docs/methods.md, "cache", "L2
+ * sets and ways"; issue 16): the eviction-set reduction of the memory-hierarchy paper's section
+ * 3.2 (3), run on the backend's evict operation instead of chases, since a dependent chase over
+ * an L2-sized pool takes about 0.3 s on an H100 and a reduction needs hundreds of verdicts. A
+ * verdict reads a pool in parallel (tens of microseconds for 100 MB) and times one target line
+ * before and after it (analysis/evict_verdict.h: against the target's own hit and miss, so a far
+ * hit never reads as a miss). Each draw: a pool of random lines, twice the capacity's, from a
+ * region of 32 x the capacity (every bit the XOR fit moves); a target chosen among candidates
+ * whose miss stands clear of everything they read while kept; the pool reduced to the lines that
+ * still evict it, a set's ways; every line of it checked to be evicted by the others and the
+ * target. Three draws must agree; sets = capacity / (ways x line). Where the sets are a power of
+ * two, the XOR index (cw_xor_index) with the same verdict. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/evict_verdict.h"
+#include "analysis/stats.h"
 #include "probes/cache_internal.h"
 
-#define L2S_MAX_LINES 4096u      /* lines of one pool, at most */
-#define L2S_MAX_VERDICTS 1500u   /* verdicts (four walks each, at most) of the whole method */
-#define L2S_DRAWS 3              /* reductions from pools at different bases; all must agree */
-#define L2S_PAGE (2ull << 20)    /* translation unit assumed for the reference walks */
-#define L2S_MAX_ACCESSES 24000000ull /* loads of the whole method, at most (about 4-12 s on an
-                                         H100 at 0.17-0.5 us a load) */
-#define L2S_PASSES 8u            /* timed passes of a walk (at least 2048 loads) */
+#define L2E_DRAWS 3              /* reductions from independent pools and targets; all agree */
+#define L2E_POOL_FACTOR 2        /* pool lines: 2 x the capacity's (2 x ways per set, evenly) */
+#define L2E_CANDIDATES 16        /* target candidates of a draw */
+#define L2E_REPEATS 3            /* repetitions of a verdict; the majority decides */
+#define L2E_CAL_REPEATS 5        /* repetitions of a calibration */
+#define L2E_WARM_PASSES 1        /* pool reads before the target's first load */
+#define L2E_POOL_PASSES 2        /* pool reads between its hit and its probe */
+#define L2E_MAX_VERDICTS 6000u   /* evict plans of the whole method, at most */
+#define L2E_MAX_LINE_READS (1ull << 32) /* pool lines read by the whole method, at most (about
+                                           550 GB on a 128-B line: well under a second of an
+                                           H100's L2; the simulator's cost) */
 
-typedef struct l2s {
+typedef struct l2e {
     cw_walker *w;
-    uint64_t line, bound;
-    double penalty;              /* miss latency less the far hit (cycles) */
-    uint64_t *sorted, *twice, *ref;
+    uint64_t line, footprint;
+    double far;                  /* the far partition's hit (cycles; NaN: not known) */
+    double miss;                 /* the current draw's target's miss (cycles) */
     unsigned verdicts;
-    uint64_t accesses;           /* loads of every walk so far, warm-up included */
-} l2s;
+    uint64_t line_reads;
+    unsigned repetitions, sm_moves; /* of every plan; sm_moves: hit and probe on other SMs */
+    bool spent;                  /* a budget ran out: every search stops */
+} l2e;
 
-static int cmp_u64(const void *a, const void *b)
+/* One evict plan: targets[0..n) against pool[0..m), repeats repetitions into hit and probe. */
+static int evict(l2e *c, const uint64_t *targets, size_t n, const uint64_t *pool, size_t m,
+                 unsigned repeats, double *hit, double *probe, gs_error *err)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* One warm average walk over lines[0..n), L2S_PASSES timed passes (2048 loads at least). */
-static int walk(l2s *c, const uint64_t *lines, size_t n, double *avg, gs_error *err)
-{
-    uint64_t top = 0, timed = n * L2S_PASSES < 2048 ? 2048 : n * L2S_PASSES;
-    for (size_t i = 0; i < n; i++)
-        top = lines[i] > top ? lines[i] : top;
-    c->accesses += 2 * n + timed;
-    return cw_avg_chase(c->w, lines, n, top + AVG_ELEM, 2, timed, -1, avg, err);
-}
-
-/* Miss excess of one pass over lines (cycles): n x 2 (a - b), a the walk's average, b that of
- * the walk visiting each line twice in a row (as cw_l2_miss_excess, with fewer timed passes). */
-static int pass_excess(l2s *c, const uint64_t *lines, size_t n, double *e, gs_error *err)
-{
-    double a, b;
-    for (size_t i = 0; i < n; i++)
-        c->twice[2 * i] = lines[i], c->twice[2 * i + 1] = lines[i] + AVG_ELEM;
-    int rc = walk(c, lines, n, &a, err);
-    if (!rc)
-        rc = walk(c, c->twice, 2 * n, &b, err);
-    *e = rc ? NAN : 2 * (a - b) * (double)n;
+    gs_backend *b = c->w->ctx->backend;
+    gs_evict_plan p = {.footprint_bytes = c->footprint, .targets = targets, .n_targets = n,
+                       .pool = pool, .n_pool = m, .warm_passes = L2E_WARM_PASSES,
+                       .pool_passes = L2E_POOL_PASSES, .repeats = repeats};
+    gs_evict_result r = {.hit_cycles = hit, .probe_cycles = probe};
+    c->verdicts++;
+    c->line_reads += (uint64_t)m * (L2E_WARM_PASSES + L2E_POOL_PASSES) * repeats;
+    c->spent = c->verdicts >= L2E_MAX_VERDICTS || c->line_reads >= L2E_MAX_LINE_READS;
+    int rc = b->ops->evict(b, &p, &r, err);
+    c->repetitions += repeats;
+    c->sm_moves += r.sm_moves;
     return rc;
 }
 
-/* Whether a cyclic walk over lines[0..n) (ascending) misses: its pass excess less that of one
- * random line per 2 MB page it visits, in the same page order, above 1.5 x the penalty. */
-static int overflows(l2s *c, const uint64_t *lines, size_t n, bool *yes, double *net,
-                     gs_error *err)
+/* Whether pool[0..m) evicts target x (majority of L2E_REPEATS), judged against x's own hit of
+ * this plan, the draw's miss and the far hit; value: the normalized median probe. */
+static int evicts(l2e *c, uint64_t x, const uint64_t *pool, size_t m, bool *yes, double *value,
+                  gs_error *err)
 {
+    double hit[L2E_REPEATS], probe[L2E_REPEATS];
+    int rc = evict(c, &x, 1, pool, m, L2E_REPEATS, hit, probe, err);
     *yes = false;
-    if (c->verdicts++ >= L2S_MAX_VERDICTS || c->accesses >= L2S_MAX_ACCESSES) {
-        c->verdicts = L2S_MAX_VERDICTS;        /* the budget is spent: every search stops */
-        return 0;
-    }
-    memcpy(c->sorted, lines, n * sizeof *lines);
-    qsort(c->sorted, n, sizeof *c->sorted, cmp_u64);
-    size_t pages = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || c->sorted[i] / L2S_PAGE != c->sorted[i - 1] / L2S_PAGE)
-            c->ref[pages++] = c->sorted[i] / L2S_PAGE * L2S_PAGE +
-                              gs_rng_below(&c->w->rng, L2S_PAGE / c->line) * c->line;
-    double e, e_ref = 0;
-    int rc = pass_excess(c, c->sorted, n, &e, err);
-    if (!rc && pages > 1)
-        rc = pass_excess(c, c->ref, pages, &e_ref, err);
-    *net = rc ? NAN : e - e_ref;
-    *yes = !rc && *net > 1.5 * c->penalty;
-    return rc;
-}
-
-static void stride_pool(uint64_t base, uint64_t stride, size_t n, uint64_t *out)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = base + i * stride;
-}
-
-/* The fewest lines at this stride from base whose walk misses, below `below` (0: none); most:
- * the count tried first (the largest the bound and L2S_MAX_LINES allow). */
-static int fewest_missing(l2s *c, uint64_t base, uint64_t stride, size_t below, uint64_t *pool,
-                          size_t *fewest, gs_error *err)
-{
-    size_t hi = L2S_MAX_LINES;
-    if ((c->bound - base) / stride < hi)
-        hi = (size_t)((c->bound - base) / stride);
-    if (below && below - 1 < hi)
-        hi = below - 1;
-    *fewest = 0;
-    if (hi < 3)
-        return 0;
-    bool yes;
-    double net;
-    stride_pool(base, stride, hi, pool);
-    int rc = overflows(c, pool, hi, &yes, &net, err);
-    if (rc || !yes)
+    if (rc)
         return rc;
-    size_t lo = 2;                              /* lo fits (two lines: assumed) */
-    while (!rc && hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        stride_pool(base, stride, mid, pool);
-        rc = overflows(c, pool, mid, &yes, &net, err);
-        if (!rc && yes)
-            hi = mid;
-        else
-            lo = mid;
+    double thr = gs_evict_threshold(gs_median(hit, L2E_REPEATS), c->miss, c->far);
+    *yes = gs_evict_majority(probe, L2E_REPEATS, thr, c->miss, value);
+    return 0;
+}
+
+/* cw_group_reduce's verdict: whether lines[0..n) still evict the draw's target. */
+typedef struct reduce_ctx {
+    l2e *c;
+    uint64_t target;
+} reduce_ctx;
+
+static int still_evicts(void *ctx, const uint64_t *lines, size_t n, bool *yes, bool *more,
+                        gs_error *err)
+{
+    reduce_ctx *r = ctx;
+    double value;
+    int rc = evicts(r->c, r->target, lines, n, yes, &value, err);
+    *more = !r->c->spent;
+    return rc;
+}
+
+/* cw_xor_index's verdict: x is in the set of set[0..m) (the target, then its ways lines) when
+ * set[1..m) evict it. */
+static int probe_in_set(void *ctx, const uint64_t *set, size_t m, uint64_t x, bool *yes,
+                        double *value, gs_error *err)
+{
+    return evicts(ctx, x, set + 1, m - 1, yes, value, err);
+}
+
+/* n + L2E_CANDIDATES distinct random lines of the region into lines (pool first, candidates
+ * last): a partial Fisher-Yates over the region's line numbers. */
+static int draw_lines(l2e *c, uint64_t region_lines, size_t n, uint64_t *lines, gs_error *err)
+{
+    uint32_t *pick = malloc(region_lines * sizeof *pick);
+    if (!pick)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t i = 0; i < region_lines; i++)
+        pick[i] = (uint32_t)i;
+    for (size_t i = 0; i < n + L2E_CANDIDATES; i++) {
+        uint64_t j = i + gs_rng_below(&c->w->rng, region_lines - i);
+        uint32_t x = pick[i];
+        pick[i] = pick[j], pick[j] = x;
+        lines[i] = (uint64_t)pick[i] * c->line;
     }
-    *fewest = rc ? 0 : hi;
-    return rc;
+    free(pick);
+    return 0;
 }
 
-/* cw_group_reduce's verdict: overflows, while the budget lasts. */
-static int l2_misses(void *ctx, const uint64_t *lines, size_t n, bool *yes, bool *more,
-                     gs_error *err)
+/* The draw's target among the candidates: hits, probes under a quarter of the pool (half the
+ * capacity: too few lines to evict, enough to flush copies of far lines) and under the whole
+ * pool (gs_evict_calibrate, gs_evict_pick). *t < 0 when none is usable; why says so. */
+static int pick_target(l2e *c, const uint64_t *pool, size_t n, const uint64_t *cand, int *t,
+                       gs_evict_target *cal, char *why, size_t why_len, gs_error *err)
 {
-    l2s *c = ctx;
-    double net;
-    int rc = overflows(c, lines, n, yes, &net, err);
-    *more = c->verdicts < L2S_MAX_VERDICTS;
-    return rc;
+    enum { K = L2E_CANDIDATES, R = L2E_CAL_REPEATS };
+    double hit[R * K], quiet[R * K], full[R * K], rehit[R * K];
+    int rc = evict(c, cand, K, pool, n / 4, R, hit, quiet, err);
+    if (!rc)        /* its hits (rehit) are the same lines' again: the first plan's stand */
+        rc = evict(c, cand, K, pool, n, R, rehit, full, err);
+    *t = -1;
+    if (rc)
+        return rc;
+    gs_evict_target all[K];
+    for (size_t i = 0; i < K; i++)
+        all[i] = gs_evict_calibrate(hit, quiet, full, R, K, i, c->far);
+    *t = gs_evict_pick(all, K);
+    if (*t >= 0) {
+        *cal = all[*t];
+        return 0;
+    }
+    snprintf(why, why_len, "no target of %d had its miss after the whole pool (%zu lines) 4 "
+             "noise spreads above what it read kept (candidate 0: hit %.0f, kept %.0f, miss "
+             "%.0f, noise %.0f cycles): the pool does not evict, or the verdict is within the "
+             "noise (more repetitions per verdict would decide it)", K, n, all[0].hit_cycles,
+             all[0].kept_cycles, all[0].miss_cycles, all[0].noise_cycles);
+    return 0;
 }
 
-/* Group reduction (cw_group_reduce) under this file's verdict; *m = 0 when the verdict budget
- * ran out. */
-static int reduce(l2s *c, uint64_t *s, size_t *m, uint64_t *t, gs_error *err)
+/* Whether every line of the reduced set s[0..m) is evicted by the others and the target: the
+ * m + 1 lines are one set (a verdict flipped during the reduction leaves a line that is not). */
+static int one_set(l2e *c, uint64_t target, const uint64_t *s, size_t m, bool *ok,
+                   size_t *bad, gs_error *err)
 {
-    int rc = cw_group_reduce(s, m, t, l2_misses, c, err);
-    if (c->verdicts >= L2S_MAX_VERDICTS)
-        *m = 0;
-    return rc;
-}
-
-/* The stride whose pool misses with the fewest lines: power-of-two strides from 2 lines up to
- * the bound / 4, each pool from a random line of the first 2 MB page. A stride's fewest count
- * counts only when a second verdict on the same pool misses again: on an H100 a pool of 4 lines
- * at 16 MB once read as missing, and no other base's pool missed there. */
-static int best_stride(l2s *c, uint64_t *pool, uint64_t *stride, size_t *fewest, gs_error *err)
-{
+    uint64_t others[CW_MAX_WAYS + 1];
     int rc = 0;
-    *stride = 0;
-    *fewest = 0;
-    for (uint64_t s = 2 * c->line; s <= c->bound / 4 && !rc; s *= 2) {
-        uint64_t span = s < L2S_PAGE ? s : L2S_PAGE;
-        uint64_t base = gs_rng_below(&c->w->rng, span / c->line) * c->line;
-        size_t n;
-        bool again = false;
-        double net;
-        rc = fewest_missing(c, base, s, *fewest, pool, &n, err);
-        if (!rc && n) {
-            stride_pool(base, s, n, pool);
-            rc = overflows(c, pool, n, &again, &net, err);
-        }
-        if (!rc && n && again)
-            *stride = s, *fewest = n;
+    *ok = true;
+    for (size_t i = 0; i < m && *ok && !rc; i++) {
+        size_t k = 0;
+        for (size_t j = 0; j < m; j++)
+            if (j != i)
+                others[k++] = s[j];
+        others[k++] = target;
+        double value;
+        rc = evicts(c, s[i], others, k, ok, &value, err);
+        *bad = i;
     }
     return rc;
 }
 
-static void not_determined(cw_level *lv, const char *fmt, unsigned long long a,
-                           unsigned long long b, unsigned long long x)
+/* One draw: a pool, its target, the reduction and the one-set check. *ways 0 with why when it
+ * gives none; group gets the target then the set's lines (ways + 1). */
+static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_t *scratch,
+                uint64_t *ways, uint64_t *group, char *why, size_t why_len, gs_error *err)
 {
-    char why[400];
-    snprintf(why, sizeof why, fmt, a, b, x);
+    *ways = 0;
+    int rc = draw_lines(c, region_lines, n, pool, err);
+    int t = -1;
+    gs_evict_target cal;
+    if (!rc)
+        rc = pick_target(c, pool, n, pool + n, &t, &cal, why, why_len, err);
+    if (rc || t < 0)
+        return rc;
+    reduce_ctx r = {.c = c, .target = pool[n + (size_t)t]};
+    c->miss = cal.miss_cycles;
+    size_t m = n;
+    rc = cw_group_reduce(pool, &m, scratch, still_evicts, &r, err);
+    if (rc)
+        return rc;
+    if (c->spent) {
+        /* on an H100, 25 times this budget left 184 thousand lines (23.5 MB, about the near
+         * partition) that still evicted the target and no 1/k of them could go: eviction by
+         * volume, not by one set's ways (docs/methods.md, "L2 sets and ways") */
+        double share = (double)m * (double)c->line / (double)(n * c->line / L2E_POOL_FACTOR);
+        snprintf(why, why_len, "the budget (%u evict plans, %llu pool lines read) ran out with "
+                 "%zu lines left (%.1f MB, %.0f %% of the capacity)%s", L2E_MAX_VERDICTS,
+                 (unsigned long long)L2E_MAX_LINE_READS, m, (double)(m * c->line) / 1e6,
+                 100 * share, share > 0.125
+                     ? ": lines far beyond one set's still evict the target and the reduction "
+                       "slows as it nears them, as where eviction goes by volume or chance, "
+                       "not by a set's ways; the eviction rate against pool size would decide it"
+                     : " (more verdicts would decide it)");
+        return 0;
+    }
+    /* the group reduction stops at two lines; a set of one way needs one of them alone */
+    for (size_t i = 0; !rc && m == 2 && i < 2; i++) {
+        bool alone;
+        double value;
+        rc = evicts(c, r.target, pool + i, 1, &alone, &value, err);
+        if (!rc && alone)
+            pool[0] = pool[i], m = 1;
+    }
+    if (rc)
+        return rc;
+    if (m < 1 || m > CW_MAX_WAYS) {
+        snprintf(why, why_len, "the reduction left %zu lines: no set of 1 to %d ways (a verdict "
+                 "flipped, or the pool never evicted the target twice alike)", m, CW_MAX_WAYS);
+        return 0;
+    }
+    bool ok;
+    size_t bad = 0;
+    rc = one_set(c, r.target, pool, m, &ok, &bad, err);
+    if (!rc && !ok) {
+        snprintf(why, why_len, "the reduction left %zu lines, of which line %zu is not evicted "
+                 "by the others and the target: not one set (a verdict flipped on the way down; "
+                 "verdicts of more repetitions would decide it)", m, bad);
+        return 0;
+    }
+    group[0] = r.target;
+    memcpy(group + 1, pool, m * sizeof *pool);
+    *ways = m;
+    return rc;
+}
+
+static void not_determined(cw_level *lv, const char *why)
+{
     size_t used = strlen(lv->why_structure);
     snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "%s%s",
              used ? "; L2 eviction sets: " : "L2 eviction sets: ", why);
 }
 
-int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err)
+/* How far the capacity may lie from lv->size_bytes: its ci95, or as far as the interval from the
+ * L2's end from above reaches (one SM's walk keeps less than the capacity where sets fill
+ * unevenly: on the H100 the size read 46.6-47.5 MiB of the driver's 50). */
+static double capacity_spread(const cw_level *lv)
 {
-    /* the penalty of a miss over a far hit: the memory plateau less the whole L2's plateau */
-    double penalty = sw && sw->count ? sw->beyond_cycles - sw->levels[sw->count - 1].hit_cycles
-                                     : NAN;
-    l2s c = {.w = w, .line = lv->line_bytes, .bound = w->bound, .penalty = penalty};
-    if (!c.line || !lv->size_bytes || !(c.penalty > 0)) {
-        not_determined(lv, "no line (%llu B), capacity (%llu B) or miss penalty (%llu cycles) "
-                       "to search with", c.line, lv->size_bytes,
-                       (unsigned long long)(c.penalty > 0 ? c.penalty : 0));
+    double size = (double)lv->size_bytes, spread = lv->size_ci95_bytes;
+    if (lv->size_interval_bytes[1]) {
+        double below = size - (double)lv->size_interval_bytes[0];
+        double above = (double)lv->size_interval_bytes[1] - size;
+        spread = below > spread ? below : spread;
+        spread = above > spread ? above : spread;
+    }
+    return spread;
+}
+
+/* The one power of two within sets +- ci, ci > 0 (0: none, or several). */
+static uint64_t pow2_within(uint64_t sets, double ci)
+{
+    uint64_t lo = sets > ci ? sets - (uint64_t)ci : 1, hi = sets + (uint64_t)ci, found = 0;
+    for (uint64_t p = 1; ci > 0 && p && p <= hi; p *= 2)
+        if (p >= lo) {
+            if (found)
+                return 0;
+            found = p;
+        }
+    return found;
+}
+
+/* The figures from ways that three draws agree on: sets = capacity / (ways x line) when it
+ * makes the capacity within 3 % and the capacity is determined; then the XOR index, with the
+ * differences of every draw's set (diffs[0..nd)) among the moves known to stay in a set. */
+static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
+                   const uint64_t *diffs, size_t nd, gs_error *err)
+{
+    char why[400];
+    uint64_t sets = (lv->size_bytes + W * c->line / 2) / (W * c->line);
+    uint64_t d = udiff(sets * W * c->line, lv->size_bytes);
+    lv->ways_per_set[0] = (unsigned)W;
+    lv->nsets = 1;
+    lv->sets_method = "ways: lines of one set left by prime+probe eviction-set reductions (three "
+                      "pools of random lines, twice the capacity, and targets agree; every line "
+                      "evicted by the others); sets: capacity / (ways x line), with the "
+                      "capacity's ci95 and interval (size_low_bytes, size_high_bytes) in sets";
+    snprintf(lv->why_policy, sizeof lv->why_policy, "the replacement tests need each access's "
+             "hit or miss in a sequence over one set; prime+probe judges one target after a "
+             "whole pool (a policy test on the set's ways + 1 lines, each access timed "
+             "against that line's own hit and miss, would decide it; not built)");
+    if (lv->size_nd_why[0] || d > lv->size_bytes / 32) {
+        snprintf(why, sizeof why, "%llu ways of %llu-B lines: sets not determined (%s)",
+                 (unsigned long long)W, (unsigned long long)c->line,
+                 lv->size_nd_why[0] ? "the capacity is not determined"
+                                    : "capacity / (ways x line) is no whole count within 3 %");
+        not_determined(lv, why);
+        lv->sets = 0;
         return 0;
     }
-    size_t cap = L2S_MAX_LINES;
-    c.sorted = malloc(cap * sizeof *c.sorted);
-    c.twice = malloc(2 * cap * sizeof *c.twice);
-    c.ref = malloc(cap * sizeof *c.ref);
-    uint64_t *pool = malloc(cap * sizeof *pool), *t = malloc(cap * sizeof *t);
-    int rc = c.sorted && c.twice && c.ref && pool && t
-                 ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
-    uint64_t stride = 0, ways[L2S_DRAWS] = {0};
-    size_t fewest = 0, draw = 0, first = 0, left = 0;
-    if (!rc)
-        rc = best_stride(&c, pool, &stride, &fewest, err);
-    for (; !rc && stride && draw < L2S_DRAWS; draw++) {
-        /* each draw from its own base: its fewest missing count at this stride, then reduced */
-        uint64_t span = stride < L2S_PAGE ? stride : L2S_PAGE;
-        uint64_t base = gs_rng_below(&w->rng, span / c.line) * c.line;
-        size_t n = 0;
-        rc = fewest_missing(&c, base, stride, 0, pool, &n, err);
-        first = n;
-        left = 0;
-        if (rc || !n)
-            break;
-        stride_pool(base, stride, n, pool);
-        rc = reduce(&c, pool, &n, t, err);
-        left = n;
-        if (rc || n < 2)
-            break;
-        ways[draw] = n - 1;
+    lv->sets = (unsigned)sets;
+    lv->sets_ci95 = ceil(capacity_spread(lv) / (double)(W * c->line));
+    uint64_t p2 = pow2_within(sets, lv->sets_ci95);
+    if (!p2 && lv->sets_ci95 > 0) {
+        snprintf(why, sizeof why, "mapping: %llu +- %.0f sets (the capacity's ci95 and "
+                 "interval) hold no one power of two for an XOR fit to test (a capacity known to "
+                 "a line would decide it)", (unsigned long long)sets, lv->sets_ci95);
+        not_determined(lv, why);
+        return 0;
     }
-    bool agree = !rc && draw == L2S_DRAWS;
-    for (size_t i = 1; agree && i < L2S_DRAWS; i++)
-        agree = ways[i] == ways[0];
-    uint64_t W = ways[0], sets = W ? (lv->size_bytes + W * c.line / 2) / (W * c.line) : 0;
-    uint64_t d = udiff(sets * W * c.line, lv->size_bytes);
-    if (!rc && !stride)
-        not_determined(lv, "no power-of-two stride from %llu B to %llu B put a set's ways + 1 "
-                       "lines among %llu lines (the index spreads strided lines over the sets: "
-                       "a pool of random lines about the L2's size would be needed)",
-                       2 * c.line, c.bound / 4, L2S_MAX_LINES);
-    else if (!rc && !agree && draw < L2S_DRAWS && c.verdicts >= L2S_MAX_VERDICTS)
-        not_determined(lv, "the method's budget (%llu verdicts) ran out in reduction %llu of "
-                       "3 at a %llu-B stride (more verdicts, or faster ones, would decide it)",
-                       L2S_MAX_VERDICTS, draw + 1, stride);
-    else if (!rc && !agree && draw < L2S_DRAWS && !first)
-        not_determined(lv, "at a %llu-B stride the pool of reduction %llu of 3 (a new base) "
-                       "never missed up to the most lines tried, though the first pool there "
-                       "missed with %llu: the misses do not repeat from base to base (pools at "
-                       "more bases, each verdict taken twice, would decide it)", stride,
-                       draw + 1, fewest);
-    else if (!rc && !agree && draw < L2S_DRAWS)
-        not_determined(lv, "at a %llu-B stride reduction %llu of 3 started from a pool that "
-                       "missed but left %llu line(s): a verdict flipped on the way down (a "
-                       "reduction whose verdicts are each taken twice would decide it)", stride,
-                       draw + 1, left);
-    else if (!rc && !agree)
-        not_determined(lv, "reductions from three pools left %llu, %llu and %llu lines less "
-                       "one: they disagree (more pools at the same stride, until three agree, "
-                       "would decide it)", ways[0], ways[1], ways[2]);
-    /* only three agreeing reductions give a figure (before session 6's fix, disagreeing ones
-     * fell through to the figures: the H100 read 2, 4 and 15 ways in three runs) */
-    if (rc || !stride || !agree)
-        ;
-    else if (c.verdicts >= L2S_MAX_VERDICTS)
-        not_determined(lv, "the method's budget (%llu verdicts, %llu loads) ran out after %llu "
-                       "loads", L2S_MAX_VERDICTS, L2S_MAX_ACCESSES, c.accesses);
-    else if (d > lv->size_bytes / 32)
-        not_determined(lv, "%llu ways of %llu-B lines do not divide the capacity into equal "
-                       "sets (%llu sets x ways x line off by more than 3 %%)", W, c.line, sets);
-    else {
+    if (!p2)
+        return cw_xor_index(c->w, lv, group, (size_t)W + 1, c->line, diffs, nd, probe_in_set, c,
+                            err);
+    /* a power of two inside the interval: the XOR fit tests it (k masks that put every line
+     * where the verdicts do make exactly 2^k sets), and a fit makes it the count */
+    lv->sets = (unsigned)p2;
+    int rc = cw_xor_index(c->w, lv, group, (size_t)W + 1, c->line, diffs, nd, probe_in_set, c,
+                          err);
+    if (!rc && lv->mapping != CW_MAP_NONE) {
+        lv->sets_ci95 = 0;
+        lv->sets_method = "ways: lines of one set left by prime+probe eviction-set reductions "
+                          "(three pools of random lines, twice the capacity, and targets agree; "
+                          "every line evicted by the others); sets: the 2^k sets of the XOR "
+                          "index fitted to the set's lines (k masks), inside capacity / (ways x "
+                          "line) and its spread";
+    } else {
         lv->sets = (unsigned)sets;
-        /* the capacity's own spread, in sets: exact only where the capacity is */
-        lv->sets_ci95 = ceil(lv->size_ci95_bytes / (double)(W * c.line));
-        lv->ways_per_set[0] = (unsigned)W;
-        lv->nsets = 1;
-        lv->sets_method = "ways: lines of one set left by eviction-set reductions in average "
-                          "mode (three pools of lines at one power-of-two stride agree; a walk "
-                          "misses when its excess over the same lines visited twice in a row, "
-                          "less that of one line per page, exceeds 1.5 miss penalties a pass), "
-                          "less one; sets: capacity / (ways x line), with the capacity's ci95 "
-                          "in sets";
-        size_t used = strlen(lv->why_structure);
-        snprintf(lv->why_structure + used, sizeof lv->why_structure - used,
-                 "%smapping: the eviction sets were found at a %llu-B stride; which address "
-                 "bits index the sets is not measured (a GF(2) fit needs the in-set verdict of "
-                 "lines one or two bits away from a set's line, each inside its 2 MB page)",
-                 used ? "; " : "", (unsigned long long)stride);
-        snprintf(lv->why_policy, sizeof lv->why_policy, "the L2's replacement tests would need "
-                 "each access's hit or miss in a set whose lines lie in both partitions (a "
-                 "far hit is slower than the trace's hit band); not built");
     }
-    free(c.sorted), free(c.twice), free(c.ref), free(pool), free(t);
+    return rc;
+}
+
+/* Three draws; the ways they agree on, else why not (into lv->why_structure). */
+static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error *err)
+{
+    uint64_t *pool = malloc((n + L2E_CANDIDATES) * sizeof *pool);
+    uint64_t *scratch = malloc(n * sizeof *scratch);
+    uint64_t ways[L2E_DRAWS] = {0}, group[CW_MAX_WAYS + 1], diffs[L2E_DRAWS * CW_MAX_WAYS];
+    size_t nd = 0;
+    char why[400] = "";
+    int rc = pool && scratch ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    size_t i = 0;
+    for (; !rc && i < L2E_DRAWS; i++) {
+        rc = draw(c, region_lines, n, pool, scratch, &ways[i], group, why, sizeof why, err);
+        if (!rc && !ways[i])
+            break;
+        for (size_t j = 1; !rc && j <= ways[i]; j++)
+            diffs[nd++] = group[j] ^ group[0];
+    }
+    char msg[560];
+    if (!rc && i < L2E_DRAWS) {
+        snprintf(msg, sizeof msg, "draw %zu of %d: %s", i + 1, L2E_DRAWS, why);
+        not_determined(lv, msg);
+    } else if (!rc && (ways[1] != ways[0] || ways[2] != ways[0])) {
+        snprintf(msg, sizeof msg, "three draws left %llu, %llu and %llu lines of one set: they "
+                 "disagree (a policy that evicts at random from a set reduces to no one count; "
+                 "more draws until three agree would decide it)", (unsigned long long)ways[0],
+                 (unsigned long long)ways[1], (unsigned long long)ways[2]);
+        not_determined(lv, msg);
+    } else if (!rc) {
+        rc = figures(c, lv, ways[0], group, diffs, nd, err);
+    }
+    free(pool), free(scratch);
+    return rc;
+}
+
+int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err)
+{
+    gs_backend *b = w->ctx->backend;
+    l2e c = {.w = w, .line = lv->line_bytes, .far = NAN};
+    if (!b->ops->evict) {
+        not_determined(lv, "the backend has no evict operation (prime+probe)");
+        return 0;
+    }
+    if (!c.line || !lv->size_bytes) {
+        not_determined(lv, "no line or capacity to draw pools with");
+        return 0;
+    }
+    /* two L2 plateaus: the second is the far partition's hit (cw_add_near_figures) */
+    if (sw && sw->count >= 2)
+        c.far = sw->levels[sw->count - 1].hit_cycles;
+    /* the pool's region reaches every bit the XOR fit moves, so that the differences of a set's
+     * lines span them */
+    c.footprint = 2ull << cw_xor_top_bit(w, lv->size_bytes);
+    uint64_t cap_lines = lv->size_bytes / c.line, region_lines = c.footprint / c.line;
+    size_t n = (size_t)(L2E_POOL_FACTOR * cap_lines);
+    if (region_lines > UINT32_MAX || region_lines < n + L2E_CANDIDATES) {
+        not_determined(lv, "the capacity is too large for the pool's line numbers");
+        return 0;
+    }
+    int rc = draws(&c, lv, region_lines, n, err);
+    size_t used = strlen(lv->why_structure);
+    snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "%s(prime+probe: %u "
+             "evict plans, %llu pool lines read; %u of %u repetitions timed hit and probe on "
+             "different SMs)", used ? "; " : "", c.verdicts, (unsigned long long)c.line_reads,
+             c.sm_moves, c.repetitions);
     return rc;
 }

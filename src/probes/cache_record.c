@@ -94,7 +94,10 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
         gs_figure_nd(p, "sets", "", lv->sets_method, "%s", lv->why_structure);
         gs_figure_nd(p, "ways", "", lv->sets_method, "%s", lv->why_structure);
     } else {
-        gs_figure(p, "sets", (double)lv->sets, "", lv->sets_ci95, 1, lv->sets_method);
+        if (lv->sets)
+            gs_figure(p, "sets", (double)lv->sets, "", lv->sets_ci95, 1, lv->sets_method);
+        else                  /* ways known, sets not (the L2's capacity does not factor) */
+            gs_figure_nd(p, "sets", "", lv->sets_method, "%s", lv->why_structure);
         if (gs_ways_equal(lv->ways_per_set, lv->nsets)) {
             gs_figure(p, "ways", (double)lv->ways_per_set[0], "", 0, 1, lv->sets_method);
         } else {

@@ -59,6 +59,8 @@ int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result 
 int sim_write(gs_sim_model *m, const gs_write_plan *plan, gs_write_result *out, gs_error *err);   /* write.c */
 int sim_persist(gs_sim_model *m, const gs_persist_plan *plan, gs_persist_result *out,
                 gs_error *err);                        /* l2persist.c */
+int sim_evict(gs_sim_model *m, const gs_evict_plan *plan, gs_evict_result *out,
+              gs_error *err);                          /* evict.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

@@ -131,6 +131,11 @@ static int op_mma(gs_backend *b, const gs_mma_plan *p, gs_mma_result *o, gs_erro
     return sim_mma(model_of(b), p, o, e);
 }
 
+static int op_evict(gs_backend *b, const gs_evict_plan *p, gs_evict_result *o, gs_error *e)
+{
+    return sim_evict(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -151,6 +156,7 @@ static const gs_backend_ops sim_ops = {
     .write = op_write,
     .persist = op_persist,
     .mma = op_mma,
+    .evict = op_evict,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

@@ -1,0 +1,233 @@
+/* The CUDA backend's evict operation (plan.h, gs_evict_plan): prime+probe on the L2 for the
+ * eviction-set search of the cache probe (docs/methods.md, "L2 sets and ways"). The targets'
+ * loads run in one thread of one block, in order, each timed as one access of the fine-grained
+ * chase (chase_kernels.cu): clock, ld.global.cg, a shared store of the value (it waits for the
+ * data), clock. A pool pass is a launch of its own over the whole device, every thread reading
+ * its share of the pool's lines with ld.global.cg through an index array (32-bit word indices,
+ * read with ld.global.cs, evict-first, so that the array takes as little of the L2 from the pool
+ * as it can); kernels on one stream run in order, so a pass has ended before the probe starts.
+ * The buffers are kept from one plan to the next (a search runs thousands of plans) and released
+ * at the backend's close. */
+#include <stdlib.h>
+
+#include "cuda/cuda_internal.h"
+#include "cuda/device_loads.cuh"
+
+#define POOL_THREADS 256
+#define POOL_BLOCKS_PER_SM 4
+#define FLIP 0x5eed5eed5eed5eedull   /* a value no load returns (the buffer is zeroed) */
+
+/* Device buffers of the operation: the footprint (zeroed once), the pool's word indices, and
+ * the targets with their results. */
+static struct {
+    int ordinal;
+    uint64_t *data;
+    size_t data_bytes;
+    uint32_t *index;
+    size_t index_bytes;
+    uint64_t *small;              /* the targets, a word of sink, then the results */
+} bufs = { -1, NULL, 0, NULL, 0, NULL };
+
+#define SINK_WORD GS_EVICT_MAX_TARGETS
+#define RESULTS_WORD (GS_EVICT_MAX_TARGETS + 1)
+/* per repetition: each target's hit and probe cycles, then the SMs of the two target launches */
+#define PER_REPEAT(n) (2 * (n) + 2)
+#define SMALL_BYTES (RESULTS_WORD * 8 + \
+                     GS_EVICT_MAX_REPEATS * PER_REPEAT(GS_EVICT_MAX_TARGETS) * sizeof(uint32_t))
+
+void gs_cuda_evict_release(void)
+{
+    if (bufs.ordinal >= 0 && cudaSetDevice(bufs.ordinal) == cudaSuccess) {
+        (void)cudaFree(bufs.data);
+        (void)cudaFree(bufs.index);
+        (void)cudaFree(bufs.small);
+    }
+    (void)cudaGetLastError();
+    bufs.ordinal = -1;
+    bufs.data = NULL, bufs.index = NULL, bufs.small = NULL;
+    bufs.data_bytes = bufs.index_bytes = 0;
+}
+
+static __device__ __forceinline__ uint32_t ld_cs_u32(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* One pool pass: every thread reads its share of the lines; the xor of what it read is stored
+ * only if it equals a value no load returns, so no load can be left out. */
+__global__ void evict_pool_kernel(const uint64_t *data, const uint32_t *index, size_t n,
+                                  uint64_t *sink)
+{
+    uint64_t acc = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        acc ^= ld_cg(data + ld_cs_u32(index + i));
+    if (acc == FLIP)
+        *sink = acc;
+}
+
+/* The targets' loads, one thread: with hit, each target is loaded, then loaded again timed;
+ * else each is loaded once, timed. cycles gets one latency per target, sm the SM it ran on. */
+__global__ void evict_targets_kernel(const uint64_t *data, const uint64_t *targets, unsigned n,
+                                     int hit, uint32_t *cycles, uint32_t *sm)
+{
+    __shared__ volatile uint64_t sink[2];
+    if (threadIdx.x != 0)
+        return;
+    for (unsigned i = 0; i < n; i++) {
+        const uint64_t *p = data + targets[i] / 8;
+        asm volatile("" : "+l"(p));   /* the address is ready before the first clock read */
+        if (hit)
+            sink[0] = ld_cg(p);
+        long long t0 = clock64_read();
+        /* the address waits for t0 (never negative), else ptxas may issue the load before the
+         * clock read: an H100 timed the first target at 4 cycles, hit or miss (session 10) */
+        uint64_t v = ld_cg(p + (t0 < 0));
+        sink[1] = v;                  /* waits for the load: t1 is read after it arrived */
+        long long t1 = clock64_read();
+        cycles[i] = (uint32_t)(t1 - t0);
+    }
+    uint32_t s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    *sm = s;
+}
+
+/* A buffer of at least bytes: kept, or allocated anew at twice its old size (a search's pools
+ * shrink, so this happens a few times per run); zeroed when fresh if zero is set. */
+static int grow(void **buf, size_t *have, size_t bytes, bool zero, gs_error *err)
+{
+    int rc = 0;
+    if (*have >= bytes)
+        return 0;
+    size_t want = 2 * *have > bytes ? 2 * *have : bytes;
+    (void)cudaFree(*buf);
+    *buf = NULL;
+    *have = 0;
+    CUDA_TRY(cudaMalloc(buf, want));
+    *have = want;
+    if (zero)
+        CUDA_TRY(cudaMemset(*buf, 0, want));
+fail:
+    return rc;
+}
+
+static int buffers(int ordinal, const gs_evict_plan *p, gs_error *err)
+{
+    int rc = 0;
+    size_t small_have;
+    if (bufs.ordinal != ordinal)
+        gs_cuda_evict_release();
+    CUDA_TRY(cudaSetDevice(ordinal));
+    bufs.ordinal = ordinal;
+    small_have = bufs.small ? SMALL_BYTES : 0;
+    rc = grow((void **)&bufs.data, &bufs.data_bytes, p->footprint_bytes, true, err);
+    if (!rc)
+        rc = grow((void **)&bufs.index, &bufs.index_bytes,
+                  (p->n_pool ? p->n_pool : 1) * sizeof(uint32_t), false, err);
+    if (!rc)
+        rc = grow((void **)&bufs.small, &small_have, SMALL_BYTES, true, err);
+fail:
+    return rc;
+}
+
+/* The pool as 8-byte word indices into the buffer, uploaded. */
+static int upload(const gs_evict_plan *p, gs_error *err)
+{
+    int rc = 0;
+    uint32_t *host = NULL;
+    if (!p->n_pool)
+        return 0;
+    if (p->footprint_bytes / 8 > UINT32_MAX)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "evict plan: a %llu B footprint is past the "
+                       "32-bit word indices of the pool (32 GB)",
+                       (unsigned long long)p->footprint_bytes);
+    host = (uint32_t *)malloc(p->n_pool * sizeof *host);
+    if (!host)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (size_t i = 0; i < p->n_pool; i++)
+        host[i] = (uint32_t)(p->pool[i] / 8);
+    CUDA_TRY(cudaMemcpy(bufs.index, host, p->n_pool * sizeof *host, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(bufs.small, p->targets, p->n_targets * 8, cudaMemcpyHostToDevice));
+fail:
+    free(host);
+    return rc;
+}
+
+static int pool_passes(const gs_evict_plan *p, unsigned passes, unsigned blocks, gs_error *err)
+{
+    int rc = 0;
+    for (unsigned k = 0; k < passes && p->n_pool; k++) {
+        evict_pool_kernel<<<blocks, POOL_THREADS>>>(bufs.data, bufs.index, p->n_pool,
+                                                    bufs.small + SINK_WORD);
+        CUDA_TRY(cudaGetLastError());
+    }
+fail:
+    return rc;
+}
+
+/* Every repetition's launches, in stream order; cycles and sms get (per repetition) the hits,
+ * then the probes, and the two SMs. */
+static int run(const gs_evict_plan *p, unsigned blocks, uint32_t *cycles, uint32_t *sms,
+               gs_error *err)
+{
+    int rc = 0;
+    const uint64_t *targets = bufs.small;
+    unsigned n = (unsigned)p->n_targets;
+    for (unsigned r = 0; r < p->repeats && !rc; r++) {
+        rc = pool_passes(p, p->warm_passes, blocks, err);
+        if (rc)
+            break;
+        evict_targets_kernel<<<1, 32>>>(bufs.data, targets, n, 1, cycles + 2 * r * n,
+                                        sms + 2 * r);
+        CUDA_TRY(cudaGetLastError());
+        rc = pool_passes(p, p->pool_passes, blocks, err);
+        if (rc)
+            break;
+        evict_targets_kernel<<<1, 32>>>(bufs.data, targets, n, 0, cycles + (2 * r + 1) * n,
+                                        sms + 2 * r + 1);
+        CUDA_TRY(cudaGetLastError());
+    }
+fail:
+    return rc;
+}
+
+int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out,
+                  gs_error *err)
+{
+    int rc = gs_evict_plan_check(plan, out, err);
+    gs_cuda *c = gs_cuda_of(b);
+    size_t n = plan->n_targets, per = PER_REPEAT(n);
+    uint32_t *dev, *host = NULL;
+    out->n = 0;
+    out->sm_moves = 0;
+    if (!rc)
+        rc = buffers(c->ordinal, plan, err);
+    if (!rc)
+        rc = upload(plan, err);
+    if (rc)
+        return rc;
+    dev = (uint32_t *)(bufs.small + RESULTS_WORD);
+    host = (uint32_t *)malloc(plan->repeats * per * sizeof *host);
+    if (!host)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    rc = run(plan, (unsigned)c->prop.multiProcessorCount * POOL_BLOCKS_PER_SM, dev,
+             dev + plan->repeats * 2 * n, err);
+    if (rc)
+        goto fail;
+    CUDA_TRY(cudaMemcpy(host, dev, plan->repeats * per * sizeof *host, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaGetLastError());
+    for (unsigned r = 0; r < plan->repeats; r++) {
+        const uint32_t *sm = host + plan->repeats * 2 * n + 2 * r;
+        for (size_t i = 0; i < n; i++) {
+            out->hit_cycles[r * n + i] = host[2 * r * n + i];
+            out->probe_cycles[r * n + i] = host[(2 * r + 1) * n + i];
+        }
+        out->sm_moves += sm[0] != sm[1];
+    }
+    out->n = plan->repeats;
+fail:
+    free(host);
+    return rc;
+}

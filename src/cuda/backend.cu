@@ -111,6 +111,7 @@ static void cuda_close(gs_backend *b)
     gs_cuda_issue_release();
     gs_cuda_scratch_release();
     gs_cuda_evict_release();
+    gs_cuda_chase_release();
     free(b->impl);
     free(b);
 }

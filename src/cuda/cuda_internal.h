@@ -33,6 +33,9 @@ static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh,
                     gs_error *err);
 void gs_cuda_scratch_release(void);
+/* The chain kept from the last multi-walker chase (chase.cu), released at close, before any
+ * other chase's footprint and when an allocation runs out of memory. */
+void gs_cuda_chase_release(void);
 
 /* One run of a stream operation on the current stream (a launch, a copy), arg its job. */
 typedef int (*gs_cuda_run_fn)(void *arg, gs_error *err);

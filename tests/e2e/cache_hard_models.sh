@@ -17,13 +17,15 @@ done
 # alone: stride walks for bit-select indexes (fermi, kepler, sectored), eviction-set reductions
 # for modulo and XOR-hashed ones (sets and ways; the mapping as line mod sets for hopper's 192
 # sets and l1_modulo370, as XOR masks from one- and two-bit moves for cache_xor and from many
-# lines of one set for l1_xor_wide, whose masks weigh three bits or more), and "not determined"
+# lines of one set for l1_xor_wide, whose masks weigh three bits or more, also under random
+# replacement and jitter with outliers in l1_xor_wide_random), and "not determined"
 # for unequal sets (cache_unequal), never a wrong structure.
 # l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
 # and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
 for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
             "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
-            "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json"; do
+            "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json" \
+            "$SRC/tests/models/l1_xor_wide_random.json@2"; do
   seed=1; case "$spec" in *@*) seed=${spec##*@}; spec=${spec%@*};; esac
   file=$spec; case "$spec" in */*) ;; *) file="$SRC/models/$spec.json";; esac
   if $B run cache --target l1 -q --structure average --device "sim:$spec" --seed "$seed" \

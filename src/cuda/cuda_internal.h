@@ -28,6 +28,9 @@ static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
  * (24 of its 44 s with --thorough on an H100), and on an H100 the kernels of the 3 ms after a
  * plan had freed 1.6 GB and allocated as much again ran 15-20 % slow (a 1-byte read at 2050
  * GB/s against 2460; docs/results/2026-11-26-h100-s9.md). */
+/* *buf of at least bytes (*have long): kept, or allocated anew at twice *have, or at bytes where
+ * that does not fit; *grown set when it was allocated anew (scratch.cu; evict.cu's buffers too). */
+cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown);
 #define GS_SCRATCH_BUFFERS 3
 #define GS_WARM_FRESH_MS 20.0f    /* untimed launches on fresh scratch buffers, at least */
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh,

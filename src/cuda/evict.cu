@@ -94,21 +94,15 @@ __global__ void evict_targets_kernel(const uint64_t *data, const uint64_t *targe
     *sm = s;
 }
 
-/* A buffer of at least bytes: kept, or allocated anew at twice its old size (a search's pools
- * shrink, so this happens a few times per run); zeroed when fresh if zero is set. */
+/* A buffer of at least bytes (gs_cuda_grow: a search's pools shrink, so this happens a few
+ * times per run), zeroed when fresh if zero is set. */
 static int grow(void **buf, size_t *have, size_t bytes, bool zero, gs_error *err)
 {
     int rc = 0;
-    if (*have >= bytes)
-        return 0;
-    size_t want = 2 * *have > bytes ? 2 * *have : bytes;
-    (void)cudaFree(*buf);
-    *buf = NULL;
-    *have = 0;
-    CUDA_TRY(cudaMalloc(buf, want));
-    *have = want;
-    if (zero)
-        CUDA_TRY(cudaMemset(*buf, 0, want));
+    bool grown = false;
+    CUDA_TRY(gs_cuda_grow(buf, have, bytes, &grown));
+    if (zero && grown)
+        CUDA_TRY(cudaMemset(*buf, 0, *have));
 fail:
     return rc;
 }

@@ -23,26 +23,30 @@ void gs_cuda_scratch_release(void)
     }
 }
 
-/* Buffer i of at least bytes: kept, or allocated anew at twice its old size (a sweep's growing
- * footprints reallocate once an octave), or at bytes where that does not fit. */
-static cudaError_t grow(int i, size_t bytes, bool *fresh)
+cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown)
 {
-    if (scratch.bytes[i] >= bytes)
+    if (*have >= bytes)
         return cudaSuccess;
-    *fresh = true;
-    (void)cudaFree(scratch.buf[i]);
-    scratch.buf[i] = NULL;
-    size_t want = 2 * scratch.bytes[i] > bytes ? 2 * scratch.bytes[i] : bytes;
-    cudaError_t e = cudaMalloc(&scratch.buf[i], want);
+    *grown = true;
+    (void)cudaFree(*buf);
+    *buf = NULL;
+    size_t want = 2 * *have > bytes ? 2 * *have : bytes;
+    cudaError_t e = cudaMalloc(buf, want);
     if (e == cudaErrorMemoryAllocation && want > bytes) {
         (void)cudaGetLastError();
         want = bytes;
-        e = cudaMalloc(&scratch.buf[i], want);
+        e = cudaMalloc(buf, want);
     }
-    scratch.bytes[i] = e == cudaSuccess ? want : 0;
+    *have = e == cudaSuccess ? want : 0;
     if (e != cudaSuccess)
-        scratch.buf[i] = NULL;
+        *buf = NULL;
     return e;
+}
+
+/* Buffer i of at least bytes (a sweep's growing footprints reallocate once an octave). */
+static cudaError_t grow(int i, size_t bytes, bool *fresh)
+{
+    return gs_cuda_grow(&scratch.buf[i], &scratch.bytes[i], bytes, fresh);
 }
 
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh, gs_error *err)

@@ -207,12 +207,6 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
 #define XOR_MAX_TESTS 512      /* lines tested against one set, at most */
 #define XOR_HELD_OUT 16        /* held-out lines of each kind (predicted in the set, random) */
 
-/* The averages behind the in-set verdicts: the band of the walks judged to miss (x in the set)
- * and of those judged to hit, each as lowest and highest average. */
-typedef struct xor_bands {
-    double yes_lo, yes_hi, no_lo, no_hi;
-    size_t yes_n, no_n;
-} xor_bands;
 
 /* The walks' in-set verdict (cw_in_set_fn): a walk of x with set[1..m) (ways lines of the set,
  * which fit) misses only when x is their set's ways + 1-th; value: the walk's average. */
@@ -242,7 +236,7 @@ typedef struct in_set_test {
     size_t m;
 } in_set_test;
 
-static int in_set(const in_set_test *s, uint64_t x, bool *yes, xor_bands *b, gs_error *err)
+static int in_set(const in_set_test *s, uint64_t x, bool *yes, cw_bands *b, gs_error *err)
 {
     *yes = false;
     for (size_t i = 0; i < s->m; i++)
@@ -252,18 +246,14 @@ static int in_set(const in_set_test *s, uint64_t x, bool *yes, xor_bands *b, gs_
     int rc = s->fn(s->ctx, s->set, s->m, x, yes, &v, err);
     if (rc)
         return rc;
-    double *lo = *yes ? &b->yes_lo : &b->no_lo, *hi = *yes ? &b->yes_hi : &b->no_hi;
-    size_t *n = *yes ? &b->yes_n : &b->no_n;
-    *lo = *n == 0 || v < *lo ? v : *lo;
-    *hi = *n == 0 || v > *hi ? v : *hi;
-    (*n)++;
+    cw_bands_add(b, *yes, v);
     return 0;
 }
 
 /* Lines set[0] ^ v for v of one or two address bits from the line's to top_bit: conflicts[] gets
  * the v that stay in the set, apart[] those that leave it. */
 static int flip_tests(const in_set_test *s, unsigned low, unsigned top, uint64_t *conflicts,
-                      size_t *nc, uint64_t *apart, size_t *na, xor_bands *b, gs_error *err)
+                      size_t *nc, uint64_t *apart, size_t *na, cw_bands *b, gs_error *err)
 {
     int rc = 0;
     *nc = *na = 0;
@@ -284,7 +274,7 @@ static int flip_tests(const in_set_test *s, unsigned low, unsigned top, uint64_t
  * differences) and XOR_HELD_OUT random lines of the region; how many the walks contradict. */
 static int held_out(cw_walker *w, const in_set_test *s, const uint64_t *masks, size_t k,
                     const uint64_t *conflicts, size_t nc, uint64_t bits, size_t *wrong,
-                    xor_bands *b, gs_error *err)
+                    cw_bands *b, gs_error *err)
 {
     int rc = 0;
     uint64_t home = gs_gf2_index(masks, k, s->set[0]);
@@ -327,7 +317,7 @@ unsigned cw_xor_top_bit(const cw_walker *w, uint64_t size_bytes)
 /* The in-set verdicts of a modulo test: of the lines a multiple of sets lines from the set's
  * line, how many stayed in the set; of the other distances, how many did (and the first few). */
 typedef struct mod_tally {
-    xor_bands bands;
+    cw_bands bands;
     size_t mult_n, mult_in, other_n, other_in;
     char other_in_k[40];
 } mod_tally;
@@ -393,7 +383,7 @@ static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t 
     }
     if (rc)
         return rc;
-    xor_bands *b = &t.bands;
+    cw_bands *b = &t.bands;
     if (t.mult_in < t.mult_n || t.other_in)
         snprintf(why, sizeof why, "%llu sets is not a power of two (no linear index), nor line "
                  "mod %llu: of lines a multiple of %llu lines from a line of the set %zu of %zu "
@@ -431,7 +421,7 @@ int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint
     int rc = conflicts && apart ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     size_t nc = 0, na = 0, k = 0, wrong = 0, sep = 0;
     uint64_t masks[GS_GF2_MAX_MASKS];
-    xor_bands bands = {0};
+    cw_bands bands = {0};
     why[0] = 0;
     if (!rc && (lv->sets & (lv->sets - 1)))
         snprintf(why, sizeof why, "%u sets is not a power of two: no XOR (linear) function of "

@@ -433,6 +433,23 @@ int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint
 int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
                    gs_error *err);
 
+/* The values behind in-set verdicts (walk averages, probes): lowest and highest of those judged
+ * in the set and of those judged out, with their counts; gs_gf2_bands_apart says whether the two
+ * lie apart beyond their noise. */
+typedef struct cw_bands {
+    double yes_lo, yes_hi, no_lo, no_hi;
+    size_t yes_n, no_n;
+} cw_bands;
+
+static inline void cw_bands_add(cw_bands *b, bool yes, double v)
+{
+    double *lo = yes ? &b->yes_lo : &b->no_lo, *hi = yes ? &b->yes_hi : &b->no_hi;
+    size_t *n = yes ? &b->yes_n : &b->no_n;
+    *lo = *n == 0 || v < *lo ? v : *lo;
+    *hi = *n == 0 || v > *hi ? v : *hi;
+    (*n)++;
+}
+
 /* The set index as XOR masks from lines of one set found by group tests (cache_xor_members.c):
  * set[0..m) are ways + 1 lines of one set, candidates lie below bit top. On success lv->mapping
  * is CW_MAP_XOR with the masks; else why says what stopped it. */

@@ -29,8 +29,7 @@ typedef struct xm {
     double base, step;      /* a walk of set[1..m) and n candidates averages base when all hit;
                                one candidate in the set adds at least step / (m - 1 + n) */
     unsigned walks;
-    double yes_lo, yes_hi, no_lo, no_hi; /* single-candidate walks judged in and out */
-    size_t yes_n, no_n;
+    cw_bands bands;         /* single-candidate walks judged in and out */
     uint64_t *left;         /* lines that left the set */
     size_t nleft;
     uint64_t *members;      /* lines of the set: set[0..m) and those found */
@@ -67,14 +66,9 @@ static int single(xm *c, uint64_t x, bool *yes, gs_error *err)
 {
     double avg;
     int rc = walk_with(c, &x, 1, yes, &avg, err);
-    if (rc)
-        return rc;
-    double *lo = *yes ? &c->yes_lo : &c->no_lo, *hi = *yes ? &c->yes_hi : &c->no_hi;
-    size_t *n = *yes ? &c->yes_n : &c->no_n;
-    *lo = *n == 0 || avg < *lo ? avg : *lo;
-    *hi = *n == 0 || avg > *hi ? avg : *hi;
-    (*n)++;
-    return 0;
+    if (!rc)
+        cw_bands_add(&c->bands, *yes, avg);
+    return rc;
 }
 
 static void keep_left(xm *c, const uint64_t *x, size_t n)
@@ -214,6 +208,7 @@ int cw_xor_members(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, ui
         diff[i - 1] = c.members[i] ^ c.members[0];
     size_t k = rc ? 0 : gs_gf2_null_space(diff, c.nmembers - 1, bits, masks, GS_GF2_MAX_MASKS);
     size_t shared = 0, wrong = 0;
+    const cw_bands *b = &c.bands;
     uint64_t home = gs_gf2_index(masks, k, set[0]);
     for (size_t i = 0; !rc && i < c.nleft; i++)
         shared += gs_gf2_index(masks, k, c.left[i]) == home;
@@ -233,11 +228,11 @@ int cw_xor_members(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, ui
         snprintf(why, why_size, "XOR masks from %zu lines of one set mispredict %zu of %d "
                  "held-out lines: no linear index of bits %u..%u", c.nmembers, wrong,
                  2 * XM_HELD_OUT, log2_floor(line), top);
-    else if (!gs_gf2_bands_apart(c.yes_lo, c.yes_hi, c.yes_n, c.no_lo, c.no_hi, c.no_n))
+    else if (!gs_gf2_bands_apart(b->yes_lo, b->yes_hi, b->yes_n, b->no_lo, b->no_hi, b->no_n))
         snprintf(why, why_size, "the walks that put a line in the set (%zu, %.1f-%.1f cycles) "
                  "and out of it (%zu, %.1f-%.1f) are not apart by twice the wider band's "
-                 "spread: the XOR fit from %zu lines of one set is within the noise", c.yes_n,
-                 c.yes_lo, c.yes_hi, c.no_n, c.no_lo, c.no_hi, c.nmembers);
+                 "spread: the XOR fit from %zu lines of one set is within the noise", b->yes_n,
+                 b->yes_lo, b->yes_hi, b->no_n, b->no_lo, b->no_hi, c.nmembers);
     else {
         lv->mapping = CW_MAP_XOR;
         lv->nxor = k;

@@ -73,7 +73,10 @@ static __device__ __forceinline__ void chase_body(const L &ld, const chase_args 
                                                   volatile uint32_t *idx, volatile T *sink)
 {
     const unsigned lane = threadIdx.x, w = blockIdx.x;
-    T j = (T)(a.start[w] + lane * a.lane_add);
+    /* through the L2 only (ld.global.cg): a start read through the L1 kept a line of its data
+     * array from the chain, one of the H100's 1480 at this carve-out, and on the texture path
+     * (whose lines it shares) sometimes up to four (docs/methods.md, "cache", L1 size) */
+    T j = (T)(__ldcg((const unsigned long long *)a.start + w) + lane * a.lane_add);
     for (uint64_t k = 0; k < a.warm_accesses; k++)
         j = ld(j);
     if (a.record) {

@@ -136,6 +136,14 @@ int sim_geometry_check(const sim_geometry *g, const char **key, char *msg, size_
     *key = "size_bytes";
     if (check_capacity(g, msg, len))
         return -1;
+    *key = "data_lines";
+    uint64_t slots = 0, most = 0;
+    for (unsigned i = 0; i < g->sets; i++)
+        slots += g->ways_per_set[i], most = g->ways_per_set[i] > most ? g->ways_per_set[i] : most;
+    if (g->data_lines && (g->data_lines > slots || most > SIM_SCAN_MAX_WAYS))
+        return snprintf(msg, len, "%llu data lines need at most %llu (the tags) and sets of at "
+                        "most %d ways", (unsigned long long)g->data_lines,
+                        (unsigned long long)slots, SIM_SCAN_MAX_WAYS), -1;
     *key = "mapping";
     if (check_mapping(g, msg, len))
         return -1;
@@ -251,6 +259,12 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     if ((g->policy == SIM_POLICY_SRRIP || g->policy == SIM_POLICY_SLRU) &&
         !(c->rrpv = calloc(c->total_ways, 1)))
         return sim_cache_free(c), -1;
+    c->data_newest = c->data_oldest = SIM_NO_SLOT;
+    if (g->data_lines &&
+        (!(c->data_newer = malloc(c->total_ways * sizeof *c->data_newer)) ||
+         !(c->data_older = malloc(c->total_ways * sizeof *c->data_older)) ||
+         !(c->data_epoch = calloc(c->total_ways, sizeof *c->data_epoch))))
+        return sim_cache_free(c), -1;
     if (g->policy == SIM_POLICY_WEIGHTED) {
         c->cumulative = malloc(c->max_ways * sizeof *c->cumulative);
         if (!c->cumulative)
@@ -266,7 +280,11 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
  * the old epochs are cleared for real. */
 void sim_cache_reset(sim_cache *c)
 {
+    c->held = 0;
+    c->data_newest = c->data_oldest = SIM_NO_SLOT;
     if (++c->epoch == 0) {
+        if (c->data_epoch)
+            memset(c->data_epoch, 0, c->total_ways * sizeof *c->data_epoch);
         memset(c->set_state, 0, c->geo->sets * sizeof *c->set_state);
         if (c->index)
             memset(c->index, 0, (c->index_mask + 1) * sizeof *c->index);
@@ -286,6 +304,9 @@ void sim_cache_free(sim_cache *c)
     free(c->index);
     free(c->cumulative);
     free(c->persisting);
+    free(c->data_newer);
+    free(c->data_older);
+    free(c->data_epoch);
     memset(c, 0, sizeof *c);
 }
 
@@ -618,15 +639,67 @@ static uint32_t *valid_of(sim_cache *c, uint32_t s)
     return c->scan ? &c->valid[s] : &c->big[s].valid;
 }
 
+/* ---- data lines (geo->data_lines) ------------------------------------------------------------- */
+
+/* Whether slot s holds data in the current epoch (is in the data list). */
+static bool holds_data(const sim_cache *c, uint32_t s)
+{
+    return c->data_epoch[s] == c->epoch;
+}
+
+static void data_unlink(sim_cache *c, uint32_t s)
+{
+    uint32_t newer = c->data_newer[s], older = c->data_older[s];
+    if (newer != SIM_NO_SLOT)
+        c->data_older[newer] = older;
+    else
+        c->data_newest = older;
+    if (older != SIM_NO_SLOT)
+        c->data_newer[older] = newer;
+    else
+        c->data_oldest = newer;
+    c->data_epoch[s] = 0;
+    c->held--;
+}
+
+/* Slot s holds data and was just used: it becomes the most recently used; if it held none, it
+ * takes one of the store's data lines, and with all of them in use the least recently used
+ * slot's data (not s's) is dropped: its tag stays, with no valid sector. */
+static void data_touch(sim_cache *c, uint32_t s)
+{
+    if (!c->data_epoch)
+        return;
+    if (holds_data(c, s)) {
+        data_unlink(c, s);
+    } else if (c->held >= c->geo->data_lines && c->data_oldest != SIM_NO_SLOT) {
+        uint32_t victim = c->data_oldest;
+        data_unlink(c, victim);
+        c->valid[victim] = 0;
+    }
+    c->data_epoch[s] = c->epoch;
+    c->data_older[s] = c->data_newest;
+    c->data_newer[s] = SIM_NO_SLOT;
+    if (c->data_newest != SIM_NO_SLOT)
+        c->data_newer[c->data_newest] = s;
+    else
+        c->data_oldest = s;
+    c->data_newest = s;
+    c->held++;
+}
+
 /* Hit: refresh the way for the policy; a sector miss (when filling) marks the sectors `fill`. */
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
                             uint32_t bit, uint32_t fill)
 {
     touch(c, st, set, s, s - c->set_base[set], false);
     uint32_t *valid = valid_of(c, s);
-    if (*valid & bit)
+    if (*valid & bit) {
+        data_touch(c, s);
         return SIM_HIT;
+    }
     *valid |= fill;
+    if (*valid)
+        data_touch(c, s);
     return SIM_SECTOR_MISS;
 }
 
@@ -719,6 +792,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     if (c->scan) {
         c->tags[s] = blk;
         c->valid[s] = bit;
+        data_touch(c, s);
     } else {
         c->big[s].block = blk;
         c->big[s].valid = bit;
@@ -847,5 +921,7 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
     uint32_t *valid = valid_of(c, s);
     uint32_t was = *valid;
     *valid &= whole_block ? 0u : ~sector_bit(c, addr);
+    if (c->data_epoch && was && !*valid && holds_data(c, s))
+        data_unlink(c, s);
     return was != *valid;
 }

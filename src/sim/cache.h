@@ -66,6 +66,10 @@ typedef struct sim_geometry {
     sim_policy policy;
     double *way_probabilities;  /* WEIGHTED only: ways entries summing to 1; owned */
     unsigned protected_ways;    /* SLRU only: most protected lines of a set, 1 .. ways - 1 */
+    uint64_t data_lines;        /* lines of data the store holds at once, fewer than its slots
+                                   (tags), or 0: one per slot. A fill past it drops the data of
+                                   the least recently used line anywhere in the store (its tag
+                                   stays, with no valid sector). Scanned stores only. */
 } sim_geometry;
 
 #define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
@@ -140,6 +144,12 @@ typedef struct sim_cache {
     sim_policy policy;          /* geo->policy */
     uint64_t block_mask;        /* block_bytes - 1 (when a power of two) */
     uint32_t fetch_mask[SIM_MAX_SECTORS];  /* per sector: the sectors a load miss there fills */
+    /* data_lines (geo): the slots that hold data (a valid sector) in the current epoch, as a
+     * list from the most to the least recently used (per slot: neighbours, and the epoch in which
+     * it joined), and how many; NULL / 0 without a limit */
+    uint32_t *data_newer, *data_older, *data_epoch;
+    uint32_t data_newest, data_oldest;
+    uint64_t held;
 } sim_cache;
 
 /* Outcome of one access. */

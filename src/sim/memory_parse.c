@@ -283,7 +283,7 @@ static int read_carveout(const json_t *obj, const char *where, const sim_level *
 {
     static const char *const keys[] = {"percent", "size_bytes", "sets", "ways", "ways_per_set",
                                        "mapping", "policy", "way_probabilities", "protected_ways",
-                                       NULL};
+                                       "data_lines", NULL};
     uint64_t percent = 0;
     if (sim_check_keys(obj, where, keys, err) ||
         sim_get_uint(obj, where, "percent", 1, &percent, err) ||
@@ -295,7 +295,8 @@ static int read_carveout(const json_t *obj, const char *where, const sim_level *
     co->geo.block_bytes = lv->geo.block_bytes;
     co->geo.sector_bytes = lv->geo.sector_bytes;
     co->geo.fetch_bytes = lv->geo.fetch_bytes;
-    if (read_geometry(obj, where, &co->geo, err))
+    if (read_geometry(obj, where, &co->geo, err) ||
+        sim_get_uint(obj, where, "data_lines", 0, &co->geo.data_lines, err))
         return GS_ERR_INPUT;
     if (!json_object_get(obj, "mapping"))
         co->geo.mapping = lv->geo.mapping;
@@ -509,7 +510,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
 {
     static const char *const keys[] = {
         "name", "size_bytes", "line_bytes", "sector_bytes", "fetch_bytes", "sets", "ways",
-        "ways_per_set", "mapping", "policy", "way_probabilities", "protected_ways",
+        "ways_per_set", "mapping", "policy", "way_probabilities", "protected_ways", "data_lines",
         "hit_latency_cycles", "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
         "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
@@ -523,6 +524,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
         return fail_at(err, where, "name", "must be 1 to 31 characters");
     snprintf(lv->name, sizeof lv->name, "%s", name);
     if (read_level_numbers(obj, where, lv, err) || read_geometry(obj, where, &lv->geo, err) ||
+        sim_get_uint(obj, where, "data_lines", 0, &lv->geo.data_lines, err) ||
         check_geometry(&lv->geo, where, "size_bytes", err) ||
         read_paths(obj, where, 0, &lv->paths, err) || read_carveouts(obj, where, lv, err) ||
         read_partitions(obj, where, lv, err) || read_default_carveout(obj, where, lv, err) ||

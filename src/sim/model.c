@@ -87,6 +87,7 @@ static const sim_bound bounds[] = {
     {"size_bytes", 1, SIM_MAX_CACHE_BYTES}, {"line_bytes", 4, 4096}, {"sector_bytes", 1, 4096},
     {"fetch_bytes", 1, 4096},
     {"sets", 1, SIM_MAX_SETS}, {"ways", 1, SIM_MAX_WAYS}, {"entries", 1, 1048576},
+    {"data_lines", 0, 16777216},
     {"page_bytes", 1, 17179869184.0}, {"coverage_bytes", 1, 1099511627776.0},
     {"percent", 0, 100}, {"default_carveout_percent", 0, 100}, {"shared_default_percent", 0, 100},
     {"count", 1, 64}, {"interleave_bytes", 0, 1073741824}, {"transaction_bytes", 1, 4096},

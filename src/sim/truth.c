@@ -166,7 +166,8 @@ static void level_truth(truth_ctx *cx, const char *key, unsigned i, gs_load_path
     if (!rec)
         return;
     snprintf(from, sizeof from, "memory.caches[%u] (%s)", i, lv->name);
-    fig_int(cx, rec, "size_bytes", (double)g->size_bytes, from);
+    fig_int(cx, rec, "size_bytes", (double)(g->data_lines ? g->data_lines * g->block_bytes
+                                                          : g->size_bytes), from);
     fig_int(cx, rec, "line_bytes", (double)g->block_bytes, from);
     fig_int(cx, rec, "fetch_bytes", (double)(g->fetch_bytes ? g->fetch_bytes : g->sector_bytes),
             from);

@@ -2,7 +2,8 @@
  * sequences: LRU, FIFO, tree-PLRU and SRRIP on one 4-way set, random and weighted victim
  * frequencies (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper,
  * section 4.2), the unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings
- * (the texture L1's bits 7-8, Fig. 12), sector fills, and the geometry checks. */
+ * (the texture L1's bits 7-8, Fig. 12), sector fills, fewer data lines than tags, and the
+ * geometry checks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -340,6 +341,48 @@ static void fetch_group_fills(void **state)
     sim_geometry_free(&g);
 }
 
+/* data_lines: 4 sets x 2 ways of tags, data for 3 lines. Three blocks in three sets stay; a
+ * fourth drops the least recently used one's data (its tag stays: the next access to it is a
+ * sector miss that takes a line again, dropping the next oldest); a set still holds 2 blocks
+ * with the store otherwise empty; a reset frees every data line. */
+static void data_lines(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(4, 2, 64, SIM_POLICY_LRU);
+    g.data_lines = 3;
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 1);
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    /* blocks 0, 1, 2 (sets 0, 1, 2: modulo) */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t b = 0; b < 3; b++)
+            assert_int_equal(sim_cache_access(&c, b * 64, true, &rng, NULL),
+                             pass ? SIM_HIT : SIM_MISS);
+    assert_int_equal(sim_cache_access(&c, 3 * 64, true, &rng, NULL), SIM_MISS);   /* drops 0 */
+    assert_false(sim_cache_probe(&c, 0));
+    assert_int_equal(sim_cache_access(&c, 0, true, &rng, NULL), SIM_SECTOR_MISS); /* drops 1 */
+    assert_int_equal(sim_cache_access(&c, 2 * 64, true, &rng, NULL), SIM_HIT);
+    assert_int_equal(sim_cache_access(&c, 1 * 64, true, &rng, NULL), SIM_SECTOR_MISS);
+    assert_int_equal(sim_cache_access(&c, 3 * 64, true, &rng, NULL), SIM_SECTOR_MISS);
+    sim_cache_reset(&c);
+    /* blocks 0 and 4 share set 0: both stay (2 ways, 2 of 3 data lines) */
+    for (int pass = 0; pass < 2; pass++) {
+        assert_int_equal(sim_cache_access(&c, 0, true, &rng, NULL), pass ? SIM_HIT : SIM_MISS);
+        assert_int_equal(sim_cache_access(&c, 4 * 64, true, &rng, NULL),
+                         pass ? SIM_HIT : SIM_MISS);
+    }
+    /* more data lines than tags is refused */
+    g.data_lines = 9;
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), -1);
+    assert_string_equal(key, "data_lines");
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
 static void geometry_checks(void **state)
 {
     (void)state;
@@ -403,7 +446,7 @@ int main(void)
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
         cmocka_unit_test(sector_fills),      cmocka_unit_test(fetch_group_fills),
         cmocka_unit_test(geometry_checks),
-        cmocka_unit_test(invalidation),
+        cmocka_unit_test(invalidation),      cmocka_unit_test(data_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -487,14 +487,61 @@ int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint
     return rc;
 }
 
+/* The carve-out preference under which a level that shares its array with shared memory keeps
+ * the fewest lines (the largest share of shared memory). */
+#define TAGS_CARVEOUT 100
+
+/* Tags beyond data: sets x ways x line exceeds the capacity. Under TAGS_CARVEOUT the level is
+ * swept again; if it then holds fewer lines than it has sets while ways lines of the set found
+ * still walk as hits and ways + 1 as misses, no division of the lines among the sets explains
+ * the ways (a set would own less than one line): the sets and ways are the tags', the capacity
+ * is the data the carve-out leaves (the H100's L1: 512 sets x 4 ways of tags over the 256 KB it
+ * shares with shared memory, 1480 lines at the trace's carve-out, 168 at the largest). *yes when
+ * so; note says what was measured either way. */
+static int tags_beyond_data(cw_walker *w, const uint64_t *set, uint64_t line, uint64_t sets,
+                            uint64_t ways, uint64_t size, bool *yes, char *note, size_t len,
+                            gs_error *err)
+{
+    cw_avg_sweep sw;
+    *yes = false;
+    int rc = cw_avg_levels(w, 1024, size, line, TAGS_CARVEOUT, &sw, err);
+    if (rc || !sw.count) {
+        if (!rc)
+            snprintf(note, len, "under a %d %% carve-out preference the sweep found no "
+                     "capacity", TAGS_CARVEOUT);
+        return rc;
+    }
+    uint64_t small = sw.levels[0].size_bytes;
+    double hit = sw.levels[0].hit_cycles, fit = 0, over = 0;
+    if (small / line >= sets) {
+        snprintf(note, len, "under a %d %% carve-out preference it held %llu B (%llu lines), "
+                 "not fewer lines than its %llu sets", TAGS_CARVEOUT, (unsigned long long)small,
+                 (unsigned long long)(small / line), (unsigned long long)sets);
+        return 0;
+    }
+    rc = cw_avg_offsets_at(w, set, (size_t)ways, TAGS_CARVEOUT, &fit, err);
+    if (!rc)
+        rc = cw_avg_offsets_at(w, set, (size_t)ways + 1, TAGS_CARVEOUT, &over, err);
+    if (rc)
+        return rc;
+    *yes = fit <= hit * (1 + AVG_TOLERANCE) && over > hit * (1 + AVG_TOLERANCE);
+    snprintf(note, len, "under a %d %% carve-out preference it held %llu B (%llu lines, fewer "
+             "than its %llu sets) while %llu lines of one set walked at %.1f cycles and %llu at "
+             "%.1f (hit %.1f)", TAGS_CARVEOUT, (unsigned long long)small,
+             (unsigned long long)(small / line), (unsigned long long)sets,
+             (unsigned long long)ways, fit, (unsigned long long)ways + 1, over, hit);
+    return 0;
+}
+
 /* Where neither moves of one or two bits nor line mod sets index the set: XOR masks from many
  * lines of it (cw_xor_members). Masks making 2^k sets where capacity / (ways x line) made
- * another count leave sets and ways not determined: the sets then hold unequal ways, or the
- * level holds fewer lines than its tags (the H100's L1: 512 sets of 4 ways, 1479 lines). */
+ * another count: with more tags than lines (tags_beyond_data) the sets and ways are the tags';
+ * else they stay not determined: the sets then hold unequal ways, or the level holds fewer
+ * lines than its tags in a way these walks do not show. */
 static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
                          uint64_t line, uint64_t ways, gs_error *err)
 {
-    char why[300];
+    char why[300], note[300] = "";
     int rc = cw_xor_members(w, lv, set, m, line, cw_xor_top_bit(w, lv->size_bytes), why,
                             sizeof why, err);
     if (rc || lv->mapping != CW_MAP_XOR) {
@@ -505,15 +552,38 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
     uint64_t sets = 1ull << lv->nxor;
     if (sets == lv->sets)
         return 0;
+    bool tags = false;
+    if (sets * ways * line > lv->size_bytes && m > ways)
+        rc = tags_beyond_data(w, set, line, sets, ways, lv->size_bytes, &tags, note,
+                              sizeof note, err);
+    if (rc)
+        return rc;
+    if (tags) {
+        lv->sets = (unsigned)sets;
+        lv->ways_per_set[0] = (unsigned)ways;
+        lv->nsets = 1;
+        lv->sets_method = "tags: sets = 2^(XOR masks), ways = lines of one set that walk as "
+                          "hits (one more misses); the level holds fewer lines of data than "
+                          "tags (sets x ways x line exceeds the capacity): under the largest "
+                          "shared-memory carve-out it held fewer lines than sets while a set "
+                          "still held its ways (figure tag_bytes)";
+        lv->tag_bytes = sets * ways * line;
+        snprintf(lv->tags_note, sizeof lv->tags_note, "sets x ways x line of the tags; the data "
+                 "held %llu B (%llu lines) at the trace's carve-out, and %s",
+                 (unsigned long long)lv->size_bytes, (unsigned long long)(lv->size_bytes / line),
+                 note);
+        return 0;
+    }
     snprintf(lv->why_structure, sizeof lv->why_structure, "the XOR index makes %llu sets "
              "(set_index_xor_masks) and the sets found hold %llu ways, but %llu x %llu x %llu B "
              "= %llu B is not the capacity (%llu B, %llu lines): the sets hold unequal ways, or "
-             "fewer lines in all than their tags (data storage shared with shared memory), "
-             "which these walks cannot tell apart (%u sets if all held %llu)",
+             "fewer lines in all than their tags (data storage shared with shared memory)%s%s "
+             "(%u sets if all held %llu)",
              (unsigned long long)sets, (unsigned long long)ways, (unsigned long long)sets,
              (unsigned long long)ways, (unsigned long long)line,
              (unsigned long long)(sets * ways * line), (unsigned long long)lv->size_bytes,
-             (unsigned long long)(lv->size_bytes / line), lv->sets, (unsigned long long)ways);
+             (unsigned long long)(lv->size_bytes / line), note[0] ? "; " : ", which these walks "
+             "cannot tell apart", note, lv->sets, (unsigned long long)ways);
     lv->sets = 0;
     lv->nsets = 0;
     return 0;

@@ -117,6 +117,9 @@ typedef struct cw_level {
     size_t nprob;
     size_t policy_n;
     const char *policy_method;
+    uint64_t tag_bytes;        /* sets x ways x line where the level holds fewer lines of data
+                                  than tags (0: as many), and the evidence */
+    char tags_note[400];
     char why_structure[1024];
     char why_policy[640];
     /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0],
@@ -429,7 +432,9 @@ int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint
                  gs_error *err);
 
 /* Average cycles per access of a warm cyclic walk over the given byte offsets (8-byte elements,
- * any order). */
+ * any order); _at under a carve-out preference (-1: the walker's). */
+int cw_avg_offsets_at(cw_walker *w, const uint64_t *offsets, size_t n, int carveout,
+                      double *avg_cycles, gs_error *err);
 int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
                    gs_error *err);
 

@@ -107,6 +107,8 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
             gs_figure_list(p, "ways_per_set", w, lv->nsets, "", 1, lv->sets_method);
         }
     }
+    if (lv->tag_bytes)
+        gs_figure(p, "tag_bytes", (double)lv->tag_bytes, "B", 0, 1, lv->tags_note);
     if (lv->mapping == CW_MAP_BITS) {
         double bits[64];
         for (size_t i = 0; i < lv->nindex; i++)

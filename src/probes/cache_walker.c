@@ -240,12 +240,18 @@ int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, i
     return rc;
 }
 
-int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
-                   gs_error *err)
+int cw_avg_offsets_at(cw_walker *w, const uint64_t *offsets, size_t n, int carveout,
+                      double *avg_cycles, gs_error *err)
 {
     uint64_t top = 0;
     for (size_t i = 0; i < n; i++)
         top = offsets[i] > top ? offsets[i] : top;
     uint64_t timed = n * 64 > AVG_TIMED ? AVG_TIMED : (n * 64 > 4096 ? n * 64 : 4096);
-    return cw_avg_chase(w, offsets, n, top + AVG_ELEM, 2, timed, -1, avg_cycles, err);
+    return cw_avg_chase(w, offsets, n, top + AVG_ELEM, 2, timed, carveout, avg_cycles, err);
+}
+
+int cw_avg_offsets(cw_walker *w, const uint64_t *offsets, size_t n, double *avg_cycles,
+                   gs_error *err)
+{
+    return cw_avg_offsets_at(w, offsets, n, -1, avg_cycles, err);
 }

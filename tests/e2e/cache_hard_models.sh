@@ -19,13 +19,15 @@ done
 # sets and l1_modulo370, as XOR masks from one- and two-bit moves for cache_xor and from many
 # lines of one set for l1_xor_wide, whose masks weigh three bits or more, also under random
 # replacement and jitter with outliers in l1_xor_wide_random), and "not determined"
-# for unequal sets (cache_unequal), never a wrong structure.
+# for unequal sets (cache_unequal), never a wrong structure. l1_xor_tags holds fewer lines of
+# data than tags (the H100's L1): its sets and ways are the tags', read under the largest
+# carve-out, where it holds fewer lines than sets while a set keeps its 4.
 # l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
 # and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
 for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
             "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
             "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json" \
-            "$SRC/tests/models/l1_xor_wide_random.json@2"; do
+            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json"; do
   seed=1; case "$spec" in *@*) seed=${spec##*@}; spec=${spec%@*};; esac
   file=$spec; case "$spec" in */*) ;; *) file="$SRC/models/$spec.json";; esac
   if $B run cache --target l1 -q --structure average --device "sim:$spec" --seed "$seed" \
@@ -44,6 +46,24 @@ PYEOF
     echo "FAIL --structure average $spec: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
   fi
 done
+
+# l1_xor_tags_per_set: the same tags, but the largest carve-out leaves one way per set (as many
+# lines as sets): the walks cannot tell tags beyond data from ways taken away, so sets and ways
+# stay not determined, with what was measured.
+if $B run cache --target l1 -q --structure average \
+     --device "sim:$SRC/tests/models/l1_xor_tags_per_set.json" --json "$T/tps.json" >/dev/null \
+     2>"$T/err"; then
+  $PY - "$T/tps.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+f = json.load(open(sys.argv[1]))["probes"][0]["figures"]
+for k in ("sets", "ways"):
+    assert f[k]["value"] is None and "not fewer lines than its 512 sets" in f[k]["reason"], (k, f[k])
+assert "tag_bytes" not in f and f["size_bytes"]["value"] == 189440, f["size_bytes"]
+print("  l1_xor_tags_per_set: sets and ways not determined (as many lines as sets at 100 %)")
+PYEOF
+else
+  echo "FAIL cache l1_xor_tags_per_set"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
 
 # TLBs in average mode: tests/e2e/tlb_levels.sh.
 

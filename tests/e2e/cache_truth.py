@@ -95,7 +95,9 @@ def same_xor_index(got_masks, want_masks):
 def cache_truth(c):
     line = c["line_bytes"]
     sets, ways, mapping = geometry(c, line)
-    t = {"size_bytes": c["size_bytes"], "line_bytes": line, "sets": sets, "mapping": mapping,
+    # data_lines: fewer lines of data than tags (the H100's L1); the capacity is the data's
+    size = c["data_lines"] * line if c.get("data_lines") else c["size_bytes"]
+    t = {"size_bytes": size, "line_bytes": line, "sets": sets, "mapping": mapping,
          "policy": c.get("policy", "lru")}
     if xor_masks(c):
         t["_xor"] = xor_masks(c)

@@ -491,45 +491,50 @@ int cw_xor_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint
  * the fewest lines (the largest share of shared memory). */
 #define TAGS_CARVEOUT 100
 
-/* Tags beyond data: sets x ways x line exceeds the capacity. Under TAGS_CARVEOUT the level is
- * swept again; if it then holds fewer lines than it has sets while ways lines of the set found
- * still walk as hits and ways + 1 as misses, no division of the lines among the sets explains
- * the ways (a set would own less than one line): the sets and ways are the tags', the capacity
- * is the data the carve-out leaves (the H100's L1: 512 sets x 4 ways of tags over the 256 KB it
- * shares with shared memory, 1480 lines at the trace's carve-out, 168 at the largest). *yes when
- * so; note says what was measured either way. */
-static int tags_beyond_data(cw_walker *w, const uint64_t *set, uint64_t line, uint64_t sets,
-                            uint64_t ways, uint64_t size, bool *yes, char *note, size_t len,
-                            gs_error *err)
+/* Tags beyond data: sets x ways x line exceeds the capacity. Under TAGS_CARVEOUT three walks: ways
+ * lines of the set found, ways + 1 of them, and one line of every set (the first line of each
+ * index value under the masks). If the ways lines hit (the ways + 1 and the one-per-set walks
+ * average over (1 + AVG_TOLERANCE) times theirs) the level then holds fewer lines than it has
+ * sets while a set still holds its ways: no division of the lines among the sets explains the ways
+ * (a set would own less than one line), so the sets and ways are the tags', the capacity is the
+ * data the carve-out leaves (the H100's L1: 512 sets x 4 ways of tags over the 256 KB it shares
+ * with shared memory, 1480 lines at the trace's carve-out, 168 at the largest). *yes when so;
+ * note says what was measured either way. */
+static int tags_beyond_data(cw_walker *w, const cw_level *lv, const uint64_t *set,
+                            uint64_t line, uint64_t sets, uint64_t ways, bool *yes, char *note,
+                            size_t len, gs_error *err)
 {
-    cw_avg_sweep sw;
     *yes = false;
-    int rc = cw_avg_levels(w, 1024, size, line, TAGS_CARVEOUT, &sw, err);
-    if (rc || !sw.count) {
-        if (!rc)
-            snprintf(note, len, "under a %d %% carve-out preference the sweep found no "
-                     "capacity", TAGS_CARVEOUT);
-        return rc;
+    uint64_t *one = calloc(sets, sizeof *one), found = 0;
+    uint8_t *seen = calloc(sets, 1);
+    int rc = one && seen ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (uint64_t j = 0; !rc && found < sets && j < (sets << 12); j++) {
+        uint64_t at = gs_gf2_index(lv->xor_masks, lv->nxor, j * line);
+        if (at < sets && !seen[at])
+            seen[at] = 1, one[found++] = j * line;
     }
-    uint64_t small = sw.levels[0].size_bytes;
-    double hit = sw.levels[0].hit_cycles, fit = 0, over = 0;
-    if (small / line >= sets) {
-        snprintf(note, len, "under a %d %% carve-out preference it held %llu B (%llu lines), "
-                 "not fewer lines than its %llu sets", TAGS_CARVEOUT, (unsigned long long)small,
-                 (unsigned long long)(small / line), (unsigned long long)sets);
-        return 0;
-    }
-    rc = cw_avg_offsets_at(w, set, (size_t)ways, TAGS_CARVEOUT, &fit, err);
+    double fit = 0, over = 0, spread = 0;
+    if (!rc)
+        rc = cw_avg_offsets_at(w, set, (size_t)ways, TAGS_CARVEOUT, &fit, err);
     if (!rc)
         rc = cw_avg_offsets_at(w, set, (size_t)ways + 1, TAGS_CARVEOUT, &over, err);
+    if (!rc && found == sets)
+        rc = cw_avg_offsets_at(w, one, (size_t)sets, TAGS_CARVEOUT, &spread, err);
+    free(one), free(seen);
     if (rc)
         return rc;
-    *yes = fit <= hit * (1 + AVG_TOLERANCE) && over > hit * (1 + AVG_TOLERANCE);
-    snprintf(note, len, "under a %d %% carve-out preference it held %llu B (%llu lines, fewer "
-             "than its %llu sets) while %llu lines of one set walked at %.1f cycles and %llu at "
-             "%.1f (hit %.1f)", TAGS_CARVEOUT, (unsigned long long)small,
-             (unsigned long long)(small / line), (unsigned long long)sets,
-             (unsigned long long)ways, fit, (unsigned long long)ways + 1, over, hit);
+    if (found < sets) {
+        snprintf(note, len, "no line found for %llu of the %llu sets", (unsigned long long)(sets - found),
+                 (unsigned long long)sets);
+        return 0;
+    }
+    double limit = fit * (1 + AVG_TOLERANCE);
+    *yes = over > limit && spread > limit;
+    snprintf(note, len, "under a %d %% carve-out preference one line in each of its %llu sets "
+             "walked at %.1f cycles a load (%s) while %llu lines of one set walked at %.1f and "
+             "%llu at %.1f", TAGS_CARVEOUT, (unsigned long long)sets, spread,
+             spread > limit ? "misses: fewer lines than sets" : "hits: not fewer lines than sets",
+             (unsigned long long)ways, fit, (unsigned long long)ways + 1, over);
     return 0;
 }
 
@@ -554,8 +559,7 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
         return 0;
     bool tags = false;
     if (sets * ways * line > lv->size_bytes && m > ways)
-        rc = tags_beyond_data(w, set, line, sets, ways, lv->size_bytes, &tags, note,
-                              sizeof note, err);
+        rc = tags_beyond_data(w, lv, set, line, sets, ways, &tags, note, sizeof note, err);
     if (rc)
         return rc;
     if (tags) {
@@ -565,7 +569,7 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
         lv->sets_method = "tags: sets = 2^(XOR masks), ways = lines of one set that walk as "
                           "hits (one more misses); the level holds fewer lines of data than "
                           "tags (sets x ways x line exceeds the capacity): under the largest "
-                          "shared-memory carve-out it held fewer lines than sets while a set "
+                          "shared-memory carve-out one line in each set missed while a set "
                           "still held its ways (figure tag_bytes)";
         lv->tag_bytes = sets * ways * line;
         snprintf(lv->tags_note, sizeof lv->tags_note, "sets x ways x line of the tags; the data "

@@ -123,7 +123,10 @@ static int record_path(gs_probe_out *p, const gs_device_info *info, const sweep 
                      s->n);
         return 0;
     }
-    gs_plateaus_name(pl, count, s->path == GS_PATH_CONST, (double)info->smem_per_sm_bytes,
+    /* one element per stride: past a 128-B line (the largest an NVIDIA L1 has) a level of L
+     * bytes holds a footprint of L x stride / 128 (the H100's L1, 1480 lines, 378 KB at 256 B) */
+    double reach = opt.stride > 128 ? (double)opt.stride / 128 : 1;
+    gs_plateaus_name(pl, count, s->path == GS_PATH_CONST, (double)info->smem_per_sm_bytes * reach,
                      (double)info->l2_bytes, names);
     for (int i = 0; i < count; i++) {
         gs_summary cyc = gs_summarize(s->cycles + pl[i].first, pl[i].count);

@@ -32,6 +32,18 @@ gs_reach_verdict gs_tlb_reach(uint64_t k_a, uint64_t n_a, uint64_t k_b, uint64_t
     return GS_REACH_UNCLEAR;
 }
 
+int gs_tlb_reach_explains(uint64_t entries, uint64_t coverage_pages, const uint64_t *k,
+                          const uint64_t *count, unsigned n, double tol, double *want)
+{
+    for (unsigned j = 0; j < n; j++) {
+        *want = (double)entries * (k[j] < coverage_pages ? (double)coverage_pages / (double)k[j]
+                                                         : 1.0);
+        if (fabs((double)count[j] - *want) > tol * *want)
+            return (int)j;
+    }
+    return -1;
+}
+
 int gs_tlb_sets(uint64_t entries, const uint64_t *count, unsigned n, double tol, uint64_t *sets,
                 uint64_t *ways)
 {

@@ -21,6 +21,13 @@ typedef enum gs_reach_verdict {
 gs_reach_verdict gs_tlb_reach(uint64_t k_a, uint64_t n_a, uint64_t k_b, uint64_t n_b, double tol,
                               uint64_t *coverage_pages, uint64_t *entries);
 
+/* Whether a level of `entries` entries covering `coverage_pages` pages explains every count:
+ * count[j] regions of k[j] pages (j < n) within tol of entries x coverage / k[j] (k[j] below the
+ * coverage) or entries (k[j] at least it). Returns -1 when all do, else the first j that does
+ * not, with its prediction in *want. */
+int gs_tlb_reach_explains(uint64_t entries, uint64_t coverage_pages, const uint64_t *k,
+                          const uint64_t *count, unsigned n, double tol, double *want);
+
 /* Sets and ways from the counts at strides 2^m x coverage (m = 1 .. n; count[m - 1]) below a
  * level of `entries`: a bit-select or modulo index over S sets halves the count at each doubling
  * until 2^m >= S, then holds it at the ways. Returns 0 with sets and ways when the counts halve

@@ -29,6 +29,8 @@
                                       * packed words, few lines (cache_tlb.c, TLB_SHIFT) */
 #define TLB2_MIN_COUNT 64ull       /* regions of the first walk, at least: past the first level */
 #define TLB2_TOL 0.05              /* counts that agree within 5 % are equal */
+#define TLB2_FIT_TOL (2.0 / 64)    /* a found level's prediction of every count: two counts'
+                                      resolution (refine: a 64th) */
 
 static const uint64_t odd_pages[CW_TLB2_STRIDES] = {1, 3, 17, 67, 257};
 
@@ -245,6 +247,26 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
         gs_reach_verdict v = gs_tlb_reach(odd_pages[i - 1], n[i - 1], odd_pages[i], n[i],
                                           TLB2_TOL, &cover, &e);
         if (v == GS_REACH_FOUND) {
+            /* E entries of C pages hold E x C / k regions of k < C pages and E of k >= C: every
+             * stride counted must say so within the count search's resolution (two counts a
+             * 64th apart), not only the pair that found C (two H100s whose second level read
+             * 1.58 x slower gave 4096, 1364 and 266 regions of 1, 3 and 17 pages: 16 pages of
+             * coverage from the last two within 5 %, while 266 x 16 predicts 4256 at one) */
+            double want;
+            int j = gs_tlb_reach_explains(e, cover, odd_pages, n, (unsigned)i, TLB2_FIT_TOL,
+                                          &want);
+            if (j >= 0) {
+                snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
+                         "pages fit, as %llu entries of %llu pages would, but %llu of %llu pages "
+                         "fit where those predict %.0f (more than %.1f %% off): no one level's "
+                         "entries and coverage (a hashed set index spreads some strides over "
+                         "fewer sets; series steps_<k>_pages)", (unsigned long long)n[i - 1],
+                         (unsigned long long)odd_pages[i - 1], (unsigned long long)n[i],
+                         (unsigned long long)odd_pages[i], (unsigned long long)e,
+                         (unsigned long long)cover, (unsigned long long)n[j],
+                         (unsigned long long)odd_pages[j], want, 100 * TLB2_FIT_TOL);
+                return 0;
+            }
             if (cover == 1 && !unit_is_page) {
                 snprintf(out->why, sizeof out->why, "%llu regions fit at strides of 1 and 3 x "
                          "%llu B: an entry covers at most %llu B, but the first level's page (the "

@@ -524,8 +524,8 @@ static int tags_beyond_data(cw_walker *w, const cw_level *lv, const uint64_t *se
     if (rc)
         return rc;
     if (found < sets) {
-        snprintf(note, len, "no line found for %llu of the %llu sets", (unsigned long long)(sets - found),
-                 (unsigned long long)sets);
+        snprintf(note, len, "no line found for %llu of the %llu sets",
+                 (unsigned long long)(sets - found), (unsigned long long)sets);
         return 0;
     }
     double limit = fit * (1 + AVG_TOLERANCE);

@@ -639,7 +639,7 @@ static uint32_t *valid_of(sim_cache *c, uint32_t s)
     return c->scan ? &c->valid[s] : &c->big[s].valid;
 }
 
-/* ---- data lines (geo->data_lines) ------------------------------------------------------------- */
+/* ---- data lines (geo->data_lines) ----------------------------------------------------------- */
 
 /* Whether slot s holds data in the current epoch (is in the data list). */
 static bool holds_data(const sim_cache *c, uint32_t s)

@@ -100,6 +100,18 @@ gs_summary gs_summarize(const double *x, size_t n)
     return r;
 }
 
+double gs_mad_sigma(const double *x, size_t n, double center)
+{
+    double *dev = malloc((n ? n : 1) * sizeof *dev);
+    if (!dev)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        dev[i] = fabs(x[i] - center);     /* NaN stays NaN: gs_median skips it */
+    double mad = gs_median(dev, n);
+    free(dev);
+    return 1.4826 * mad;
+}
+
 gs_summary gs_summarize_robust(const double *x, size_t n, double k)
 {
     size_t m;
@@ -109,18 +121,12 @@ gs_summary gs_summarize_robust(const double *x, size_t n, double k)
         free(s);
         return r;
     }
-    double med = median_sorted(s, m);
-    double *dev = malloc(m * sizeof *dev);
-    if (!dev) {
+    double med = median_sorted(s, m), sigma = gs_mad_sigma(s, m, med);
+    if (isnan(sigma)) {
         gs_summary r = summarize_sorted(s, m, 0);
         free(s);
         return r;
     }
-    for (size_t i = 0; i < m; i++)
-        dev[i] = fabs(s[i] - med);
-    qsort(dev, m, sizeof *dev, cmp_double);
-    double sigma = 1.4826 * median_sorted(dev, m);
-    free(dev);
     double limit = sigma > 0 ? k * sigma : (med != 0 ? 0.05 * fabs(med) : 1.0);
     size_t kept = 0;
     for (size_t i = 0; i < m; i++)

@@ -27,6 +27,10 @@ gs_summary gs_summarize(const double *x, size_t n);
 gs_summary gs_summarize_robust(const double *x, size_t n, double k);
 
 double gs_median(const double *x, size_t n);     /* NaN for n = 0 */
+
+/* 1.4826 x the median absolute deviation of x from center (sigma for normal data); NaN samples
+ * are ignored; NaN when none is finite or out of memory. */
+double gs_mad_sigma(const double *x, size_t n, double center);
 double gs_mean(const double *x, size_t n);
 double gs_stddev(const double *x, size_t n);     /* sample sd; 0 for n < 2 */
 double gs_ci95(const double *x, size_t n);

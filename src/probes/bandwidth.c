@@ -70,10 +70,14 @@ static double relative_ci(const measured *m)
     return m->gbps.median > 0 ? m->gbps.ci95 / m->gbps.median : INFINITY;
 }
 
-/* Configurations measured again (this run), for the record's parameters, and the ci95 / median
- * above which they are. */
+/* Configurations measured again (this run), for the record's parameters. */
 static long long remeasured;
-static double retry_ci;
+
+/* The ci95 / median above which a configuration is measured again (measure). */
+static double retry_ci(const gs_probe_ctx *ctx)
+{
+    return ctx->thorough ? RETRY_CI_THOROUGH : RETRY_CI;
+}
 
 /* measure_once, again (up to RETRIES times) while the interval exceeds retry_ci of the median,
  * keeping the narrowest: on H100s one default run in five held a window of slow repetitions some
@@ -86,7 +90,7 @@ static double retry_ci;
 static measured measure(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error *err)
 {
     measured best = measure_once(ctx, plan, err);
-    for (int a = 0; a < RETRIES && best.rc == 0 && relative_ci(&best) > retry_ci; a++) {
+    for (int a = 0; a < RETRIES && best.rc == 0 && relative_ci(&best) > retry_ci(ctx); a++) {
         measured m = measure_once(ctx, plan, err);
         if (m.rc)
             return m;
@@ -253,7 +257,6 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "bytes", (long long)opt.bytes);
     gs_param_int(p, "pcie_bytes", (long long)opt.pcie_bytes);
     gs_param_int(p, "repeats", opt.repeats);
-    retry_ci = ctx->thorough ? RETRY_CI_THOROUGH : RETRY_CI;
     gs_param_string(p, "remeasure", ctx->thorough
                     ? "a configuration whose ci95 exceeds 0.15 % of its median is measured again, "
                       "up to twice, and the narrowest kept (count: remeasured)"

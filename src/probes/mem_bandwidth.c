@@ -124,7 +124,7 @@ static int measure(gs_probe_ctx *ctx, int k, unsigned width, double footprint, d
 static int retry_outliers(gs_probe_ctx *ctx, int k, unsigned width, sweep *s,
                           unsigned *remeasured, gs_error *err)
 {
-    double in[MAX_POINTS], dev[MAX_POINTS];
+    double in[MAX_POINTS];
     double dram = GS_BW_DRAM_FROM_L2 * (double)ctx->info->l2_bytes;
     size_t n = 0, first = s->n;
     for (size_t i = 0; i < s->n; i++)
@@ -135,9 +135,7 @@ static int retry_outliers(gs_probe_ctx *ctx, int k, unsigned width, sweep *s,
     if (n < 5)
         return 0;
     double med = gs_median(in, n);
-    for (size_t i = 0; i < n; i++)
-        dev[i] = fabs(in[i] - med);
-    double limit = fmax(3 * 1.4826 * gs_median(dev, n), 0.003 * med);
+    double limit = fmax(3 * gs_mad_sigma(in, n, med), 0.003 * med);
     for (size_t i = first; i < s->n; i++) {
         if (fabs(s->gbps[i] - med) <= limit)
             continue;

@@ -30,6 +30,16 @@ static sim_geometry make_geo(unsigned sets, unsigned ways, uint64_t block, sim_p
     return g;
 }
 
+/* Check geometry g and build its store in c, with rng seeded at 1. */
+static void open_store(const sim_geometry *g, sim_cache *c, gs_rng *rng)
+{
+    const char *key;
+    char msg[200];
+    gs_rng_seed(rng, 1);
+    assert_int_equal(sim_geometry_check(g, &key, msg, sizeof msg), 0);
+    assert_int_equal(sim_cache_init(c, g), 0);
+}
+
 /* Run a sequence of blocks named by letters ('A' = block 0, ...) through one set; return the
  * outcomes as a string of 'H' (hit) and 'M' (miss). */
 static void run_sequence(sim_policy policy, const char *blocks, char *outcomes)
@@ -37,11 +47,7 @@ static void run_sequence(sim_policy policy, const char *blocks, char *outcomes)
     sim_geometry g = make_geo(1, 4, 64, policy);
     sim_cache c;
     gs_rng rng;
-    gs_rng_seed(&rng, 1);
-    const char *key;
-    char msg[200];
-    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
-    assert_int_equal(sim_cache_init(&c, &g), 0);
+    open_store(&g, &c, &rng);
     size_t i;
     for (i = 0; blocks[i]; i++)
         outcomes[i] = sim_cache_access(&c, (uint64_t)(blocks[i] - 'A') * 64, true, &rng, NULL)
@@ -352,11 +358,9 @@ static void data_lines(void **state)
     g.data_lines = 3;
     sim_cache c;
     gs_rng rng;
-    gs_rng_seed(&rng, 1);
     const char *key;
     char msg[200];
-    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
-    assert_int_equal(sim_cache_init(&c, &g), 0);
+    open_store(&g, &c, &rng);
     /* blocks 0, 1, 2 (sets 0, 1, 2: modulo) */
     for (int pass = 0; pass < 2; pass++)
         for (uint64_t b = 0; b < 3; b++)

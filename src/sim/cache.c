@@ -219,6 +219,30 @@ static int index_init(sim_cache *c)
     return c->index ? 0 : -1;
 }
 
+/* The set index of every value of each address byte the mapping's groups touch (xor_table). */
+static int xor_tables(sim_cache *c)
+{
+    const sim_mapping *map = &c->geo->mapping;
+    uint64_t all = 0;
+    for (unsigned i = 0; i < map->nbits; i++)
+        all |= map->group_mask[i];
+    for (unsigned b = 0; b < 8; b++)
+        if (all >> (8 * b) & 0xff)
+            c->xor_byte[c->xor_bytes++] = (uint8_t)b;
+    c->xor_table = calloc(c->xor_bytes ? c->xor_bytes : 1, sizeof *c->xor_table);
+    if (!c->xor_table)
+        return -1;
+    for (unsigned k = 0; k < c->xor_bytes; k++)
+        for (unsigned v = 0; v < 256; v++) {
+            uint64_t addr = (uint64_t)v << (8 * c->xor_byte[k]);
+            uint32_t set = 0;
+            for (unsigned i = 0; i < map->nbits; i++)
+                set |= (uint32_t)__builtin_parityll(addr & map->group_mask[i]) << i;
+            c->xor_table[k][v] = set;
+        }
+    return 0;
+}
+
 int sim_cache_init(sim_cache *c, const sim_geometry *g)
 {
     memset(c, 0, sizeof *c);
@@ -265,6 +289,8 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
          !(c->data_older = malloc(c->total_ways * sizeof *c->data_older)) ||
          !(c->data_epoch = calloc(c->total_ways, sizeof *c->data_epoch))))
         return sim_cache_free(c), -1;
+    if (g->mapping.kind != SIM_MAP_MODULO && xor_tables(c))
+        return sim_cache_free(c), -1;
     if (g->policy == SIM_POLICY_WEIGHTED) {
         c->cumulative = malloc(c->max_ways * sizeof *c->cumulative);
         if (!c->cumulative)
@@ -307,6 +333,7 @@ void sim_cache_free(sim_cache *c)
     free(c->data_newer);
     free(c->data_older);
     free(c->data_epoch);
+    free(c->xor_table);
     memset(c, 0, sizeof *c);
 }
 
@@ -350,8 +377,8 @@ static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
         return (unsigned)(blk % g->sets);
     }
     unsigned set = 0;
-    for (unsigned i = 0; i < map->nbits; i++)
-        set |= (unsigned)__builtin_parityll(addr & map->group_mask[i]) << i;
+    for (unsigned k = 0; k < c->xor_bytes; k++)  /* parity is linear: a XOR over the bytes */
+        set ^= c->xor_table[k][(addr >> (8 * c->xor_byte[k])) & 0xff];
     return set;
 }
 

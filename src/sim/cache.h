@@ -144,6 +144,12 @@ typedef struct sim_cache {
     sim_policy policy;          /* geo->policy */
     uint64_t block_mask;        /* block_bytes - 1 (when a power of two) */
     uint32_t fetch_mask[SIM_MAX_SECTORS];  /* per sector: the sectors a load miss there fills */
+    /* BITS / XOR: the set index as a XOR of one table entry per address byte that some group
+     * touches (set = xor_table[k][byte xor_byte[k] of the address]): a few loads in place of a
+     * parity per index bit */
+    unsigned xor_bytes;
+    uint8_t xor_byte[8];
+    uint32_t (*xor_table)[256];
     /* data_lines (geo): the slots that hold data (a valid sector) in the current epoch, as a
      * list from the most to the least recently used (per slot: neighbours, and the epoch in which
      * it joined), and how many; NULL / 0 without a limit */

@@ -48,13 +48,29 @@ int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fit
             hi = bound / s;
         if (hi < 2)
             break;
-        rc = stride_blocks_fit(w, hi, s, hit_cycles, &fit, err);
-        if (!rc && fit && bounded)
-            break;                                  /* the space ends before a conflict */
-        if (!rc && fit) {
-            out->stride_bytes[out->n] = s;
-            out->fit[out->n++] = 0;                 /* more than the most tried */
-            continue;
+        /* the last stride's count first: doubling the stride seldom changes it (a hashed index
+           never does), and two walks then bound the search where a bisection takes eleven */
+        uint64_t g = out->n ? out->fit[out->n - 1] : 0, top = hi;
+        if (g && g + 1 < hi) {
+            rc = stride_blocks_fit(w, g + 1, s, hit_cycles, &fit, err);
+            if (!rc && fit)
+                lo = g + 1;
+            else if (!rc) {
+                hi = g + 1;
+                rc = stride_blocks_fit(w, g, s, hit_cycles, &fit, err);
+                if (!rc)
+                    *(fit ? &lo : &hi) = g;
+            }
+        }
+        if (!rc && hi == top && hi - lo > 1) {
+            rc = stride_blocks_fit(w, hi, s, hit_cycles, &fit, err);
+            if (!rc && fit && bounded)
+                break;                              /* the space ends before a conflict */
+            if (!rc && fit) {
+                out->stride_bytes[out->n] = s;
+                out->fit[out->n++] = 0;             /* more than the most tried */
+                continue;
+            }
         }
         while (!rc && hi - lo > 1) {
             uint64_t mid = lo + (hi - lo) / 2;

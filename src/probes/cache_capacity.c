@@ -223,6 +223,8 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
             hi = mid;
     }
     lv->size_bytes = lo;
+    lv->upper_bytes = hi;
+    lv->margin = AVG_TOLERANCE;
     lv->resolution_bytes = res;
     lv->ci95_bytes = (double)(hi - lo) / 2 + hidden_bytes(lo, stride_bytes, latency, penalty,
                                                           AVG_TOLERANCE);
@@ -248,8 +250,33 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     }
     if (!rc) {
         lv->size_bytes = a;
+        lv->upper_bytes = b;
+        lv->margin = margin;
         lv->ci95_bytes = hidden_bytes(a, stride_bytes, latency, penalty, margin);
         lv->strict = true;
+    }
+    return rc;
+}
+
+int cw_avg_compare_end(cw_walker *w, const cw_avg_level *was, uint64_t stride_bytes, int carveout,
+                       uint64_t tol_bytes, int *cmp, gs_error *err)
+{
+    bool fits = false;
+    *cmp = -2;
+    if (!was->size_bytes || was->upper_bytes <= was->size_bytes || !(was->hit_cycles > 0))
+        return 0;
+    uint64_t lo = was->size_bytes > tol_bytes + stride_bytes ? was->size_bytes - tol_bytes
+                                                              : stride_bytes;
+    uint64_t hi = was->size_bytes + tol_bytes > was->upper_bytes ? was->size_bytes + tol_bytes
+                                                                 : was->upper_bytes;
+    lo = lo / stride_bytes * stride_bytes;
+    int rc = avg_fits(w, lo, stride_bytes, was->hit_cycles, was->margin, carveout, &fits, err);
+    if (!rc && !fits)
+        *cmp = -1;
+    else if (!rc) {
+        rc = avg_fits(w, hi, stride_bytes, was->hit_cycles, was->margin, carveout, &fits, err);
+        if (!rc)
+            *cmp = fits ? 1 : 0;
     }
     return rc;
 }

@@ -250,6 +250,8 @@ typedef struct cw_avg_level {
     double ci95_bytes;         /* 0: size_bytes fits and one stride more does not, within the
                                   plateau's noise; else half the bracket the size lies in */
     bool strict;               /* the strict bisection to one stride held (else to a 64th) */
+    uint64_t upper_bytes;      /* the smallest footprint the bisection found not to fit */
+    double margin;             /* the tolerance over hit_cycles that decided fitting there */
     double hit_cycles;         /* plateau latency (median of its points) */
     double next_cycles;        /* latency of the plateau after it */
 } cw_avg_level;
@@ -276,6 +278,15 @@ int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, i
  * each plateau but the last. stride_bytes should be the line: below it a random order re-uses
  * lines and blurs the plateau's end; above it a set index that skips the bits just above the line
  * sees only some sets (capacity x stride / line). */
+/* Where a level that an earlier sweep at the same stride found (was) ends under carveout, against
+ * where it ended: two walks, at was->size_bytes - tol_bytes and at the larger of
+ * was->upper_bytes and was->size_bytes + tol_bytes, each judged as the bisection judged it
+ * (was->margin over was->hit_cycles). *cmp: 0 the same end (the first fits, the second does
+ * not), -1 smaller (the first no longer fits), 1 larger (the second fits too); -2 when was holds
+ * no bracket (nothing walked). tol_bytes 0 asks for the bisection's own bracket. */
+int cw_avg_compare_end(cw_walker *w, const cw_avg_level *was, uint64_t stride_bytes, int carveout,
+                       uint64_t tol_bytes, int *cmp, gs_error *err);
+
 int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
                   int carveout, cw_avg_sweep *out, gs_error *err);
 

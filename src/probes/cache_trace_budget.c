@@ -13,59 +13,57 @@
 static const int carveouts[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 40, 50, 60, 70,
                                 80, 90, 100};
 
-/* Average-mode L1 size holding b bytes of shared memory under the walker's preference, and
- * whether it equals size0 (within the two sweeps' resolutions). */
-static int l1_size_holding(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t hi,
-                           uint64_t b, const cw_avg_level *l0, uint64_t *size, bool *same,
-                           gs_error *err)
+/* The average-mode L1 holding b bytes of shared memory under the walker's preference, against
+ * l0 (the L1 with none held): *cmp 0 the same end within two of l0's bisection brackets (a
+ * random policy over a hashed index moves the end that much from one random walk to the next),
+ * -1 smaller, 1 larger (cw_avg_compare_end: two walks where a sweep and its bisection took some
+ * thirty). */
+static int l1_holding(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t b,
+                      const cw_avg_level *l0, int *cmp, gs_error *err)
 {
-    cw_avg_sweep sw;
     gs_progress(ctx, "cache: %s, L1 size holding %llu B of shared memory, carve-out %d%s",
                 t->name, (unsigned long long)b, w->carveout, w->carveout < 0 ? " (default)" : "%");
     int rc = cw_walker_set_smem(w, b, err);
     if (!rc)
-        rc = cw_avg_levels(w, 1024, hi, 128, -1, &sw, err);
-    *size = !rc && sw.count ? sw.levels[0].size_bytes : 0;
-    uint64_t d = udiff(*size, l0->size_bytes);
-    *same = *size && d <= sw.levels[0].resolution_bytes + l0->resolution_bytes;
+        rc = cw_avg_compare_end(w, l0, 128, -1, 2 * l0->resolution_bytes, cmp, err);
+    if (!rc && *cmp == -2)
+        rc = gs_fail(err, GS_ERR_PROBE, "cache: the L1 sweep left no bracket to compare with");
     return rc;
 }
 
-/* The preference under which holding CW_TRACE_SMEM_MIN bytes leaves the L1 at l0's size: the
+/* The preference under which holding CW_TRACE_SMEM_MIN bytes leaves the L1 at l0's end: the
  * driver's default (-1) if it does, else bisected over 0..100 % (holding shared memory, a larger
- * preference never gives a larger L1). *found false when none does; tried lists the sizes. */
-static int find_pin_pref(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t hi,
+ * preference never gives a larger L1). *found false when none does; tried lists what each gave. */
+static int find_pin_pref(gs_probe_ctx *ctx, cw_walker *w, const target_def *t,
                          const cw_avg_level *l0, bool *found, char *tried, size_t tried_len,
                          gs_error *err)
 {
     size_t used = 0;
-    uint64_t size;
-    bool same;
-    int lo = 0, up = 100, rc = 0;
+    int cmp = 0, lo = 0, up = 100, rc = 0;
     *found = false;
     tried[0] = 0;
 #define GS_TRY(pref)                                                                           \
     do {                                                                                       \
         w->carveout = (pref);                                                                  \
-        if ((rc = l1_size_holding(ctx, w, t, hi, CW_TRACE_SMEM_MIN, l0, &size, &same, err)))   \
+        if ((rc = l1_holding(ctx, w, t, CW_TRACE_SMEM_MIN, l0, &cmp, err)))                    \
             return rc;                                                                         \
-        if (same)                                                                              \
+        if (cmp == 0)                                                                          \
             return *found = true, 0;                                                           \
         if (used < tried_len)                                                                  \
-            used += (size_t)snprintf(tried + used, tried_len - used, "%s%d%%: %llu B",         \
-                                     used ? ", " : "", (pref), (unsigned long long)size);      \
+            used += (size_t)snprintf(tried + used, tried_len - used, "%s%d%%: %s",             \
+                                     used ? ", " : "", (pref), cmp < 0 ? "smaller" : "larger"); \
     } while (0)
     GS_TRY(-1);
     GS_TRY(lo);
-    if (size < l0->size_bytes)                 /* even the smallest preference leaves less */
+    if (cmp < 0)                               /* even the smallest preference leaves less */
         return 0;
     GS_TRY(up);
-    if (size > l0->size_bytes)                 /* even the largest leaves more */
+    if (cmp > 0)                               /* even the largest leaves more */
         return 0;
     while (up - lo > 1) {
         int mid = lo + (up - lo) / 2;
         GS_TRY(mid);
-        if (size > l0->size_bytes)
+        if (cmp > 0)
             lo = mid;
         else
             up = mid;
@@ -92,10 +90,10 @@ int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
     if (rc || sw0->count == 0)
         return rc;
     const cw_avg_level *l0 = &sw0->levels[0];
-    uint64_t hi = 4 * l0->size_bytes < bound ? 4 * l0->size_bytes : bound, size;
     char tried[320];
-    bool found, same;
-    if ((rc = find_pin_pref(ctx, w, t, hi, l0, &found, tried, sizeof tried, err)) != 0)
+    bool found;
+    int cmp;
+    if ((rc = find_pin_pref(ctx, w, t, l0, &found, tried, sizeof tried, err)) != 0)
         return rc;
     if (!found) {
         *pinned = false;
@@ -108,8 +106,8 @@ int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
         return cw_walker_set_smem(w, budget, err);
     }
     for (uint64_t b = budget; b > CW_TRACE_SMEM_MIN && !rc; b /= 2) {
-        rc = l1_size_holding(ctx, w, t, hi, b, l0, &size, &same, err);
-        if (!rc && same)
+        rc = l1_holding(ctx, w, t, b, l0, &cmp, err);
+        if (!rc && cmp == 0)
             return 0;
     }
     return rc ? rc : cw_walker_set_smem(w, CW_TRACE_SMEM_MIN, err);
@@ -123,13 +121,28 @@ int cw_add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
     double x[sizeof carveouts / sizeof carveouts[0]], y[sizeof x / sizeof x[0]];
     size_t n = 0;
     int rc = 0;
+    long long confirmed = 0;
     uint64_t budget = w->smem_bytes;
+    cw_avg_level last = {.size_bytes = 0};     /* the last preference's L1, when it had one */
     w->smem_bytes = 0;                         /* the preference alone decides */
     for (size_t i = 0; i < sizeof carveouts / sizeof carveouts[0] && !rc; i++) {
         cw_avg_sweep sw;
+        int cmp = -2;
         gs_progress(ctx, "cache: l1 under a %d%% shared-memory carve-out", carveouts[i]);
+        /* the driver rounds preferences to a few sizes: the last one's end, checked first */
+        if (last.size_bytes &&
+            (rc = cw_avg_compare_end(w, &last, stride_bytes, carveouts[i], 0, &cmp, err)) != 0)
+            break;
+        if (cmp == 0) {
+            x[n] = carveouts[i];
+            y[n++] = (double)last.size_bytes;
+            confirmed++;
+            continue;
+        }
         rc = cw_avg_levels(w, 1024, bound, stride_bytes, carveouts[i], &sw, err);
+        last.size_bytes = 0;
         if (!rc && sw.count > 0) {
+            last = sw.levels[0];
             x[n] = carveouts[i];
             y[n++] = (double)sw.levels[0].size_bytes;
         } else if (!rc) {
@@ -137,6 +150,7 @@ int cw_add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
         }
     }
     w->smem_bytes = budget;
+    gs_param_int(p, "carveouts_confirmed", confirmed);
     if (n)
         gs_series(p, "l1_size_by_carveout", "preferred shared-memory carve-out", "%",
                   "L1 size (average-mode plateau end)", "B", x, y, n);

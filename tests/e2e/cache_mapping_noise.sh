@@ -17,7 +17,10 @@ run_mapping() {
     echo "FAIL $1: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1)); return 1; }
 }
 
-for seed in 1 5; do
+# seed 2: its traces see no miss at all under the jitter; the sweep without shared memory saw the
+# L1, so the average-mode walks carry the level (before session 12 it was left out, as at half
+# the seeds)
+for seed in 1 2 5; do
   for target in l1 tex; do
     label="write_noisy $target seed $seed"
     run_mapping "$label" "$SRC/tests/models/write_noisy.json" "$seed" "$target" auto || continue

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "util/profile.h"
 #include "util/progress.h"
 
 const gs_probe_def *gs_probe_find(const char *name)
@@ -20,13 +21,16 @@ const gs_probe_def *gs_probe_find(const char *name)
 
 void gs_progress(const gs_probe_ctx *ctx, const char *fmt, ...)
 {
-    if (ctx->quiet)
+    if (ctx->quiet && !gs_profile_enabled())
         return;
     char text[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    gs_profile_step(text);
+    if (ctx->quiet)
+        return;
     gs_progress_detail(text);
 }
 

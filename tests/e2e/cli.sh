@@ -230,10 +230,11 @@ ls "$hostile"/*.png >/dev/null 2>&1 && passes=$((passes+1)) || { echo "FAIL: no 
 [ -e "$T/mark1" ] || [ -e "$T/mark2" ] || [ -e "$hostile/mark2" ] && { echo "FAIL: a shell ran"; fails=$((fails+1)); } || passes=$((passes+1))
 
 
-# GS_PROFILE=1: one line per backend operation and a stage line per probe, on stderr only; the
-# figures are the same as without it.
+# GS_PROFILE=1: one line per backend operation, a stage line per probe and a step line per
+# progress line, on stderr only (with -q too); the figures are the same as without it.
 GS_PROFILE=1 $B report -q --probes clock,smem-banks --device sim:hopper --json "$T/prof.json" > /dev/null 2> "$T/prof.err"
 grep -Eq '^gs-profile: [0-9.]+ stage clock$' "$T/prof.err" && grep -Eq '^gs-profile: [0-9.]+ bank [0-9.]+ ' "$T/prof.err" \
+  && grep -Eq '^gs-profile: [0-9.]+ step smem-banks: ' "$T/prof.err" \
   && passes=$((passes+1)) || { echo "FAIL: GS_PROFILE lines"; head -3 "$T/prof.err"; fails=$((fails+1)); }
 $B report -q --probes clock,smem-banks --device sim:hopper --json "$T/noprof.json" > /dev/null 2> "$T/noprof.err"
 grep -q gs-profile "$T/noprof.err" && { echo "FAIL: profile lines without GS_PROFILE"; fails=$((fails+1)); } || passes=$((passes+1))

@@ -15,10 +15,11 @@ for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.j
 done
 # --structure average: line, sets, ways and mapping of L1-like levels from average-mode walks
 # alone: stride walks for bit-select indexes (fermi, kepler, sectored), eviction-set reductions
-# for modulo and XOR-hashed ones (sets and ways; the mapping as line mod sets for hopper's 192
-# sets and l1_modulo370, as XOR masks from one- and two-bit moves for cache_xor and from many
-# lines of one set for l1_xor_wide, whose masks weigh three bits or more, also under random
-# replacement and jitter with outliers in l1_xor_wide_random), and "not determined"
+# for modulo and XOR-hashed ones (sets and ways; the mapping as line mod sets for l1_modulo370,
+# as XOR masks from one- and two-bit moves for cache_xor and from many lines of one set for
+# l1_xor_wide and hopper (the H100's masks, tags beyond data), whose masks weigh three bits or
+# more, also under random replacement and jitter with outliers in l1_xor_wide_random), and "not
+# determined"
 # for unequal sets (cache_unequal), never a wrong structure. l1_xor_tags holds fewer lines of
 # data than tags (the H100's L1): its sets and ways are the tags', read under the largest
 # carve-out, where it holds fewer lines than sets while a set keeps its 4.

@@ -131,7 +131,7 @@ else
 fi
 
 # With 2 % jitter a configuration's ci95 is about 0.36 % of its median over the default's 10
-# repetitions (under 1 %: kept) and 0.21 % over --thorough's 30 (over 0.15 %: measured again).
+# repetitions (under 1 %: kept) and 0.15 % over --thorough's 60 (over 0.1 %: measured again).
 $PY - "$SRC/models/hopper.json" "$T/jitter2.json" <<'PYEOF'
 import json, sys
 m = json.load(open(sys.argv[1]))

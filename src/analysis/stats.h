@@ -1,6 +1,8 @@
 /* Descriptive statistics for every figure: median, mean, standard deviation and the 95%
- * confidence interval as 1.96 sigma / sqrt(n) (DESIGN.md, principle 2), with one documented
- * outlier rule. Pure functions over arrays; NaN samples are ignored. */
+ * confidence interval of the mean, t sigma / sqrt(n) with t Student's 97.5 % quantile for n - 1
+ * degrees of freedom (1.96 for many samples, DESIGN.md principle 2; 2.78 for five, where 1.96
+ * would make an 88 % interval), with one documented outlier rule. Pure functions over arrays;
+ * NaN samples are ignored. */
 #ifndef GS_STATS_H
 #define GS_STATS_H
 
@@ -13,7 +15,7 @@ typedef struct gs_summary {
     double median;
     double mean;
     double stddev;       /* sample standard deviation (n - 1); 0 when n < 2 */
-    double ci95;         /* 1.96 * stddev / sqrt(n); 0 when n < 2 */
+    double ci95;         /* gs_t95(n - 1) * stddev / sqrt(n); 0 when n < 2 */
     double min, max;
 } gs_summary;
 
@@ -33,7 +35,10 @@ double gs_median(const double *x, size_t n);     /* NaN for n = 0 */
 double gs_mad_sigma(const double *x, size_t n, double center);
 double gs_mean(const double *x, size_t n);
 double gs_stddev(const double *x, size_t n);     /* sample sd; 0 for n < 2 */
-double gs_ci95(const double *x, size_t n);
+double gs_ci95(const double *x, size_t n);       /* as gs_summary.ci95 */
+/* Student's t quantile for a two-sided 95 % interval with dof degrees of freedom (12.706 for 1,
+ * 2.042 for 30, toward 1.96); NaN for 0. */
+double gs_t95(size_t dof);
 
 /* Median of n uint32 values (latency traces); NaN for n = 0. */
 double gs_median_u32(const uint32_t *x, size_t n);

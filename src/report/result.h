@@ -47,7 +47,8 @@ void gs_param_double(gs_probe_out *p, const char *key, double value);
 void gs_param_string(gs_probe_out *p, const char *key, const char *value);
 void gs_param_bool(gs_probe_out *p, const char *key, bool value);
 
-/* A measured figure: value with unit, its ci95 (1.96 sigma / sqrt n; 0 when exact or n == 1),
+/* A measured figure: value with unit, its ci95 (t sigma / sqrt n, Student's t for n - 1 degrees
+ * of freedom: gs_t95; 0 when exact or n == 1),
  * sample count n, and the method that made it. */
 void gs_figure(gs_probe_out *p, const char *name, double value, const char *unit, double ci95,
                size_t n, const char *method);

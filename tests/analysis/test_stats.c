@@ -15,11 +15,28 @@ static void test_known_answers(void **state)
     assert_double_equal(s.mean, 5.0, 1e-12);
     assert_double_equal(s.median, 4.5, 1e-12);
     assert_double_equal(s.stddev, sqrt(32.0 / 7.0), 1e-12);
-    assert_double_equal(s.ci95, 1.96 * sqrt(32.0 / 7.0) / sqrt(8.0), 1e-12);
+    assert_double_equal(s.ci95, 2.365 * sqrt(32.0 / 7.0) / sqrt(8.0), 1e-12);   /* t(7) */
+    assert_double_equal(gs_ci95(x, 8), s.ci95, 1e-12);
     assert_double_equal(s.min, 2, 0);
     assert_double_equal(s.max, 9, 0);
     const double odd[] = {3, 1, 2};
     assert_double_equal(gs_median(odd, 3), 2, 0);
+}
+
+/* Student's t: the table's ends, the expansion beyond it (t(0.975, 31) = 2.0395, t(0.975, 120)
+ * = 1.9799, to four places), falling toward 1.96 without a jump at 30. */
+static void test_t95(void **state)
+{
+    (void)state;
+    assert_true(isnan(gs_t95(0)));
+    assert_double_equal(gs_t95(1), 12.706, 1e-9);
+    assert_double_equal(gs_t95(4), 2.776, 1e-9);
+    assert_double_equal(gs_t95(30), 2.042, 1e-9);
+    assert_double_equal(gs_t95(31), 2.0395, 2e-4);
+    assert_double_equal(gs_t95(120), 1.9799, 2e-4);
+    assert_true(gs_t95(100000) > 1.95996 && gs_t95(100000) < 1.9600);
+    for (size_t d = 1; d < 400; d++)
+        assert_true(gs_t95(d + 1) < gs_t95(d));
 }
 
 static void test_edge_cases(void **state)
@@ -72,6 +89,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_t95),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_robust_drops_outliers),
     };

@@ -46,7 +46,7 @@ const gs_opt gs_probe_mem_bandwidth_opts[] = {
     {"min-bytes", GS_OPT_BYTES, &opt.min_bytes, "BYTES",
      "smallest footprint of a sweep, all arrays together (default 16 KB)", NULL, 0, 0},
     {"max-bytes", GS_OPT_BYTES, &opt.max_bytes, "BYTES",
-     "largest footprint (default 16 x L2, at most half the free memory)", NULL, 0, 0},
+     "largest footprint (default 20 x L2, at most half the free memory)", NULL, 0, 0},
     {"points-per-octave", GS_OPT_INT, &opt.per_octave, "N",
      "footprints per doubling (default 2, 4 with --thorough)", NULL, 1, 16},
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
@@ -297,7 +297,7 @@ static void record_peak(gs_probe_ctx *ctx, gs_probe_out *p, const levels_best *b
 
 /* Which kinds and widths run, and over which footprints: --thorough sweeps every kind and width
  * over the whole range; the default sweeps read, write and copy at 16 bytes over the whole range
- * and STREAM's scale, add and triad at 16 bytes over the DRAM range only (from 4 x L2: each
+ * and STREAM's scale, add and triad at 16 bytes over the DRAM range only (from 5 x L2: each
  * array a little more, so that rounding it down to 256 bytes keeps the first point inside). */
 static int run_all(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, gs_error *err)
 {

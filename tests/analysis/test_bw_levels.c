@@ -57,21 +57,22 @@ static void test_min_points_and_no_l1(void **state)
     assert_int_equal(pick[GS_BW_DRAM], -1);               /* 3 DRAM points (256 MB on) < 4 */
     assert_true(pick[GS_BW_L1] >= 0);
     assert_int_equal(gs_bw_level_of(16 * KB, 0, 50 * MB), GS_BW_L2);
-    assert_int_equal(gs_bw_level_of(64 * MB, 0, 50 * MB), GS_BW_NONE);   /* L2 < F < 4 x L2 */
+    assert_int_equal(gs_bw_level_of(64 * MB, 0, 50 * MB), GS_BW_NONE);   /* L2 < F < 5 x L2 */
     assert_int_equal(gs_bw_level_of(101 * MB, 0, 50 * MB), GS_BW_NONE);
-    assert_int_equal(gs_bw_level_of(199 * MB, 0, 50 * MB), GS_BW_NONE);
-    assert_int_equal(gs_bw_level_of(200 * MB, 0, 50 * MB), GS_BW_DRAM);
+    assert_int_equal(gs_bw_level_of(215 * MB, 0, 50 * MB), GS_BW_NONE);  /* 4.3 x: a triad's tail */
+    assert_int_equal(gs_bw_level_of(249 * MB, 0, 50 * MB), GS_BW_NONE);
+    assert_int_equal(gs_bw_level_of(250 * MB, 0, 50 * MB), GS_BW_DRAM);
     assert_int_equal(gs_bw_level_of(50 * MB, 200 * KB, 50 * MB), GS_BW_L2);
     gs_bw_levels_pick(p, 0, read_x, 200 * KB, 50 * MB, 1, pick);
     assert_int_equal(pick[GS_BW_L1], -1);
 }
 
 /* A plateau reaching from the L2 range into DRAM's: each level's points are its own, and the
- * footprints between the L2 size and 4 x it are neither's. */
+ * footprints between the L2 size and 5 x it are neither's. */
 static void test_level_points(void **state)
 {
     (void)state;
-    static const double x[] = {16 * MB, 32 * MB, 64 * MB, 128 * MB, 200 * MB, 256 * MB};
+    static const double x[] = {16 * MB, 32 * MB, 64 * MB, 128 * MB, 250 * MB, 256 * MB};
     gs_plateau q = {.first = 0, .count = 6, .latency = 3000};
     size_t idx[6];
     assert_int_equal(gs_bw_level_points(&q, x, GS_BW_L2, 0, 50 * MB, idx), 2);

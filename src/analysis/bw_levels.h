@@ -9,9 +9,9 @@
  * beyond, in three runs of three (docs/results/2026-11-26-h100-s9.md), enough to widen the
  * interval of a figure whose points otherwise agree within 0.1 %; and at 4.3 x L2 the triad
  * still ran 0.29-0.42 % low in each of seven --thorough runs, within 0.06 % from 5.1 x on
- * (session 12, docs/results/2026-11-26-h100-s12.md), so the range starts at 5 x. A plateau that spans
- * two ranges serves both (a store that the L1 writes through runs at the L2's rate at L1
- * footprints). Pure. */
+ * (session 12, docs/results/2026-11-26-h100-s12.md), so the range starts at 5 x. A plateau
+ * that spans two ranges serves both (a store that the L1 writes through runs at the L2's rate at
+ * L1 footprints). Pure. */
 #ifndef GS_BW_LEVELS_H
 #define GS_BW_LEVELS_H
 

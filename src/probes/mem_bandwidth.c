@@ -50,7 +50,8 @@ const gs_opt gs_probe_mem_bandwidth_opts[] = {
     {"points-per-octave", GS_OPT_INT, &opt.per_octave, "N",
      "footprints per doubling (default 2, 4 with --thorough)", NULL, 1, 16},
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
-     "timed launches per footprint (default 5, 15 with --thorough; 4 x that for the shared-memory read)", NULL, 2, MAX_REPEATS},
+     "timed launches per footprint (default 5, 15 with --thorough; 4 x that for the "
+     "shared-memory read)", NULL, 2, MAX_REPEATS},
     {"threads", GS_OPT_INT, &opt.threads, "N",
      "threads per block (default: the backend's, 1024 on CUDA)", NULL, 0, 1024},
     {"l1-bytes", GS_OPT_BYTES, &opt.l1_bytes, "BYTES",

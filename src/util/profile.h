@@ -5,7 +5,8 @@
  * environment variable away (issue 21: measure before cutting), and a "gs-profile: T step TEXT"
  * line before the first operation after each progress line a probe writes (its steps: "l1 under
  * a 30% shared-memory carve-out"), so a profile sums by step as well as by stage. The operations
- * run exactly as without it. The timing wrapper around a backend's operations is in src/backend.c. */
+ * run exactly as without it. The timing wrapper around a backend's operations is in
+ * src/backend.c. */
 #ifndef GS_UTIL_PROFILE_H
 #define GS_UTIL_PROFILE_H
 

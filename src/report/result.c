@@ -232,7 +232,8 @@ void gs_figure_list(gs_probe_out *p, const char *name, const double *values, siz
 void gs_figure_nd(gs_probe_out *p, const char *name, const char *unit, const char *method,
                   const char *reason_fmt, ...)
 {
-    char reason[512];
+    char reason[1536];           /* a cache level's reason runs to 1024 characters and more: cut
+                                    at 512, the L2's ended before what would decide it */
     va_list ap;
     va_start(ap, reason_fmt);
     vsnprintf(reason, sizeof reason, reason_fmt, ap);

@@ -13,6 +13,7 @@
 # BUILD_DIR is a build folder of this project made with nvcc (`make build`, or cmake with the
 # project's CMakeLists.txt) holding `gpusonar` and `fma_peak`; it may have been built on another
 # machine and carried here: nothing is compiled, and jansson is linked into the binaries.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -uo pipefail
 usage="usage: bench/all_on_gpu.sh BUILD_DIR OUTDIR"
 BUILD=${1:?$usage}

@@ -6,6 +6,7 @@
 # run failed (the last lines of its progress follow) or took 60 s or more. The figures themselves
 # are in cache_all.txt (docs/methods.md, "cache", says how each is found).
 # usage: bench/cache_time.sh [GPUSONAR] [OUTDIR]     (defaults: build/release/gpusonar, .)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -u
 B=${1:-build/release/gpusonar}
 O=${2:-.}

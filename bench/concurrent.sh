@@ -14,6 +14,7 @@
 # run (e.g. -- --probes cache,pipeline).
 # usage: bench/concurrent.sh [gpusonar binary] [output folder] [PCT] [DEVICES] [-- args...]
 #        (default build/release/gpusonar, a new temporary folder, 5, cuda:all)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -uo pipefail
 B=${1:-${GPUSONAR:-build/release/gpusonar}}
 DIR=${2:-$(mktemp -d)}

@@ -6,6 +6,7 @@
 # (acceptance >= 0.97: PASS|FAIL)`; exits 1 below the threshold.
 # usage: bench/copy_vs_memcpy.sh [gpusonar binary] [threshold]   (extra probe options: $BW_ARGS)
 #        (default build/release/gpusonar, 0.97)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -euo pipefail
 B=${1:-${GPUSONAR:-build/release/gpusonar}}
 MIN=${2:-0.97}

@@ -16,6 +16,7 @@
 # project's CMakeLists.txt): its `fma_peak` driver (bench/fma_peak.c, target fma_peak) is run as
 # it is; this script compiles nothing, so a folder built elsewhere and carried to the GPU machine
 # works there without jansson or a compiler.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build/release}

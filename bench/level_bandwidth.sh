@@ -10,6 +10,7 @@
 # resolves); the L1 and L2 peers give the fastest of 5 timings, no interval. Needs nvcc and
 # python3 only (no jansson: gpusonar comes prebuilt).
 # usage: bench/level_bandwidth.sh BUILD_DIR [OUT_DIR]   (extra probe options: $MB_ARGS)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -euo pipefail
 BUILD=${1:?usage: bench/level_bandwidth.sh BUILD_DIR [OUT_DIR]}
 OUT=${2:-$(mktemp -d)}

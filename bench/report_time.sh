@@ -16,6 +16,7 @@
 # usage: bench/report_time.sh [--thorough] [gpusonar binary] [limit seconds] [output folder]
 #                             [thorough limit seconds]
 #        (default build/release/gpusonar, 30, a new temporary folder, 120)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -uo pipefail
 THOROUGH=0
 if [ "${1:-}" = "--thorough" ]; then THOROUGH=1; shift; fi

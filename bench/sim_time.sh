@@ -9,6 +9,7 @@
 # printed beside the target. Builds a release simulator-only binary into build/simtime unless one
 # is given. Needs only what scripts/setup.sh installs (cmake, gcc, python3).
 # usage: bench/sim_time.sh [gpusonar binary] [runs]
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 B=${1:-}

@@ -83,12 +83,18 @@ double gs_t95(size_t dof)
            z * (3 * z2 * z2 * z2 + 19 * z2 * z2 + 17 * z2 - 15) / (384 * v * v * v);
 }
 
+/* The 95 % interval of the mean of m samples with standard deviation sd (0 below two). */
+static double ci95_of(double sd, size_t m)
+{
+    return m < 2 ? 0.0 : gs_t95(m - 1) * sd / sqrt((double)m);
+}
+
 double gs_ci95(const double *x, size_t n)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         m += isfinite(x[i]) != 0;
-    return m < 2 ? 0.0 : gs_t95(m - 1) * gs_stddev(x, n) / sqrt((double)m);
+    return ci95_of(gs_stddev(x, n), m);
 }
 
 static gs_summary summarize_sorted(const double *s, size_t m, size_t outliers)
@@ -103,7 +109,7 @@ static gs_summary summarize_sorted(const double *s, size_t m, size_t outliers)
     r.median = median_sorted(s, m);
     r.mean = gs_mean(s, m);
     r.stddev = gs_stddev(s, m);
-    r.ci95 = m < 2 ? 0.0 : gs_t95(m - 1) * r.stddev / sqrt((double)m);
+    r.ci95 = ci95_of(r.stddev, m);
     r.min = s[0];
     r.max = s[m - 1];
     return r;

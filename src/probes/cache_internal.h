@@ -278,6 +278,9 @@ int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, i
  * each plateau but the last. stride_bytes should be the line: below it a random order re-uses
  * lines and blurs the plateau's end; above it a set index that skips the bits just above the line
  * sees only some sets (capacity x stride / line). */
+int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
+                  int carveout, cw_avg_sweep *out, gs_error *err);
+
 /* Where a level that an earlier sweep at the same stride found (was) ends under carveout, against
  * where it ended: two walks, at was->size_bytes - tol_bytes and at the larger of
  * was->upper_bytes and was->size_bytes + tol_bytes, each judged as the bisection judged it
@@ -286,9 +289,6 @@ int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, i
  * no bracket (nothing walked). tol_bytes 0 asks for the bisection's own bracket. */
 int cw_avg_compare_end(cw_walker *w, const cw_avg_level *was, uint64_t stride_bytes, int carveout,
                        uint64_t tol_bytes, int *cmp, gs_error *err);
-
-int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
-                  int carveout, cw_avg_sweep *out, gs_error *err);
 
 /* Fetch granularity from cold sequential stride walks (gs_fetch_from_strides); 0 when not seen. */
 int cw_avg_fetch(cw_walker *w, uint64_t *fetch_bytes, gs_error *err);

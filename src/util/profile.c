@@ -27,33 +27,39 @@ bool gs_profile_enabled(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+/* Write a pending line ("stage NAME", "step TEXT") once, before the operation it names. */
+static void flush_pending(char *pending, const char *kind, double at)
+{
+    if (!pending[0])
+        return;
+    fprintf(stderr, "gs-profile: %.3f %s %s\n", at - t0, kind, pending);
+    pending[0] = '\0';
+}
+
+/* Hold text as the pending line in pending[0..len), when profiling. */
+static void set_pending(char *pending, size_t len, const char *text)
+{
+    if (!gs_profile_enabled())
+        return;
+    gs_profile_now();
+    snprintf(pending, len, "%s", text);
+}
+
 void gs_profile_log(const char *op, double start, const char *details)
 {
     double end = gs_profile_now();
-    if (stage[0]) {
-        fprintf(stderr, "gs-profile: %.3f stage %s\n", start - t0, stage);
-        stage[0] = '\0';
-    }
-    if (step[0]) {
-        fprintf(stderr, "gs-profile: %.3f step %s\n", start - t0, step);
-        step[0] = '\0';
-    }
+    flush_pending(stage, "stage", start);
+    flush_pending(step, "step", start);
     fprintf(stderr, "gs-profile: %.3f %s %.6f %s\n", start - t0, op, end - start, details);
 }
 
 void gs_profile_stage(const char *name)
 {
-    if (!gs_profile_enabled())
-        return;
-    gs_profile_now();
-    snprintf(stage, sizeof stage, "%s", name);
+    set_pending(stage, sizeof stage, name);
     step[0] = '\0';                  /* a step belongs to the stage before (a dry run's) */
 }
 
 void gs_profile_step(const char *text)
 {
-    if (!gs_profile_enabled())
-        return;
-    gs_profile_now();
-    snprintf(step, sizeof step, "%s", text);
+    set_pending(step, sizeof step, text);
 }

@@ -151,6 +151,12 @@ typedef struct gs_chase_plan {
     unsigned walkers;             /* independent chases at once (one warp each, spread over the
                                      SMs, each starting at its own place in the chain); 0 or 1 =
                                      one unloaded chase */
+    bool on_sm;                   /* walkers <= 1: run the walk on SM `sm` (%smid numbering);
+                                     else where the backend runs one walker always (CUDA: SM 0,
+                                     or the next SM that takes a block), so that a latency that
+                                     depends on the SM's place on the chip (an H100's L2 hit:
+                                     276-307 cycles) is the same from one run to the next */
+    unsigned sm;
     unsigned lanes;               /* lanes of each walker's warp that load: 0 or 1 = one lane; up to
                                      32. Lane i loads at (chain offset + i * lane_stride_bytes) and
                                      follows its own copy of the chain, so one warp request touches
@@ -175,7 +181,9 @@ typedef struct gs_chase_result {
                                      a block may opt in to. An entry is 2 bytes of shared memory (a
                                      latency, saturated at 65535 cycles) */
     int sm_id;                    /* SM that ran walker 0 (%smid; CUDA backend); backends that do
-                                     not know leave it as the caller set it: set -1 first */
+                                     not know leave it as the caller set it: set -1 first. With
+                                     on_sm, the backend fails (GS_ERR_UNSUPPORTED) rather than run
+                                     the walk on another SM */
 } gs_chase_result;
 
 /* ---- bank ------------------------------------------------------------------------------------ */

@@ -21,6 +21,7 @@ typedef struct chase_job {
     bool delta;                       /* aliased global chain: elements hold distances */
     uint64_t cursor_mask;             /* delta: distances modulo cursor_mask + 1 */
     unsigned lanes, walkers;
+    int pin_sm;                       /* one walker on this SM (-1: block 0 wherever it lands) */
     uint64_t timed;
     size_t trace_bytes, smem_chain_bytes;
     /* host */
@@ -40,6 +41,7 @@ typedef struct chase_job {
     long long *d_cycles;
     unsigned long long *d_ns;
     uint32_t *d_trace, *d_sm_id;
+    unsigned *d_claim;                /* pinned: blocks that took the walk */
     char *d_flush;
     cudaTextureObject_t tex;
     bool have_tex;
@@ -50,7 +52,7 @@ static void job_release(chase_job *j)
     if (j->have_tex)
         (void)cudaDestroyTextureObject(j->tex);
     void *dev[] = {j->buf, j->d_off, j->d_val, j->d_start, j->d_final, j->d_image,
-                   j->d_cycles, j->d_ns, j->d_trace, j->d_sm_id, j->d_flush};
+                   j->d_cycles, j->d_ns, j->d_trace, j->d_sm_id, j->d_claim, j->d_flush};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             (void)cudaFree(dev[i]);
@@ -513,6 +515,8 @@ static int alloc_run_buffers(chase_job *j, gs_error *err)
     CUDA_TRY(cudaMalloc((void **)&j->d_ns, 2 * w * sizeof *j->d_ns));
     CUDA_TRY(cudaMalloc((void **)&j->d_trace, (j->plan->record_n + 1) * sizeof *j->d_trace));
     CUDA_TRY(cudaMalloc((void **)&j->d_sm_id, w * sizeof *j->d_sm_id));
+    CUDA_TRY(cudaMalloc((void **)&j->d_claim, sizeof *j->d_claim));
+    CUDA_TRY(cudaMemset(j->d_claim, 0, sizeof *j->d_claim));
     CUDA_TRY(cudaMemcpy(j->d_start, j->start, w * sizeof *j->d_start, cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemset(j->d_cycles, 0, 2 * w * sizeof *j->d_cycles));
     CUDA_TRY(cudaMemset(j->d_ns, 0, 2 * w * sizeof *j->d_ns));
@@ -544,6 +548,10 @@ static int launch(chase_job *j, const void *kernel, gs_error *err)
     a.cycles = j->d_cycles;
     a.ns = j->d_ns;
     a.sm_id = j->d_sm_id;
+    a.pin_sm = j->pin_sm;
+    a.claim = j->d_claim;
+    /* pinned: twice the SMs, so that every SM gets a block while the others return at once */
+    unsigned grid = j->pin_sm >= 0 ? 2u * (unsigned)j->c->prop.multiProcessorCount : j->walkers;
     size_t dyn = j->trace_bytes + j->smem_chain_bytes;
     if (p->smem_bytes > dyn)
         dyn = p->smem_bytes;
@@ -552,10 +560,40 @@ static int launch(chase_job *j, const void *kernel, gs_error *err)
     CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                   p->carveout_percent < 0 ? cudaSharedmemCarveoutDefault
                                                           : p->carveout_percent));
-    CUDA_TRY(cudaLaunchKernel(kernel, dim3(j->walkers), dim3(32), args, dyn, 0));
+    CUDA_TRY(cudaLaunchKernel(kernel, dim3(grid), dim3(32), args, dyn, 0));
     CUDA_LAUNCH_CHECK();
 fail:
     return rc;
+}
+
+/* A pinned launch where no block reached the SM (a process limited to some SMs, as under MPS)
+ * walked nothing: *ran is false and the launch may be repeated. */
+static int pinned_walk_ran(chase_job *j, bool *ran, gs_error *err)
+{
+    int rc = 0;
+    unsigned claimed = 1;
+    if (j->pin_sm >= 0)
+        CUDA_TRY(cudaMemcpy(&claimed, j->d_claim, sizeof claimed, cudaMemcpyDeviceToHost));
+    *ran = claimed > 0;
+fail:
+    return rc;
+}
+
+/* Launch; a walk pinned by default to an SM that took no block runs again where block 0 lands. */
+static int run_walk(chase_job *j, const void *kernel, gs_error *err)
+{
+    bool ran = false;
+    int rc = launch(j, kernel, err);
+    if (!rc)
+        rc = pinned_walk_ran(j, &ran, err);
+    if (rc || ran)
+        return rc;
+    if (j->plan->on_sm)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "chase: no block of %u ran on SM %d (this process "
+                       "may use only some SMs, as under MPS): choose another SM",
+                       2u * (unsigned)j->c->prop.multiProcessorCount, j->pin_sm);
+    j->pin_sm = -1;
+    return launch(j, kernel, err);
 }
 
 static int fetch_results(chase_job *j, gs_error *err)
@@ -675,12 +713,17 @@ int gs_cuda_chase(gs_backend *b, const gs_chase_plan *plan, gs_chase_result *out
     j.c = gs_cuda_of(b);
     j.lanes = plan->lanes ? plan->lanes : 1;
     j.walkers = plan->walkers ? plan->walkers : 1;
+    /* one walker runs on a chosen SM, SM 0 unless the plan names one (plan.h, on_sm) */
+    j.pin_sm = j.walkers == 1 ? (plan->on_sm ? (int)plan->sm : 0) : -1;
+    if (plan->on_sm && (j.walkers > 1 || plan->sm >= (unsigned)j.c->prop.multiProcessorCount))
+        return gs_fail(err, GS_ERR_USAGE, "chase: on_sm takes one walker on an SM below %d "
+                       "(walkers %u, sm %u)", j.c->prop.multiProcessorCount, j.walkers, plan->sm);
     j.timed = plan->record_n ? plan->record_n
                              : (plan->timed_accesses ? plan->timed_accesses : plan->chain_len);
     out->recorded = 0;
     out->avg_cycles = out->avg_ns = out->accesses_per_ns = 0;
     out->record_capacity = 0;
-    if ((rc = chase_setup(&j, out, &kernel, err)) == 0 && (rc = launch(&j, kernel, err)) == 0 &&
+    if ((rc = chase_setup(&j, out, &kernel, err)) == 0 && (rc = run_walk(&j, kernel, err)) == 0 &&
         (rc = fetch_results(&j, err)) == 0 && (rc = verify(&j, err)) == 0)
         fill_result(&j, out);
     job_release(&j);

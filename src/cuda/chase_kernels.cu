@@ -69,10 +69,11 @@ template <typename T, int P, bool DELTA> struct chase_load {
  * trace long enough to study a cache leaves a unified L1 alone; the loaded cursor goes to one
  * volatile word per lane instead of Listing 4's index array (the host checks the final cursor). */
 template <typename T, class L>
-static __device__ __forceinline__ void chase_body(const L &ld, const chase_args &a, uint16_t *lat,
-                                                  volatile uint32_t *idx, volatile T *sink)
+static __device__ __forceinline__ void chase_body(const L &ld, const chase_args &a, unsigned w,
+                                                  uint16_t *lat, volatile uint32_t *idx,
+                                                  volatile T *sink)
 {
-    const unsigned lane = threadIdx.x, w = blockIdx.x;
+    const unsigned lane = threadIdx.x;
     /* through the L2 only (ld.global.cg): a start read through the L1 kept a line of its data
      * array from the chain, one of the H100's 1480 at this carve-out, and on the texture path
      * (whose lines it shares) sometimes up to four (docs/methods.md, "cache", L1 size) */
@@ -114,11 +115,29 @@ static __device__ __forceinline__ void chase_body(const L &ld, const chase_args 
     }
 }
 
-/* Walker 0's trace, from shared memory to a.trace, by the whole warp. */
-static __device__ void copy_trace_out(const chase_args &a, const uint16_t *trace_smem)
+/* The walker this block runs: its index, or with pin_sm walker 0 for the first block on that SM
+ * and -1 (return at once) for every other block. The SM's place decides latencies to the L2
+ * slices, so a single walk runs on one SM chosen by the host rather than where the scheduler puts
+ * block 0 (which differed from one process to the next). */
+static __device__ int walker_of_block(const chase_args &a)
+{
+    __shared__ int w;
+    if (a.pin_sm < 0)
+        return (int)blockIdx.x;
+    if (threadIdx.x == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        w = sm == (unsigned)a.pin_sm && atomicAdd(a.claim, 1u) == 0 ? 0 : -1;
+    }
+    __syncthreads();
+    return w;
+}
+
+/* Walker w's trace (walker 0 only), from shared memory to a.trace, by the whole warp. */
+static __device__ void copy_trace_out(const chase_args &a, unsigned w, const uint16_t *trace_smem)
 {
     __syncwarp();
-    if (!a.record || blockIdx.x != 0)
+    if (!a.record || w != 0)
         return;
     for (uint64_t i = threadIdx.x; i < a.timed; i += blockDim.x)
         a.trace[i] = trace_smem[i];
@@ -134,6 +153,9 @@ __global__ void __launch_bounds__(32) chase_kernel(chase_args a)
     __shared__ uint32_t idx[32];
     uint16_t *lat = (uint16_t *)dyn_smem;
     chase_load<T, P, DELTA> ld{a.base, a.tex, nullptr, a.cursor_mask};
+    const int w = walker_of_block(a);
+    if (w < 0)
+        return;
     if constexpr (P == GS_PATH_SHARED) {
         uint4 *chain = dyn_smem + a.chain_offset / 16;
         for (uint32_t i = threadIdx.x; i < a.image_bytes / 16; i += blockDim.x)
@@ -142,8 +164,8 @@ __global__ void __launch_bounds__(32) chase_kernel(chase_args a)
         ld.on_chip = (const char *)chain;
     }
     if (threadIdx.x < a.lanes)
-        chase_body<T>(ld, a, lat, idx, &sink);
-    copy_trace_out(a, lat);
+        chase_body<T>(ld, a, (unsigned)w, lat, idx, &sink);
+    copy_trace_out(a, (unsigned)w, lat);
 }
 
 /* The local-space chase: each loading lane copies the chain image into its own local array. */
@@ -154,13 +176,16 @@ template <typename T> __global__ void __launch_bounds__(32) chase_local_kernel(c
     __shared__ uint32_t idx[32];
     uint4 chain[GS_LOCAL_CHAIN_BYTES / sizeof(uint4)];
     uint16_t *lat = (uint16_t *)dyn_smem;
+    const int w = walker_of_block(a);
+    if (w < 0)
+        return;
     if (threadIdx.x < a.lanes) {
         for (uint32_t i = 0; i < a.image_bytes / 16; i++)
             chain[i] = a.image[i];
         chase_load<T, GS_PATH_LOCAL, false> ld{a.base, a.tex, (const char *)chain, 0};
-        chase_body<T>(ld, a, lat, idx, &sink);
+        chase_body<T>(ld, a, (unsigned)w, lat, idx, &sink);
     }
-    copy_trace_out(a, lat);
+    copy_trace_out(a, (unsigned)w, lat);
 }
 
 /* Writes the visited elements: *(T *)(base + off[i]) = val[i]. */

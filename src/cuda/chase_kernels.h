@@ -30,12 +30,15 @@ typedef struct chase_args {
     long long *cycles;                /* walkers * 2: clock64 at start and end */
     unsigned long long *ns;           /* walkers * 2: globaltimer at start and end */
     uint32_t *sm_id;                  /* walkers: the SM each walker ran on */
+    int pin_sm;                       /* >= 0: one walker, on this SM: the grid has a block on
+                                         every SM, the first block on it walks, the rest return */
+    unsigned *claim;                  /* pin_sm >= 0: blocks that took the walk (1 when it ran) */
 } chase_args;
 
 /* The chase kernel for a path (GS_PATH_*, after the space was resolved to a path) and element
  * width (4 or 8); delta: elements hold distances (aliased global chains). Launch with one block
  * of 32 threads per walker and the trace (plus, for the shared path, the chain image) as dynamic
- * shared memory. */
+ * shared memory; with pin_sm, a grid that puts a block on every SM (chase.cu: twice the SMs). */
 const void *gs_chase_kernel(int path, unsigned element_bytes, bool delta);
 
 /* Write n visited elements: *(T *)(base + off[i]) = val[i] (device arrays); launch only. */

@@ -223,6 +223,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         if (t->tlb && depth == 0)
             page = lv.line_bytes;
         lv.page_bytes = page;
+        lv.avg_sm = w.avg_sm;
         gs_probe_out *p = cw_record_level(ctx, t, depth, &lv);
         recorded = true;
         if (data && sw.points)
@@ -240,6 +241,8 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
         }
         if (data && t->path == GS_PATH_CA)
             rc = cw_add_carveout_series(ctx, &w, bound, sw.stride_bytes, p, err);
+        if (!rc && data && t->path == GS_PATH_CG && sw.points)
+            rc = cw_l2_sm_latency(ctx, &w, p, &sw, err);
         gs_probe_status(p, rc ? "failed" : "ok", rc ? err->msg : NULL);
         if (rc)
             break;

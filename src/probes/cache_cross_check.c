@@ -143,7 +143,8 @@ void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep 
                      "footprint that fits hits at one latency" : sw->why);
         return;
     }
-    gs_figure(p, "near_size_bytes", (double)sw->levels[0].size_bytes, "B", 0, 1, m);
+    gs_figure(p, "near_size_bytes", (double)sw->levels[0].size_bytes, "B",
+              sw->levels[0].ci95_bytes, 1, m);
     gs_figure(p, "near_hit_latency_cycles", sw->levels[0].hit_cycles, "cycles", 0, 1, m);
     gs_figure(p, "near_hit_latency_ns", gs_cycles_to_ns(ctx, sw->levels[0].hit_cycles), "ns", 0,
               1, m);

@@ -79,6 +79,10 @@ typedef struct cw_walker {
     uint64_t filler_margin;   /* fillers per first-level way: 1, or 2 (set by the caller) */
     gs_hit_band band;         /* hit band of the level being inferred */
     unsigned chases;          /* chase plans run so far for this level */
+    int avg_sm;               /* SM of the average walks so far: -1 none or not known, -2 more
+                                 than one (the L2 keeps per-SM copies of far lines) */
+    int pin_sm;               /* >= 0: average walks run on this SM (plan.on_sm); -1: where
+                                 the backend runs one walker (SM 0 on CUDA) */
     gs_rng rng;
 } cw_walker;
 
@@ -89,6 +93,7 @@ typedef struct cw_level {
     uint64_t trace_smem_bytes; /* shared memory every chase of the level held */
     int trace_carveout;        /* and their carve-out preference (-1: the driver's default) */
     unsigned chases;
+    int avg_sm;                /* the walker's avg_sm when the level's size was settled */
     uint64_t size_bytes;
     gs_hit_band band;
     double miss_cycles;       /* median latency of misses just past capacity */
@@ -499,6 +504,11 @@ int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_
 void cw_adopt_average(cw_level *lv, const cw_avg_level *a, double beyond_cycles,
                       uint64_t fetch_bytes, const char *why);
 void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep *sw);
+
+/* The L2 hit latency from every SM (cache_sm_latency.c): an average walk inside the L2 pinned to
+ * each SM, two passes; series hit_latency_by_sm and the hit_latency_sm_* figures on p. */
+int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_avg_sweep *sw,
+                     gs_error *err);
 
 /* Structure in average mode (cache_avg_structure.c): line, sets, ways, mapping and policy of an
  * L1-like level whose fine-grained structure was not determined; fits gets the ways_by_stride

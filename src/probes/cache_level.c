@@ -69,7 +69,9 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
     lv->record_capacity = w->cap;
     lv->trace_smem_bytes = w->smem_bytes;
     lv->trace_carveout = w->carveout;
+    lv->avg_sm = -1;
     w->chases = 0;
+    w->avg_sm = -1;
     uint64_t ref = depth == 0 ? 32ull * w->elem : 2 * prev_size_bytes;
     uint64_t s = cw_sweep_stride(w, ref);
     cw_stride_chain(w, ref / s, s, w->chain);

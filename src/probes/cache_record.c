@@ -195,6 +195,8 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
     gs_param_int(p, "record_capacity", (long long)lv->record_capacity);
     gs_param_int(p, "trace_smem_bytes", (long long)lv->trace_smem_bytes);
     gs_param_int(p, "trace_carveout_percent", (long long)lv->trace_carveout);
+    if (lv->avg_sm != -1)           /* -2: the average walks ran on more than one SM */
+        gs_param_int(p, "average_walks_sm", lv->avg_sm);
     const char *size_m = lv->size_method ? lv->size_method
                                          : "largest footprint whose steady-state trace has no "
                                            "repeating miss (section 3.2 (1))";

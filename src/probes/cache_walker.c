@@ -181,6 +181,7 @@ int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path
     memset(w, 0, sizeof *w);
     /* TLB walks span more than 4 GB: 8-byte elements hold their offsets */
     *w = (cw_walker){.ctx = ctx, .space = space, .path = path, .tlb = tlb, .elem = tlb ? 8 : 4,
+                     .avg_sm = -1, .pin_sm = -1,
                      .bound = UINT64_MAX, .carveout = -1};
     gs_rng_seed(&w->rng, ctx->seed ^ 0xcace5eedull);
     uint64_t optin = ctx->info->smem_per_block_optin_bytes ? ctx->info->smem_per_block_optin_bytes
@@ -209,12 +210,15 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
                        .chain = chain, .chain_len = n, .element_bytes = AVG_ELEM,
                        .warmup_passes = warmup, .timed_accesses = timed,
                        .carveout_percent = carveout < 0 ? w->carveout : carveout,
-                       .smem_bytes = w->smem_bytes};
+                       .smem_bytes = w->smem_bytes, .on_sm = w->pin_sm >= 0,
+                       .sm = w->pin_sm >= 0 ? (unsigned)w->pin_sm : 0};
     if (w->tlb)
         cw_tlb_alias(&p, CW_ALIAS_BYTES);     /* as the fine-grained TLB walks (cw_chase) */
-    gs_chase_result r = {.latency_cycles = NULL};
+    gs_chase_result r = {.latency_cycles = NULL, .sm_id = -1};
     int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;
+    if (!rc && r.sm_id >= 0 && w->avg_sm != -2)
+        w->avg_sm = w->avg_sm == -1 || w->avg_sm == r.sm_id ? r.sm_id : -2;
     *avg = rc ? NAN : r.avg_cycles;
     return rc;
 }

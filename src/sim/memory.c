@@ -249,6 +249,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
                                             &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
+        if (lv->n_sm_extra)
+            cycles += lv->sm_extra_cycles[cx->sm % lv->n_sm_extra];
         if (lv->allocate_words && lv->n_partial &&
             !partial_holds(lv, paddr, cx->plan ? cx->plan->element_bytes : 4, o == SIM_HIT))
             o = SIM_MISS;              /* the store left the words asked for invalid */
@@ -554,6 +556,12 @@ int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
                        "run chase plans", m->name);
     out->recorded = 0;
     *cx = (chase_ctx){.m = m, .mem = m->memory, .plan = plan};
+    if (plan->on_sm && (plan->walkers > 1 || plan->sm >= (unsigned)m->info.sm_count))
+        return gs_fail(err, GS_ERR_USAGE, "chase: on_sm takes one walker on an SM below %d "
+                       "(walkers %u, sm %u)", m->info.sm_count, plan->walkers, plan->sm);
+    cx->sm = plan->on_sm ? plan->sm : 0;
+    if (plan->walkers <= 1)
+        out->sm_id = (int)cx->sm;
     cx->path = sim_effective_path(plan);
     cx->path_bit = 1u << cx->path;
     cx->lanes = plan->lanes > 1 ? plan->lanes : 1;

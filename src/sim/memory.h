@@ -42,6 +42,12 @@ typedef struct sim_level {
     sim_mapping partition_map;     /* which partition an address is in */
     uint64_t partition_block_bytes;/* partition_map MODULO: interleave granularity */
     double far_extra_cycles;       /* added to hits in a partition other than 0 */
+#define SIM_MAX_SM_EXTRA 256
+    double sm_extra_cycles[SIM_MAX_SM_EXTRA]; /* "sm_extra_cycles": added to every access from
+                                      SM k that reaches this level (a hit it serves or a miss it
+                                      passes on), entry k modulo n_sm_extra: how far the SM sits
+                                      from the level's slices */
+    unsigned n_sm_extra;
     sim_geometry copy_geo;         /* partitions "near_copy_bytes": the near part also keeps
                                       copies of far lines in a store this size (16-way LRU); a
                                       far line found there is a near hit. size 0: none */
@@ -136,6 +142,7 @@ typedef struct sim_chase_ctx {
     sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
     unsigned n_large;
     bool persisting;                      /* loads carry the persisting property (sim_loads) */
+    unsigned sm;                          /* the SM the accesses come from (plan.on_sm, else 0) */
     gs_chase_plan own_plan;               /* sim_loads: the plan `plan` points at */
 } sim_chase_ctx;
 

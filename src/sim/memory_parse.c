@@ -506,6 +506,33 @@ static int read_persisting(const json_t *obj, const char *where, sim_level *lv, 
     return 0;
 }
 
+/* "sm_extra_cycles": [c0, c1, ...]: cycles added to accesses from SM k (entry k modulo the list's
+ * length) that reach the level; a shared level only (a per-SM level is the SM's own). */
+static int read_sm_extra(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
+{
+    json_t *arr = json_object_get(obj, "sm_extra_cycles");
+    if (!arr)
+        return 0;
+    if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+        json_array_size(arr) > SIM_MAX_SM_EXTRA)
+        return fail_at(err, where, "sm_extra_cycles", "must be a list of 1 to 256 numbers of "
+                       "cycles, one per SM");
+    if (lv->per_sm)
+        return fail_at(err, where, "sm_extra_cycles", "applies to a level shared by the SMs "
+                       "(\"scope\": \"device\"), not to one of each SM's own");
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) {
+        double c = json_is_number(v) ? json_number_value(v) : -1;
+        if (!(c >= 0 && c <= 1e6))
+            return gs_fail(err, GS_ERR_INPUT, "%s.sm_extra_cycles[%zu]: must be a number of "
+                           "cycles 0..1e6", where, i);
+        lv->sm_extra_cycles[i] = c;
+    }
+    lv->n_sm_extra = (unsigned)json_array_size(arr);
+    return 0;
+}
+
 static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_error *err)
 {
     static const char *const keys[] = {
@@ -514,7 +541,7 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
         "hit_latency_cycles", "miss_cycles", "paths",
         "scope", "max_accesses_per_ns", "carveout", "default_carveout_percent",
         "shared_default_percent", "partitions", "write_policy", "write_allocate", "store_hit",
-        "write_allocate_unit",
+        "write_allocate_unit", "sm_extra_cycles",
         "persisting_max_bytes", "persisting_window_max_bytes", NULL};
     const char *name = NULL;
     if (sim_check_keys(obj, where, keys, err) ||
@@ -528,7 +555,8 @@ static int read_level(const json_t *obj, const char *where, sim_level *lv, gs_er
         check_geometry(&lv->geo, where, "size_bytes", err) ||
         read_paths(obj, where, 0, &lv->paths, err) || read_carveouts(obj, where, lv, err) ||
         read_partitions(obj, where, lv, err) || read_default_carveout(obj, where, lv, err) ||
-        read_write_policy(obj, where, lv, err) || read_persisting(obj, where, lv, err))
+        read_write_policy(obj, where, lv, err) || read_persisting(obj, where, lv, err) ||
+        read_sm_extra(obj, where, lv, err))
         return GS_ERR_INPUT;
     if (!lv->paths)
         return fail_at(err, where, "paths", "missing: list the load paths through this level");

@@ -149,10 +149,32 @@ static bool hit_latency(const sim_memory *mem, unsigned i, gs_load_path p, doubl
     if (lv->partitions > 1 || (t && lv->geo.size_bytes > t->entries * t->geo.block_bytes))
         return false;
     *cycles = mem->path_extra_cycles[p] + (t ? t->hit_cycles : 0) + lv->hit_latency_cycles;
-    for (unsigned j = 0; j < i; j++)
-        if (on_path(mem->caches[j].paths, p))
-            *cycles += mem->caches[j].miss_cycles;
+    for (unsigned j = 0; j <= i; j++) {
+        const sim_level *o = &mem->caches[j];
+        if (!on_path(o->paths, p))
+            continue;
+        *cycles += (j < i ? o->miss_cycles : 0) + (o->n_sm_extra ? o->sm_extra_cycles[0] : 0);
+    }
     return true;
+}
+
+/* The L2's hit latency from the fastest SM to the slowest: its sm_extra_cycles over the SMs. */
+static void sm_spread_truth(truth_ctx *cx, json_t *rec, const sim_level *lv, const char *from)
+{
+    int sms = cx->m->info.sm_count;
+    double lo = 0, hi = 0;
+    for (int k = 0; k < sms && lv->n_sm_extra; k++) {
+        double e = lv->sm_extra_cycles[(unsigned)k % lv->n_sm_extra];
+        lo = k == 0 || e < lo ? e : lo;
+        hi = k == 0 || e > hi ? e : hi;
+    }
+    if (sms > 0) {
+        char how[160];
+        snprintf(how, sizeof how, "%s sm_extra_cycles, largest less smallest over the %d SMs",
+                 from, sms);
+        fig(cx, rec, "hit_latency_sm_spread_cycles", json_real(hi - lo), "latency",
+            cx->noise_cycles, how);
+    }
 }
 
 static void level_truth(truth_ctx *cx, const char *key, unsigned i, gs_load_path p)
@@ -269,8 +291,15 @@ static void memory_truth(truth_ctx *cx)
     l1_like_truth(cx, "cache:tex", GS_PATH_TEX);
     l1_like_truth(cx, "cache:ro", GS_PATH_NC);
     int l2 = next_level(cx->m->memory, GS_PATH_CG, 0);
-    if (l2 >= 0)
+    if (l2 >= 0) {
         level_truth(cx, "cache:l2", (unsigned)l2, GS_PATH_CG);
+        json_t *rec = record(cx, "cache:l2");
+        char from[96];
+        snprintf(from, sizeof from, "memory.caches[%d] (%s)", l2,
+                 cx->m->memory->caches[l2].name);
+        if (rec)
+            sm_spread_truth(cx, rec, &cx->m->memory->caches[l2], from);
+    }
     const_truth(cx);
 }
 

@@ -83,6 +83,12 @@ broken far_zero 'm["memory"]["tlbs"][1].update(near_ways=4, far_hit_cycles=0)' \
   'memory.tlbs[1].far_hit_cycles: must be > 0 (leave both keys out for none)'
 broken near_type 'm["memory"]["tlbs"][1].update(near_ways=2.5, far_hit_cycles=9)' \
   'memory.tlbs[1].near_ways: must be a whole number'
+broken sm_extra_scope 'm["memory"]["caches"][0]["sm_extra_cycles"] = [0, 4]' \
+  'memory.caches[0].sm_extra_cycles: applies to a level shared by the SMs'
+broken sm_extra_value 'm["memory"]["caches"][2]["sm_extra_cycles"] = [0, -4]' \
+  'memory.caches[2].sm_extra_cycles[1]: must be a number of cycles 0..1e6'
+broken sm_extra_empty 'm["memory"]["caches"][2]["sm_extra_cycles"] = []' \
+  'memory.caches[2].sm_extra_cycles: must be a list of 1 to 256 numbers'
 broken unknown 'm["memory"]["caches"][2]["assoc"] = 8' \
   'memory.caches[2].assoc: unknown key'
 broken type 'm["memory"]["tlbs"][0]["entries"] = "sixteen"' \

@@ -1,0 +1,97 @@
+/* The L2 hit latency from every SM (docs/methods.md, "cache", "L2 hit latency by SM"). An SM's
+ * distance from the L2 slices sets its hit latency: on an H100 one-walker walks read 276 to 307
+ * cycles depending on the SM (the two SMs of a TPC alike), and a single walk used to run wherever
+ * the scheduler put block 0, which changed from one process to the next. Every walk of the probe
+ * now runs on one SM (plan.h, on_sm; SM 0 unless named), and this pass gives the spread. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/chain.h"
+#include "analysis/sm_spread.h"
+#include "probes/cache_internal.h"
+
+#define SM_LAT_LINES 2048u           /* 256 KB of 128-B lines: inside any L2 and its near part */
+#define SM_LAT_REGION (32ull << 20)   /* drawn from 32 MB: 16 pages of 2 MB, not one page's slices */
+#define SM_LAT_TIMED 8192u            /* accesses timed per SM: 0.3 cycles between passes */
+
+static const char sm_lat_m[] =
+    "average walk on the L2 path (ld.global.cg) over 2048 lines drawn at random from 32 MB (so "
+    "that many pages, and the slices their physical addresses hash to, are in it: 256 contiguous "
+    "KB moved an SM's reading by up to 2 cycles from one run to the next), random cyclic order, two warm passes and 8192 "
+    "timed accesses, run on each SM in turn (one block pinned by %smid), two passes over the "
+    "SMs; an SM's value is the mean of its two, the interval the largest difference between one "
+    "SM's two passes (twice that for the spread); where the near part keeps no copies of far "
+    "lines, near and far hits mixed";
+
+/* One pass: every SM's average walk over the same chain; NaN where the SM took no block. */
+static int one_pass(cw_walker *w, const uint64_t *chain, size_t n, double *out, unsigned sms,
+                    gs_error *err)
+{
+    int rc = 0;
+    for (unsigned k = 0; k < sms && !rc; k++) {
+        w->pin_sm = (int)k;
+        rc = cw_avg_chase(w, chain, n, SM_LAT_REGION, 2, SM_LAT_TIMED, -1, &out[k], err);
+        if (rc == GS_ERR_UNSUPPORTED) {      /* this process may not reach the SM (MPS) */
+            out[k] = NAN;
+            gs_error_clear(err);
+            rc = 0;
+        }
+    }
+    w->pin_sm = -1;
+    return rc;
+}
+
+int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_avg_sweep *sw,
+                     gs_error *err)
+{
+    unsigned sms = ctx->info && ctx->info->sm_count > 0 ? (unsigned)ctx->info->sm_count : 0;
+    uint64_t stride = sw->stride_bytes >= 32 ? sw->stride_bytes : 128;
+    size_t n = SM_LAT_LINES, all = (size_t)(SM_LAT_REGION / stride);
+    if (!sms) {
+        gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", sm_lat_m, "the device reports "
+                     "no SM count");
+        return 0;
+    }
+    gs_progress(ctx, "cache: l2, hit latency from each of %u SMs", sms);
+    uint64_t *chain = malloc(all * sizeof *chain);
+    double *buf = malloc(3 * (size_t)sms * sizeof *buf), *x = malloc(sms * sizeof *x);
+    int rc = 0;
+    if (!chain || !buf || !x) {
+        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the per-SM L2 walks");
+        goto out;
+    }
+    /* a random cyclic order over all the region's lines; its first n visits are n random lines
+     * in random order, walked as a cycle */
+    if ((rc = gs_chain_sattolo(&w->rng, all, stride, chain)) != 0) {
+        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the per-SM L2 chain");
+        goto out;
+    }
+    double *a = buf, *b = buf + sms, *v = buf + 2 * (size_t)sms;
+    if ((rc = one_pass(w, chain, n, a, sms, err)) != 0 ||
+        (rc = one_pass(w, chain, n, b, sms, err)) != 0)
+        goto out;
+    gs_sm_spread s;
+    gs_sm_spread_of(a, b, sms, v, &s);
+    for (unsigned k = 0; k < sms; k++)
+        x[k] = k;
+    gs_series(p, "hit_latency_by_sm", "SM", "", "L2 hit latency", "cycles", x, v, sms);
+    if (!s.n) {
+        gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", sm_lat_m, "no SM ran the walk");
+        goto out;
+    }
+    gs_figure(p, "hit_latency_sm_min_cycles", s.min, "cycles", s.noise, s.n, sm_lat_m);
+    gs_figure(p, "hit_latency_sm_median_cycles", s.median, "cycles", s.noise, s.n,
+              sm_lat_m);
+    gs_figure(p, "hit_latency_sm_max_cycles", s.max, "cycles", s.noise, s.n, sm_lat_m);
+    gs_figure(p, "hit_latency_sm_spread_cycles", s.spread, "cycles", 2 * s.noise, s.n,
+              sm_lat_m);
+    gs_param_int(p, "hit_latency_sm_min_sm", (long long)s.min_sm);
+    gs_param_int(p, "hit_latency_sm_max_sm", (long long)s.max_sm);
+    gs_param_int(p, "sms_walked", (long long)s.n);
+out:
+    free(chain);
+    free(buf);
+    free(x);
+    return rc;
+}

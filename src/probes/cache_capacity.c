@@ -308,6 +308,7 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
     for (int i = 0; !rc && i + 1 < k; i++) {
         cw_avg_level *lv = &out->levels[out->count++];
         lv->hit_cycles = pl[i].latency;
+        lv->hit_halfrange = pl[i].spread * pl[i].latency / 2;
         lv->next_cycles = pl[i + 1].latency;
         size_t last = pl[i].first + pl[i].count - 1;
         double margin = pl[i].spread > AVG_STRICT ? pl[i].spread : AVG_STRICT;
@@ -316,8 +317,10 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
                         stride_bytes, pl[i].latency, pl[i + 1].latency - pl[i].latency, margin,
                         carveout, lv, err);
     }
-    if (!rc && k >= 1)
+    if (!rc && k >= 1) {
         out->beyond_cycles = pl[k - 1].latency;
+        out->beyond_halfrange = pl[k - 1].spread * pl[k - 1].latency / 2;
+    }
     out->chases = w->chases - start;
     return rc;
 }

@@ -97,6 +97,7 @@ typedef struct cw_level {
     uint64_t size_bytes;
     gs_hit_band band;
     double miss_cycles;       /* median latency of misses just past capacity */
+    double miss_ci95;         /* interval of miss_cycles - hit (0: none stated) */
     size_t miss_n;
     uint64_t fetch_bytes;     /* distance between cold misses */
     uint64_t line_bytes;      /* line, or region one TLB entry covers */
@@ -258,6 +259,7 @@ typedef struct cw_avg_level {
     uint64_t upper_bytes;      /* the smallest footprint the bisection found not to fit */
     double margin;             /* the tolerance over hit_cycles that decided fitting there */
     double hit_cycles;         /* plateau latency (median of its points) */
+    double hit_halfrange;      /* half the range of its points' latencies (cycles) */
     double next_cycles;        /* latency of the plateau after it */
 } cw_avg_level;
 
@@ -265,6 +267,7 @@ typedef struct cw_avg_sweep {
     cw_avg_level levels[CW_AVG_MAX_LEVELS];
     size_t count;              /* plateaus before the last (the last is what lies behind) */
     double beyond_cycles;      /* latency of the last plateau */
+    double beyond_halfrange;   /* half the range of its points' latencies (cycles) */
     unsigned chases;
     uint64_t stride_bytes;     /* element spacing of the walks */
     double x[64], y[64];       /* the sampled footprints (B) and their averages (cycles) */

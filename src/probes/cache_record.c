@@ -30,8 +30,9 @@ static void add_latency_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_lev
     }
     if (isfinite(lv->miss_cycles)) {
         double pen = lv->miss_cycles - lv->band.hit_cycles;
-        gs_figure(p, "miss_penalty_cycles", pen, "cycles", 0, lv->miss_n, miss_m);
-        gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, pen), "ns", 0, lv->miss_n, miss_m);
+        gs_figure(p, "miss_penalty_cycles", pen, "cycles", lv->miss_ci95, lv->miss_n, miss_m);
+        gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, pen), "ns",
+                  gs_cycles_to_ns(ctx, lv->miss_ci95), lv->miss_n, miss_m);
     } else {
         gs_figure_nd(p, "miss_penalty_cycles", "cycles", miss_m, "%s", "no miss was observed");
         gs_figure_nd(p, "miss_penalty_ns", "ns", miss_m, "%s", "no miss was observed");

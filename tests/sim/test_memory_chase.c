@@ -561,9 +561,10 @@ static void kepler_and_hopper(void **state)
     assert_int_equal(warm_latency(m, GS_SPACE_GLOBAL, GS_PATH_DEFAULT, 8, 128), 33);
     assert_int_equal(warm_latency(m, GS_SPACE_CONSTANT, GS_PATH_DEFAULT, 8, 64), 24);
     assert_int_equal(warm_latency(m, GS_SPACE_SHARED, GS_PATH_DEFAULT, 8, 8), 29);
-    /* cg at 4 KB stride: address bits 12 ^ 14 put half the lines in the far L2 partition. */
-    assert_int_equal(warm_latency(m, GS_SPACE_GLOBAL, GS_PATH_CG, 8, 4096), 200);
-    assert_true(last_max >= 290 && last_max <= 292);
+    /* cg at 4 KB stride: address bits 12 ^ 14 put half the lines in the far L2 partition; SM 0
+     * (where a chase runs unless its plan names an SM) sits 10 cycles from the L2 slices */
+    assert_int_equal(warm_latency(m, GS_SPACE_GLOBAL, GS_PATH_CG, 8, 4096), 210);
+    assert_true(last_max >= 300 && last_max <= 302);
     gs_sim_model_free(m);
 }
 

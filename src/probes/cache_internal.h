@@ -111,6 +111,8 @@ typedef struct cw_level {
                                  (0: exact) */
     cw_mapping mapping;
     unsigned index_bits[64];
+    double size_interval_ci95[2];    /* how far each bound could move: the bracket its own
+                                        search stopped at (0: exact) */
     uint64_t size_interval_bytes[2]; /* L2 method: largest footprint that fits, smallest that
                                         misses (0: not measured) */
     size_t nindex;

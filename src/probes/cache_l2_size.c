@@ -170,6 +170,7 @@ int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err
      * above lo / 2 (fits) when it did not hold */
     lv->size_interval_bytes[0] = cap ? cap - cap / 256 : lo / 2;
     lv->size_interval_bytes[1] = hi;
+    lv->size_interval_ci95[0] = lv->size_interval_ci95[1] = 0;
     lv->size_bytes = cap ? cap : lo;
     /* The figure carries its interval: ci95 is the farther bound's distance, so a reader (and
      * verify) sees that the size is known to the interval, not to the byte. */
@@ -238,6 +239,13 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
     uint64_t low = size - (uint64_t)lv->size_ci95_bytes;
     lv->size_interval_bytes[0] = low;
     lv->size_interval_bytes[1] = b;
+    /* each bound as precise as its search: the sweep's end to its last bracket, the full-miss
+     * footprint to its bisection's (two H100 runs' lower bounds lay 0.75 MB apart, which with
+     * no interval read as a disagreement) */
+    const cw_avg_level *end = sw->count ? &sw->levels[sw->count - 1] : NULL;
+    lv->size_interval_ci95[0] = end && end->upper_bytes > end->size_bytes
+                                    ? (double)(end->upper_bytes - end->size_bytes) : 0;
+    lv->size_interval_ci95[1] = (double)(b - a);
     if (b <= size + size / 4) {
         /* a sharp end: the sweep's size stands, as what one SM's walk keeps */
         snprintf(lv->size_method_buf, sizeof lv->size_method_buf,
@@ -274,6 +282,8 @@ void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv)
         : "interval of the capacity: below, the extrapolated start of the miss excess "
           "less 1/256 (or half the bisected edge, which fits); above, the smallest "
           "footprint whose walk misses";
-    gs_figure(p, "size_low_bytes", (double)lv->size_interval_bytes[0], "B", 0, 1, m);
-    gs_figure(p, "size_high_bytes", (double)lv->size_interval_bytes[1], "B", 0, 1, m);
+    gs_figure(p, "size_low_bytes", (double)lv->size_interval_bytes[0], "B",
+              lv->size_interval_ci95[0], 1, m);
+    gs_figure(p, "size_high_bytes", (double)lv->size_interval_bytes[1], "B",
+              lv->size_interval_ci95[1], 1, m);
 }

@@ -20,9 +20,9 @@ static const char sm_lat_m[] =
     "that many pages, and the slices their physical addresses hash to, are in it: 256 contiguous "
     "KB moved an SM's reading by up to 2 cycles from one run to the next), random cyclic order, two warm passes and 8192 "
     "timed accesses, run on each SM in turn (one block pinned by %smid), two passes over the "
-    "SMs; an SM's value is the mean of its two, the interval the largest difference between one "
-    "SM's two passes (twice that for the spread); where the near part keeps no copies of far "
-    "lines, near and far hits mixed";
+    "SMs, each over its own draw of lines; an SM's value is the mean of its two, the interval "
+    "the largest difference between one SM's two passes (twice that for the spread); where the "
+    "near part keeps no copies of far lines, near and far hits mixed";
 
 /* One pass: every SM's average walk over the same chain; NaN where the SM took no block. */
 static int one_pass(cw_walker *w, const uint64_t *chain, size_t n, double *out, unsigned sms,
@@ -62,14 +62,16 @@ int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_
         goto out;
     }
     /* a random cyclic order over all the region's lines; its first n visits are n random lines
-     * in random order, walked as a cycle */
-    if ((rc = gs_chain_sattolo(&w->rng, all, stride, chain)) != 0) {
-        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the per-SM L2 chain");
-        goto out;
-    }
+     * in random order, walked as a cycle. Each pass draws its own lines: which slices they hash
+     * to moves an SM's reading by about half a cycle, and two passes over one draw hid that */
     double *a = buf, *b = buf + sms, *v = buf + 2 * (size_t)sms;
-    if ((rc = one_pass(w, chain, n, a, sms, err)) != 0 ||
-        (rc = one_pass(w, chain, n, b, sms, err)) != 0)
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        if (gs_chain_sattolo(&w->rng, all, stride, chain) != 0)
+            rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the per-SM L2 chain");
+        else
+            rc = one_pass(w, chain, n, pass ? b : a, sms, err);
+    }
+    if (rc)
         goto out;
     gs_sm_spread s;
     gs_sm_spread_of(a, b, sms, v, &s);

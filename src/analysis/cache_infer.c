@@ -26,7 +26,7 @@ static double quantile_sorted(const uint32_t *s, size_t n, double q)
 
 int gs_hit_band_from_trace(const uint32_t *latency_cycles, size_t n, gs_hit_band *out)
 {
-    out->hit_cycles = out->threshold_cycles = out->outlier_rate = NAN;
+    out->hit_cycles = out->fast_cycles = out->threshold_cycles = out->outlier_rate = NAN;
     out->n = n;
     if (n < 8 || !latency_cycles)
         return -1;
@@ -38,6 +38,7 @@ int gs_hit_band_from_trace(const uint32_t *latency_cycles, size_t n, gs_hit_band
     double p10 = quantile_sorted(s, n, 0.10), p90 = quantile_sorted(s, n, 0.90);
     double width = p90 - p10 < 2 ? 2 : p90 - p10;
     out->hit_cycles = quantile_sorted(s, n, 0.5);
+    out->fast_cycles = quantile_sorted(s, n, 0.01);
     out->threshold_cycles = p90 + width;
     size_t above = 0;
     for (size_t i = 0; i < n; i++)

@@ -22,6 +22,9 @@
  * does not mean none), used to tell conflicts from noise. */
 typedef struct gs_hit_band {
     double hit_cycles;
+    double fast_cycles;          /* 1st percentile, the fastest hits: a miss of penalty P lands
+                                    above the threshold on (nearly) every access only when
+                                    P > threshold - fast */
     double threshold_cycles;
     double outlier_rate;
     size_t n;

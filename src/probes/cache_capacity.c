@@ -281,6 +281,35 @@ int cw_avg_compare_end(cw_walker *w, const cw_avg_level *was, uint64_t stride_by
     return rc;
 }
 
+int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs_error *err)
+{
+    cw_avg_level *a = &sw->levels[i];
+    if (i >= sw->count || !a->size_bytes || !(a->hit_cycles > 0) ||
+        !(a->next_cycles > a->hit_cycles))
+        return 0;
+    size_t last = 0;                          /* the sweep's bracket the end was refined in */
+    while (last + 1 < sw->points && sw->x[last + 1] <= (double)a->size_bytes)
+        last++;
+    if (last + 1 >= sw->points)
+        return 0;
+    double spread = 2 * a->hit_halfrange / a->hit_cycles;
+    double margin = spread > AVG_STRICT ? spread : AVG_STRICT;
+    cw_avg_level b = *a;
+    int rc = refine_end(w, (uint64_t)sw->x[last ? last - 1 : last], (uint64_t)sw->x[last],
+                        (uint64_t)sw->x[last + 1], sw->stride_bytes, a->hit_cycles,
+                        a->next_cycles - a->hit_cycles, margin, carveout, &b, err);
+    if (rc)
+        return rc;
+    uint64_t d = a->size_bytes > b.size_bytes ? a->size_bytes - b.size_bytes
+                                              : b.size_bytes - a->size_bytes;
+    double ci = a->ci95_bytes > b.ci95_bytes ? a->ci95_bytes : b.ci95_bytes;
+    a->size_bytes = (a->size_bytes + b.size_bytes) / 2 / sw->stride_bytes * sw->stride_bytes;
+    a->ci95_bytes = ci > (double)d ? ci : (double)d;
+    a->upper_bytes = a->upper_bytes > b.upper_bytes ? a->upper_bytes : b.upper_bytes;
+    a->repeated = true;
+    return 0;
+}
+
 int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
                   int carveout, cw_avg_sweep *out, gs_error *err)
 {

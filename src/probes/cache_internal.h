@@ -56,6 +56,10 @@ typedef enum cw_mapping {
     CW_MAP_XOR                /* index bit i = parity(address & xor_masks[i]) (analysis/gf2.h) */
 } cw_mapping;
 
+/* TLB walks alias physical memory, which a backend may round up to this (cache_walker.c,
+ * stagger): two elements of one TLB chain must differ modulo it. */
+#define CW_ALIAS_PERIOD (2ull << 20)
+
 /* Chases on one space and path, with scratch buffers sized by the trace capacity. */
 typedef struct cw_walker {
     gs_probe_ctx *ctx;
@@ -262,6 +266,7 @@ typedef struct cw_avg_level {
     double margin;             /* the tolerance over hit_cycles that decided fitting there */
     double hit_cycles;         /* plateau latency (median of its points) */
     double hit_halfrange;      /* half the range of its points' latencies (cycles) */
+    bool repeated;             /* the end was found twice over new walks (cw_avg_repeat_end) */
     double next_cycles;        /* latency of the plateau after it */
 } cw_avg_level;
 
@@ -282,6 +287,12 @@ typedef struct cw_avg_sweep {
  * carve-out (-1 = the walker's, w->carveout). */
 int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, int carveout,
                 double *avg_cycles, gs_error *err);
+
+/* The end of sweep level i found again over new random walks (the same bisection from the
+ * sweep's bracket): where an end moves with the walk's lines, one bisection's bracket understates
+ * how far. The level's end becomes the mean of the two (to the stride), its ci95 the larger of
+ * their own and their difference; upper_bytes the larger. */
+int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs_error *err);
 
 /* Sweep footprints lo_bytes .. hi_bytes at ratio sqrt(2) with random cyclic walks of one element
  * per stride_bytes, split the averages into plateaus (analysis/plateaus.h) and bisect the end of

@@ -93,14 +93,20 @@ static int verify_bit_select(cw_walker *w, const cw_level *lv, uint64_t line, un
     size_t n = 0;
     for (unsigned tries = 0; n < ways + 1 && tries < 64 * (ways + 1); tries++) {
         uint64_t a = (gs_rng_below(&w->rng, 1ull << top) & ~(line - 1)) & ~mask;
+        /* distinct blocks, and for a TLB walk each staggered to a word of its own, distinct
+         * modulo the aliased period: with a "line" of a few words (a junk level of a few
+         * hundred bytes, as H100 TLB walks read) the stagger made two blocks one, b[0] = 512 and
+         * b[1] = 504 + 8 ("the elements at offsets 512 and 512 land on one physical word") */
+        uint64_t at = w->tlb ? a + n * w->elem : a;
         bool dup = false;
-        for (size_t i = 0; i < n && !dup; i++)
-            dup = b[i] == a;
+        for (size_t i = 0; i < n && !dup; i++) {
+            uint64_t base = w->tlb ? b[i] - i * w->elem : b[i];
+            dup = base / line == a / line ||
+                  (w->tlb && b[i] % CW_ALIAS_PERIOD == at % CW_ALIAS_PERIOD);
+        }
         if (!dup)
-            b[n++] = a;
+            b[n++] = at;
     }
-    for (size_t i = 0; w->tlb && i < n; i++)
-        b[i] += i * w->elem;                                /* a word of its own (stagger) */
     bool over = false, under = true;
     int rc = n == ways + 1 ? cw_group_conflict(w, b, n, &over, err) : 0;
     if (!rc && over)

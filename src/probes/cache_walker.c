@@ -18,7 +18,6 @@
  * with CUDA's VMM). */
 #define CW_ALIAS_BYTES (4ull << 10)
 
-#define CW_ALIAS_PERIOD (2ull << 20)   /* see stagger */
 
 /* ---- fine-grained chases (Listing 4) --------------------------------------------------------- */
 

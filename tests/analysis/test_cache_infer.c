@@ -27,6 +27,7 @@ static void band_of_equal_and_jittered_hits(void **state)
     assert_int_equal(gs_hit_band_from_trace(lat, 200, &b), 0);
     assert_true(b.hit_cycles == 100);
     assert_true(b.threshold_cycles == 102);        /* width at least 2 cycles */
+    assert_true(b.fast_cycles == 100);
     assert_true(fabs(b.outlier_rate - 3.96 / 200) < 1e-9);    /* (0 + 1.96 + 2) / n */
     gs_rng r;
     gs_rng_seed(&r, 1);
@@ -35,6 +36,7 @@ static void band_of_equal_and_jittered_hits(void **state)
     lat[17] = 900;                                           /* one spike */
     assert_int_equal(gs_hit_band_from_trace(lat, 200, &b), 0);
     assert_true(b.threshold_cycles > 108 && b.threshold_cycles < 125);
+    assert_true(b.fast_cycles == 100);                         /* 1st percentile */
     assert_true(fabs(b.outlier_rate - (3 + 1.96 * sqrt(2)) / 200) < 1e-9);
 }
 

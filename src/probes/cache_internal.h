@@ -189,6 +189,14 @@ void cw_tlb_alias(gs_chase_plan *p, uint64_t physical_bytes);
 void cw_page_nd(gs_probe_out *p, uint64_t region_bytes);
 /* n elements stride_bytes apart (staggered by a word per element on TLB walks) into out. */
 void cw_stride_chain(const cw_walker *w, uint64_t n, uint64_t stride_bytes, uint64_t *out);
+
+/* A TLB base walk's elements are physical words inside one piece (the stride walk's words, which
+ * repeat when the walk has more elements than its step leaves distinct words: 8 j mod a 64 KB
+ * page from j = 8192 on); a chain may not visit one offset twice, so the k-th element on a word
+ * moves k pieces on: the same word of the aliased memory, an offset of its own, a few more
+ * pages. (An H100 base walk at seed 2 hit "the elements at offsets 512 and 512 land on one
+ * physical word", and the TLB target stopped there.) */
+int cw_distinct_in_piece(uint64_t *chain, size_t n, uint64_t piece, gs_error *err);
 /* Stride of a sweep chain over footprint_bytes: two passes fit the trace. */
 uint64_t cw_sweep_stride(const cw_walker *w, uint64_t footprint_bytes);
 /* members with fillers that thrash a first level (depth >= 1) into out; member index of each

@@ -68,8 +68,16 @@ static int walk(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, bool b
     for (uint64_t j = 0; j < n; j++) {
         uint64_t v = j * stride + TLB2_SHIFT * j % page;
         chain[j] = base ? v % piece : v;
-        top = chain[j] > top ? chain[j] : top;
     }
+    if (base) {
+        int drc = cw_distinct_in_piece(chain, n, piece, err);
+        if (drc) {
+            free(chain);
+            return drc;
+        }
+    }
+    for (uint64_t j = 0; j < n; j++)
+        top = chain[j] > top ? chain[j] : top;
     uint64_t passes = n * 8 > 8192 ? 8 : (8192 + n - 1) / n;   /* whole passes only */
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = top + AVG_ELEM,
                        .chain = chain, .chain_len = n, .element_bytes = AVG_ELEM,

@@ -21,11 +21,90 @@
 
 /* ---- fine-grained chases (Listing 4) --------------------------------------------------------- */
 
+static int cmp_off(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether set (sorted, n) holds v. */
+static bool sorted_has(const uint64_t *set, size_t n, uint64_t v)
+{
+    return bsearch(&v, set, n, sizeof *set, cmp_off) != NULL;
+}
+
+/* A TLB walk's chain with no offset twice: the structure searches build chains from the level
+ * they found, and from a junk level of a few hundred bytes (the H100's first TLB level, whose
+ * fine-grained walk cannot see its 10-cycle misses) a moved or added block can land on another
+ * ("the elements at offsets 512 and 512 land on one physical word", seed 2, which stopped the
+ * TLB target). A repeated element moves a word at a time, inside its own page, to a word no
+ * other element holds modulo the aliased period. *out is chain, or a repaired copy the caller
+ * frees (*copy). */
+static int tlb_no_repeats(const cw_walker *w, const uint64_t *chain, size_t n,
+                          const uint64_t **out, uint64_t **copy, gs_error *err)
+{
+    *out = chain;
+    *copy = NULL;
+    if (!w->tlb || n < 2)
+        return 0;
+    uint64_t *sorted = malloc(n * sizeof *sorted), *words = malloc(n * sizeof *words);
+    if (!sorted || !words) {
+        free(sorted), free(words);
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory checking a TLB chain");
+    }
+    memcpy(sorted, chain, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_off);
+    bool repeats = false;
+    for (size_t i = 1; i < n && !repeats; i++)
+        repeats = sorted[i] == sorted[i - 1];
+    int rc = 0;
+    if (repeats && !(*copy = malloc(n * sizeof **copy)))
+        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory repairing a TLB chain");
+    if (repeats && !rc) {
+        for (size_t i = 0; i < n; i++)
+            words[i] = chain[i] % CW_ALIAS_PERIOD;
+        qsort(words, n, sizeof *words, cmp_off);
+        /* the offsets met so far, an open-addressed set: a repeat moves on */
+        size_t slots = 16;
+        while (slots < 2 * n)
+            slots *= 2;
+        uint64_t *met = calloc(slots, sizeof *met);
+        if (!met) {
+            free(sorted), free(words);
+            return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory repairing a TLB chain");
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = chain[i], key = v + 1;    /* 0 marks an empty slot */
+            size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
+            while (met[h] && met[h] != key)
+                h = (h + 1) & (slots - 1);
+            if (met[h]) {                          /* an earlier element holds this offset */
+                while (sorted_has(sorted, n, v) || sorted_has(words, n, v % CW_ALIAS_PERIOD))
+                    v += w->elem;
+                key = v + 1;
+                h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
+                while (met[h] && met[h] != key)
+                    h = (h + 1) & (slots - 1);
+            }
+            met[h] = key;
+            (*copy)[i] = v;
+        }
+        free(met);
+        *out = *copy;
+    }
+    free(sorted), free(words);
+    return rc;
+}
+
 int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, size_t record,
              size_t *got, gs_error *err)
 {
     if (gs_interrupted())
         return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted during the cache probe");
+    uint64_t *fixed = NULL;
+    int rc = tlb_no_repeats(w, chain, len, &chain, &fixed, err);
+    if (rc)
+        return rc;
     uint64_t top = 0;
     for (size_t i = 0; i < len; i++)
         top = chain[i] > top ? chain[i] : top;
@@ -36,9 +115,10 @@ int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, s
     if (w->tlb)
         cw_tlb_alias(&p, CW_ALIAS_BYTES);
     gs_chase_result r = {.latency_cycles = w->lat, .record_capacity = w->cap};
-    int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
+    rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;
     *got = rc ? 0 : r.recorded;
+    free(fixed);
     return rc;
 }
 
@@ -60,6 +140,28 @@ static uint64_t stagger(const cw_walker *w, uint64_t j, uint64_t stride_bytes)
         return 0;
     uint64_t wrap = CW_ALIAS_PERIOD / stride_bytes;
     return w->elem * ((wrap > 1 ? j / wrap : j) % (stride_bytes / w->elem));
+}
+
+int cw_distinct_in_piece(uint64_t *chain, size_t n, uint64_t piece, gs_error *err)
+{
+    size_t slots = 16;
+    while (slots < 2 * n)
+        slots *= 2;
+    uint64_t *key = malloc(slots * sizeof *key);
+    uint32_t *uses = calloc(slots, sizeof *uses);
+    if (!key || !uses) {
+        free(key), free(uses);
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a TLB base walk");
+    }
+    for (size_t j = 0; j < n; j++) {
+        size_t h = (size_t)((chain[j] * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
+        while (uses[h] && key[h] != chain[j])
+            h = (h + 1) & (slots - 1);
+        key[h] = chain[j];
+        chain[j] += (uint64_t)uses[h]++ * piece;   /* the k-th visit of a word: k pieces on */
+    }
+    free(key), free(uses);
+    return 0;
 }
 
 void cw_stride_chain(const cw_walker *w, uint64_t n, uint64_t stride_bytes, uint64_t *out)
@@ -205,6 +307,12 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
 {
     if (gs_interrupted())
         return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted during the cache probe");
+    uint64_t *fixed = NULL;
+    int rc = tlb_no_repeats(w, chain, n, &chain, &fixed, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; fixed && i < n; i++)          /* a moved element stays inside */
+        footprint = chain[i] + AVG_ELEM > footprint ? chain[i] + AVG_ELEM : footprint;
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = footprint,
                        .chain = chain, .chain_len = n, .element_bytes = AVG_ELEM,
                        .warmup_passes = warmup, .timed_accesses = timed,
@@ -214,11 +322,12 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
     if (w->tlb)
         cw_tlb_alias(&p, CW_ALIAS_BYTES);     /* as the fine-grained TLB walks (cw_chase) */
     gs_chase_result r = {.latency_cycles = NULL, .sm_id = -1};
-    int rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
+    rc = w->ctx->backend->ops->chase(w->ctx->backend, &p, &r, err);
     w->chases++;
     if (!rc && r.sm_id >= 0 && w->avg_sm != -2)
         w->avg_sm = w->avg_sm == -1 || w->avg_sm == r.sm_id ? r.sm_id : -2;
     *avg = rc ? NAN : r.avg_cycles;
+    free(fixed);
     return rc;
 }
 

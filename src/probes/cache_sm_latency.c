@@ -12,19 +12,20 @@
 #include "probes/cache_internal.h"
 
 #define SM_LAT_LINES 2048u           /* 256 KB of 128-B lines: inside any L2 and its near part */
-#define SM_LAT_REGION (32ull << 20)   /* drawn from 32 MB: 16 pages of 2 MB, not one page's slices */
+#define SM_LAT_REGION (32ull << 20)   /* drawn from 32 MB: 16 pages of 2 MB, not one page's */
 #define SM_LAT_TIMED 8192u            /* accesses timed per SM: 0.3 cycles between passes */
 
 static const char sm_lat_m[] =
     "average walk on the L2 path (ld.global.cg) over 2048 lines drawn at random from 32 MB (so "
     "that many pages, and the slices their physical addresses hash to, are in it: 256 contiguous "
-    "KB moved an SM's reading by up to 2 cycles from one run to the next), random cyclic order, two warm passes and 8192 "
-    "timed accesses, run on each SM in turn (one block pinned by %smid), two passes over the "
-    "SMs, each over its own draw of lines; an SM's value is the mean of its two, the interval "
-    "the largest difference between one SM's two passes (twice that for the spread); where the "
-    "near part keeps no copies of far lines, near and far hits mixed";
+    "KB moved an SM's reading by up to 2 cycles from one run to the next), random cyclic order, "
+    "two warm passes and 8192 timed accesses, run on each SM in turn (one block pinned by "
+    "%smid), two passes over the SMs, each over its own draw of lines; an SM's value is the "
+    "mean of its two, the interval the largest difference between one SM's two passes (twice "
+    "that for the spread); where the near part keeps no copies of far lines, near and far hits "
+    "mixed";
 
-/* One pass: every SM's average walk over the same chain; NaN where the SM took no block. */
+/* One pass: every SM's average walk over one chain; NaN where the SM took no block. */
 static int one_pass(cw_walker *w, const uint64_t *chain, size_t n, double *out, unsigned sms,
                     gs_error *err)
 {

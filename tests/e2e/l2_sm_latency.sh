@@ -49,7 +49,8 @@ assert sp["value"] <= sp["ci95"] + 1, sp
 print("  l2_modulo_lru_2mb: spread %.2f +- %.2f cycles (model: none)" % (sp["value"], sp["ci95"]))
 PYEOF
 else
-  echo "FAIL l2_sm_latency l2_modulo_lru_2mb: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  echo "FAIL l2_sm_latency l2_modulo_lru_2mb: exit status"; sed 's/^/  /' "$T/err"
+  fails=$((fails+1))
 fi
 [ $fails -eq 0 ] && echo "l2_sm_latency: ok" || echo "l2_sm_latency: $fails failures"
 exit $((fails > 0))

@@ -294,18 +294,27 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
         return 0;
     double spread = 2 * a->hit_halfrange / a->hit_cycles;
     double margin = spread > AVG_STRICT ? spread : AVG_STRICT;
-    cw_avg_level b = *a;
-    int rc = refine_end(w, (uint64_t)sw->x[last ? last - 1 : last], (uint64_t)sw->x[last],
+    double ends[CW_END_REPEATS + 1] = {(double)a->size_bytes};
+    double ci = a->ci95_bytes;
+    uint64_t upper = a->upper_bytes;
+    int rc = 0;
+    for (int k = 1; k <= CW_END_REPEATS && !rc; k++) {
+        cw_avg_level b = *a;
+        rc = refine_end(w, (uint64_t)sw->x[last ? last - 1 : last], (uint64_t)sw->x[last],
                         (uint64_t)sw->x[last + 1], sw->stride_bytes, a->hit_cycles,
                         a->next_cycles - a->hit_cycles, margin, carveout, &b, err);
+        ends[k] = (double)b.size_bytes;
+        ci = b.ci95_bytes > ci ? b.ci95_bytes : ci;
+        upper = b.upper_bytes > upper ? b.upper_bytes : upper;
+    }
     if (rc)
         return rc;
-    uint64_t d = a->size_bytes > b.size_bytes ? a->size_bytes - b.size_bytes
-                                              : b.size_bytes - a->size_bytes;
-    double ci = a->ci95_bytes > b.ci95_bytes ? a->ci95_bytes : b.ci95_bytes;
-    a->size_bytes = (a->size_bytes + b.size_bytes) / 2 / sw->stride_bytes * sw->stride_bytes;
-    a->ci95_bytes = ci > (double)d ? ci : (double)d;
-    a->upper_bytes = a->upper_bytes > b.upper_bytes ? a->upper_bytes : b.upper_bytes;
+    /* the mean of the ends and its ci95 (Student's t over them), or the bisections' own
+     * bracket where that is wider */
+    gs_summary sm = gs_summarize(ends, CW_END_REPEATS + 1);
+    a->size_bytes = (uint64_t)sm.mean / sw->stride_bytes * sw->stride_bytes;
+    a->ci95_bytes = sm.ci95 > ci ? sm.ci95 : ci;
+    a->upper_bytes = upper;
     a->repeated = true;
     return 0;
 }

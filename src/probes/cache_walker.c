@@ -18,7 +18,6 @@
  * with CUDA's VMM). */
 #define CW_ALIAS_BYTES (4ull << 10)
 
-
 /* ---- fine-grained chases (Listing 4) --------------------------------------------------------- */
 
 static int cmp_off(const void *a, const void *b)
@@ -37,9 +36,9 @@ static bool sorted_has(const uint64_t *set, size_t n, uint64_t v)
  * they found, and from a junk level of a few hundred bytes (the H100's first TLB level, whose
  * fine-grained walk cannot see its 10-cycle misses) a moved or added block can land on another
  * ("the elements at offsets 512 and 512 land on one physical word", seed 2, which stopped the
- * TLB target). A repeated element moves a word at a time, inside its own page, to a word no
- * other element holds modulo the aliased period. *out is chain, or a repaired copy the caller
- * frees (*copy). */
+ * TLB target). A repeated element moves on a word at a time to a word no other element holds
+ * modulo the aliased period. *out is chain, or a repaired copy the caller frees (*copy; NULL
+ * when none, and on an error). */
 static int tlb_no_repeats(const cw_walker *w, const uint64_t *chain, size_t n,
                           const uint64_t **out, uint64_t **copy, gs_error *err)
 {
@@ -70,7 +69,8 @@ static int tlb_no_repeats(const cw_walker *w, const uint64_t *chain, size_t n,
             slots *= 2;
         uint64_t *met = calloc(slots, sizeof *met);
         if (!met) {
-            free(sorted), free(words);
+            free(sorted), free(words), free(*copy);
+            *copy = NULL;
             return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory repairing a TLB chain");
         }
         for (size_t i = 0; i < n; i++) {

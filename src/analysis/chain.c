@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "util/u64set.h"
+
 int gs_chain_stride(uint64_t count, uint64_t stride_bytes, uint64_t *out)
 {
     if (count == 0 || stride_bytes == 0 || count - 1 > UINT64_MAX / stride_bytes)
@@ -109,30 +111,13 @@ int gs_chain_sattolo(gs_rng *r, uint64_t count, uint64_t stride_bytes, uint64_t 
     return rc;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 int gs_chain_valid(const uint64_t *chain, size_t n, unsigned element_bytes,
                    uint64_t footprint_bytes)
 {
     if (n == 0 || element_bytes == 0)
         return 0;
-    uint64_t *s = malloc(n * sizeof *s);
-    if (!s)
-        return 0;
     int ok = 1;
-    for (size_t i = 0; i < n && ok; i++) {
-        s[i] = chain[i];
+    for (size_t i = 0; i < n && ok; i++)
         ok = chain[i] % element_bytes == 0 && chain[i] + element_bytes <= footprint_bytes;
-    }
-    if (ok) {
-        qsort(s, n, sizeof *s, cmp_u64);
-        for (size_t i = 1; i < n && ok; i++)
-            ok = s[i] != s[i - 1];
-    }
-    free(s);
-    return ok;
+    return ok && gs_u64_repeats(chain, n) == 0;
 }

@@ -11,6 +11,7 @@
 #include "analysis/chain.h"
 #include "probes/cache_internal.h"
 #include "util/interrupt.h"
+#include "util/u64set.h"
 
 /* Physical memory behind TLB walks (gs_chase_plan.physical_bytes): virtual pages alias it, so a
  * walk over gigabytes keeps its data in 16 lines of the data caches, all below address bit 12
@@ -20,80 +21,53 @@
 
 /* ---- fine-grained chases (Listing 4) --------------------------------------------------------- */
 
-static int cmp_off(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Whether set (sorted, n) holds v. */
-static bool sorted_has(const uint64_t *set, size_t n, uint64_t v)
-{
-    return bsearch(&v, set, n, sizeof *set, cmp_off) != NULL;
-}
-
 /* A TLB walk's chain with no offset twice: the structure searches build chains from the level
  * they found, and from a junk level of a few hundred bytes (the H100's first TLB level, whose
  * fine-grained walk cannot see its 10-cycle misses) a moved or added block can land on another
  * ("the elements at offsets 512 and 512 land on one physical word", seed 2, which stopped the
- * TLB target). A repeated element moves on a word at a time to a word no other element holds
- * modulo the aliased period. *out is chain, or a repaired copy the caller frees (*copy; NULL
- * when none, and on an error). */
+ * TLB target). A repeated element moves on a word at a time to an offset, and a word modulo the
+ * aliased period, that no other element holds. *out is chain, or a repaired copy the caller
+ * frees (*copy; NULL when none, and on an error). */
 static int tlb_no_repeats(const cw_walker *w, const uint64_t *chain, size_t n,
                           const uint64_t **out, uint64_t **copy, gs_error *err)
 {
     *out = chain;
     *copy = NULL;
-    if (!w->tlb || n < 2)
-        return 0;
-    uint64_t *sorted = malloc(n * sizeof *sorted), *words = malloc(n * sizeof *words);
-    if (!sorted || !words) {
-        free(sorted), free(words);
-        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory checking a TLB chain");
+    int rep = w->tlb ? gs_u64_repeats(chain, n) : 0;
+    if (rep <= 0)
+        return rep ? gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory checking a TLB chain")
+                   : 0;
+    gs_u64set offsets, words, placed;          /* every element's; every word taken; so far */
+    *copy = malloc(n * sizeof **copy);
+    int rc = *copy && !gs_u64set_init(&offsets, n) ? 0 : -1;
+    if (!rc && gs_u64set_init(&words, 2 * n))
+        rc = -1, gs_u64set_free(&offsets);
+    if (!rc && gs_u64set_init(&placed, n))
+        rc = -1, gs_u64set_free(&offsets), gs_u64set_free(&words);
+    if (rc) {
+        free(*copy);
+        *copy = NULL;
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory repairing a TLB chain");
     }
-    memcpy(sorted, chain, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_off);
-    bool repeats = false;
-    for (size_t i = 1; i < n && !repeats; i++)
-        repeats = sorted[i] == sorted[i - 1];
-    int rc = 0;
-    if (repeats && !(*copy = malloc(n * sizeof **copy)))
-        rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory repairing a TLB chain");
-    if (repeats && !rc) {
-        for (size_t i = 0; i < n; i++)
-            words[i] = chain[i] % CW_ALIAS_PERIOD;
-        qsort(words, n, sizeof *words, cmp_off);
-        /* the offsets met so far, an open-addressed set: a repeat moves on */
-        size_t slots = 16;
-        while (slots < 2 * n)
-            slots *= 2;
-        uint64_t *met = calloc(slots, sizeof *met);
-        if (!met) {
-            free(sorted), free(words), free(*copy);
-            *copy = NULL;
-            return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory repairing a TLB chain");
-        }
-        for (size_t i = 0; i < n; i++) {
-            uint64_t v = chain[i], key = v + 1;    /* 0 marks an empty slot */
-            size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
-            while (met[h] && met[h] != key)
-                h = (h + 1) & (slots - 1);
-            if (met[h]) {                          /* an earlier element holds this offset */
-                while (sorted_has(sorted, n, v) || sorted_has(words, n, v % CW_ALIAS_PERIOD))
-                    v += w->elem;
-                key = v + 1;
-                h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
-                while (met[h] && met[h] != key)
-                    h = (h + 1) & (slots - 1);
-            }
-            met[h] = key;
-            (*copy)[i] = v;
-        }
-        free(met);
-        *out = *copy;
+    for (size_t i = 0; i < n; i++) {
+        gs_u64set_add(&offsets, chain[i]);
+        gs_u64set_add(&words, chain[i] % CW_ALIAS_PERIOD);
     }
-    free(sorted), free(words);
-    return rc;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = chain[i];
+        if (gs_u64set_has(&placed, v)) {         /* an earlier element holds this offset */
+            do
+                v += w->elem;
+            while (gs_u64set_has(&offsets, v) || gs_u64set_has(&placed, v) ||
+                   gs_u64set_has(&words, v % CW_ALIAS_PERIOD));
+            gs_u64set_add(&words, v % CW_ALIAS_PERIOD);
+        }
+        gs_u64set_add(&placed, v);
+        (*copy)[i] = v;
+    }
+    gs_u64set_free(&offsets), gs_u64set_free(&words), gs_u64set_free(&placed);
+    *out = *copy;
+    return 0;
 }
 
 int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, size_t record,
@@ -144,23 +118,14 @@ static uint64_t stagger(const cw_walker *w, uint64_t j, uint64_t stride_bytes)
 
 int cw_distinct_in_piece(uint64_t *chain, size_t n, uint64_t piece, gs_error *err)
 {
-    size_t slots = 16;
-    while (slots < 2 * n)
-        slots *= 2;
-    uint64_t *key = malloc(slots * sizeof *key);
-    uint32_t *uses = calloc(slots, sizeof *uses);
-    if (!key || !uses) {
-        free(key), free(uses);
+    gs_u64set placed;
+    if (gs_u64set_init(&placed, n))
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a TLB base walk");
-    }
     for (size_t j = 0; j < n; j++) {
-        size_t h = (size_t)((chain[j] * 0x9e3779b97f4a7c15ull) >> 32) & (slots - 1);
-        while (uses[h] && key[h] != chain[j])
-            h = (h + 1) & (slots - 1);
-        key[h] = chain[j];
-        chain[j] += (uint64_t)uses[h]++ * piece;   /* the k-th visit of a word: k pieces on */
+        while (!gs_u64set_add(&placed, chain[j]))
+            chain[j] += piece;                     /* the k-th visit of a word: k pieces on */
     }
-    free(key), free(uses);
+    gs_u64set_free(&placed);
     return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "sim/memory.h"
 #include "sim/sim.h"
+#include "util/u64set.h"
 
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
 #define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched */
@@ -456,27 +457,6 @@ static int trace_capacity(const gs_sim_model *m, const gs_chase_plan *p, gs_chas
     return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Whether two elements of the chain share an offset (-1: out of host memory). */
-static int chain_repeats(const uint64_t *chain, size_t n)
-{
-    uint64_t *s = malloc(n * sizeof *s);
-    if (!s)
-        return -1;
-    memcpy(s, chain, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_u64);
-    int rep = 0;
-    for (size_t i = 1; i < n && !rep; i++)
-        rep = s[i] == s[i - 1];
-    free(s);
-    return rep;
-}
-
 static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_result *out,
                       gs_error *err)
 {
@@ -485,7 +465,7 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
     /* an aliased chain (TLB walks) that visits one offset twice is refused, as the CUDA backend
      * refuses it; checked here only where the chains are short enough to sort */
     int rep = p->physical_bytes && p->chain_len <= (1u << 20)
-                  ? chain_repeats(p->chain, p->chain_len) : 0;
+                  ? gs_u64_repeats(p->chain, p->chain_len) : 0;
     if (rep < 0)
         return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory");
     if (rep)

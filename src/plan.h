@@ -566,8 +566,13 @@ typedef struct gs_persist_result {
  * a target in the far L2 partition hits later than one in the near part); pool_passes reads of
  * every pool line; each target loaded again, timed (the probe: its own hit if the pool left it
  * in the L2, a miss if the pool evicted it). The targets' loads run in order from one thread
- * (a dependent load between two clock reads); a pool pass reads its lines with as many threads
- * as the device runs, in parallel, and has ended before anything after it starts. */
+ * (a dependent load between two clock reads); a pool pass reads its lines in parallel and has
+ * ended before anything after it starts. Every load of a plan runs on one SM (`sm`, SM 0 by
+ * default) unless all_sms: then a pool pass reads its lines with the whole device, each line
+ * from whichever SM its place in the list gives it. An L2 that keeps copies of a far
+ * partition's lines near the SM that reads them (the H100) then sees a pool whose effect
+ * depends on its order, not only on its lines: a search that removes lines moves every later
+ * line to another SM (docs/methods.md, "L2 sets and ways"). */
 #define GS_EVICT_MAX_TARGETS 64
 #define GS_EVICT_MAX_REPEATS 64
 
@@ -581,6 +586,9 @@ typedef struct gs_evict_plan {
     unsigned pool_passes;         /* pool reads between the targets' hits and their probes */
     unsigned repeats;             /* repetitions of the whole sequence, each recorded (1 ..
                                      GS_EVICT_MAX_REPEATS) */
+    bool all_sms;                 /* pool passes on every SM (above); false: the whole plan on
+                                     SM `sm` */
+    unsigned sm;                  /* the plan's SM (%smid numbering) when !all_sms */
 } gs_evict_plan;
 
 typedef struct gs_evict_result {
@@ -589,7 +597,9 @@ typedef struct gs_evict_result {
     double *probe_cycles;         /* the same shape: each target's load after the pool passes */
     size_t n;                     /* repetitions recorded */
     unsigned sm_moves;            /* repetitions whose hit and probe loads ran on different SMs
-                                     (near and far differ per SM); 0 where not known */
+                                     (near and far differ per SM; all_sms only, where the
+                                     targets run wherever their block lands); 0 where not
+                                     known */
 } gs_evict_result;
 
 /* ---- mma ------------------------------------------------------------------------------------- */

@@ -129,11 +129,20 @@ static int verify_stride_sets(cw_walker *w, uint64_t line, uint64_t span, unsign
 /* ---- the group reduction of eviction-set searches -------------------------------------------- */
 
 int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, void *ctx,
-                    gs_error *err)
+                    cw_reduce *opt, gs_error *err)
 {
-    size_t groups = 8;
-    int rc = 0;
+    cw_reduce none = {0};
+    if (!opt)
+        opt = &none;
+    opt->stalled = false;
+    bool confirm = opt->confirm;
+    size_t groups = 8, n_gone = 0, n_drops = 0;
+    /* every dropped line in the order of the drops, and where each drop begins in it */
+    uint64_t *gone = malloc(*m * sizeof *gone);
+    size_t *drop_at = malloc(*m * sizeof *drop_at);
+    int rc = gone && drop_at ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     bool more = true;
+    unsigned undo = 0;
     while (!rc && more && *m > 2) {
         size_t size = (*m + groups - 1) / groups;
         bool dropped = false;
@@ -145,7 +154,12 @@ int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, vo
             bool yes = false;
             if (k >= 2)         /* else the group is all that is left: two lines or none remain */
                 rc = misses(ctx, t, k, &yes, &more, err);
+            if (!rc && yes && confirm && more)   /* a drop needs two verdicts in a row */
+                rc = misses(ctx, t, k, &yes, &more, err);
             if (!rc && yes) {
+                drop_at[n_drops++] = n_gone;
+                memcpy(gone + n_gone, s + lo, (hi - lo) * sizeof *s);
+                n_gone += hi - lo;
                 memcpy(s, t, k * sizeof *t);
                 *m = k;
                 dropped = true;
@@ -153,11 +167,39 @@ int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, vo
                 g++;
             }
         }
-        if (!dropped && size == 1)
+        if (dropped || rc || !more)
+            continue;
+        /* No group could go: the lines left must still miss, else a verdict flipped on the way
+         * down and dropped lines the miss needed, after which nothing can go; the last drop
+         * goes back (at most CW_REDUCE_UNDO times), as eviction-set searches backtrack. */
+        bool still = true, checked = n_drops && undo < CW_REDUCE_UNDO;
+        if (checked)
+            rc = misses(ctx, s, *m, &still, &more, err);
+        if (!rc && !still) {
+            size_t back = n_gone - drop_at[--n_drops];
+            memcpy(s + *m, gone + drop_at[n_drops], back * sizeof *s);
+            *m += back;
+            n_gone -= back;
+            undo++;
+            groups = groups / 2 > 8 ? groups / 2 : 8;   /* the lines back need coarser groups */
+            continue;
+        }
+        if (size == 1)
             break;
-        if (!dropped)
-            groups = groups * 2 < *m ? groups * 2 : *m;
+        if (!rc && opt->stall_groups && groups >= opt->stall_groups) {
+            if (!checked)
+                rc = misses(ctx, s, *m, &still, &more, err);
+            if (!rc && still) {
+                opt->stalled = true;
+                break;
+            }
+        }
+        groups = groups * 2 < *m ? groups * 2 : *m;
     }
+    opt->undone = undo;
+    opt->groups = groups;
+    free(gone);
+    free(drop_at);
     return rc;
 }
 
@@ -209,7 +251,7 @@ static int reduce_ways(cw_walker *w, uint64_t line, uint64_t cap_lines, double h
     size_t m = n;
     bool missing = !rc && avg > hit * 1.1;
     if (missing)
-        rc = cw_group_reduce(s, &m, t, avg_misses, &v, err);
+        rc = cw_group_reduce(s, &m, t, avg_misses, &v, NULL, err);
     if (!rc && missing && v.walks < 1500 && m > 1 && m <= CW_MAX_WAYS + 1) {
         *ways = m - 1;
         memcpy(group, s, m * sizeof *s);

@@ -448,9 +448,24 @@ typedef int (*cw_misses_fn)(void *ctx, const uint64_t *lines, size_t n, bool *ye
                             gs_error *err);
 /* The group reduction of eviction-set searches (cache_avg_structure.c): groups of s[0..*m) are
  * dropped while the rest still misses, in finer groups when none can go, until no single line
- * can or misses says *more false; t holds *m scratch lines. */
+ * can or misses says *more false; t holds *m scratch lines. Where no group can go and the lines
+ * left no longer miss (a verdict flipped and dropped lines the miss needed), the last drop goes
+ * back, at most CW_REDUCE_UNDO times, in groups half as fine. opt (NULL: the defaults, all off
+ * or zero) tunes it and reports. */
+#define CW_REDUCE_UNDO 64
+typedef struct cw_reduce {
+    bool confirm;            /* in: a drop needs two verdicts in a row */
+    size_t stall_groups;     /* in, 0: none: stop once a sweep over at least this many groups
+                                drops none while the lines still miss. With W <= k ways, any
+                                k + 1 groups leave one without a line of the set (pigeonhole),
+                                so past 2 (k + 1) a stall means the miss needs more lines than
+                                any set of k ways holds */
+    unsigned undone;         /* out: drops taken back */
+    bool stalled;            /* out: stopped at stall_groups */
+    size_t groups;           /* out: groups of the last sweep */
+} cw_reduce;
 int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, void *ctx,
-                    gs_error *err);
+                    cw_reduce *opt, gs_error *err);
 
 /* Whether line x falls in the set of set[0..m) (ways + 1 lines of one set; x is none of them),
  * and the value the verdict rests on (a walk's average, a normalized probe); an error code. */

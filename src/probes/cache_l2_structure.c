@@ -2,9 +2,11 @@
  * sets and ways"; issue 16): the eviction-set reduction of the memory-hierarchy paper's section
  * 3.2 (3), run on the backend's evict operation instead of chases, since a dependent chase over
  * an L2-sized pool takes about 0.3 s on an H100 and a reduction needs hundreds of verdicts. A
- * verdict reads a pool in parallel (tens of microseconds for 100 MB) and times one target line
- * before and after it (analysis/evict_verdict.h: against the target's own hit and miss, so a far
- * hit never reads as a miss). Each draw: a pool of random lines, twice the capacity's, from a
+ * verdict reads a pool in parallel (about a millisecond for 100 MB, every load of the plan on
+ * SM 0: an H100 keeps copies of far lines near the SM that reads them, so a pool read by every
+ * SM evicts according to which SM read which line, and removing lines moved the others; session
+ * 14) and times one target line before and after it (analysis/evict_verdict.h: against the
+ * target's own hit and miss, so a far hit never reads as a miss). Each draw: a pool of random lines, twice the capacity's, from a
  * region of 32 x the capacity (every bit the XOR fit moves); a target chosen among candidates
  * whose miss stands clear of everything they read while kept; the pool reduced to the lines that
  * still evict it, a set's ways; every line of it checked to be evicted by the others and the
@@ -23,13 +25,20 @@
 #define L2E_POOL_FACTOR 2        /* pool lines: 2 x the capacity's (2 x ways per set, evenly) */
 #define L2E_CANDIDATES 16        /* target candidates of a draw */
 #define L2E_REPEATS 3            /* repetitions of a verdict; the majority decides */
+#define L2E_REPEATS_SMALL 7      /* of a verdict on a pool of at most L2E_SMALL_POOL lines: near
+                                    the end of a reduction, where a flipped verdict costs the
+                                    most and a plan costs its launches */
+#define L2E_SMALL_POOL 16384
 #define L2E_CAL_REPEATS 5        /* repetitions of a calibration */
 #define L2E_WARM_PASSES 1        /* pool reads before the target's first load */
 #define L2E_POOL_PASSES 2        /* pool reads between its hit and its probe */
 #define L2E_MAX_VERDICTS 6000u   /* evict plans of the whole method, at most */
 #define L2E_MAX_LINE_READS (1ull << 32) /* pool lines read by the whole method, at most (about
-                                           550 GB on a 128-B line: well under a second of an
-                                           H100's L2; the simulator's cost) */
+                                           550 GB on a 128-B line: 3.7 s on one H100 SM; the
+                                           simulator's cost). On an H100, 20000 plans and twice
+                                           the lines left the first draw 5 to 15 thousand lines
+                                           short of a set in 14-21 s (session 14): more budget
+                                           does not decide it there */
 
 typedef struct l2e {
     cw_walker *w;
@@ -38,7 +47,7 @@ typedef struct l2e {
     double miss;                 /* the current draw's target's miss (cycles) */
     unsigned verdicts;
     uint64_t line_reads;
-    unsigned repetitions, sm_moves; /* of every plan; sm_moves: hit and probe on other SMs */
+    unsigned undone;             /* drops the reductions took back (cw_group_reduce) */
     bool spent;                  /* a budget ran out: every search stops */
 } l2e;
 
@@ -49,29 +58,29 @@ static int evict(l2e *c, const uint64_t *targets, size_t n, const uint64_t *pool
     gs_backend *b = c->w->ctx->backend;
     gs_evict_plan p = {.footprint_bytes = c->footprint, .targets = targets, .n_targets = n,
                        .pool = pool, .n_pool = m, .warm_passes = L2E_WARM_PASSES,
-                       .pool_passes = L2E_POOL_PASSES, .repeats = repeats};
+                       .pool_passes = L2E_POOL_PASSES, .repeats = repeats,
+                       .all_sms = false, .sm = 0};   /* the SM of every chase (plan.h, on_sm) */
     gs_evict_result r = {.hit_cycles = hit, .probe_cycles = probe};
     c->verdicts++;
     c->line_reads += (uint64_t)m * (L2E_WARM_PASSES + L2E_POOL_PASSES) * repeats;
     c->spent = c->verdicts >= L2E_MAX_VERDICTS || c->line_reads >= L2E_MAX_LINE_READS;
-    int rc = b->ops->evict(b, &p, &r, err);
-    c->repetitions += repeats;
-    c->sm_moves += r.sm_moves;
-    return rc;
+    return b->ops->evict(b, &p, &r, err);
 }
 
-/* Whether pool[0..m) evicts target x (majority of L2E_REPEATS), judged against x's own hit of
- * this plan, the draw's miss and the far hit; value: the normalized median probe. */
+/* Whether pool[0..m) evicts target x (majority of L2E_REPEATS, L2E_REPEATS_SMALL on a small
+ * pool), judged against x's own hit of this plan, the draw's miss and the far hit; value: the
+ * normalized median probe. */
 static int evicts(l2e *c, uint64_t x, const uint64_t *pool, size_t m, bool *yes, double *value,
                   gs_error *err)
 {
-    double hit[L2E_REPEATS], probe[L2E_REPEATS];
-    int rc = evict(c, &x, 1, pool, m, L2E_REPEATS, hit, probe, err);
+    unsigned n = m <= L2E_SMALL_POOL ? L2E_REPEATS_SMALL : L2E_REPEATS;
+    double hit[L2E_REPEATS_SMALL], probe[L2E_REPEATS_SMALL];
+    int rc = evict(c, &x, 1, pool, m, n, hit, probe, err);
     *yes = false;
     if (rc)
         return rc;
-    double thr = gs_evict_threshold(gs_median(hit, L2E_REPEATS), c->miss, c->far);
-    *yes = gs_evict_majority(probe, L2E_REPEATS, thr, c->miss, value);
+    double thr = gs_evict_threshold(gs_median(hit, n), c->miss, c->far);
+    *yes = gs_evict_majority(probe, n, thr, c->miss, value);
     return 0;
 }
 
@@ -185,18 +194,36 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
     reduce_ctx r = {.c = c, .target = pool[n + (size_t)t]};
     c->miss = cal.miss_cycles;
     size_t m = n;
-    rc = cw_group_reduce(pool, &m, scratch, still_evicts, &r, err);
+    cw_reduce opt = {.confirm = true, .stall_groups = 2 * (CW_MAX_WAYS + 1)};
+    rc = cw_group_reduce(pool, &m, scratch, still_evicts, &r, &opt, err);
+    c->undone += opt.undone;
     if (rc)
         return rc;
+    if (opt.stalled) {
+        /* on an H100 (session 14, every load on SM 0) a near target's pool stopped at 54.8
+         * thousand lines, a far target's at 259 thousand */
+        snprintf(why, why_len, "%zu lines (%.1f MB) evict the target and no group of them can "
+                 "go in %zu groups, where a set of at most %d ways would leave one group without "
+                 "a line of it: the lines that evict one target are not one set's ways (eviction "
+                 "by volume, or sets far larger than %d ways); the eviction rate against pool "
+                 "size would tell more", m, (double)(m * c->line) / 1e6, opt.groups, CW_MAX_WAYS,
+                 CW_MAX_WAYS);
+        return 0;
+    }
     if (c->spent) {
-        /* on an H100, 25 times this budget left 184 thousand lines (23.5 MB, about the near
-         * partition) that still evicted the target and no 1/k of them could go: eviction by
-         * volume, not by one set's ways (docs/methods.md, "L2 sets and ways") */
+        /* on an H100 with every load on SM 0 (session 14) the first draw ended here with 1 to
+         * 15 thousand lines left and 64 drops taken back, whatever the budget */
         double share = (double)m * (double)c->line / (double)(n * c->line / L2E_POOL_FACTOR);
         snprintf(why, why_len, "the budget (%u evict plans, %llu pool lines read) ran out with "
                  "%zu lines left (%.1f MB, %.0f %% of the capacity)%s", L2E_MAX_VERDICTS,
                  (unsigned long long)L2E_MAX_LINE_READS, m, (double)(m * c->line) / 1e6,
-                 100 * share, share > 0.125
+                 100 * share, opt.undone >= CW_REDUCE_UNDO
+                     ? " and verdicts flipping: the lines left stopped evicting the target "
+                       "after drops two verdicts in a row had allowed, and a drop went back "
+                       "each time, as where a policy evicts by chance near a set's fill; "
+                       "verdicts of many more repetitions, or the eviction rate against pool "
+                       "size, would decide it"
+                     : share > 0.125
                      ? ": lines far beyond one set's still evict the target and the reduction "
                        "slows as it nears them, as where eviction goes by volume or chance, "
                        "not by a set's ways; the eviction rate against pool size would decide it"
@@ -334,7 +361,7 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
     uint64_t *scratch = malloc(n * sizeof *scratch);
     uint64_t ways[L2E_DRAWS] = {0}, group[CW_MAX_WAYS + 1], diffs[L2E_DRAWS * CW_MAX_WAYS];
     size_t nd = 0;
-    char why[400] = "";
+    char why[640] = "";
     int rc = pool && scratch ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     size_t i = 0;
     for (; !rc && i < L2E_DRAWS; i++) {
@@ -344,9 +371,14 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
         for (size_t j = 1; !rc && j <= ways[i]; j++)
             diffs[nd++] = group[j] ^ group[0];
     }
-    char msg[560];
+    char msg[800], before[80] = "";
+    for (size_t j = 0; j < i && j < L2E_DRAWS; j++)
+        snprintf(before + strlen(before), sizeof before - strlen(before), "%s%llu",
+                 j ? ", " : " (the draws before it left sets of ", (unsigned long long)ways[j]);
+    if (i > 0 && i < L2E_DRAWS)
+        snprintf(before + strlen(before), sizeof before - strlen(before), " lines)");
     if (!rc && i < L2E_DRAWS) {
-        snprintf(msg, sizeof msg, "draw %zu of %d: %s", i + 1, L2E_DRAWS, why);
+        snprintf(msg, sizeof msg, "draw %zu of %d%s: %s", i + 1, L2E_DRAWS, before, why);
         not_determined(lv, msg);
     } else if (!rc && (ways[1] != ways[0] || ways[2] != ways[0])) {
         snprintf(msg, sizeof msg, "three draws left %llu, %llu and %llu lines of one set: they "
@@ -386,10 +418,15 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         return 0;
     }
     int rc = draws(&c, lv, region_lines, n, err);
+    if (rc == GS_ERR_UNSUPPORTED) {   /* no block of this process on SM 0 (MPS) */
+        not_determined(lv, err->msg);
+        gs_error_clear(err);
+        rc = 0;
+    }
     size_t used = strlen(lv->why_structure);
-    snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "%s(prime+probe: %u "
-             "evict plans, %llu pool lines read; %u of %u repetitions timed hit and probe on "
-             "different SMs)", used ? "; " : "", c.verdicts, (unsigned long long)c.line_reads,
-             c.sm_moves, c.repetitions);
+    snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "%s(prime+probe, every "
+             "load on SM 0: %u evict plans, %llu pool lines read, %u drops of the reductions "
+             "taken back)", used ? "; " : "", c.verdicts, (unsigned long long)c.line_reads,
+             c.undone);
     return rc;
 }

@@ -4,6 +4,8 @@
  * number of levels is chosen by BIC with the acceptance rules of eq6.h. */
 #include "analysis/eq6.h"
 
+#include "analysis/stats.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -209,6 +211,44 @@ static int load_curve(const double *size_bytes, const double *latency, size_t n,
     return 0;
 }
 
+/* 95 % half-widths of the latencies Λ_k = coef[0] + coef[1] + .. + coef[k] of the linear least
+ * squares with steps st: t(n - params) x s x sqrt(a_k' (X'X)^-1 a_k), a_k = (1, .., 1, 0, ..),
+ * s the residual sd over n - params degrees of freedom. */
+static void latency_intervals(const curve *c, const step *st, int levels, size_t params,
+                              double sd, double *ci)
+{
+    int p = levels + 1;
+    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1] = {{0}};
+    double phi[GS_EQ6_MAX_LEVELS + 1];
+    for (int k = 0; k <= GS_EQ6_MAX_LEVELS; k++)
+        ci[k] = NAN;
+    if (c->n <= params || !isfinite(sd))
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        basis(st, levels, c->s[i], phi);
+        for (int r = 0; r < p; r++)
+            for (int k = 0; k < p; k++)
+                ata[r][k] += phi[r] * phi[k];
+    }
+    /* sd came with the linear parameters' degrees of freedom; the interval counts every fitted
+     * parameter (capacities and sharpnesses too) */
+    double rss = sd * sd * (double)(c->n - (size_t)p);
+    double t = gs_t95(c->n - params), s = sqrt(rss / (double)(c->n - params));
+    for (int k = 0; k < p; k++) {
+        /* x = (X'X)^-1 a_k, then a_k' x */
+        double a[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1], x[GS_EQ6_MAX_LEVELS + 1];
+        memcpy(a, ata, sizeof a);
+        for (int j = 0; j < p; j++)
+            x[j] = j <= k ? 1.0 : 0.0;
+        if (solve(a, x, p) != 0)
+            return;
+        double v = 0;
+        for (int j = 0; j <= k; j++)
+            v += x[j];
+        ci[k] = v > 0 ? t * s * sqrt(v) : NAN;
+    }
+}
+
 static void store(gs_eq6_fit *fit, int levels, const step *st, const double *coef, double sd)
 {
     fit->levels = levels;
@@ -227,7 +267,7 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
 {
     memset(fit, 0, sizeof(*fit));
     for (int k = 0; k <= GS_EQ6_MAX_LEVELS; k++)
-        fit->latency[k] = NAN;
+        fit->latency[k] = fit->latency_ci95[k] = NAN;
     fit->residual_sd = NAN;
     curve c = { .gs = gs, .ng = ng };
     if (load_curve(size_bytes, latency, n, &c) != 0)
@@ -255,6 +295,7 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
             if (bic < best_bic && acceptable(&c, st, coef, levels, sd)) {
                 best_bic = bic;
                 store(fit, levels, st, coef, sd);
+                latency_intervals(&c, st, levels, p, sd, fit->latency_ci95);
             }
         }
         rc = 0;

@@ -107,9 +107,14 @@ static int walk_chain(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uin
 {
     uint64_t count = footprint / slot;
     uint64_t span = footprint * lanes;
+    /* global walks of 8-byte elements hold the next element's address (a pure j = *j chase, as
+     * the cache probe's average walks): 4-byte ones add the base to an offset on every access,
+     * which an H100 timed at 9 cycles (the L1 hit 41.3 against the cache probe's 32.0, the L2
+     * 294-297 against 286.8; session 14) */
+    bool wide = span > 0xffffffffull || (space == GS_SPACE_GLOBAL && slot % 8 == 0);
     gs_chase_plan plan = { .space = space, .path = GS_PATH_DEFAULT, .footprint_bytes = span,
                            .chain = chain, .chain_len = count,
-                           .element_bytes = span > 0xffffffffull ? 8 : 4,
+                           .element_bytes = wide ? 8 : 4,
                            .warmup_passes = warmup_passes,
                            .warmup_accesses = warmup_passes == 1 && walkers <= 1
                                                   ? warmup_cap(ctx, space, footprint, slot) : 0,
@@ -193,6 +198,10 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     gs_eq6_fit fit;
     const char *method = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
                          "(least squares; levels and step sharpness chosen by BIC)";
+    const char *method_ci = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
+                            "(least squares; levels and step sharpness chosen by BIC; interval: "
+                            "t x the latency's standard error with the capacities held where "
+                            "the fit put them)";
     if (gs_eq6_fit_curve_sharp(sizes, cycles, n, sw->max_levels, &fit) != 0) {
         name_of(name, sizeof name, sw, "latencies_cycles");
         gs_figure_nd(p, name, "cycles", method, "fewer than 3 array sizes were walked");
@@ -210,10 +219,13 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                      "every size walked", (unsigned long long)sizes[0],
                      (unsigned long long)sizes[n - 1]);
     for (int k = 0; k <= fit.levels; k++) {
+        /* the interval: least squares' with the capacities held (eq6.h) */
+        double ci = isfinite(fit.latency_ci95[k]) ? fit.latency_ci95[k] : 0;
         snprintf(name, sizeof name, "%s_level%d_latency_cycles", sw->name, k + 1);
-        gs_figure(p, name, fit.latency[k], "cycles", 0, fit.n, method);
+        gs_figure(p, name, fit.latency[k], "cycles", ci, fit.n, method_ci);
         snprintf(name, sizeof name, "%s_level%d_latency_ns", sw->name, k + 1);
-        gs_figure(p, name, gs_cycles_to_ns(ctx, fit.latency[k]), "ns", 0, fit.n, method);
+        gs_figure(p, name, gs_cycles_to_ns(ctx, fit.latency[k]), "ns",
+                  gs_cycles_to_ns(ctx, ci), fit.n, method_ci);
         if (k < fit.levels) {
             snprintf(name, sizeof name, "%s_level%d_capacity_bytes", sw->name, k + 1);
             gs_figure(p, name, fit.capacity_bytes[k], "B", 0, fit.n, method);

@@ -231,6 +231,9 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
                       sw.y, sw.points);
         if (data && t->path == GS_PATH_CG)
             cw_add_near_figures(ctx, p, &sw);
+        if (lv.evict_curve_n)
+            gs_series(p, "evicted_share_by_pool", "pool", "B", "share of the targets evicted",
+                      "", lv.evict_curve_x, lv.evict_curve_y, lv.evict_curve_n);
         cw_add_l2_size_figures(p, &lv);
         if (fits.n) {
             double fx[CW_FIT_STRIDES], fy[CW_FIT_STRIDES];

@@ -109,7 +109,9 @@ int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_
         snprintf(why, sizeof why, "the L2 (%llu B in average-mode walks) holds more lines than a "
                  "trace can follow (%zu entries), and slow hits in a far partition read as misses "
                  "in one (%.200s): sets, ways, mapping and policy are not from traces (sets "
-                 "and ways: eviction sets in average mode, --thorough)",
+                 "and ways: eviction sets in average mode, --thorough; the policy: the policy "
+                 "tests on one eviction set's lines, each access timed against its own hit and "
+                 "miss, would decide it)",
                  (unsigned long long)a->size_bytes, lv->record_capacity, fine);
     else
         snprintf(why, sizeof why, "%.400s, average-mode walks %llu B: the trace changed the level "

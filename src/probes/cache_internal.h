@@ -91,8 +91,15 @@ typedef struct cw_walker {
 } cw_walker;
 
 /* What was learnt about one level; 0 / NaN / UNKNOWN where not determined (with why_*). */
+#define CW_EVICT_CURVE_POINTS 12   /* pool sizes of the L2's eviction curve */
+
 typedef struct cw_level {
     bool tlb;
+    /* the L2's eviction curve (cache_l2_structure.c): share of targets evicted against the
+     * pool's bytes; n 0: not measured */
+    double evict_curve_x[CW_EVICT_CURVE_POINTS], evict_curve_y[CW_EVICT_CURVE_POINTS];
+    size_t evict_curve_n;
+    unsigned evict_curve_targets;
     size_t record_capacity;
     uint64_t trace_smem_bytes; /* shared memory every chase of the level held */
     int trace_carveout;        /* and their carve-out preference (-1: the driver's default) */

@@ -154,8 +154,9 @@ int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err
      * on an H100 (session 14) the excess once started at 26.4 MB against a 49.2 MB plateau with
      * a near plateau ending too early for the rule above; the capacity read 26.4 +- 13.2 MB,
      * the driver's 50 MiB outside it */
-    bool under = !rc && lo && hi + hi / 8 < lv->size_bytes;
-    if (!rc && lo && (under || edge_is_near_part(hi, sw))) {
+    bool near = !rc && lo && edge_is_near_part(hi, sw);
+    bool under = !rc && lo && !near && hi + hi / 8 < lv->size_bytes;
+    if (near || under) {
         char kept[sizeof lv->size_method_buf];   /* the method may live in the buffer already */
         snprintf(kept, sizeof kept, "%s", lv->size_method);
         if (under)

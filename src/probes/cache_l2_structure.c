@@ -354,6 +354,76 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
     return rc;
 }
 
+/* ---- the eviction curve ----------------------------------------------------------------------- */
+
+#define L2E_CURVE_REPEATS 3
+
+/* Pool sizes of the curve, in capacities: the share of targets a pool evicts rises from none to
+ * all between about a quarter and twice the capacity on the cards and the models. */
+static const double curve_f[CW_EVICT_CURVE_POINTS] = {0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0,
+                                                      1.125, 1.25, 1.5, 2.0, 3.0};
+
+/* The eviction rate against pool size: GS_EVICT_MAX_TARGETS random target lines against pools
+ * of f x the capacity, each a prefix of one list of 3 x the capacity's random lines; a target
+ * counts as evicted by the majority of its probes above its calibrated threshold (its hit or
+ * its probe under a quarter-capacity pool, and its probe under the whole list). Into
+ * lv->evict_curve_*; a sentence into why (the pool that evicts half the usable targets). A
+ * hashed set-associative cache evicts a target once its set has received its ways' worth of
+ * the pool, so each target has its own pool size; the curve is evidence for sets and ways
+ * that the reduction could not isolate, not a count. */
+static int evict_curve(l2e *c, cw_level *lv, uint64_t region_lines, char *why, size_t why_len,
+                       gs_error *err)
+{
+    enum { K = GS_EVICT_MAX_TARGETS, R = L2E_CURVE_REPEATS };
+    size_t cap = lv->size_bytes / c->line, n = 3 * cap;
+    uint64_t *lines = malloc((n + K) * sizeof *lines);
+    double hit[R * K], quiet[R * K], full[R * K], probe[R * K];
+    gs_evict_target t[K];
+    lv->evict_curve_n = 0;
+    why[0] = 0;
+    if (!lines)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    /* draw_lines draws n + L2E_CANDIDATES: the pool, then the K targets */
+    int rc = draw_lines(c, region_lines, n + K - L2E_CANDIDATES, lines, err);
+    const uint64_t *targets = lines + n;
+    if (!rc)
+        rc = evict(c, targets, K, lines, cap / 4, R, hit, quiet, err);
+    if (!rc)
+        rc = evict(c, targets, K, lines, n, R, probe, full, err);
+    unsigned usable = 0;
+    for (size_t i = 0; !rc && i < K; i++) {
+        t[i] = gs_evict_calibrate(hit, quiet, full, R, K, i, c->far);
+        usable += t[i].usable;
+    }
+    double half = NAN;
+    for (size_t k = 0; !rc && usable && k < CW_EVICT_CURVE_POINTS; k++) {
+        size_t m = (size_t)(curve_f[k] * (double)cap);
+        rc = evict(c, targets, K, lines, m, R, hit, probe, err);
+        unsigned evicted = 0;
+        for (size_t i = 0; !rc && i < K; i++) {
+            double col[R];
+            for (size_t r = 0; r < R; r++)
+                col[r] = probe[r * K + i];
+            evicted += t[i].usable &&
+                       gs_evict_majority(col, R, t[i].threshold_cycles, t[i].miss_cycles, NULL);
+        }
+        lv->evict_curve_x[k] = (double)m * (double)c->line;
+        lv->evict_curve_y[k] = (double)evicted / usable;
+        lv->evict_curve_n = k + 1;
+        if (isnan(half) && 2 * evicted >= usable)
+            half = curve_f[k];
+    }
+    lv->evict_curve_targets = usable;
+    if (!rc && usable)
+        snprintf(why, why_len, "the eviction curve (series evicted_share_by_pool, %u targets): "
+                 "half of them evicted from %s%.3g x the capacity of pool, %.0f %% at 1 x, "
+                 "%.0f %% at 3 x", usable, isnan(half) ? "beyond " : "",
+                 isnan(half) ? curve_f[CW_EVICT_CURVE_POINTS - 1] : half,
+                 100 * lv->evict_curve_y[6], 100 * lv->evict_curve_y[CW_EVICT_CURVE_POINTS - 1]);
+    free(lines);
+    return rc;
+}
+
 /* Three draws; the ways they agree on, else why not (into lv->why_structure). */
 static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error *err)
 {
@@ -417,7 +487,13 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         not_determined(lv, "the capacity is too large for the pool's line numbers");
         return 0;
     }
-    int rc = draws(&c, lv, region_lines, n, err);
+    char curve[240];
+    int rc = evict_curve(&c, lv, region_lines, curve, sizeof curve, err);
+    size_t before = strlen(lv->why_structure);
+    if (!rc)
+        rc = draws(&c, lv, region_lines, n, err);
+    if (!rc && curve[0] && strlen(lv->why_structure) > before)   /* evidence where nothing */
+        not_determined(lv, curve);                                /* was determined */
     if (rc == GS_ERR_UNSUPPORTED) {   /* no block of this process on SM 0 (MPS) */
         not_determined(lv, err->msg);
         gs_error_clear(err);

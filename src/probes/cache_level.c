@@ -31,7 +31,9 @@ static int infer_structure(cw_walker *w, cw_level *lv, unsigned depth, gs_error 
         rc = cw_fetch_granularity(w, lv, err);
     if (!rc && m == 0)
         snprintf(lv->why_structure, sizeof lv->why_structure, "the block added past capacity "
-                 "did not miss in the trace (or the set is larger than half the trace buffer)");
+                 "did not miss in the trace (or the set is larger than half the trace buffer); "
+                 "a trace that holds two sets' worth of blocks, or eviction sets in average "
+                 "mode, would decide it");
     if (!rc && m > 0)
         rc = cw_index_bits(w, lv, group, m, err);
     if (!rc && m > 0 && !lv->why_structure[0])
@@ -48,7 +50,8 @@ static int infer_structure(cw_walker *w, cw_level *lv, unsigned depth, gs_error 
     if (!rc && lv->nsets > 0)
         rc = cw_infer_policy(w, lv, group, m, depth, err);
     else if (!rc)
-        snprintf(lv->why_policy, sizeof lv->why_policy, "the sets were not determined");
+        snprintf(lv->why_policy, sizeof lv->why_policy, "the sets were not determined (the "
+                 "policy tests run on one set's blocks: the sets would decide it)");
     free(group);
     return rc;
 }

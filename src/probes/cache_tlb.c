@@ -187,7 +187,9 @@ void cw_page_nd(gs_probe_out *p, uint64_t region_bytes)
 {
     gs_figure_nd(p, "page_bytes", "B", "stride walks over aliased memory", "stride walks see the "
                  "region one entry of the first level covers (%llu B, coverage_bytes); a smaller "
-                 "page, an entry holding the translations of several pages, reads the same",
+                 "page, an entry holding the translations of several pages, reads the same (the "
+                 "same walks over a region whose pages are mapped to scattered physical pages "
+                 "would decide it: an entry that holds contiguous pages then covers one)",
                  (unsigned long long)region_bytes);
 }
 
@@ -368,10 +370,12 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
             gs_figure(p, "sets", 1, "", 0, 1, one);
             gs_figure(p, "ways", 1, "", 0, 1, one);
         } else {
-            gs_figure_nd(p, "sets", "", m, "%s", "average-mode walks give the count of entries "
-                         "only");
-            gs_figure_nd(p, "ways", "", m, "%s", "average-mode walks give the count of entries "
-                         "only");
+            static const char *counted = "average-mode walks give the count of entries only; "
+                                         "the second level's ladder (regions against odd "
+                                         "multiples of the coverage) run below this level's "
+                                         "reach would decide it";
+            gs_figure_nd(p, "sets", "", m, "%s", counted);
+            gs_figure_nd(p, "ways", "", m, "%s", counted);
         }
         gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", 0, 1,
                   "step of the average latency past the entries, at the largest stride");
@@ -442,13 +446,15 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
             gs_figure_nd(p, "mapping", "", ms, "%s", "the ladder counts sets and ways, not "
                          "which address bits index them (odd multiples of the page spread "
                          "unevenly over them: a hashed index, or sets that no odd stride "
-                         "reaches evenly)");
+                         "reaches evenly); regions chosen to differ in one or two address bits "
+                         "above the coverage, each walked against a full set, would decide it");
     } else {
         gs_figure_nd(p, "sets", "", ms, "%s", r->why_sets);
         gs_figure_nd(p, "ways", "", ms, "%s", r->why_sets);
     }
     gs_figure_nd(p, "policy", "", "replacement tests", "%s", "average-mode counts of regions "
-                 "do not test replacement");
+                 "do not test replacement; sequences over one set's ways + 1 regions, each "
+                 "access timed (a fine-grained walk past the first level), would decide it");
     if (r->points)
         gs_series(p, "regions_by_stride", "stride", "B", "regions that fit before the second "
                   "step", "regions", r->stride_bytes, r->count, r->points);

@@ -5,7 +5,9 @@
 # L2 too large for the trace buffer. Each figure is held to the model's truth: ways exact; sets
 # within their ci95 (the capacity's spread in sets; 0 where the capacity or the XOR fit makes
 # them exact); a mapping must be the model's bits or span its XOR masks; the policy is not
-# determined (no method here infers it). A wrong figure fails. REQUIRED names what must be found:
+# determined (no method here infers it). A wrong figure fails. Every model's eviction curve
+# (series evicted_share_by_pool) rises from none to all, and on the LRU model of one partition
+# it follows the Poisson count of set-mates. REQUIRED names what must be found:
 #   l2_modulo_lru_2mb (1024 x 16, bits 7..16, LRU): sets, ways and mapping, exact.
 #   l2_xor_plru_2mb (1024 x 16, XOR of three bits per index bit, tree-PLRU): the same, masks.
 #   l2_modulo_copies (1536 x 16 modulo, partitions 240 cycles apart, near copies): ways.
@@ -57,6 +59,26 @@ if required in ("all", "ways") and ways is None:
 if required == "all" and (sets is None or f["sets"].get("ci95") or mapping is None):
     bad.append("sets %s +- %s, mapping %s: not exact (%s)" % (sets, f["sets"].get("ci95"),
                                                              mapping, why))
+# the eviction curve: share of 64 targets evicted against pool size (0.25 .. 3 x the capacity);
+# from none to (nearly) all, and on an LRU cache of one partition the share a Poisson count of
+# set-mates predicts: P(Poisson(f x W) >= W) for a pool of f x the capacity (3 sd of 64 targets)
+curve = [p for p in doc["probes"] if p["params"]["level"] == "l2"][0]["series"].get(
+    "evicted_share_by_pool")
+if not curve or len(curve["y"]) != 12:
+    bad.append("no eviction curve of 12 points: %s" % curve)
+else:
+    y, cap = curve["y"], l2["size_bytes"]
+    if y[0] > 0.1 or y[-1] < 0.9:
+        bad.append("eviction curve from %.2f to %.2f, not from none to all" % (y[0], y[-1]))
+    if l2.get("policy") == "lru" and not l2.get("partitions"):
+        import math
+        W = l2["ways"]
+        for x, share in zip(curve["x"], y):
+            lam = x / cap * W
+            pred = 1 - sum(math.exp(-lam) * lam ** k / math.factorial(k) for k in range(W))
+            if abs(share - pred) > 0.2:
+                bad.append("eviction curve at %.3g x: %.2f, Poisson predicts %.2f"
+                           % (x / cap, share, pred))
 if bad:
     print("FAIL l2_structure %s: %s" % (label, "; ".join(bad)))
     sys.exit(1)

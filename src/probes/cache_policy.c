@@ -209,7 +209,8 @@ static void victim_shares(cw_walker *w, cw_level *lv, const uint32_t *blocks, co
                          "over %u blocks of one set repeat every %zu accesses (a deterministic "
                          "policy), yet none of " CANDIDATES_TEXT " predicts a random "
                          "sequence and this walk (mispredicted accesses, sequence / cyclic walk: "
-                         "%s); victim shares", ways + 1, period, list);
+                         "%s; a policy that predicts both would decide it); victim shares",
+                         ways + 1, period, list);
         for (unsigned i = 0; i < ways && k > 0 && (size_t)k < sizeof lv->why_policy; i++)
             k += snprintf(lv->why_policy + k, sizeof lv->why_policy - (size_t)k, "%s%.3f",
                           i ? ", " : " ", (double)counts[i] / (double)v);
@@ -319,7 +320,9 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
                  "predicts a random sequence over %u blocks of one set and a cyclic walk over "
                  "them (no other candidate predicts both), but not the protect-then-evict rounds "
                  "(round %u: %.1f %% of its accesses mispredicted at best; tolerance %.1f %%; "
-                 "the round's trace is series policy_round_*)", counts, ways + 1, refuted_k,
+                 "the round's trace is series policy_round_*; a policy that predicts every "
+                 "trace of the record within the tolerance would decide it)", counts, ways + 1,
+                 refuted_k,
                  100 * refuted, 100 * tol);
         return 0;
     }

@@ -138,8 +138,9 @@ int cw_group_reduce(uint64_t *s, size_t *m, uint64_t *t, cw_misses_fn misses, vo
     bool confirm = opt->confirm;
     size_t groups = 8, n_gone = 0, n_drops = 0;
     /* every dropped line in the order of the drops, and where each drop begins in it */
-    uint64_t *gone = malloc(*m * sizeof *gone);
-    size_t *drop_at = malloc(*m * sizeof *drop_at);
+    size_t most = *m ? *m : 1;
+    uint64_t *gone = malloc(most * sizeof *gone);
+    size_t *drop_at = malloc(most * sizeof *drop_at);
     int rc = gone && drop_at ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     bool more = true;
     unsigned undo = 0;

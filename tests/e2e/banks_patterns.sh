@@ -3,7 +3,8 @@
 # granularity inferred from the L1-hit warp sweep (sector_bytes, line_bytes, and the extra cycles
 # per sector and per line) must equal the model's L1 geometry and warp_request costs, and the
 # latency table must order as the model does (L1 hit < L2 hit < L2 miss < TLB miss, and path cg
-# never hits L1).
+# never hits L1), and the trace's own cost (taken off every latency) must read about 0, as the
+# simulator's records cost nothing beyond the load.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -53,6 +54,9 @@ if has_l1 and val("latency_l1_hit_cg_cycles") <= val("latency_l1_hit_ca_cycles")
 want = l1["hit_latency_cycles"] + mem.get("path_extra_cycles", {}).get("ca", 0)
 if abs(val("latency_l1_hit_ca_cycles") - want) > model.get("noise", {}).get("jitter_cycles", 0) + 1:
     bad.append("first-level hit latency %s != model %s" % (val("latency_l1_hit_ca_cycles"), want))
+# the simulator's traces cost nothing beyond the load: the trace's own cost reads about 0
+if abs(val("trace_cost_cycles")) > 1:
+    bad.append("trace_cost_cycles %s on a simulator whose records cost nothing" % val("trace_cost_cycles"))
 if bad:
     sys.exit("FAIL %s: %s" % (model["name"], "; ".join(bad)))
 print("ok %s: sector %d B, line %d B, ca latencies %s" % (model["name"], sector, line, [round(x) for x in order]))

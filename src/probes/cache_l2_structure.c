@@ -6,12 +6,13 @@
  * SM 0: an H100 keeps copies of far lines near the SM that reads them, so a pool read by every
  * SM evicts according to which SM read which line, and removing lines moved the others; session
  * 14) and times one target line before and after it (analysis/evict_verdict.h: against the
- * target's own hit and miss, so a far hit never reads as a miss). Each draw: a pool of random lines, twice the capacity's, from a
- * region of 32 x the capacity (every bit the XOR fit moves); a target chosen among candidates
- * whose miss stands clear of everything they read while kept; the pool reduced to the lines that
- * still evict it, a set's ways; every line of it checked to be evicted by the others and the
- * target. Three draws must agree; sets = capacity / (ways x line). Where the sets are a power of
- * two, the XOR index (cw_xor_index) with the same verdict. */
+ * target's own hit and miss, so a far hit never reads as a miss). Each draw: a pool of random
+ * lines, twice the capacity's, from a region of 32 x the capacity (every bit the XOR fit
+ * moves); a target chosen among candidates whose miss stands clear of everything they read
+ * while kept; the pool reduced to the lines that still evict it, a set's ways; every line of it
+ * checked to be evicted by the others and the target. Three draws must agree; sets = capacity /
+ * (ways x line). Where the sets are a power of two, the XOR index (cw_xor_index) with the same
+ * verdict. Before the draws, the eviction curve (evict_curve). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,7 +355,7 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
     return rc;
 }
 
-/* ---- the eviction curve ----------------------------------------------------------------------- */
+/* ---- the eviction curve ---------------------------------------------------------------------- */
 
 #define L2E_CURVE_REPEATS 3
 

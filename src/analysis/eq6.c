@@ -249,6 +249,47 @@ static void latency_intervals(const curve *c, const step *st, int levels, size_t
     }
 }
 
+/* Widen ci to the latencies of the fits that the data cannot tell from the best: one level's
+ * capacity (on the search grid, kept between its neighbours at MIN_CAPACITY_RATIO) and
+ * sharpness moved at a time, the others held, each fit whose RSS stays within the 95 % bound of
+ * one more parameter (rss x (1 + t^2 / df)); ci[j] becomes at least the farthest of their
+ * latency j from the best's. So a latency that leans on where a step sits (a level with few
+ * sizes past it) gets the interval its step's place allows. */
+static void latency_envelope(const curve *c, const step *best, int levels, size_t params,
+                             const double *best_coef, double *ci)
+{
+    double coef[GS_EQ6_MAX_LEVELS + 1], lat_best[GS_EQ6_MAX_LEVELS + 1];
+    if (levels == 0 || c->n <= params)
+        return;
+    double rss_best = lsq(c, best, levels, coef), df = (double)(c->n - params);
+    double t = gs_t95(c->n - params), bound = rss_best * (1 + t * t / df);
+    lat_best[0] = best_coef[0];
+    for (int k = 0; k < levels; k++)
+        lat_best[k + 1] = lat_best[k] + best_coef[k + 1];
+    double lo = log2(c->s[0]), hi = log2(c->s[c->n - 1]), grid = 1.0 / GRID_PER_OCTAVE;
+    for (int k = 0; k < levels; k++) {
+        step st[GS_EQ6_MAX_LEVELS];
+        memcpy(st, best, sizeof(step) * (size_t)levels);
+        double below = k > 0 ? log2(best[k - 1].cap * MIN_CAPACITY_RATIO) : lo;
+        double above = k + 1 < levels ? log2(best[k + 1].cap / MIN_CAPACITY_RATIO) : hi;
+        for (int gi = 0; gi < c->ng; gi++)
+            for (double x = fmax(lo, below); x <= fmin(hi, above) + 1e-9; x += grid) {
+                st[k] = (step){ exp2(x), c->gs[gi] };
+                double rss = lsq(c, st, levels, coef);
+                if (!(rss <= bound))
+                    continue;
+                double lat = coef[0];
+                for (int j = 0; j <= levels; j++) {
+                    if (j > 0)
+                        lat += coef[j];
+                    double d = fabs(lat - lat_best[j]);
+                    if (isfinite(ci[j]) && d > ci[j])
+                        ci[j] = d;
+                }
+            }
+    }
+}
+
 static void store(gs_eq6_fit *fit, int levels, const step *st, const double *coef, double sd)
 {
     fit->levels = levels;
@@ -296,6 +337,7 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
                 best_bic = bic;
                 store(fit, levels, st, coef, sd);
                 latency_intervals(&c, st, levels, p, sd, fit->latency_ci95);
+                latency_envelope(&c, st, levels, p, coef, fit->latency_ci95);
             }
         }
         rc = 0;

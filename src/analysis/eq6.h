@@ -23,9 +23,10 @@ typedef struct gs_eq6_fit {
     double residual_sd;                           /* sd of the residuals of the chosen fit */
     double latency_ci95[GS_EQ6_MAX_LEVELS + 1];   /* half-width of a 95 % interval of each
                                                      latency: least squares' t x standard error
-                                                     with the capacities and sharpnesses held
-                                                     where the fit put them (so a lower bound
-                                                     of the uncertainty); NaN: not known */
+                                                     with the capacities and sharpnesses held,
+                                                     widened to the latencies of the fits with
+                                                     one step moved that the data cannot tell
+                                                     from the best (eq6.c); NaN: not known */
     double sharpness[GS_EQ6_MAX_LEVELS];          /* g_k: hit ratio (C_k/s)^g_k past C_k; 1 = Eq. 6
                                                      (0 is read as 1) */
     size_t n;                                     /* points used (finite, size > 0) */

@@ -249,15 +249,20 @@ static void latency_intervals(const curve *c, const step *st, int levels, size_t
     }
 }
 
-/* Widen ci to the latencies of the fits that the data cannot tell from the best: one level's
+/* Widen ci to the latencies of the fits that the data cannot tell from the best (and cap_ci to
+ * their capacities): one level's
  * capacity (on the search grid, kept between its neighbours at MIN_CAPACITY_RATIO) and
  * sharpness moved at a time, the others held, each fit whose RSS stays within the 95 % bound of
  * one more parameter (rss x (1 + t^2 / df)); ci[j] becomes at least the farthest of their
  * latency j from the best's. So a latency that leans on where a step sits (a level with few
  * sizes past it) gets the interval its step's place allows. */
 static void latency_envelope(const curve *c, const step *best, int levels, size_t params,
-                             const double *best_coef, double *ci)
+                             const double *best_coef, double *ci, double *cap_ci)
 {
+    /* the envelope tests capacities on the coarse grid: a step is known at best to half its
+     * spacing, even where every grid point but the best's own is refuted */
+    for (int k = 0; k < levels; k++)
+        cap_ci[k] = best[k].cap * (exp2(0.5 / GRID_PER_OCTAVE) - 1);
     double coef[GS_EQ6_MAX_LEVELS + 1], lat_best[GS_EQ6_MAX_LEVELS + 1];
     if (levels == 0 || c->n <= params)
         return;
@@ -278,6 +283,7 @@ static void latency_envelope(const curve *c, const step *best, int levels, size_
                 double rss = lsq(c, st, levels, coef);
                 if (!(rss <= bound))
                     continue;
+                cap_ci[k] = fmax(cap_ci[k], fabs(st[k].cap - best[k].cap));
                 double lat = coef[0];
                 for (int j = 0; j <= levels; j++) {
                     if (j > 0)
@@ -309,6 +315,8 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
     memset(fit, 0, sizeof(*fit));
     for (int k = 0; k <= GS_EQ6_MAX_LEVELS; k++)
         fit->latency[k] = fit->latency_ci95[k] = NAN;
+    for (int k = 0; k < GS_EQ6_MAX_LEVELS; k++)
+        fit->capacity_ci95[k] = NAN;
     fit->residual_sd = NAN;
     curve c = { .gs = gs, .ng = ng };
     if (load_curve(size_bytes, latency, n, &c) != 0)
@@ -337,7 +345,8 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
                 best_bic = bic;
                 store(fit, levels, st, coef, sd);
                 latency_intervals(&c, st, levels, p, sd, fit->latency_ci95);
-                latency_envelope(&c, st, levels, p, coef, fit->latency_ci95);
+                latency_envelope(&c, st, levels, p, coef, fit->latency_ci95,
+                                 fit->capacity_ci95);
             }
         }
         rc = 0;

@@ -21,6 +21,9 @@ typedef struct gs_eq6_fit {
     double capacity_bytes[GS_EQ6_MAX_LEVELS];     /* C_k, increasing */
     double latency[GS_EQ6_MAX_LEVELS + 1];        /* Λ_0 .. Λ_levels, in the unit of the input */
     double residual_sd;                           /* sd of the residuals of the chosen fit */
+    double capacity_ci95[GS_EQ6_MAX_LEVELS];      /* the capacities the same fits put the
+                                                     step at: the farthest from the best, at
+                                                     least half a grid step (1/32 octave) */
     double latency_ci95[GS_EQ6_MAX_LEVELS + 1];   /* half-width of a 95 % interval of each
                                                      latency: least squares' t x standard error
                                                      with the capacities and sharpnesses held,

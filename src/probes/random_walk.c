@@ -200,8 +200,9 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                          "(least squares; levels and step sharpness chosen by BIC)";
     const char *method_ci = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
                             "(least squares; levels and step sharpness chosen by BIC; interval: "
-                            "t x the latency's standard error with the capacities held where "
-                            "the fit put them)";
+                            "t x a latency's standard error with the capacities held, widened "
+                            "to the fits with one step moved that stay within the 95 % bound "
+                            "of the residuals)";
     if (gs_eq6_fit_curve_sharp(sizes, cycles, n, sw->max_levels, &fit) != 0) {
         name_of(name, sizeof name, sw, "latencies_cycles");
         gs_figure_nd(p, name, "cycles", method, "fewer than 3 array sizes were walked");
@@ -228,7 +229,9 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                   gs_cycles_to_ns(ctx, ci), fit.n, method_ci);
         if (k < fit.levels) {
             snprintf(name, sizeof name, "%s_level%d_capacity_bytes", sw->name, k + 1);
-            gs_figure(p, name, fit.capacity_bytes[k], "B", 0, fit.n, method);
+            gs_figure(p, name, fit.capacity_bytes[k], "B",
+                      isfinite(fit.capacity_ci95[k]) ? fit.capacity_ci95[k] : 0, fit.n,
+                      method_ci);
         }
     }
     name_of(name, sizeof name, sw, "step_sharpness");

@@ -60,10 +60,14 @@ static void add_fetch_figures(gs_probe_out *p, const cw_level *lv, const char *f
         gs_figure(p, "sector_bytes", (double)sector, "B", 0, 1, sector_m);
     else if (fetch > SECTOR_UNIT_BYTES)
         gs_figure_nd(p, "sector_bytes", "B", sector_m, "a miss fetches %llu B; the valid-bit unit "
-                     "may be smaller and this walk cannot separate them", fetch);
+                     "may be smaller and this walk cannot separate them (where the level "
+                     "takes writes, a store of one %d-B unit to a line it does not hold, then a "
+                     "load of the next unit of the same fetch, would: a miss there says the "
+                     "valid bit covers %d B)", fetch, SECTOR_UNIT_BYTES, SECTOR_UNIT_BYTES);
     else
         gs_figure_nd(p, "sector_bytes", "B", sector_m, "a miss fetches %llu B, less than the "
-                     "%d-B unit the memory system moves: the valid-bit unit may be smaller still",
+                     "%d-B unit the memory system moves: the valid-bit unit may be smaller still "
+                     "(loads of every byte offset of one fetch after a miss would decide it)",
                      fetch, SECTOR_UNIT_BYTES);
 }
 

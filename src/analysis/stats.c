@@ -174,3 +174,8 @@ double gs_median_u32(const uint32_t *x, size_t n)
     free(d);
     return med;
 }
+
+double gs_rms_ci95(double rms, size_t dof)
+{
+    return dof ? rms * 1.96 / sqrt(2.0 * (double)dof) : NAN;
+}

@@ -471,8 +471,9 @@ static void record_granularity(gs_probe_out *p, const char *prefix, const char *
     record_unit(p, prefix, "line", unit, f.line_determined, f.line_bytes, f.line_cost,
                 f.line_ci95, f.line_reason, f.points, method);
     snprintf(name, sizeof name, "%s_fit_rms_%s", prefix, unit);
-    if (f.points)
-        gs_figure(p, name, f.rms, unit, 0, f.points, "residual rms of that fit");
+    if (f.points)                     /* base, sector cost, line cost: 3 parameters */
+        gs_figure(p, name, f.rms, unit, f.points > 3 ? gs_rms_ci95(f.rms, f.points - 3) : 0,
+                  f.points, "residual rms of that fit (interval: 1.96 / sqrt(2 df) of it)");
     if (fit)
         *fit = f;
 }

@@ -15,6 +15,7 @@
 #include "analysis/chain.h"
 #include "analysis/eq6.h"
 #include "analysis/saturation.h"
+#include "analysis/stats.h"
 #include "probes/probe.h"
 #include "util/interrupt.h"
 #include "util/profile.h"
@@ -240,7 +241,11 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                        "ratio (C_k/s)^g_k past each capacity: 1 is Eq. 6 (random hits), large is a "
                        "sharp LRU-like step");
     name_of(name, sizeof name, sw, "fit_residual_cycles");
-    gs_figure(p, name, fit.residual_sd, "cycles", 0, fit.n, "sd of the Eq. 6 fit's residuals");
+    size_t params = 3 * (size_t)fit.levels + 1;     /* latencies, capacities, sharpnesses */
+    double rms_ci = fit.n > params ? gs_rms_ci95(fit.residual_sd, fit.n - params) : 0;
+    gs_figure(p, name, fit.residual_sd, "cycles", isfinite(rms_ci) ? rms_ci : 0, fit.n,
+              "sd of the Eq. 6 fit's residuals (interval: 1.96 / sqrt(2 df) of it, the "
+              "degrees of freedom left by every fitted parameter)");
 }
 
 /* A space's latency curve, kept sorted by array size. */

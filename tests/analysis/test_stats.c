@@ -25,6 +25,31 @@ static void test_known_answers(void **state)
 
 /* Student's t: the table's ends, the expansion beyond it (t(0.975, 31) = 2.0395, t(0.975, 120)
  * = 1.9799, to four places), falling toward 1.96 without a jump at 30. */
+/* gs_rms_ci95: the sd of 10 normal samples (9 degrees of freedom) lies within its interval of
+ * the true sigma in about 95 % of 2000 draws (the large-sample form is allowed a little less);
+ * and the form itself. */
+static void test_rms_ci95(void **state)
+{
+    (void)state;
+    assert_true(isnan(gs_rms_ci95(1, 0)));
+    assert_double_equal(gs_rms_ci95(2, 8), 2 * 1.96 / 4, 1e-12);
+    uint64_t z = 12345;
+    unsigned held = 0;
+    for (int draw = 0; draw < 2000; draw++) {
+        double x[10];
+        for (int i = 0; i < 10; i++) {      /* Box-Muller over a 64-bit LCG */
+            z = z * 6364136223846793005ull + 1442695040888963407ull;
+            double u1 = ((double)(z >> 11) + 1) / 9007199254740993.0;
+            z = z * 6364136223846793005ull + 1442695040888963407ull;
+            double u2 = (double)(z >> 11) / 9007199254740992.0;
+            x[i] = 3.0 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+        }
+        double sd = gs_stddev(x, 10);
+        held += fabs(sd - 3.0) <= gs_rms_ci95(sd, 9);
+    }
+    assert_true(held >= 0.88 * 2000 && held <= 0.99 * 2000);
+}
+
 static void test_t95(void **state)
 {
     (void)state;
@@ -90,6 +115,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_answers),
         cmocka_unit_test(test_t95),
+        cmocka_unit_test(test_rms_ci95),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_robust_drops_outliers),
     };

@@ -146,16 +146,16 @@ static double per_line_ci95(const double *x, size_t n, size_t len)
     return gs_t95(len - 1) * gs_stddev(med, len) / sqrt((double)len);
 }
 
-/* A distribution-free 95 % interval of the median of x[0..n): half the span between the order
- * statistics n/2 -+ 0.98 sqrt(n). t x sd / sqrt(n) understates it where the latencies fall in
- * a few modes (L2 slices near and far from the SM) and the median sits between them: an H100's
- * l2_hit median moved by 4-5 cycles between processes against 1.9 (session 14). */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
+/* A distribution-free 95 % interval of the median of x[0..n): half the span between the order
+ * statistics n/2 -+ 0.98 sqrt(n). t x sd / sqrt(n) understates it where the latencies fall in
+ * a few modes (L2 slices near and far from the SM) and the median sits between them: an H100's
+ * l2_hit median moved by 4-5 cycles between processes against 1.9 (session 14). */
 static double median_order_ci95(const double *x, size_t n)
 {
     if (n < 8)

@@ -221,7 +221,7 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                      "every size walked", (unsigned long long)sizes[0],
                      (unsigned long long)sizes[n - 1]);
     for (int k = 0; k <= fit.levels; k++) {
-        /* the interval: least squares' with the capacities held (eq6.h) */
+        /* the interval: eq6.h's (the standard error, widened to the fits the data allow) */
         double ci = isfinite(fit.latency_ci95[k]) ? fit.latency_ci95[k] : 0;
         snprintf(name, sizeof name, "%s_level%d_latency_cycles", sw->name, k + 1);
         gs_figure(p, name, fit.latency[k], "cycles", ci, fit.n, method_ci);

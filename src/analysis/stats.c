@@ -179,3 +179,33 @@ double gs_rms_ci95(double rms, size_t dof)
 {
     return dof ? rms * 1.96 / sqrt(2.0 * (double)dof) : NAN;
 }
+
+double gs_median_order_ci95(const double *x, size_t n)
+{
+    size_t m;
+    double *s = sorted_finite(x, n, &m);
+    double ci = 0;
+    if (s && m >= 8) {
+        double h = 0.98 * sqrt((double)m), mid = (double)m / 2;
+        size_t lo = mid - h > 0 ? (size_t)floor(mid - h) : 0;
+        size_t hi = (size_t)ceil(mid + h) < m ? (size_t)ceil(mid + h) : m - 1;
+        ci = (s[hi] - s[lo]) / 2;
+    }
+    free(s);
+    return ci;
+}
+
+double gs_cyclic_median_ci95(const double *x, size_t n, size_t len)
+{
+    enum { MAX_LEN = 1024, MAX_VISITS = 64 };
+    if (len < 2 || len > MAX_LEN || n < 2 * len)
+        return 0;
+    double med[MAX_LEN], col[MAX_VISITS];
+    for (size_t e = 0; e < len; e++) {
+        size_t k = 0;
+        for (size_t i = e; i < n && k < MAX_VISITS; i += len)
+            col[k++] = x[i];
+        med[e] = gs_median(col, k);
+    }
+    return gs_t95(len - 1) * gs_stddev(med, len) / sqrt((double)len);
+}

@@ -43,6 +43,14 @@ double gs_t95(size_t dof);
  * normal residuals: rms x 1.96 / sqrt(2 dof), the large-sample chi interval; NaN for dof 0. A
  * residual rms from 9 degrees of freedom is known to about +-46 %. */
 double gs_rms_ci95(double rms, size_t dof);
+/* Half-width of a distribution-free 95 % interval of the median of the finite x[0..n): half the
+ * span between the order statistics m/2 -+ 0.98 sqrt(m). Holds where the samples fall in a few
+ * modes and t sd / sqrt(n) holds the median too tightly; 0 for fewer than 8 samples. */
+double gs_median_order_ci95(const double *x, size_t n);
+/* Half-width of a 95 % interval of a median over len elements each sampled many times, x[i]
+ * being element i mod len (a cyclic walk): t(len - 1) x the sd of the elements' own medians /
+ * sqrt(len), the elements as the sampling unit. 0 unless 2 <= len <= 1024 and n >= 2 len. */
+double gs_cyclic_median_ci95(const double *x, size_t n, size_t len);
 
 /* Median of n uint32 values (latency traces); NaN for n = 0. */
 double gs_median_u32(const uint32_t *x, size_t n);

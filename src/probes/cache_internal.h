@@ -99,7 +99,6 @@ typedef struct cw_level {
      * pool's bytes; n 0: not measured */
     double evict_curve_x[CW_EVICT_CURVE_POINTS], evict_curve_y[CW_EVICT_CURVE_POINTS];
     size_t evict_curve_n;
-    unsigned evict_curve_targets;
     size_t record_capacity;
     uint64_t trace_smem_bytes; /* shared memory every chase of the level held */
     int trace_carveout;        /* and their carve-out preference (-1: the driver's default) */

@@ -109,8 +109,8 @@ static int probe_in_set(void *ctx, const uint64_t *set, size_t m, uint64_t x, bo
     return evicts(ctx, x, set + 1, m - 1, yes, value, err);
 }
 
-/* n + L2E_CANDIDATES distinct random lines of the region into lines (pool first, candidates
- * last): a partial Fisher-Yates over the region's line numbers. */
+/* n distinct random lines of the region into lines (a pool, then its targets or candidates): a
+ * partial Fisher-Yates over the region's line numbers. */
 static int draw_lines(l2e *c, uint64_t region_lines, size_t n, uint64_t *lines, gs_error *err)
 {
     uint32_t *pick = malloc(region_lines * sizeof *pick);
@@ -118,7 +118,7 @@ static int draw_lines(l2e *c, uint64_t region_lines, size_t n, uint64_t *lines, 
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     for (uint64_t i = 0; i < region_lines; i++)
         pick[i] = (uint32_t)i;
-    for (size_t i = 0; i < n + L2E_CANDIDATES; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint64_t j = i + gs_rng_below(&c->w->rng, region_lines - i);
         uint32_t x = pick[i];
         pick[i] = pick[j], pick[j] = x;
@@ -185,7 +185,7 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
                 uint64_t *ways, uint64_t *group, char *why, size_t why_len, gs_error *err)
 {
     *ways = 0;
-    int rc = draw_lines(c, region_lines, n, pool, err);
+    int rc = draw_lines(c, region_lines, n + L2E_CANDIDATES, pool, err);
     int t = -1;
     gs_evict_target cal;
     if (!rc)
@@ -384,8 +384,7 @@ static int evict_curve(l2e *c, cw_level *lv, uint64_t region_lines, char *why, s
     why[0] = 0;
     if (!lines)
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
-    /* draw_lines draws n + L2E_CANDIDATES: the pool, then the K targets */
-    int rc = draw_lines(c, region_lines, n + K - L2E_CANDIDATES, lines, err);
+    int rc = draw_lines(c, region_lines, n + K, lines, err);   /* the pool, then the targets */
     const uint64_t *targets = lines + n;
     if (!rc)
         rc = evict(c, targets, K, lines, cap / 4, R, hit, quiet, err);
@@ -414,7 +413,6 @@ static int evict_curve(l2e *c, cw_level *lv, uint64_t region_lines, char *why, s
         if (isnan(half) && 2 * evicted >= usable)
             half = curve_f[k];
     }
-    lv->evict_curve_targets = usable;
     if (!rc && usable)
         snprintf(why, why_len, "the eviction curve (series evicted_share_by_pool, %u targets): "
                  "half of them evicted from %s%.3g x the capacity of pool, %.0f %% at 1 x, "

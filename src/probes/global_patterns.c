@@ -127,55 +127,22 @@ static bool soft_error(int rc)
     return rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY;
 }
 
-/* The interval of a median over few lines, each visited many times (x[i] is element i mod len
- * of the cycle): t x the sd of the lines' own medians / sqrt(len). Which lines a run draws, and
- * so which L2 slices, moves such a median more than the repetitions of one line do (an H100's
- * "l1_hit" pattern on the cv path, 16 lines in the L2, read 273.6 and 279.6 cycles in two
- * reports with intervals of 1.4; session 14). 0 where the lines are not visited twice each. */
-static double per_line_ci95(const double *x, size_t n, size_t len)
+/* A chase of pattern pt on path with eb-byte elements: one unloaded walker, one lane, the
+ * driver's carve-out; callers set the mode (record_n or timed_accesses) and any lanes. */
+static gs_chase_plan pattern_plan(const pattern *pt, gs_load_path path, unsigned eb)
 {
-    if (len < 2 || len > 1024 || n < 2 * len)
-        return 0;
-    double med[1024], col[64];
-    for (size_t e = 0; e < len; e++) {
-        size_t k = 0;
-        for (size_t i = e; i < n && k < 64; i += len)
-            col[k++] = x[i];
-        med[e] = gs_median(col, k);
-    }
-    return gs_t95(len - 1) * gs_stddev(med, len) / sqrt((double)len);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A distribution-free 95 % interval of the median of x[0..n): half the span between the order
- * statistics n/2 -+ 0.98 sqrt(n). t x sd / sqrt(n) understates it where the latencies fall in
- * a few modes (L2 slices near and far from the SM) and the median sits between them: an H100's
- * l2_hit median moved by 4-5 cycles between processes against 1.9 (session 14). */
-static double median_order_ci95(const double *x, size_t n)
-{
-    if (n < 8)
-        return 0;
-    double *v = malloc(n * sizeof *v);
-    if (!v)
-        return 0;
-    memcpy(v, x, n * sizeof *v);
-    qsort(v, n, sizeof *v, cmp_double);
-    double h = 0.98 * sqrt((double)n), mid = (double)n / 2;
-    size_t lo = mid - h > 0 ? (size_t)floor(mid - h) : 0;
-    size_t hi = (size_t)ceil(mid + h) < n ? (size_t)ceil(mid + h) : n - 1;
-    double ci = (v[hi] - v[lo]) / 2;
-    free(v);
-    return ci;
+    return (gs_chase_plan){ .space = GS_SPACE_GLOBAL, .path = path,
+                            .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
+                            .chain_len = pt->len, .element_bytes = eb,
+                            .warmup_passes = pt->warmup_passes, .walkers = 1, .lanes = 1,
+                            .carveout_percent = -1 };
 }
 
 /* One fine-grained chase (walkers 1): the recorded latencies summarized; with by_line (Table
- * 3's medians), the interval is the widest of the records', median_order_ci95's and
- * per_line_ci95's. */
+ * 3's medians), the interval is the widest of the records', the order statistics' (latencies
+ * in a few modes, near and far slices: an H100's l2_hit median moved by 4-5 cycles between
+ * processes against 1.9) and, for a short cycle, its lines' own (the l1_hit chain's 16 lines on
+ * the cv path, in the L2, read 273.6 and 279.6 cycles in two reports against 1.4; session 14). */
 static int chase_latency(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path, unsigned eb,
                          unsigned lanes, uint64_t lane_stride, size_t record, bool by_line,
                          gs_summary *s, gs_error *err)
@@ -188,12 +155,10 @@ static int chase_latency(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path
     if (!lat || !x) {
         rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for %zu latencies", record);
     } else {
-        gs_chase_plan plan = { .space = GS_SPACE_GLOBAL, .path = path,
-                               .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
-                               .chain_len = pt->len, .element_bytes = eb,
-                               .warmup_passes = pt->warmup_passes, .record_n = record,
-                               .walkers = 1, .lanes = lanes, .lane_stride_bytes = lane_stride,
-                               .carveout_percent = -1 };
+        gs_chase_plan plan = pattern_plan(pt, path, eb);
+        plan.record_n = record;
+        plan.lanes = lanes;
+        plan.lane_stride_bytes = lane_stride;
         gs_chase_result res = { .latency_cycles = lat };
         rc = ctx->backend->ops->chase(ctx->backend, &plan, &res, err);
         for (size_t i = 0; !rc && i < res.recorded; i++)
@@ -201,8 +166,8 @@ static int chase_latency(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path
         if (!rc) {
             *s = gs_summarize(x, res.recorded);
             s->mean = gs_trimmed_mean(x, res.recorded, 0.1);   /* the sweeps fit this */
-            double lines = by_line ? per_line_ci95(x, res.recorded, pt->len) : 0;
-            double order = by_line ? median_order_ci95(x, res.recorded) : 0;
+            double lines = by_line ? gs_cyclic_median_ci95(x, res.recorded, pt->len) : 0;
+            double order = by_line ? gs_median_order_ci95(x, res.recorded) : 0;
             s->ci95 = fmax(s->ci95, fmax(lines, order));
         }
     }
@@ -217,12 +182,11 @@ static int chase_throughput(gs_probe_ctx *ctx, const pattern *pt, gs_load_path p
 {
     if (gs_interrupted())
         return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
-    gs_chase_plan plan = { .space = GS_SPACE_GLOBAL, .path = path,
-                           .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
-                           .chain_len = pt->len, .element_bytes = 4,
-                           .warmup_passes = pt->warmup_passes, .timed_accesses = (uint64_t)opt.timed,
-                           .walkers = (unsigned)opt.walkers, .lanes = LANES,
-                           .lane_stride_bytes = lane_stride, .carveout_percent = -1 };
+    gs_chase_plan plan = pattern_plan(pt, path, 4);
+    plan.timed_accesses = (uint64_t)opt.timed;
+    plan.walkers = (unsigned)opt.walkers;
+    plan.lanes = LANES;
+    plan.lane_stride_bytes = lane_stride;
     gs_chase_result res = { 0 };
     int rc = ctx->backend->ops->chase(ctx->backend, &plan, &res, err);
     *per_ns = rc ? NAN : res.accesses_per_ns;
@@ -248,12 +212,8 @@ static int check_paths(gs_error *err)
 static int chase_average(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path, double *avg,
                          gs_error *err)
 {
-    gs_chase_plan plan = { .space = GS_SPACE_GLOBAL, .path = path,
-                           .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
-                           .chain_len = pt->len, .element_bytes = 8,
-                           .warmup_passes = pt->warmup_passes,
-                           .timed_accesses = 256 * (uint64_t)pt->len, .walkers = 1, .lanes = 1,
-                           .carveout_percent = -1 };
+    gs_chase_plan plan = pattern_plan(pt, path, 8);
+    plan.timed_accesses = 256 * (uint64_t)pt->len;
     gs_chase_result res = { .sm_id = -1 };
     int rc = ctx->backend->ops->chase(ctx->backend, &plan, &res, err);
     *avg = rc ? NAN : res.avg_cycles;

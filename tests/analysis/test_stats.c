@@ -50,6 +50,30 @@ static void test_rms_ci95(void **state)
     assert_true(held >= 0.88 * 2000 && held <= 0.99 * 2000);
 }
 
+/* gs_median_order_ci95: tight on one mode, as wide as the gap where the median falls between
+ * two modes; gs_cyclic_median_ci95: 0 where every element reads alike however noisy the
+ * repetitions' order, the elements' spread otherwise. */
+static void test_median_intervals(void **state)
+{
+    (void)state;
+    double x[256];
+    for (int i = 0; i < 256; i++)
+        x[i] = 280 + (i % 3);                          /* one mode: 280, 281, 282 */
+    assert_true(gs_median_order_ci95(x, 256) <= 1.0);
+    for (int i = 0; i < 256; i++)
+        x[i] = i % 2 ? 300 : 270;                      /* two modes, the median between */
+    assert_double_equal(gs_median_order_ci95(x, 256), 15.0, 1e-12);
+    assert_double_equal(gs_median_order_ci95(x, 7), 0.0, 0);
+    for (int i = 0; i < 256; i++)                      /* 16 elements alike */
+        x[i] = 32 + (i / 16) % 2;
+    assert_double_equal(gs_cyclic_median_ci95(x, 256, 16), 0.0, 1e-12);
+    for (int i = 0; i < 256; i++)                      /* element e reads 270 + 2 e */
+        x[i] = 270 + 2 * (i % 16);
+    double ci = gs_cyclic_median_ci95(x, 256, 16);
+    assert_true(ci > 4 && ci < 6);                     /* 2.131 x 9.52 / 4 = 5.07 */
+    assert_double_equal(gs_cyclic_median_ci95(x, 20, 16), 0.0, 0);   /* not visited twice */
+}
+
 static void test_t95(void **state)
 {
     (void)state;
@@ -116,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_known_answers),
         cmocka_unit_test(test_t95),
         cmocka_unit_test(test_rms_ci95),
+        cmocka_unit_test(test_median_intervals),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_robust_drops_outliers),
     };

@@ -17,6 +17,7 @@
 #define MIN_STEP_SD 4.0           /* a step must rise by more than this many residual sd */
 #define MIN_STEP_REL 0.15         /* ... and by more than this fraction of the latency below */
 #define MIN_CAPACITY_RATIO 2.0    /* two levels closer than this are one level */
+#define JACK_WINDOW 0.5           /* octaves a leave-one-out refit may move a step */
 
 typedef struct curve {
     double *s, *y;
@@ -295,6 +296,98 @@ static void latency_envelope(const curve *c, const step *best, int levels, size_
     }
 }
 
+/* Refit the steps st (levels of them, sorted) to curve c from where they are: coordinate rounds,
+ * each step within JACK_WINDOW octaves of its start and MIN_CAPACITY_RATIO of its neighbours,
+ * every sharpness, then a fine search; the latencies into lat (levels + 1). */
+static void refit_near(const curve *c, step *st, int levels, double *lat)
+{
+    double coef[GS_EQ6_MAX_LEVELS + 1], start[GS_EQ6_MAX_LEVELS];
+    double grid = 1.0 / GRID_PER_OCTAVE;
+    for (int k = 0; k < levels; k++)
+        start[k] = log2(st[k].cap);
+    for (int round = 0; round <= REFINE_ROUNDS; round++) {
+        bool fine = round == REFINE_ROUNDS;
+        for (int k = 0; k < levels; k++) {
+            double x = log2(st[k].cap);
+            double lo = fine ? x - grid : start[k] - JACK_WINDOW;
+            double hi = fine ? x + grid : start[k] + JACK_WINDOW;
+            if (k > 0)
+                lo = fmax(lo, log2(st[k - 1].cap * MIN_CAPACITY_RATIO));
+            if (k + 1 < levels)
+                hi = fmin(hi, log2(st[k + 1].cap / MIN_CAPACITY_RATIO));
+            search_level(c, st, levels, k, lo, hi, fine ? grid / 8 : grid);
+        }
+    }
+    lsq(c, st, levels, coef);
+    lat[0] = coef[0];
+    for (int k = 0; k < levels; k++)
+        lat[k + 1] = lat[k] + coef[k + 1];
+}
+
+/* Widen the intervals to a jackknife over the sizes walked: each size left out in turn and the
+ * chosen fit's steps refitted near where they were (refit_near); a parameter's half-width
+ * becomes at least t(n - 1) x its jackknife standard error, sqrt((n - 1) / n x the sum of
+ * squares about the refits' mean), and a sharpness's the farthest refit's from the best. A
+ * curve whose sizes each pull the fit its own way (an H100's local-memory walk past the L1,
+ * where single sizes read 120 cycles off their neighbours) gets the interval its scatter
+ * allows, where the least squares' standard error, which believes the model, does not. */
+static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *fit)
+{
+    size_t n = c->n;
+    int p = levels + 1;
+    if (levels == 0 || n < 5)
+        return;
+    double *lat = malloc(sizeof(double) * n * (size_t)p);
+    double *cap = malloc(sizeof(double) * n * (size_t)levels);
+    curve sub = *c;
+    sub.s = malloc(sizeof(double) * n);
+    sub.y = malloc(sizeof(double) * n);
+    sub.n = n - 1;
+    if (!lat || !cap || !sub.s || !sub.y)
+        goto out;
+    for (size_t d = 0; d < n; d++) {
+        for (size_t i = 0, j = 0; i < n; i++)
+            if (i != d) {
+                sub.s[j] = c->s[i];
+                sub.y[j++] = c->y[i];
+            }
+        step st[GS_EQ6_MAX_LEVELS];
+        memcpy(st, best, sizeof(step) * (size_t)levels);
+        refit_near(&sub, st, levels, lat + d * (size_t)p);
+        for (int k = 0; k < levels; k++) {
+            cap[d * (size_t)levels + (size_t)k] = st[k].cap;
+            fit->sharpness_ci95[k] = fmax(fit->sharpness_ci95[k], fabs(st[k].g - best[k].g));
+        }
+    }
+    double t = gs_t95(n - 1);
+    for (int k = 0; k < p; k++) {
+        double mean = 0, ss = 0;
+        for (size_t d = 0; d < n; d++)
+            mean += lat[d * (size_t)p + (size_t)k] / (double)n;
+        for (size_t d = 0; d < n; d++)
+            ss += pow(lat[d * (size_t)p + (size_t)k] - mean, 2);
+        double half = t * sqrt((double)(n - 1) / (double)n * ss);
+        if (isfinite(half) && !(fit->latency_ci95[k] >= half))
+            fit->latency_ci95[k] = half;
+    }
+    for (int k = 0; k < levels; k++) {
+        double mean = 0, ss = 0;
+        for (size_t d = 0; d < n; d++)
+            mean += log2(cap[d * (size_t)levels + (size_t)k]) / (double)n;
+        for (size_t d = 0; d < n; d++)
+            ss += pow(log2(cap[d * (size_t)levels + (size_t)k]) - mean, 2);
+        /* on a log scale, as the search: the half-width in bytes above the best */
+        double half = best[k].cap * (exp2(t * sqrt((double)(n - 1) / (double)n * ss)) - 1);
+        if (isfinite(half) && !(fit->capacity_ci95[k] >= half))
+            fit->capacity_ci95[k] = half;
+    }
+out:
+    free(lat);
+    free(cap);
+    free(sub.s);
+    free(sub.y);
+}
+
 static void store(gs_eq6_fit *fit, int levels, const step *st, const double *coef, double sd)
 {
     fit->levels = levels;
@@ -315,7 +408,7 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
     for (int k = 0; k <= GS_EQ6_MAX_LEVELS; k++)
         fit->latency[k] = fit->latency_ci95[k] = NAN;
     for (int k = 0; k < GS_EQ6_MAX_LEVELS; k++)
-        fit->capacity_ci95[k] = NAN;
+        fit->capacity_ci95[k] = NAN;   /* sharpness_ci95: 0 from the memset */
     fit->residual_sd = NAN;
     curve c = { .gs = gs, .ng = ng };
     if (load_curve(size_bytes, latency, n, &c) != 0)
@@ -330,6 +423,7 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
             mean_abs += fabs(c.y[i]) / (double)c.n;
         double floor_rss = (double)c.n * pow(1e-6 * (mean_abs > 0 ? mean_abs : 1), 2);
         double best_bic = INFINITY;
+        step best[GS_EQ6_MAX_LEVELS];
         for (int levels = 0; levels <= max_levels && (size_t)(3 * levels + 1) < c.n; levels++) {
             step st[GS_EQ6_MAX_LEVELS];
             double coef[GS_EQ6_MAX_LEVELS + 1];
@@ -346,8 +440,10 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
                 latency_intervals(&c, st, levels, p, sd, fit->latency_ci95);
                 latency_envelope(&c, st, levels, p, coef, fit->latency_ci95,
                                  fit->capacity_ci95);
+                memcpy(best, st, sizeof(step) * (size_t)levels);
             }
         }
+        jackknife(&c, best, fit->levels, fit);
         rc = 0;
     }
     free(c.s);

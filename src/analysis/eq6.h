@@ -23,15 +23,20 @@ typedef struct gs_eq6_fit {
     double residual_sd;                           /* sd of the residuals of the chosen fit */
     double capacity_ci95[GS_EQ6_MAX_LEVELS];      /* the capacities the same fits put the
                                                      step at: the farthest from the best, at
-                                                     least half a grid step (1/32 octave) */
+                                                     least half a grid step (1/32 octave) and
+                                                     the jackknife's reach (eq6.c) */
     double latency_ci95[GS_EQ6_MAX_LEVELS + 1];   /* half-width of a 95 % interval of each
                                                      latency: least squares' t x standard error
                                                      with the capacities and sharpnesses held,
                                                      widened to the latencies of the fits with
                                                      one step moved that the data cannot tell
-                                                     from the best (eq6.c); NaN: not known */
+                                                     from the best, and to t x the jackknife's
+                                                     standard error over the sizes (eq6.c);
+                                                     NaN: not known */
     double sharpness[GS_EQ6_MAX_LEVELS];          /* g_k: hit ratio (C_k/s)^g_k past C_k; 1 = Eq. 6
                                                      (0 is read as 1) */
+    double sharpness_ci95[GS_EQ6_MAX_LEVELS];     /* the farthest g_k of the jackknife's refits
+                                                     from g_k (0: every refit kept it) */
     size_t n;                                     /* points used (finite, size > 0) */
 } gs_eq6_fit;
 

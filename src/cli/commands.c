@@ -79,11 +79,12 @@ const gs_command gs_commands[] = {
      "two saved result documents side by side",
      "Prints every figure of two result documents side by side, matched by probe, level and\n"
      "name, and marks with * those that differ beyond their two 95% intervals together and by\n"
-     "more than PCT percent of the larger value (--tolerance, default 1), or whose word or list\n"
-     "changed; with ! those present or determined in one document only (a figure that became\n"
-     "not determined, a record that is missing). Both documents are validated first. Exit\n"
-     "status as diff's: 0 no figure differs, 1 some figure differs or is in one document\n"
-     "only, 2 trouble (an unreadable or invalid document, a bad option)."},
+     "more than PCT percent of the larger value (--tolerance, default 1), lists element by\n"
+     "element under the same rule, or whose word changed; with ! those present or determined\n"
+     "in one document only (a figure that became not determined, a record that is missing).\n"
+     "Both documents are validated first. Exit status as diff's: 0 no figure differs, 1 some\n"
+     "figure differs or is in one document only, 2 trouble (an unreadable or invalid\n"
+     "document, a bad option)."},
     {"verify", gs_cmd_verify, GS_COMMON_MEASURE & ~(GS_COMMON_FORMAT | GS_COMMON_CONCURRENT), gs_cmd_verify_opts, 3, 0,
      "gpusonar verify [--device sim:MODEL] [--probes A,B] [--tolerance PCT] [--verdicts FILE]",
      "check what the probes infer on a simulator model against the model's truth",

@@ -191,20 +191,21 @@ static void name_of(char *buf, size_t len, const space_walk *sw, const char *wha
     snprintf(buf, len, "%s_%s", sw->name, what);
 }
 
-/* Eq. 6 fit of one space's curve into figures. */
+/* Eq. 6 fit of one space's curve (fit, or -1 when it could not be made) into figures. */
 static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
-                       const double *sizes, const double *cycles, size_t n)
+                       const double *sizes, size_t n, int fitted, const gs_eq6_fit *f)
 {
     char name[96];
-    gs_eq6_fit fit;
+    gs_eq6_fit fit = *f;
     const char *method = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
                          "(least squares; levels and step sharpness chosen by BIC)";
     const char *method_ci = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
                             "(least squares; levels and step sharpness chosen by BIC; interval: "
                             "t x a latency's standard error with the capacities held, widened "
                             "to the fits with one step moved that stay within the 95 % bound "
-                            "of the residuals)";
-    if (gs_eq6_fit_curve_sharp(sizes, cycles, n, sw->max_levels, &fit) != 0) {
+                            "of the residuals and to t x the jackknife's standard error over "
+                            "the sizes walked)";
+    if (fitted != 0) {
         name_of(name, sizeof name, sw, "latencies_cycles");
         gs_figure_nd(p, name, "cycles", method, "fewer than 3 array sizes were walked");
         return;
@@ -212,10 +213,12 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     name_of(name, sizeof name, sw, "levels");
     gs_figure(p, name, fit.levels, "", 0, fit.n, method);
     name_of(name, sizeof name, sw, "latencies_cycles");
-    gs_figure_list(p, name, fit.latency, (size_t)fit.levels + 1, "cycles", fit.n, method);
+    gs_figure_list_ci(p, name, fit.latency, fit.latency_ci95, (size_t)fit.levels + 1, "cycles",
+                      fit.n, method_ci);
     name_of(name, sizeof name, sw, "capacities_bytes");
     if (fit.levels > 0)
-        gs_figure_list(p, name, fit.capacity_bytes, (size_t)fit.levels, "B", fit.n, method);
+        gs_figure_list_ci(p, name, fit.capacity_bytes, fit.capacity_ci95, (size_t)fit.levels,
+                          "B", fit.n, method_ci);
     else
         gs_figure_nd(p, name, "B", method, "no step between %llu B and %llu B: one level serves "
                      "every size walked", (unsigned long long)sizes[0],
@@ -237,9 +240,10 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     }
     name_of(name, sizeof name, sw, "step_sharpness");
     if (fit.levels > 0)
-        gs_figure_list(p, name, fit.sharpness, (size_t)fit.levels, "", fit.n, "g_k of the hit "
-                       "ratio (C_k/s)^g_k past each capacity: 1 is Eq. 6 (random hits), large is a "
-                       "sharp LRU-like step");
+        gs_figure_list_ci(p, name, fit.sharpness, fit.sharpness_ci95, (size_t)fit.levels, "",
+                          fit.n, "g_k of the hit ratio (C_k/s)^g_k past each capacity: 1 is Eq. 6 "
+                          "(random hits), large is a sharp LRU-like step (interval: the farthest "
+                          "g_k of the fits with one size left out)");
     name_of(name, sizeof name, sw, "fit_residual_cycles");
     size_t params = 3 * (size_t)fit.levels + 1;     /* latencies, capacities, sharpnesses */
     double rms_ci = fit.n > params ? gs_rms_ci95(fit.residual_sd, fit.n - params) : 0;
@@ -258,7 +262,7 @@ typedef struct curve {
 static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                          const curve *c)
 {
-    char name[96], method[240];
+    char name[96], method[320];
     size_t last = c->n - 1;
     uint64_t cap = warmup_cap(ctx, sw->space, (uint64_t)c->sizes[last], sw->slot_bytes);
     char warm[80] = "one whole pass";
@@ -268,13 +272,25 @@ static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *s
     snprintf(method, sizeof method, "random walk (Sattolo cycle over every %llu-B element of a "
              "%llu-B array), one warp, after %s: average cycles per access",
              (unsigned long long)sw->slot_bytes, (unsigned long long)c->sizes[last], warm);
+    /* one walk's value moves from run to run with its chain's placement (an H100's local walk
+     * of 16 KB: 261.6-267.0 cycles in four runs); its interval is the scatter of single walks
+     * about the fitted curve, t x the fit's residual sd (0 where no fit was made) */
+    gs_eq6_fit fit;
+    int fitted = gs_eq6_fit_curve_sharp(c->sizes, c->cycles, c->n, sw->max_levels, &fit);
+    size_t params = 3 * (size_t)fit.levels + 1;
+    double ci = fitted == 0 && fit.n > params ? gs_t95(fit.n - params) * fit.residual_sd : 0;
+    if (!isfinite(ci))
+        ci = 0;
+    strncat(method, " (interval: t x the sd of the walks about the Eq. 6 fit)",
+            sizeof method - strlen(method) - 1);
     name_of(name, sizeof name, sw, "latency_cycles");
-    gs_figure(p, name, c->cycles[last], "cycles", 0, (size_t)opt.timed, method);
+    gs_figure(p, name, c->cycles[last], "cycles", ci, (size_t)opt.timed, method);
     name_of(name, sizeof name, sw, "latency_ns");
-    gs_figure(p, name, c->ns[last], "ns", 0, (size_t)opt.timed, method);
+    gs_figure(p, name, c->ns[last], "ns", c->cycles[last] > 0 ? ci * c->ns[last] / c->cycles[last]
+              : 0, (size_t)opt.timed, method);
     name_of(name, sizeof name, sw, "walk");
     gs_series(p, name, "array", "B", "latency", "cycles", c->sizes, c->cycles, c->n);
-    record_fit(ctx, p, sw, c->sizes, c->cycles, c->n);
+    record_fit(ctx, p, sw, c->sizes, c->n, fitted, &fit);
 }
 
 /* Walk one array size into the curve (inserted in order). */

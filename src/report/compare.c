@@ -2,7 +2,8 @@
  * two days). Records are matched by probe name, level and order; every figure of either document
  * is listed with both values. A numeric figure differs (marked *) when the gap is beyond the two
  * intervals together (|a - b| > ci95_a + ci95_b), more than the tolerance (percent of the larger,
- * 1 by default) and above 0.001 in the figure's unit; a word or a list differs when it is not the
+ * 1 by default) and above 0.001 in the figure's unit; a list of numbers differs when one element
+ * does under that rule (with its own half-width where ci95 is a list), a word when it is not the
  * same. A figure or a whole record present, or determined, in one document only is a change too
  * (marked !): a figure that became "not determined" is never dropped silently. */
 #include <math.h>
@@ -83,6 +84,36 @@ static bool numbers_differ(const json_t *fa, const json_t *fb, double tolerance_
     return gap > ca + cb && gap > tolerance_percent / 100 * fmax(fabs(x), fabs(y)) && gap > 1e-3;
 }
 
+/* Lists of numbers of one length: element by element, each with its own half-width where ci95
+ * is a list (0 otherwise); anything else differs unless equal. */
+static bool lists_differ(const json_t *fa, const json_t *fb, double tolerance_percent)
+{
+    const json_t *va = json_object_get(fa, "value"), *vb = json_object_get(fb, "value");
+    const json_t *ca = json_object_get(fa, "ci95"), *cb = json_object_get(fb, "ci95");
+    size_t i;
+    const json_t *e;
+    if (json_array_size(va) != json_array_size(vb))
+        return true;
+    json_array_foreach(va, i, e) {
+        const json_t *o = json_array_get(vb, i);
+        if (!json_is_number(e) || !json_is_number(o)) {
+            if (!json_equal(e, o))
+                return true;
+            continue;
+        }
+        json_t *x = json_pack("{s:O, s:O}", "value", e, "ci95",
+                              json_is_array(ca) ? json_array_get(ca, i) : json_null());
+        json_t *y = json_pack("{s:O, s:O}", "value", o, "ci95",
+                              json_is_array(cb) ? json_array_get(cb, i) : json_null());
+        bool differ = !x || !y || numbers_differ(x, y, tolerance_percent);
+        json_decref(x);
+        json_decref(y);
+        if (differ)
+            return true;
+    }
+    return false;
+}
+
 /* ' ' same within the rule, '*' differs, '!' present or determined in one document only. */
 static char classify(const json_t *fa, const json_t *fb, double tolerance_percent)
 {
@@ -93,6 +124,8 @@ static char classify(const json_t *fa, const json_t *fb, double tolerance_percen
         return json_is_null(va) && json_is_null(vb) ? ' ' : '!';
     if (json_is_number(va) && json_is_number(vb))
         return numbers_differ(fa, fb, tolerance_percent) ? '*' : ' ';
+    if (json_is_array(va) && json_is_array(vb))
+        return lists_differ(fa, fb, tolerance_percent) ? '*' : ' ';
     return json_equal(va, vb) ? ' ' : '*';
 }
 

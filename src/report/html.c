@@ -260,10 +260,24 @@ static void record_title(const json_t *p, char *buf, size_t len)
              level ? ")" : "");
 }
 
-/* The interval cell: ±ci95 with the unit, 0 when exact or one sample, - when not a number. */
+/* The interval cell: ±ci95 with the unit, 0 when exact or one sample, ±[a, b] for a list
+ * figure's half-widths, - when not a number. */
 static void interval(FILE *out, const json_t *f)
 {
     const json_t *ci = json_object_get(f, "ci95");
+    if (json_is_array(json_object_get(f, "value")) && json_is_array(ci)) {
+        size_t i;
+        const json_t *e;
+        fputs("&#177;[", out);
+        json_array_foreach(ci, i, e) {
+            if (json_is_number(e))
+                fprintf(out, "%s%.3g", i ? ", " : "", json_number_value(e));
+            else
+                fprintf(out, "%s-", i ? ", " : "");
+        }
+        fputs("]", out);
+        return;
+    }
     if (!json_is_number(json_object_get(f, "value")) || !json_is_number(ci)) {
         fputs("-", out);
         return;

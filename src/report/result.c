@@ -229,6 +229,19 @@ void gs_figure_list(gs_probe_out *p, const char *name, const double *values, siz
     set_figure(p, name, a, unit, 0.0, n, method);
 }
 
+void gs_figure_list_ci(gs_probe_out *p, const char *name, const double *values, const double *ci,
+                       size_t count, const char *unit, size_t n, const char *method)
+{
+    gs_figure_list(p, name, values, count, unit, n, method);
+    json_t *f = json_object_get(json_object_get(p, "figures"), name), *c = json_array();
+    for (size_t i = 0; i < count; i++)
+        json_array_append_new(c, number_or_null(ci[i]));
+    if (f)
+        json_object_set_new(f, "ci95", c);
+    else
+        json_decref(c);
+}
+
 void gs_figure_nd(gs_probe_out *p, const char *name, const char *unit, const char *method,
                   const char *reason_fmt, ...)
 {

@@ -58,6 +58,10 @@ void gs_figure_text(gs_probe_out *p, const char *name, const char *value, size_t
 /* A figure whose value is a list of numbers (ways per set, per-way probabilities, bits). */
 void gs_figure_list(gs_probe_out *p, const char *name, const double *values, size_t count,
                     const char *unit, size_t n, const char *method);
+/* The same with a 95 % half-width per element (ci95 a list as long as the value; a NaN half-width
+ * is written null: not known). */
+void gs_figure_list_ci(gs_probe_out *p, const char *name, const double *values, const double *ci,
+                       size_t count, const char *unit, size_t n, const char *method);
 /* "not determined": value null, with the reason. */
 void gs_figure_nd(gs_probe_out *p, const char *name, const char *unit, const char *method,
                   const char *reason_fmt, ...) __attribute__((format(printf, 5, 6)));

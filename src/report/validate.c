@@ -76,9 +76,23 @@ static bool is_bool(const json_t *v) { return json_is_boolean(v); }
 static bool is_integer(const json_t *v) { return json_is_integer(v); }
 static bool is_count(const json_t *v) { return json_is_integer(v) && json_integer_value(v) >= 0; }
 static bool is_positive(const json_t *v) { return json_is_integer(v) && json_integer_value(v) >= 1; }
-static bool is_interval(const json_t *v)
+static bool is_one_interval(const json_t *v)
 {
     return json_is_null(v) || (json_is_number(v) && json_number_value(v) >= 0);
+}
+
+/* A half-width, or one per element of a list figure (checked against the value's length by
+ * check_figure). */
+static bool is_interval(const json_t *v)
+{
+    size_t i;
+    json_t *e;
+    if (!json_is_array(v))
+        return is_one_interval(v);
+    json_array_foreach(v, i, e)
+        if (!is_one_interval(e))
+            return false;
+    return true;
 }
 
 static bool is_string_list(const json_t *v)
@@ -258,7 +272,13 @@ static int check_figure(const json_t *f, const char *path, gs_error *err)
     if (!rc)
         rc = check(f, path, "unit", true, is_string, "must be a string", err);
     if (!rc)
-        rc = check(f, path, "ci95", true, is_interval, "must be a number >= 0 or null", err);
+        rc = check(f, path, "ci95", true, is_interval, "must be a number >= 0, null, or a list "
+                   "of those as long as the value's list", err);
+    if (!rc && json_is_array(json_object_get(f, "ci95")) &&
+        !(json_is_array(json_object_get(f, "value")) &&
+          json_array_size(json_object_get(f, "ci95")) ==
+              json_array_size(json_object_get(f, "value"))))
+        rc = bad(err, path, "ci95 is a list, so the value must be a list of the same length");
     if (!rc)
         rc = check(f, path, "n", true, is_count, "must be a whole number >= 0", err);
     if (!rc)

@@ -1,8 +1,10 @@
 /* Tests of src/report/compare.c and src/report/validate.c: figures that became null or went
  * missing, and whole records in one document only, are listed as changes; names are printed in
- * full; the tolerance moves the line; and a document that breaks the gpusonar/1 structure is
+ * full; the tolerance moves the line; lists compare element by element within their
+ * intervals; and a document that breaks the gpusonar/1 structure is
  * refused naming the JSON path of the first problem. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +123,66 @@ static void tolerance_moves_the_line(void **state)
     json_decref(b);
 }
 
+/* A one-figure document with a list figure and, if ci is given, its half-widths. */
+static json_t *list_document(const double *values, const double *ci)
+{
+    char *argv[] = {"gpusonar"};
+    gs_run *run = gs_run_new(1, argv);
+    gs_device_info d = {0};
+    snprintf(d.name, sizeof d.name, "test GPU");
+    snprintf(d.backend, sizeof d.backend, "sim");
+    d.sm_count = 1;
+    gs_run_set_device(run, &d);
+    gs_probe_out *p = gs_run_add_probe(run, "random-walk");
+    if (ci)
+        gs_figure_list_ci(p, "latencies_cycles", values, ci, 3, "cycles", 20, "test");
+    else
+        gs_figure_list(p, "latencies_cycles", values, 3, "cycles", 20, "test");
+    gs_probe_status(p, "ok", NULL);
+    gs_run_finish(run, true, NULL);
+    json_t *doc = json_incref(run->doc);
+    gs_run_free(run);
+    gs_error err;
+    assert_int_equal(gs_report_validate(doc, &err), 0);
+    return doc;
+}
+
+/* Lists compare element by element, each within its own interval (and the tolerance): two
+ * random walks whose second level reads 277.5 +- 68.5 and 249.2 +- 30 agree; a list without
+ * intervals differs where an element moves beyond the tolerance. */
+static void lists_compare_by_element(void **state)
+{
+    (void)state;
+    double va[] = {34.2, 277.5, 730}, ca[] = {6.4, 68.5, NAN};
+    double vb[] = {34.6, 249.2, 731}, cb[] = {4.6, 30.0, NAN};
+    json_t *a = list_document(va, ca), *b = list_document(vb, cb);
+    gs_compare_counts c;
+    char *text = compare_text(a, b, 1, &c);
+    assert_int_equal(c.differing, 0);
+    free(text);
+    cb[1] = 5.0;                                             /* 277.5 - 249.2 > 68.5 + 5 */
+    ca[1] = 20.0;
+    json_decref(a);
+    json_decref(b);
+    a = list_document(va, ca);
+    b = list_document(vb, cb);
+    free(compare_text(a, b, 1, &c));
+    assert_int_equal(c.differing, 1);
+    json_decref(a);
+    json_decref(b);
+    a = list_document(va, NULL);                             /* no intervals: 1 % tolerance */
+    double vc[] = {34.3, 278.0, 731};
+    b = list_document(vc, NULL);
+    free(compare_text(a, b, 1, &c));
+    assert_int_equal(c.differing, 0);
+    json_decref(b);
+    b = list_document(vb, NULL);
+    free(compare_text(a, b, 1, &c));
+    assert_int_equal(c.differing, 1);
+    json_decref(a);
+    json_decref(b);
+}
+
 /* Break a valid document with one change; the validator must name path. */
 static void expect_invalid(const char *change_json_path, json_t *replacement, const char *path)
 {
@@ -178,6 +240,9 @@ static void broken_documents(void **state)
     expect_invalid("probe warnings", json_pack("[n]"), "$.probes[0].warnings");
     expect_invalid("probe elapsed_s", json_string("1 s"), "$.probes[0].elapsed_s");
     expect_invalid("figure ci95", json_real(-1), "$.probes[0].figures.size_bytes.ci95");
+    expect_invalid("figure ci95", json_pack("[f]", 1.0),     /* a list for a number */
+                   "$.probes[0].figures.size_bytes: ci95 is a list");
+    expect_invalid("figure ci95", json_pack("[s]", "wide"), "$.probes[0].figures.size_bytes.ci95");
     expect_invalid("figure n", json_real(1.5), "$.probes[0].figures.size_bytes.n");
     expect_invalid("figure unit", NULL, "$.probes[0].figures.size_bytes.unit: missing");
     expect_invalid("figure value", json_pack("{}"), "$.probes[0].figures.size_bytes.value");
@@ -214,6 +279,7 @@ int main(void)
         cmocka_unit_test(equal_documents),
         cmocka_unit_test(changes_are_listed),
         cmocka_unit_test(tolerance_moves_the_line),
+        cmocka_unit_test(lists_compare_by_element),
         cmocka_unit_test(broken_documents),
         cmocka_unit_test(load_validates),
     };

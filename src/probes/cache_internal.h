@@ -349,6 +349,7 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 #define CW_TLB_PIECE2 (64ull << 20)         /* physical memory behind second-level walks */
 #define CW_TLB_STEP_CYCLES 3.0
 #define CW_TLB_STEP_REL 0.01
+#define CW_TLB_PENALTY_REPS 5   /* the first level's penalty: walks at entries + 1 and 1 region */
 
 /* The second TLB level in average mode (cache_tlb_second.c, docs/methods.md "TLBs"): counts of
  * regions that fit (no second step over the first level's misses) at strides of odd multiples of
@@ -416,7 +417,8 @@ typedef struct cw_avg_tlb_result {
     size_t page_points;
     uint64_t entries;          /* 0: not determined (why) */
     uint64_t page_bytes;       /* 0: not determined (why) */
-    double penalty_cycles;
+    double penalty_cycles;     /* mean of CW_TLB_PENALTY_REPS steps at the largest stride */
+    double penalty_ci95;       /* t x their sd / sqrt(reps) */
     cw_tlb_second_result l2;   /* the second level (cw_tlb_second) */
     unsigned chases;
     char why[240];

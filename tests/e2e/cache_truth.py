@@ -12,6 +12,10 @@ held to what average-mode walks can tell: sets, ways and policy are exact for eq
 any index, the mapping for a bit-select one and, as XOR masks, for an XOR one (their span must
 equal the model's); unequal sets are refused (not determined, never wrong).
 
+An L2 of more lines than a trace follows (32767) on an XOR index must leave its sets, ways,
+mapping and policy not determined (only --thorough's eviction sets could read them; set
+GS_TRUTH_EVICT=1 for the results of such a run).
+
 usage: cache_truth.py RESULT.json MODEL.json [SCHEMA.json [LEVELS]]"""
 import os
 import json
@@ -19,6 +23,7 @@ import math
 import sys
 
 SECTOR_UNIT = 32      # the smallest unit the memory system moves: a fetch this long is the sector
+TRACE_ENTRIES = 32767  # the longest fine-grained trace (its 16-bit latencies in shared memory)
 PATHS = {"l1": "ca", "tex": "tex", "ro": "nc", "l2": "cg", "const": "const"}
 
 
@@ -168,6 +173,16 @@ def truths(model):
                     out["const%d" % (i + 1)] = cache_truth(c)
         elif levels and (target == "l2" or not l2 or levels[0] is not l2[0]):
             out[target] = cache_truth(levels[0])
+            c = levels[0]
+            if target == "l2" and c["size_bytes"] // c["line_bytes"] > TRACE_ENTRIES and \
+                    isinstance(c.get("mapping"), dict) and "xor" in c["mapping"] and \
+                    not os.environ.get("GS_TRUTH_EVICT"):
+                # more lines than a trace follows, on a hashed index that stride walks do not
+                # count: only --thorough's eviction sets could read its structure (an H100's
+                # L2, and models/hopper.json's since session 15), so a run without them must
+                # say not determined
+                out[target].update({"sets": None, "ways": None, "mapping": None, "policy": None})
+                out[target].pop("_xor", None)
         elif levels:
             out[target] = {"size_bytes": None}     # the path goes straight to L2: none found
     tlbs = [t for t in mem.get("tlbs", []) if "cg" in t.get("paths", ["cg"])]

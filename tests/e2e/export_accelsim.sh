@@ -5,18 +5,30 @@
 # by the tuner's rules), banks, pipeline and trace lines must be there; the L1 is "not expressible"
 # (its segmented-LRU policy, which the probe names, is neither of GPGPU-Sim's), the L2 (320 sets
 # per sub-partition with --l2-sub-partitions 80) a "not expressible" comment, and
-# with 100 (256 sets) "not determined" for its sector (hopper fetches 64 B: issue 16);
+# with 100 (256 sets) "not determined" for its sector (hopper fetches 64 B: issue 16), both on a
+# copy of hopper with a modulo L2 (hopper's own, hashed as the H100's, is "not determined");
 # --out writes the same text; a file that is not a result document, or a format other than
 # accel-sim, is a usage error (2).
 set -u
 . "$(dirname "$0")/common.bash"
 
-if ! $B verify -q --device sim:hopper --json "$T/h.json" >/dev/null 2>"$T/err"; then
+# hopper's L2 (hashed, as the H100's) leaves its sets not determined, as on the card: the L2's
+# cases run on a copy whose L2 is 25600 modulo sets x 16 ways
+$PY - "$SRC/models/hopper.json" "$T/modulo.json" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+(l2,) = [c for c in m["memory"]["caches"] if c["name"] == "l2"]
+l2.update(sets=25600, ways=16, mapping="modulo")
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+if ! $B verify -q --device sim:hopper --json "$T/h.json" >/dev/null 2>"$T/err" ||
+   ! $B verify -q --device "sim:$T/modulo.json" --probes cache --json "$T/m.json" >/dev/null \
+       2>>"$T/err"; then
   echo "FAIL verify on hopper"; sed 's/^/  /' "$T/err"; exit 1
 fi
 if ! $B export accel-sim "$T/h.json" >"$T/out.config" 2>"$T/err" ||
-   ! $B export accel-sim "$T/h.json" --l2-sub-partitions 80 --out "$T/l2.config" 2>>"$T/err" ||
-   ! $B export accel-sim "$T/h.json" --l2-sub-partitions 100 --out "$T/l2s.config" 2>>"$T/err"; then
+   ! $B export accel-sim "$T/m.json" --l2-sub-partitions 80 --out "$T/l2.config" 2>>"$T/err" ||
+   ! $B export accel-sim "$T/m.json" --l2-sub-partitions 100 --out "$T/l2s.config" 2>>"$T/err"; then
   echo "FAIL export"; sed 's/^/  /' "$T/err"; exit 1
 fi
 $PY - "$T/h.json" "$T/out.config" "$T/l2.config" "$T/l2s.config" <<'PYEOF' || fails=$((fails+1))
@@ -55,8 +67,7 @@ for part in ["# -gpgpu_cache:dl1 not expressible: replacement policy slru; GPGPU
 clocks = [l for l in lines if l.startswith("-gpgpu_clock_domains ")]
 assert len(clocks) == 1 and clocks[0].split()[1].split(":")[3] == "2619", clocks
 assert "# -gpgpu_cache:dl2 not expressible: 320 sets per sub-partition" in l2text, l2text
-assert l2text.replace(
-    [l for l in l2text.splitlines() if "dl2" in l][0], "") != text  # the L2 part differs
+assert "-gpgpu_clock_domains" in l2text                  # the modulo copy's whole export
 # 256 sets per sub-partition: the L2 fits GPGPU-Sim but for its sector, which hopper's 64-B fetch
 # leaves not determined (issue 16): said, never filled in with the fetch
 l2s = open(sys.argv[4]).read()

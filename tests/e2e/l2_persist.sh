@@ -26,7 +26,7 @@ variant() { # NAME PYTHON-EDIT: the small hopper copy edited by PYTHON-EDIT (act
 import json, sys
 m = json.load(open(sys.argv[1]))
 (l2,) = [c for c in m["memory"]["caches"] if c["name"] == "l2"]
-l2.update(size_bytes=4194304, sets=2048, persisting_max_bytes=3145728)
+l2.update(size_bytes=4194304, sets=2048, ways=16, mapping="modulo", persisting_max_bytes=3145728)
 del l2["persisting_window_max_bytes"]
 m["device"]["l2_bytes"] = 4194304
 exec(sys.argv[3])

@@ -399,7 +399,7 @@ typedef struct cw_tlb_second_result {
     size_t stair_points;
     uint64_t walked_bytes;                      /* virtual footprint of every walk, summed */
     unsigned chases;                            /* walks of this level's search, base walks too */
-    char why[640], why_sets[640];
+    char why[1024], why_sets[1024];   /* a reason, then "; odd multiples of the page: ..." */
 } cw_tlb_second_result;
 
 /* The second level past a first of first_entries entries, strides in units of page_bytes (the

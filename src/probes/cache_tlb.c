@@ -429,8 +429,8 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
                      "and checked on and past the staircase" :
                      "average-mode stride walks: most regions that fit at 2, 4, 8 ... x the "
                      "coverage (halving under a power-of-two index, holding at the ways)";
-    char why[900];
-    snprintf(why, sizeof why, "%s%.300s%s%.480s", refuted ? "the fine-grained walk was refuted: "
+    char why[1400];
+    snprintf(why, sizeof why, "%s%.300s%s%.1023s", refuted ? "the fine-grained walk was refuted: "
              : "", refuted ? refuted : "", refuted ? "; average mode: " : "", r->why);
     if (r->page_bytes && page_known)
         cw_page_nd(p, r->page_bytes);

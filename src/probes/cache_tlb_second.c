@@ -651,7 +651,8 @@ static void stair_why(cw_tlb_second_result *out, gs_staircase_verdict v, double 
     else
         snprintf(out->why + k, left, "the staircase's fit (%.2f misses per region added from "
                  "%.2f regions) fits no level: outside the %llu-%llu regions that fit, or ways "
-                 "that do not divide the entries (unequal sets)", slope, root,
+                 "that do not divide the entries (unequal sets); a count to one region there "
+                 "would decide the entries", slope, root,
                  (unsigned long long)lo, (unsigned long long)hi);
 }
 

@@ -18,7 +18,7 @@ $PY - "$SRC/models/hopper.json" "$T/modulo.json" <<'PYEOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 (l2,) = [c for c in m["memory"]["caches"] if c["name"] == "l2"]
-l2.update(sets=25600, ways=16, mapping="modulo")
+l2.update(size_bytes=52428800, sets=25600, ways=16, mapping="modulo")
 json.dump(m, open(sys.argv[2], "w"))
 PYEOF
 if ! $B verify -q --device sim:hopper --json "$T/h.json" >/dev/null 2>"$T/err" ||

@@ -298,8 +298,8 @@ static void latency_envelope(const curve *c, const step *best, int levels, size_
 
 /* Refit the steps st (levels of them, sorted) to curve c from where they are: coordinate rounds,
  * each step within JACK_WINDOW octaves of its start and MIN_CAPACITY_RATIO of its neighbours,
- * every sharpness, then a fine search; the latencies into lat (levels + 1). */
-static void refit_near(const curve *c, step *st, int levels, double *lat)
+ * every sharpness, then a fine search; the latencies into lat (levels + 1). Returns the RSS. */
+static double refit_near(const curve *c, step *st, int levels, double *lat)
 {
     double coef[GS_EQ6_MAX_LEVELS + 1], start[GS_EQ6_MAX_LEVELS];
     double grid = 1.0 / GRID_PER_OCTAVE;
@@ -318,16 +318,18 @@ static void refit_near(const curve *c, step *st, int levels, double *lat)
             search_level(c, st, levels, k, lo, hi, fine ? grid / 8 : grid);
         }
     }
-    lsq(c, st, levels, coef);
+    double rss = lsq(c, st, levels, coef);
     lat[0] = coef[0];
     for (int k = 0; k < levels; k++)
         lat[k + 1] = lat[k] + coef[k + 1];
+    return rss;
 }
 
 /* Widen the intervals to a jackknife over the sizes walked: each size left out in turn and the
  * chosen fit's steps refitted near where they were (refit_near); a parameter's half-width
  * becomes at least t(n - 1) x its jackknife standard error, sqrt((n - 1) / n x the sum of
- * squares about the refits' mean), and a sharpness's the farthest refit's from the best. A
+ * squares about the refits' mean), and a sharpness's the farthest refit's from the best; the
+ * residual sd gets the same jackknife's half-width (residual_sd_ci95). A
  * curve whose sizes each pull the fit its own way (an H100's local-memory walk past the L1,
  * where single sizes read 120 cycles off their neighbours) gets the interval its scatter
  * allows, where the least squares' standard error, which believes the model, does not. */
@@ -339,11 +341,12 @@ static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *
         return;
     double *lat = malloc(sizeof(double) * n * (size_t)p);
     double *cap = malloc(sizeof(double) * n * (size_t)levels);
+    double *sd = malloc(sizeof(double) * n);
     curve sub = *c;
     sub.s = malloc(sizeof(double) * n);
     sub.y = malloc(sizeof(double) * n);
     sub.n = n - 1;
-    if (!lat || !cap || !sub.s || !sub.y)
+    if (!lat || !cap || !sd || !sub.s || !sub.y)
         goto out;
     for (size_t d = 0; d < n; d++) {
         for (size_t i = 0, j = 0; i < n; i++)
@@ -353,7 +356,8 @@ static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *
             }
         step st[GS_EQ6_MAX_LEVELS];
         memcpy(st, best, sizeof(step) * (size_t)levels);
-        refit_near(&sub, st, levels, lat + d * (size_t)p);
+        double rss = refit_near(&sub, st, levels, lat + d * (size_t)p);
+        sd[d] = sqrt(rss / (double)(n - 1 - (size_t)p));   /* as the fit's: linear dof */
         for (int k = 0; k < levels; k++) {
             cap[d * (size_t)levels + (size_t)k] = st[k].cap;
             fit->sharpness_ci95[k] = fmax(fit->sharpness_ci95[k], fabs(st[k].g - best[k].g));
@@ -370,6 +374,14 @@ static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *
         if (isfinite(half) && !(fit->latency_ci95[k] >= half))
             fit->latency_ci95[k] = half;
     }
+    {
+        double mean = 0, ss = 0;
+        for (size_t d = 0; d < n; d++)
+            mean += sd[d] / (double)n;
+        for (size_t d = 0; d < n; d++)
+            ss += pow(sd[d] - mean, 2);
+        fit->residual_sd_ci95 = t * sqrt((double)(n - 1) / (double)n * ss);
+    }
     for (int k = 0; k < levels; k++) {
         double mean = 0, ss = 0;
         for (size_t d = 0; d < n; d++)
@@ -384,6 +396,7 @@ static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *
 out:
     free(lat);
     free(cap);
+    free(sd);
     free(sub.s);
     free(sub.y);
 }

@@ -21,6 +21,8 @@ typedef struct gs_eq6_fit {
     double capacity_bytes[GS_EQ6_MAX_LEVELS];     /* C_k, increasing */
     double latency[GS_EQ6_MAX_LEVELS + 1];        /* Λ_0 .. Λ_levels, in the unit of the input */
     double residual_sd;                           /* sd of the residuals of the chosen fit */
+    double residual_sd_ci95;                      /* the jackknife's half-width of it (eq6.c;
+                                                     0 where none was made) */
     double capacity_ci95[GS_EQ6_MAX_LEVELS];      /* the capacities the same fits put the
                                                      step at: the farthest from the best, at
                                                      least half a grid step (1/32 octave) and

@@ -29,11 +29,11 @@ typedef struct gs_granularity_fit {
 
 /* Fit cost[k] measured at lane_stride_bytes[k] (k < n; NaN costs are skipped) for sectors of
  * element_bytes..512 B and lines of sector..4096 B. A unit's cost shows when it is above twice
- * its ci95 and explains at least 10% of the curve's range. A size is determined when some cost shows, no
- * hypothesis with another value of that size fits within a tie of the best residual (rel_tie of
- * it, plus the sum of the points' variances (cost_ci95[k] / 1.96)^2 when cost_ci95 is not NULL),
- * and the best residual rms is at most max_rms_fraction of the curve's range (else the curve
- * does not follow the model). Returns 0, or -1 out of memory. */
+ * its ci95 and explains at least 10% of the curve's range. A size is determined when some cost
+ * shows, no hypothesis with another value of that size fits within a tie of the best residual
+ * (rel_tie of it, plus the sum of the points' variances (cost_ci95[k] / 1.96)^2 when cost_ci95
+ * is not NULL), and the best residual rms is at most max_rms_fraction of the curve's range
+ * (else the curve does not follow the model). Returns 0, or -1 out of memory. */
 int gs_granularity_infer(const uint64_t *lane_stride_bytes, const double *cost,
                          const double *cost_ci95, size_t n,
                          unsigned lanes, unsigned element_bytes, double rel_tie,

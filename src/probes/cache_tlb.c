@@ -130,13 +130,11 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
             rc = tlb_walk(w, 1, out->stride_bytes[1], false, &hit, err);
         pen[r] = miss - hit;
     }
-    if (rc) {
-        out->chases = w->chases - start;
-        return rc;
+    if (!rc) {
+        gs_summary ps = gs_summarize(pen, CW_TLB_PENALTY_REPS);
+        out->penalty_cycles = ps.mean;
+        out->penalty_ci95 = ps.ci95;
     }
-    gs_summary ps = gs_summarize(pen, CW_TLB_PENALTY_REPS);
-    out->penalty_cycles = ps.mean;
-    out->penalty_ci95 = ps.ci95;
     /* page: the smallest stride from which 1.5 x entries elements (each on its own page from the
      * page up; two on one page below it, E x 0.75 pages) step over their base walk */
     uint64_t n = e + (e + 1) / 2, page = 0;
@@ -394,8 +392,9 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
             gs_figure_nd(p, "sets", "", m, "%s", counted);
             gs_figure_nd(p, "ways", "", m, "%s", counted);
         }
-        const char *pm2 = "step of the average latency from one region to entries + 1, at the "
-                          "largest stride: the mean of 5 pairs of walks";
+        char pm2[160];
+        snprintf(pm2, sizeof pm2, "step of the average latency from one region to entries + 1, "
+                 "at the largest stride: the mean of %d pairs of walks", CW_TLB_PENALTY_REPS);
         gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", r.penalty_ci95,
                   CW_TLB_PENALTY_REPS, pm2);
         gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.penalty_cycles), "ns",

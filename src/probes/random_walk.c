@@ -405,8 +405,9 @@ static void record_walkers(gs_probe_ctx *ctx, gs_probe_out *p, const double *w,
                          "per ns";
     gs_series(p, "walkers_throughput", "walkers", "warps", "throughput", "accesses/ns", w, rate, n);
     gs_series(p, "walkers_latency", "walkers", "warps", "latency", "cycles", w, cycles, n);
-    const char *um = "one walker, cold: average cycles per access, the mean of 5 chases of one "
-                     "walker (the first the sweep's)";
+    char um[128];
+    snprintf(um, sizeof um, "one walker, cold: average cycles per access, the mean of %d chases "
+             "of one walker (the first the sweep's)", UNLOADED_CHASES);
     if (unloaded->n > 0)
         gs_figure(p, "walkers_unloaded_latency_cycles", unloaded->mean, "cycles",
                   unloaded->ci95, unloaded->n, um);
@@ -477,13 +478,14 @@ static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_r
      * 1065.3 cycles; session 15): it is chased UNLOADED_CHASES times for its interval */
     double one[UNLOADED_CHASES];
     size_t k = 0;
-    if (!rc && done > 0 && w[0] == 1)
-        for (one[k++] = cycles[0]; !rc && k < UNLOADED_CHASES; k++) {
-            gs_chase_result r;
-            rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
-                            (uint64_t)opt.walker_accesses, 1, (unsigned)opt.lanes, &r, err);
-            one[k] = r.avg_cycles;
-        }
+    if (!rc && done > 0)                 /* walker_counts starts at one walker */
+        one[k++] = cycles[0];
+    while (!rc && k > 0 && k < UNLOADED_CHASES) {
+        gs_chase_result r;
+        rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
+                        (uint64_t)opt.walker_accesses, 1, (unsigned)opt.lanes, &r, err);
+        one[k++] = r.avg_cycles;
+    }
     free(chain);
     if (rc)
         return rc;

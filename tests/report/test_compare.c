@@ -18,7 +18,8 @@
 #define LONG_A "an_extremely_long_figure_name_that_goes_past_34_characters_a"
 #define LONG_B "an_extremely_long_figure_name_that_goes_past_34_characters_b"
 
-static json_t *document(double size, bool with_sets, bool with_tlb, const char *policy)
+/* A run on a one-SM simulated test device. */
+static gs_run *test_run(void)
 {
     char *argv[] = {"gpusonar"};
     gs_run *run = gs_run_new(1, argv);
@@ -27,6 +28,21 @@ static json_t *document(double size, bool with_sets, bool with_tlb, const char *
     snprintf(d.backend, sizeof d.backend, "sim");
     d.sm_count = 1;
     gs_run_set_device(run, &d);
+    return run;
+}
+
+/* The finished run's document (the run freed). */
+static json_t *finish(gs_run *run)
+{
+    gs_run_finish(run, true, NULL);
+    json_t *doc = json_incref(run->doc);
+    gs_run_free(run);
+    return doc;
+}
+
+static json_t *document(double size, bool with_sets, bool with_tlb, const char *policy)
+{
+    gs_run *run = test_run();
     gs_probe_out *p = gs_run_add_probe(run, "cache");
     gs_param_string(p, "level", "l1");
     gs_figure(p, "size_bytes", size, "B", 0, 1, "test");
@@ -44,10 +60,7 @@ static json_t *document(double size, bool with_sets, bool with_tlb, const char *
         gs_figure(p, "entries", 16, "", 0, 1, "test");
         gs_probe_status(p, "ok", NULL);
     }
-    gs_run_finish(run, true, NULL);
-    json_t *doc = json_incref(run->doc);
-    gs_run_free(run);
-    return doc;
+    return finish(run);
 }
 
 /* Run the comparison into a string. */
@@ -126,22 +139,14 @@ static void tolerance_moves_the_line(void **state)
 /* A one-figure document with a list figure and, if ci is given, its half-widths. */
 static json_t *list_document(const double *values, const double *ci)
 {
-    char *argv[] = {"gpusonar"};
-    gs_run *run = gs_run_new(1, argv);
-    gs_device_info d = {0};
-    snprintf(d.name, sizeof d.name, "test GPU");
-    snprintf(d.backend, sizeof d.backend, "sim");
-    d.sm_count = 1;
-    gs_run_set_device(run, &d);
+    gs_run *run = test_run();
     gs_probe_out *p = gs_run_add_probe(run, "random-walk");
     if (ci)
         gs_figure_list_ci(p, "latencies_cycles", values, ci, 3, "cycles", 20, "test");
     else
         gs_figure_list(p, "latencies_cycles", values, 3, "cycles", 20, "test");
     gs_probe_status(p, "ok", NULL);
-    gs_run_finish(run, true, NULL);
-    json_t *doc = json_incref(run->doc);
-    gs_run_free(run);
+    json_t *doc = finish(run);
     gs_error err;
     assert_int_equal(gs_report_validate(doc, &err), 0);
     return doc;

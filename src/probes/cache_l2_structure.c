@@ -45,7 +45,9 @@ typedef struct l2e {
     cw_walker *w;
     uint64_t line, footprint;
     double far;                  /* the far partition's hit (cycles; NaN: not known) */
+    double near;                 /* the near partition's (NaN: one partition seen) */
     double miss;                 /* the current draw's target's miss (cycles) */
+    double noise;                /* and the spread of its hits (cycles) */
     unsigned verdicts;
     uint64_t line_reads;
     unsigned undone;             /* drops the reductions took back (cw_group_reduce) */
@@ -194,6 +196,7 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
         return rc;
     reduce_ctx r = {.c = c, .target = pool[n + (size_t)t]};
     c->miss = cal.miss_cycles;
+    c->noise = cal.noise_cycles;
     size_t m = n;
     cw_reduce opt = {.confirm = true, .stall_groups = 2 * (CW_MAX_WAYS + 1)};
     rc = cw_group_reduce(pool, &m, scratch, still_evicts, &r, &opt, err);
@@ -311,10 +314,6 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
                       "pools of random lines, twice the capacity, and targets agree; every line "
                       "evicted by the others); sets: capacity / (ways x line), with the "
                       "capacity's ci95 and interval (size_low_bytes, size_high_bytes) in sets";
-    snprintf(lv->why_policy, sizeof lv->why_policy, "the replacement tests need each access's "
-             "hit or miss in a sequence over one set; prime+probe judges one target after a "
-             "whole pool (a policy test on the set's ways + 1 lines, each access timed "
-             "against that line's own hit and miss, would decide it; not built)");
     if (lv->size_nd_why[0] || d > lv->size_bytes / 32) {
         snprintf(why, sizeof why, "%llu ways of %llu-B lines: sets not determined (%s)",
                  (unsigned long long)W, (unsigned long long)c->line,
@@ -353,6 +352,126 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
         lv->sets = (unsigned)sets;
     }
     return rc;
+}
+
+/* Whether lines x and y share a set by the index the XOR fit or the bit selection found. */
+static bool same_set(const cw_level *lv, uint64_t x, uint64_t y)
+{
+    uint64_t d = x ^ y;
+    if (lv->mapping == CW_MAP_XOR) {
+        for (size_t i = 0; i < lv->nxor; i++)
+            if (__builtin_parityll(d & lv->xor_masks[i]))
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i < lv->nindex; i++)
+        if ((d >> lv->index_bits[i]) & 1)
+            return false;
+    return true;
+}
+
+/* How many of the set's lines group[0..W] lie in the far partition (*far): each probed after a
+ * pool of half the capacity's random lines of other sets (by the fitted index), which leaves
+ * the set alone and flushes copies of far lines kept near the reading SM, and counted far when
+ * its median probe lies nearer the far partition's hit than the near one's (or misses). */
+static int far_lines(l2e *c, const cw_level *lv, const uint64_t *group, uint64_t W,
+                     uint64_t region_lines, unsigned *far, gs_error *err)
+{
+    enum { R = L2E_CAL_REPEATS };
+    size_t want = lv->size_bytes / c->line / 2, m = 0;
+    uint64_t *pool = malloc(2 * want * sizeof *pool);
+    double hit[R * CW_MAX_WAYS], probe[R * CW_MAX_WAYS], col[R];
+    int rc = pool ? draw_lines(c, region_lines, 2 * want, pool, err)
+                  : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    for (size_t i = 0; !rc && i < 2 * want && m < want; i++)
+        if (!same_set(lv, pool[i], group[0]))
+            pool[m++] = pool[i];
+    *far = 0;
+    for (size_t k = 0; k < 2 && !rc; k++) {          /* lines 1..W, then line 0 */
+        rc = evict(c, group + 1 - k, (size_t)W, pool, m, R, hit, probe, err);
+        for (size_t i = 0; !rc && i < (k ? 1 : (size_t)W); i++) {
+            for (size_t r = 0; r < R; r++)
+                col[r] = probe[r * W + i];
+            *far += gs_median(col, R) > (c->near + c->far) / 2;
+        }
+    }
+    free(pool);
+    return rc;
+}
+
+/* The median hit of each of the set's W + 1 lines group[0..W] (a walk of W of them fits the
+ * set: lines 1..W, then 0..W-1); the slowest into *slowest (NaN: a trace too short). */
+static int slowest_hit(cw_walker *w, const uint64_t *group, uint64_t W, double *slowest,
+                       gs_error *err)
+{
+    enum { PASSES = 8 };
+    double lat[PASSES];
+    size_t got = 0;
+    int rc = 0;
+    *slowest = -INFINITY;
+    for (size_t k = 0; k < 2 && !rc; k++) {
+        rc = cw_chase(w, group + 1 - k, (size_t)W, 2, PASSES * (size_t)W, &got, err);
+        if (!rc && got < PASSES * W)
+            *slowest = NAN;
+        for (size_t i = 0; !rc && got >= PASSES * W && i < (size_t)W; i++) {
+            for (size_t r = 0; r < PASSES; r++)
+                lat[r] = w->lat[r * W + i];
+            double h = gs_median(lat, PASSES);
+            *slowest = h > *slowest ? h : *slowest;
+        }
+    }
+    return rc;
+}
+
+/* The replacement policy from the fine-grained tests (cw_infer_policy: a random sequence over a
+ * set's ways + 1 lines from cold, and a cyclic walk) on the first of the draws' sets, last draw
+ * first, whose lines all lie in the near partition: a far line may answer from a copy kept near
+ * the reading SM after its own set evicted it (the H100 keeps such copies; session 14), and the
+ * tests would read that hit as the set's. A chase of the L2 path times each access; it counts
+ * as a miss above a threshold halfway between the set's slowest hit and its target's miss,
+ * which must stand four noise spreads clear of it. groups[d]: draw d's target then its W lines;
+ * miss[d], noise[d]: its target's miss and hits' spread. */
+static int policy(l2e *c, cw_level *lv, uint64_t groups[][CW_MAX_WAYS + 1], uint64_t W,
+                  const double *miss, const double *noise, uint64_t region_lines, gs_error *err)
+{
+    cw_walker *w = c->w;
+    bool parts = !isnan(c->far);
+    lv->policy = GS_POLICY_UNKNOWN;
+    if (parts && lv->mapping != CW_MAP_XOR && lv->mapping != CW_MAP_BITS) {
+        snprintf(lv->why_policy, sizeof lv->why_policy, "the L2 answers from two partitions "
+                 "(hits %.1f and %.1f cycles), and a far line may answer from a copy kept near "
+                 "the reading SM after its set evicted it: the replacement tests need a set of "
+                 "near lines, told apart after a pool of other sets' lines, and the set index "
+                 "that picks such a pool was not determined (it would decide it)", c->near,
+                 c->far);
+        return 0;
+    }
+    char seen[L2E_DRAWS][80];
+    for (int d = L2E_DRAWS - 1; d >= 0; d--) {
+        unsigned far = 0;
+        double slowest = NAN;
+        int rc = parts ? far_lines(c, lv, groups[d], W, region_lines, &far, err) : 0;
+        if (!rc && !far)
+            rc = slowest_hit(w, groups[d], W, &slowest, err);
+        if (rc)
+            return rc;
+        snprintf(seen[d], sizeof seen[d], "draw %d: %u far, hits to %.1f, miss %.1f", d + 1,
+                 far, slowest, miss[d]);
+        if (far || !(miss[d] - slowest > 4 * noise[d] + 2))
+            continue;
+        gs_hit_band keep = w->band;
+        w->band.threshold_cycles = (slowest + miss[d]) / 2;
+        lv->why_policy[0] = 0;
+        rc = cw_infer_policy(w, lv, groups[d], (size_t)W + 1, 0, err);
+        w->band = keep;
+        return rc;
+    }
+    snprintf(lv->why_policy, sizeof lv->why_policy, "no set of the three draws has every line "
+             "in the near partition (a far line may answer from a copy kept near the reading "
+             "SM) and its target's miss four noise spreads above its slowest hit (%s; %s; %s): "
+             "the replacement tests would misread hits (a set of near lines would decide it)",
+             seen[2], seen[1], seen[0]);
+    return 0;
 }
 
 /* ---- the eviction curve ---------------------------------------------------------------------- */
@@ -428,17 +547,20 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
 {
     uint64_t *pool = malloc((n + L2E_CANDIDATES) * sizeof *pool);
     uint64_t *scratch = malloc(n * sizeof *scratch);
-    uint64_t ways[L2E_DRAWS] = {0}, group[CW_MAX_WAYS + 1], diffs[L2E_DRAWS * CW_MAX_WAYS];
+    uint64_t ways[L2E_DRAWS] = {0}, group[L2E_DRAWS][CW_MAX_WAYS + 1];
+    uint64_t diffs[L2E_DRAWS * CW_MAX_WAYS];
+    double miss[L2E_DRAWS], noise[L2E_DRAWS];
     size_t nd = 0;
     char why[640] = "";
     int rc = pool && scratch ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     size_t i = 0;
     for (; !rc && i < L2E_DRAWS; i++) {
-        rc = draw(c, region_lines, n, pool, scratch, &ways[i], group, why, sizeof why, err);
+        rc = draw(c, region_lines, n, pool, scratch, &ways[i], group[i], why, sizeof why, err);
         if (!rc && !ways[i])
             break;
+        miss[i] = c->miss, noise[i] = c->noise;
         for (size_t j = 1; !rc && j <= ways[i]; j++)
-            diffs[nd++] = group[j] ^ group[0];
+            diffs[nd++] = group[i][j] ^ group[i][0];
     }
     char msg[800], before[80] = "";
     for (size_t j = 0; j < i && j < L2E_DRAWS; j++)
@@ -456,7 +578,9 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
                  (unsigned long long)ways[1], (unsigned long long)ways[2]);
         not_determined(lv, msg);
     } else if (!rc) {
-        rc = figures(c, lv, ways[0], group, diffs, nd, err);
+        rc = figures(c, lv, ways[0], group[L2E_DRAWS - 1], diffs, nd, err);
+        if (!rc)
+            rc = policy(c, lv, group, ways[0], miss, noise, region_lines, err);
     }
     free(pool), free(scratch);
     return rc;
@@ -465,7 +589,7 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
 int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err)
 {
     gs_backend *b = w->ctx->backend;
-    l2e c = {.w = w, .line = lv->line_bytes, .far = NAN};
+    l2e c = {.w = w, .line = lv->line_bytes, .far = NAN, .near = NAN};
     if (!b->ops->evict) {
         not_determined(lv, "the backend has no evict operation (prime+probe)");
         return 0;
@@ -474,9 +598,14 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         not_determined(lv, "no line or capacity to draw pools with");
         return 0;
     }
+    snprintf(lv->why_policy, sizeof lv->why_policy, "the replacement tests run on the ways + 1 "
+             "lines of one set, and the eviction-set draws isolated none (the sets' reason says "
+             "why; a set they isolate would decide it)");
     /* two L2 plateaus: the second is the far partition's hit (cw_add_near_figures) */
-    if (sw && sw->count >= 2)
+    if (sw && sw->count >= 2) {
         c.far = sw->levels[sw->count - 1].hit_cycles;
+        c.near = sw->levels[sw->count - 2].hit_cycles;
+    }
     /* the pool's region reaches every bit the XOR fit moves, so that the differences of a set's
      * lines span them */
     c.footprint = 2ull << cw_xor_top_bit(w, lv->size_bytes);

@@ -4,11 +4,13 @@
 # evict operation), run as on the card: `cache --target l2 --structure average --thorough`, the
 # L2 too large for the trace buffer. Each figure is held to the model's truth: ways exact; sets
 # within their ci95 (the capacity's spread in sets; 0 where the capacity or the XOR fit makes
-# them exact); a mapping must be the model's bits or span its XOR masks; the policy is not
-# determined (no method here infers it). A wrong figure fails. Every model's eviction curve
+# them exact); a mapping must be the model's bits or span its XOR masks; the policy must be
+# the model's or not determined (the fine-grained replacement tests on a set the draws found,
+# of near lines only where the L2 has partitions: a far line's near copy would answer hits
+# its set evicted). A wrong figure fails. Every model's eviction curve
 # (series evicted_share_by_pool) rises from none to all, and on the LRU model of one partition
 # it follows the Poisson count of set-mates. REQUIRED names what must be found:
-#   l2_modulo_lru_2mb (1024 x 16, bits 7..16, LRU): sets, ways and mapping, exact.
+#   l2_modulo_lru_2mb (1024 x 16, bits 7..16, LRU): sets, ways, mapping and policy, exact.
 #   l2_xor_plru_2mb (1024 x 16, XOR of three bits per index bit, tree-PLRU): the same, masks.
 #   l2_modulo_copies (1536 x 16 modulo, partitions 240 cycles apart, near copies): ways.
 #   l2_near_copies (512 x 16 XOR-hashed, partitions, near copies; far hit 10 cycles under a
@@ -51,8 +53,11 @@ if mapping == "xor":
         bad.append("xor masks %s, model %s" % (masks, l2.get("mapping")))
 elif mapping is not None and [int(b) for b in mapping] != bits:
     bad.append("mapping %s, model %s" % (mapping, bits))
-if f["policy"]["value"] is not None:
-    bad.append("policy %s: no method here infers it" % f["policy"]["value"])
+policy = f["policy"]["value"]
+if policy is not None and policy != l2["policy"]:
+    bad.append("policy %s, model %s" % (policy, l2["policy"]))
+if required == "all" and policy is None:
+    bad.append("policy not determined: " + str(f["policy"].get("reason"))[-300:])
 why = str(f["ways"].get("reason") or f["mapping"].get("reason") or "")[-400:]
 if required in ("all", "ways") and ways is None:
     bad.append("ways not determined: " + why)
@@ -82,9 +87,9 @@ else:
 if bad:
     print("FAIL l2_structure %s: %s" % (label, "; ".join(bad)))
     sys.exit(1)
-print("  %s: ways %s, sets %s +- %s, mapping %s (model %d x %d)" %
+print("  %s: ways %s, sets %s +- %s, mapping %s, policy %s (model %d x %d, %s)" %
       (label, ways, sets, f["sets"].get("ci95"), mapping if mapping != "xor" else "xor masks",
-       l2["sets"], l2["ways"]))
+       policy, l2["sets"], l2["ways"], l2["policy"]))
 PYEOF
 }
 

@@ -9,6 +9,13 @@ const gs_probe_def gs_probes[] = {
     {"smem-banks", gs_probe_smem_banks_run, GS_PROBE_DEFAULT,
      "shared-memory bank count, bank width and cost per way of conflict, from stride sweeps",
      gs_probe_smem_banks_opts, &gs_probe_smem_banks_opt_count},
+    /* before cache, global-patterns and bandwidth: after any of them in one process an H100's
+     * L2 read ran 7-9 % slower (12.3-12.7 against 13.5-13.7 TB/s; not the buffers' placement,
+     * not buffers they held, not the SM clock; docs/methods.md, mem-bandwidth), so inside a
+     * report it read 12.1-13.7 where every run of the probe alone reads 13.5-13.7 */
+    {"mem-bandwidth", gs_probe_mem_bandwidth_run, GS_PROBE_DEFAULT,
+     "read, write, copy and STREAM kernels over footprints from the L1 to DRAM: GB/s per level",
+     gs_probe_mem_bandwidth_opts, &gs_probe_mem_bandwidth_opt_count},
     {"pchase", gs_probe_pchase_run, 0,
      "one pointer chase (space, path, array, stride, warm-up); summary and raw trace (--trace)",
      gs_probe_pchase_opts, &gs_probe_pchase_opt_count},
@@ -21,9 +28,6 @@ const gs_probe_def gs_probes[] = {
     {"bandwidth", gs_probe_bandwidth_run, GS_PROBE_DEFAULT | GS_PROBE_HOST_LINK,
      "copy and read kernels per element size and loop bound, cudaMemcpy D2D/H2D/D2H, in GB/s",
      gs_probe_bandwidth_opts, &gs_probe_bandwidth_opt_count},
-    {"mem-bandwidth", gs_probe_mem_bandwidth_run, GS_PROBE_DEFAULT,
-     "read, write, copy and STREAM kernels over footprints from the L1 to DRAM: GB/s per level",
-     gs_probe_mem_bandwidth_opts, &gs_probe_mem_bandwidth_opt_count},
     /* after cache: a line or sector it finds under 32 B becomes the global walks' slot (not on
      * a simulated device with two cores, where it runs beside cache: its slot is 32 B there) */
     {"random-walk", gs_probe_random_walk_run, GS_PROBE_DEFAULT | GS_PROBE_APART,

@@ -288,8 +288,12 @@ static unsigned slru_victim(const set_state *s, unsigned ways)
 }
 
 /* SLRU: a hit on way w protects it; one protected line too many sends the least recent other
- * protected line back. */
-static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned w)
+ * protected line back, to the most recent end of the unprotected lines (stamp demoted, between
+ * every earlier access and w's), as segmented LRU defines it (Karedla, Love and Wherry, 1994):
+ * the H100 L1's protect-then-evict rounds follow that, and not a demoted line that keeps its
+ * old place (session 16, docs/methods.md "Policy"). */
+static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned w,
+                         uint64_t demoted)
 {
     unsigned n = 0;
     int oldest = -1;
@@ -299,8 +303,10 @@ static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned
         if (k != w && s->prot[k] && (oldest < 0 || s->stamp[k] < s->stamp[oldest]))
             oldest = (int)k;
     }
-    if (n > protect && oldest >= 0)
+    if (n > protect && oldest >= 0) {
         s->prot[oldest] = false;
+        s->stamp[oldest] = demoted;
+    }
 }
 
 /* SRRIP (stamp holds the re-reference value): the lowest way at 3, after ageing all until one
@@ -369,14 +375,14 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
             w = (int)choose_victim(&s, p, ways);
             s.valid[w] = true;
             s.block[w] = blocks[i];
-            s.stamp[w] = p == GS_POLICY_SRRIP ? 2 : i + 1;
+            s.stamp[w] = p == GS_POLICY_SRRIP ? 2 : 2 * (i + 1);   /* odd: SLRU's demoted */
             s.prot[w] = false;
         } else if (p == GS_POLICY_LRU) {
-            s.stamp[w] = i + 1;
+            s.stamp[w] = 2 * (i + 1);
         } else if (p == GS_POLICY_SLRU) {
-            s.stamp[w] = i + 1;
+            s.stamp[w] = 2 * (i + 1);
             if (!s.prot[w])
-                slru_protect(&s, ways, protect, (unsigned)w);
+                slru_protect(&s, ways, protect, (unsigned)w, 2 * (i + 1) - 1);
         } else if (p == GS_POLICY_SRRIP) {
             s.stamp[w] = 0;
         }

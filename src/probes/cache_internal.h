@@ -93,6 +93,13 @@ typedef struct cw_walker {
 /* What was learnt about one level; 0 / NaN / UNKNOWN where not determined (with why_*). */
 #define CW_EVICT_CURVE_POINTS 12   /* pool sizes of the L2's eviction curve */
 
+#define CW_POLICY_TRACE 512
+typedef struct cw_policy_trace {  /* block and latency of the first accesses of a policy trace */
+    size_t n;
+    float block[CW_POLICY_TRACE];
+    float cycles[CW_POLICY_TRACE];
+} cw_policy_trace;
+
 typedef struct cw_level {
     bool tlb;
     /* the L2's eviction curve (cache_l2_structure.c): share of targets evicted against the
@@ -140,16 +147,12 @@ typedef struct cw_level {
     char tags_note[400];
     char why_structure[1024];
     char why_policy[640];
-    /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the random sequence [0],
-     * of the cyclic walk [1] and of the last protect-then-evict round run [2] (block of each
-     * access, its latency), and each candidate's share of mispredicted accesses on the first two
-     * (NaN: not run). */
-#define CW_POLICY_TRACE 512
-    struct {
-        size_t n;
-        float block[CW_POLICY_TRACE];
-        float cycles[CW_POLICY_TRACE];
-    } policy_trace[3];
+    /* The policy tests' evidence: the first CW_POLICY_TRACE accesses of the hardest random
+     * sequence [0] (the one the best candidate mispredicted most), of the cyclic walk [1] and of
+     * the last protect-then-evict round run [2] (block of each access, its latency), and each
+     * candidate's share of mispredicted accesses on the first two (the largest over the
+     * sequences; NaN: not run). */
+    cw_policy_trace policy_trace[3];
 #define CW_SLRU_MAX_WAYS 16   /* SLRU candidates (1 .. ways - 1 protected) up to this many ways */
 #define CW_POLICY_CANDIDATES (4 + CW_SLRU_MAX_WAYS - 1)
     double policy_mismatch[2][CW_POLICY_CANDIDATES];

@@ -423,7 +423,7 @@ static int slowest_hit(cw_walker *w, const uint64_t *group, uint64_t W, double *
     return rc;
 }
 
-/* The replacement policy from the fine-grained tests (cw_infer_policy: a random sequence over a
+/* The replacement policy from the fine-grained tests (cw_infer_policy: random sequences over a
  * set's ways + 1 lines from cold, and a cyclic walk) on the first of the draws' sets, last draw
  * first, whose lines all lie in the near partition: a far line may answer from a copy kept near
  * the reading SM after its own set evicted it (the H100 keeps such copies; session 14), and the

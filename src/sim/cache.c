@@ -600,12 +600,13 @@ static void order_make_newest(sim_set_state *st, unsigned w)
 
 /* SLRU (scanned): every use makes way w the newest; a fill leaves it unprotected, a hit
  * protects it, and when that makes one protected way too many, the least recent other protected
- * way goes back. */
+ * way goes back to the most recent end of the unprotected ways (made the newest before w, as
+ * segmented LRU defines it; analysis/cache_infer.c predicts the same). */
 static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
 {
     uint8_t *prot = c->rrpv + c->set_base[set];
-    order_make_newest(st, w);
     if (filled || prot[w]) {
+        order_make_newest(st, w);
         prot[w] = filled ? 0 : prot[w];
         return;
     }
@@ -615,9 +616,12 @@ static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w
         n += prot[k];
     for (unsigned p = st->used; n > c->geo->protected_ways && p-- > 0;)
         if (order_at(st, p) != w && prot[order_at(st, p)]) {
-            prot[order_at(st, p)] = 0;
+            unsigned back = order_at(st, p);
+            prot[back] = 0;
             n--;
+            order_make_newest(st, back);
         }
+    order_make_newest(st, w);
 }
 
 /* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;

@@ -258,6 +258,14 @@ static void policies_by_hand(void **state)
     assert_memory_equal(qh, two, sizeof two);
     assert_int_equal(gs_policy_predict(GS_POLICY_LRU, 0, q, 8, 3, qh), 0);
     assert_memory_equal(qh, one, sizeof one);
+    /* 4 ways, two protected: A B A B C D C E D A. C's hit demotes A to the most recent end of
+     * the unprotected lines (segmented LRU's definition), so E evicts D and D evicts A; had A
+     * kept its old place, E would have evicted it and D would hit (tests/sim/test_memory_cache.c
+     * holds the simulator to the same) */
+    uint32_t d[10] = {0, 1, 0, 1, 2, 3, 2, 4, 3, 0};
+    bool dh[10], demoted[10] = {false, false, true, true, false, false, true, false, false, false};
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 2, d, 10, 4, dh), 0);
+    assert_memory_equal(dh, demoted, sizeof demoted);
     assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 0, q, 8, 3, qh), -1);
     assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 3, q, 8, 3, qh), -1);
     /* the priming access and a cyclic walk over 5 blocks of 4 ways: the twice-touched A stays */

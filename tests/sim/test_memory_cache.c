@@ -109,10 +109,12 @@ static void slru_sequence(void **state)
      * protected and stays; B C D E take turns in the three other ways. LRU loses A. */
     run_sequence(SIM_POLICY_SLRU, "AABCDEAABCDEAABCDE", out);
     assert_string_equal(out, "MHMMMMHHMMMMHHMMMM");
-    /* Two protected at most: C's hit demotes A (the least recent protected), so E evicts A, not
-     * D, and D hits; without the demotion D would have gone. */
+    /* Two protected at most: C's hit demotes A (the least recent protected) to the most recent
+     * end of the unprotected ways, so E evicts D, not A; D then misses and evicts A, the least
+     * recent unprotected by then. A demoted line that kept its old place (A's last use, before
+     * D's) would have gone to E, and D would have hit. */
     run_sequence(SIM_POLICY_SLRU, "ABABCDCEDA", out);
-    assert_string_equal(out, "MMHHMMHMHM");
+    assert_string_equal(out, "MMHHMMHMMM");
 }
 
 /* Fill a 4-way set, then miss many times; count the way each miss replaced. */

@@ -124,7 +124,7 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
      * it has an interval (one pair read 10.30 and 10.02 cycles in two reports on one H100) */
     double pen[CW_TLB_PENALTY_REPS] = { out->miss_cycles[1] - out->hit_cycles[1] };
     for (int r = 1; r < CW_TLB_PENALTY_REPS && !rc; r++) {
-        double miss, hit;
+        double miss = 0, hit = 0;
         rc = tlb_walk(w, e + 1, out->stride_bytes[1], false, &miss, err);
         if (!rc)
             rc = tlb_walk(w, 1, out->stride_bytes[1], false, &hit, err);

@@ -377,21 +377,23 @@ static bool same_set(const cw_level *lv, uint64_t x, uint64_t y)
 static int far_lines(l2e *c, const cw_level *lv, const uint64_t *group, uint64_t W,
                      uint64_t region_lines, unsigned *far, gs_error *err)
 {
-    enum { R = L2E_CAL_REPEATS };
+    enum { R = L2E_CAL_REPEATS, CH_MAX = GS_EVICT_MAX_TARGETS };
     size_t want = lv->size_bytes / c->line / 2, m = 0;
+    size_t ch = W < CH_MAX ? (size_t)W : CH_MAX;   /* lines a plan probes: fewer than the set's */
     uint64_t *pool = malloc(2 * want * sizeof *pool);
-    double hit[R * CW_MAX_WAYS], probe[R * CW_MAX_WAYS], col[R];
+    double hit[R * CH_MAX], probe[R * CH_MAX], col[R];
     int rc = pool ? draw_lines(c, region_lines, 2 * want, pool, err)
                   : gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     for (size_t i = 0; !rc && i < 2 * want && m < want; i++)
         if (!same_set(lv, pool[i], group[0]))
             pool[m++] = pool[i];
     *far = 0;
-    for (size_t k = 0; k < 2 && !rc; k++) {          /* lines 1..W, then line 0 */
-        rc = evict(c, group + 1 - k, (size_t)W, pool, m, R, hit, probe, err);
-        for (size_t i = 0; !rc && i < (k ? 1 : (size_t)W); i++) {
+    for (size_t at = 0; at <= W && !rc; at += ch) {  /* the W + 1 lines, ch at a time */
+        size_t k = W + 1 - at < ch ? (size_t)W + 1 - at : ch;
+        rc = evict(c, group + at, k, pool, m, R, hit, probe, err);
+        for (size_t i = 0; !rc && i < k; i++) {
             for (size_t r = 0; r < R; r++)
-                col[r] = probe[r * W + i];
+                col[r] = probe[r * k + i];
             *far += gs_median(col, R) > (c->near + c->far) / 2;
         }
     }

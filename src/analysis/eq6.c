@@ -325,6 +325,18 @@ static double refit_near(const curve *c, step *st, int levels, double *lat)
     return rss;
 }
 
+/* t x the jackknife's standard error of n leave-one-out values x[0], x[stride], ..:
+ * t x sqrt((n - 1) / n x the sum of squares about their mean). */
+static double jack_half(const double *x, size_t n, size_t stride, double t)
+{
+    double mean = 0, ss = 0;
+    for (size_t d = 0; d < n; d++)
+        mean += x[d * stride] / (double)n;
+    for (size_t d = 0; d < n; d++)
+        ss += pow(x[d * stride] - mean, 2);
+    return t * sqrt((double)(n - 1) / (double)n * ss);
+}
+
 /* Widen the intervals to a jackknife over the sizes walked: each size left out in turn and the
  * chosen fit's steps refitted near where they were (refit_near); a parameter's half-width
  * becomes at least t(n - 1) x its jackknife standard error, sqrt((n - 1) / n x the sum of
@@ -340,7 +352,7 @@ static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *
     if (levels == 0 || n < 5)
         return;
     double *lat = malloc(sizeof(double) * n * (size_t)p);
-    double *cap = malloc(sizeof(double) * n * (size_t)levels);
+    double *cap = malloc(sizeof(double) * n * (size_t)levels);   /* log2 of each refit's */
     double *sd = malloc(sizeof(double) * n);
     curve sub = *c;
     sub.s = malloc(sizeof(double) * n);
@@ -359,37 +371,20 @@ static void jackknife(const curve *c, const step *best, int levels, gs_eq6_fit *
         double rss = refit_near(&sub, st, levels, lat + d * (size_t)p);
         sd[d] = sqrt(rss / (double)(n - 1 - (size_t)p));   /* as the fit's: linear dof */
         for (int k = 0; k < levels; k++) {
-            cap[d * (size_t)levels + (size_t)k] = st[k].cap;
+            cap[d * (size_t)levels + (size_t)k] = log2(st[k].cap);
             fit->sharpness_ci95[k] = fmax(fit->sharpness_ci95[k], fabs(st[k].g - best[k].g));
         }
     }
     double t = gs_t95(n - 1);
     for (int k = 0; k < p; k++) {
-        double mean = 0, ss = 0;
-        for (size_t d = 0; d < n; d++)
-            mean += lat[d * (size_t)p + (size_t)k] / (double)n;
-        for (size_t d = 0; d < n; d++)
-            ss += pow(lat[d * (size_t)p + (size_t)k] - mean, 2);
-        double half = t * sqrt((double)(n - 1) / (double)n * ss);
+        double half = jack_half(lat + k, n, (size_t)p, t);
         if (isfinite(half) && !(fit->latency_ci95[k] >= half))
             fit->latency_ci95[k] = half;
     }
-    {
-        double mean = 0, ss = 0;
-        for (size_t d = 0; d < n; d++)
-            mean += sd[d] / (double)n;
-        for (size_t d = 0; d < n; d++)
-            ss += pow(sd[d] - mean, 2);
-        fit->residual_sd_ci95 = t * sqrt((double)(n - 1) / (double)n * ss);
-    }
+    fit->residual_sd_ci95 = jack_half(sd, n, 1, t);
     for (int k = 0; k < levels; k++) {
-        double mean = 0, ss = 0;
-        for (size_t d = 0; d < n; d++)
-            mean += log2(cap[d * (size_t)levels + (size_t)k]) / (double)n;
-        for (size_t d = 0; d < n; d++)
-            ss += pow(log2(cap[d * (size_t)levels + (size_t)k]) - mean, 2);
         /* on a log scale, as the search: the half-width in bytes above the best */
-        double half = best[k].cap * (exp2(t * sqrt((double)(n - 1) / (double)n * ss)) - 1);
+        double half = best[k].cap * (exp2(jack_half(cap + k, n, (size_t)levels, t)) - 1);
         if (isfinite(half) && !(fit->capacity_ci95[k] >= half))
             fit->capacity_ci95[k] = half;
     }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis/evict_verdict.h"
+#include "analysis/gf2.h"
 #include "analysis/stats.h"
 #include "probes/cache_internal.h"
 
@@ -360,7 +361,7 @@ static bool same_set(const cw_level *lv, uint64_t x, uint64_t y)
     uint64_t d = x ^ y;
     if (lv->mapping == CW_MAP_XOR) {
         for (size_t i = 0; i < lv->nxor; i++)
-            if (__builtin_parityll(d & lv->xor_masks[i]))
+            if (gs_gf2_parity(d & lv->xor_masks[i]))
                 return false;
         return true;
     }

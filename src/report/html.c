@@ -266,16 +266,9 @@ static void interval(FILE *out, const json_t *f)
 {
     const json_t *ci = json_object_get(f, "ci95");
     if (json_is_array(json_object_get(f, "value")) && json_is_array(ci)) {
-        size_t i;
-        const json_t *e;
-        fputs("&#177;[", out);
-        json_array_foreach(ci, i, e) {
-            if (json_is_number(e))
-                fprintf(out, "%s%.3g", i ? ", " : "", json_number_value(e));
-            else
-                fprintf(out, "%s-", i ? ", " : "");
-        }
-        fputs("]", out);
+        char list[256];
+        gs_report_format_list_ci(ci, list, sizeof list);
+        fprintf(out, "&#177;%s", list);   /* numbers, commas, brackets and -: nothing to escape */
         return;
     }
     if (!json_is_number(json_object_get(f, "value")) || !json_is_number(ci)) {

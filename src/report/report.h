@@ -66,6 +66,9 @@ void gs_report_format_figure(const json_t *figure, char *buf, size_t len);
  * "not determined: ..."), into buf. */
 void gs_report_format_value(const json_t *figure, char *buf, size_t len);
 
+/* A list figure's half-widths ("[0.5, 2, -]": - where one is not known) into buf. */
+void gs_report_format_list_ci(const json_t *cis, char *buf, size_t len);
+
 /* Call fn for every series of the document with a file-safe base name
  * "[<record index>-]<probe>[-<level>]-<series>", after creating dir if missing. */
 typedef int (*gs_series_fn)(const char *dir, const char *base, const json_t *series, void *ctx,

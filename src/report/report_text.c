@@ -55,21 +55,21 @@ void gs_report_format_value(const json_t *f, char *buf, size_t len)
     }
 }
 
-/* "  ±[a, b] (n=N)" for a list figure's half-widths (- where one is not known). */
-static void list_interval(const json_t *cis, long long n, char *buf, size_t len)
+void gs_report_format_list_ci(const json_t *cis, char *buf, size_t len)
 {
     size_t used = 0, i;
     const json_t *e;
+    buf[0] = '\0';
     json_array_foreach(cis, i, e) {
         char one[32] = "-";
         if (json_is_number(e))
             snprintf(one, sizeof one, "%.3g", json_number_value(e));
-        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "  ±[", one);
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "[", one);
         if (w < 0 || (size_t)w >= len - used)
             return;
         used += (size_t)w;
     }
-    snprintf(buf + used, len - used, "] (n=%lld)", n);
+    snprintf(buf + used, len - used, "]");
 }
 
 void gs_report_format_figure(const json_t *f, char *buf, size_t len)
@@ -81,8 +81,11 @@ void gs_report_format_figure(const json_t *f, char *buf, size_t len)
     const json_t *cis = json_object_get(f, "ci95");
     if (json_is_number(json_object_get(f, "value")) && ci > 0 && used < len)
         snprintf(buf + used, len - used, "  ±%.3g (n=%lld)", ci, (long long)n);
-    else if (json_is_array(cis) && json_array_size(cis) > 0 && used < len)
-        list_interval(cis, (long long)n, buf + used, len - used);
+    else if (json_is_array(cis) && json_array_size(cis) > 0 && used < len) {
+        char list[256];
+        gs_report_format_list_ci(cis, list, sizeof list);
+        snprintf(buf + used, len - used, "  ±%s (n=%lld)", list, (long long)n);
+    }
 }
 
 void gs_report_probe(FILE *out, const json_t *p)

@@ -1,8 +1,10 @@
 /* Probe `global-patterns`: global-memory latency patterns and warp access patterns.
  * 1. Table 3 of the memory-hierarchy paper (section 4.2): the latency of an L1 hit, an L1 miss
- *    that hits L2, an L2 miss (TLB hit) and a TLB miss, for each load path, from fine-grained
- *    single-lane chases (Listing 2): small warm chain; L2-sized random chain; cold chain inside
- *    one page region; cold chain with one element per far-apart region.
+ *    that hits L2, an L2 miss (TLB hit), an L2 miss past the first TLB level's reach and an L2
+ *    miss past every TLB level's, for each load path, from fine-grained single-lane chases
+ *    (Listing 2): small warm chain; L2-sized random chain; cold chain inside one page region;
+ *    cold chains with one element per far-apart region, over gigabytes of device memory and over
+ *    a terabyte of virtual space aliased onto a little physical memory.
  * 2. Coalescing (textbook notes: 128-byte lines of 32-byte sectors): one warp whose lanes load at
  *    i * lane_stride (lane strides 4 B .. 4 KB, then scattered far apart), in a warm L1 (path ca)
  *    and through L2 only (path cg); latency per request with one warp, and requests per ns with
@@ -24,6 +26,7 @@ static struct {
     long long timed;
     const char *paths;
     uint64_t tlb_footprint;
+    uint64_t tlb_span;
 } opt;
 
 const gs_opt gs_probe_global_patterns_opts[] = {
@@ -37,7 +40,11 @@ const gs_opt gs_probe_global_patterns_opts[] = {
     {"paths", GS_OPT_STRING, &opt.paths, "LIST",
      "load paths for the latency table (default default,ca,cg,cv,nc)", NULL, 0, 0},
     {"tlb-footprint", GS_OPT_BYTES, &opt.tlb_footprint, "BYTES",
-     "span of the TLB-miss pattern (default: a quarter of free memory, at most 16GB)", NULL, 0, 0},
+     "device memory the l1tlb_miss pattern spans (default: a quarter of free memory, at most "
+     "16GB)", NULL, 0, 0},
+    {"tlb-span", GS_OPT_BYTES, &opt.tlb_span, "BYTES",
+     "virtual span of the tlb_miss pattern, aliased onto at most 64MB of device memory (default "
+     "1TB; at least 16GB)", NULL, 0, 0},
 };
 const int gs_probe_global_patterns_opt_count =
     sizeof gs_probe_global_patterns_opts / sizeof gs_probe_global_patterns_opts[0];
@@ -45,7 +52,11 @@ const int gs_probe_global_patterns_opt_count =
 #define ELEMENT_SPACING 256u      /* bytes between chain elements of the latency patterns */
 #define BLOCK_BYTES 65536u        /* the L2-miss pattern stays inside blocks this large */
 #define LANES 32u
-#define TLB_REGIONS 8192u         /* regions of the TLB-miss pattern (at least --record) */
+#define TLB_REGIONS 8192u         /* regions of the TLB patterns (at least --record) */
+#define TLB_SPAN_DEFAULT (1ull << 40)
+#define TLB_SPAN_MIN (16ull << 30)  /* 8192 regions of one 2 MB mapping each */
+#define TLB_PHYSICAL_MAX (64ull << 20)  /* device memory behind the tlb_miss pattern's span */
+#define TLB_PHYSICAL_MIN (2ull << 20)   /* CUDA's mapping granularity */
 
 /* A chain and the plan around it. */
 typedef struct pattern {
@@ -53,6 +64,7 @@ typedef struct pattern {
     uint64_t *chain;
     size_t len;
     uint64_t footprint_bytes;
+    uint64_t physical_bytes;      /* aliased: the device memory behind the span (0: all of it) */
     unsigned warmup_passes;
 } pattern;
 
@@ -70,17 +82,23 @@ static int blocked_chain(gs_rng *rng, size_t count, uint64_t *out)
     return 0;
 }
 
-enum { PAT_L1_HIT, PAT_L2_HIT, PAT_L2_MISS, PAT_TLB_MISS, PAT_COUNT };
-static const char *const pattern_names[PAT_COUNT] = { "l1_hit", "l2_hit", "l2_miss", "tlb_miss" };
+enum { PAT_L1_HIT, PAT_L2_HIT, PAT_L2_MISS, PAT_L1TLB_MISS, PAT_TLB_MISS, PAT_COUNT };
+static const char *const pattern_names[PAT_COUNT] = { "l1_hit", "l2_hit", "l2_miss",
+                                                      "l1tlb_miss", "tlb_miss" };
 static const char *const pattern_methods[PAT_COUNT] = {
     "median of recorded latencies (ci95: the widest of t sd / sqrt n, the order statistics' and "
     "the 16 lines' own medians'): 16 elements 256 B apart, random cycle, 2 warm passes",
     "median of recorded latencies: random cycle over a quarter of L2 (256 B apart), 1 warm pass",
     "median of recorded latencies: cold (no warm pass), random inside 64 KB blocks in order",
     "median of the latencies of a whole cold pass, one element in each of 8192 --tlb-footprint "
-    "regions in random order (all of them, whatever --record: the first 256 read 718 cycles on "
-    "an H100 and the first 1024 858); two passes over two draws of regions, their mean, the "
-    "interval at least their difference",
+    "regions of device memory in random order (all of them, whatever --record: the first 256 "
+    "read 718 cycles on an H100 and the first 1024 858): past a first TLB level's reach, inside "
+    "a second's on an H100 (2048 x 32 MB); two passes over two draws of regions, their mean, "
+    "the interval at least their difference",
+    "as l1tlb_miss over 8192 regions of --tlb-span virtual bytes, every region aliased onto one "
+    "allocation of at most 64 MB, each element on a physical line of its own: past every TLB "
+    "level's reach (an H100's walk read 868-877 cycles in some processes and 1920-1970 in "
+    "others, all draws of one process alike: compare runs with that in mind)",
 };
 
 static uint64_t tlb_footprint_default(const gs_device_info *info)
@@ -89,6 +107,19 @@ static uint64_t tlb_footprint_default(const gs_device_info *info)
                                                       : info->global_mem_bytes;
     uint64_t f = free_bytes / 4, cap = 16ull << 30;
     return f < cap ? f : cap;
+}
+
+/* The tlb_miss pattern's aliasing: len regions spacing bytes apart over about --tlb-span, each
+ * spacing a multiple of the physical allocation (a power of two from 2 MB to 64 MB, at least 256 B
+ * a region), so region r's element, moved r x (physical / len) bytes into it, lands on a physical
+ * place of its own. */
+static void alias_geometry(size_t len, uint64_t *spacing, uint64_t *physical)
+{
+    uint64_t phys = TLB_PHYSICAL_MIN, per = opt.tlb_span / len;
+    while (phys < (uint64_t)len * 256 || (phys < TLB_PHYSICAL_MAX && 2 * phys <= per))
+        phys *= 2;
+    *physical = phys;
+    *spacing = per < phys ? phys : per / phys * phys;
 }
 
 /* Chain and warm-up of one latency pattern (Table 3). */
@@ -104,12 +135,15 @@ static int build_pattern(int which, const gs_device_info *info, size_t record, g
         len = n < 64 ? 64 : n > 65536 ? 65536 : (size_t)n;
     } else if (which == PAT_L2_MISS) {
         len = record > 2048 ? record : 2048;
-    } else if (which == PAT_TLB_MISS) {   /* many regions: writing them evicts the first from
-                                             the TLBs before the cold pass starts */
+    } else if (which == PAT_L1TLB_MISS) {   /* many regions: writing them evicts the first
+                                               from the TLBs before the cold pass starts */
         len = record > TLB_REGIONS ? record : TLB_REGIONS;
         spacing = opt.tlb_footprint / len / 4096 * 4096;
         if (spacing < BLOCK_BYTES)
             spacing = BLOCK_BYTES;
+    } else if (which == PAT_TLB_MISS) {
+        len = record > TLB_REGIONS ? record : TLB_REGIONS;
+        alias_geometry(len, &spacing, &p->physical_bytes);
     }
     p->chain = malloc(len * sizeof *p->chain);
     if (!p->chain)
@@ -119,6 +153,9 @@ static int build_pattern(int which, const gs_device_info *info, size_t record, g
                                   : gs_chain_sattolo(rng, len, spacing, p->chain);
     p->footprint_bytes = which == PAT_L2_MISS
         ? (len * ELEMENT_SPACING + BLOCK_BYTES - 1) / BLOCK_BYTES * BLOCK_BYTES : len * spacing;
+    if (which == PAT_TLB_MISS)   /* region r on physical line r of the allocation */
+        for (size_t i = 0; i < len; i++)
+            p->chain[i] += p->chain[i] / spacing * (p->physical_bytes / len / 256 * 256);
     return rc;
 }
 
@@ -132,7 +169,8 @@ static bool soft_error(int rc)
 static gs_chase_plan pattern_plan(const pattern *pt, gs_load_path path, unsigned eb)
 {
     return (gs_chase_plan){ .space = GS_SPACE_GLOBAL, .path = path,
-                            .footprint_bytes = pt->footprint_bytes, .chain = pt->chain,
+                            .footprint_bytes = pt->footprint_bytes,
+                            .physical_bytes = pt->physical_bytes, .chain = pt->chain,
                             .chain_len = pt->len, .element_bytes = eb,
                             .warmup_passes = pt->warmup_passes, .walkers = 1, .lanes = 1,
                             .carveout_percent = -1 };
@@ -256,14 +294,15 @@ static int trace_cost(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, double *c
     return rc;
 }
 
-/* One pattern's median latency on one path. The TLB-miss pattern is walked twice, over two
- * draws of its regions, its interval at least the two medians' difference: its median moved by
- * 10-15 cycles between processes on an H100 (session 14), far beyond one pass's interval. */
+/* One pattern's median latency on one path. A TLB pattern is walked twice, over two draws of its
+ * regions, its interval at least the two medians' difference: l1tlb_miss's median moved by 10-15
+ * cycles between processes on an H100 (session 14), far beyond one pass's interval. */
 static int table_latency(gs_probe_ctx *ctx, int k, gs_load_path path, gs_rng *rng,
                          gs_summary *s, gs_error *err)
 {
     gs_summary d[2];
-    int rc = 0, draws = k == PAT_TLB_MISS ? 2 : 1;
+    bool tlb = k == PAT_L1TLB_MISS || k == PAT_TLB_MISS;
+    int rc = 0, draws = tlb ? 2 : 1;
     for (int i = 0; i < draws && !rc; i++) {
         pattern pt = { 0 };
         if (build_pattern(k, ctx->info, (size_t)opt.record, rng, &pt) != 0)
@@ -271,7 +310,7 @@ static int table_latency(gs_probe_ctx *ctx, int k, gs_load_path path, gs_rng *rn
                          pattern_names[k]);
         else
             rc = chase_latency(ctx, &pt, path, 8, 1, 0,
-                               k == PAT_TLB_MISS ? pt.len : (size_t)opt.record, true, &d[i],
+                               tlb ? pt.len : (size_t)opt.record, true, &d[i],
                                err);
         free(pt.chain);
     }
@@ -308,7 +347,7 @@ static int latency_table(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, gs_err
             gs_summary s;
             rc = table_latency(ctx, k, path, rng, &s, err);
             if (!rc) {
-                char method[448];
+                char method[640];
                 snprintf(method, sizeof method, "%s; less the trace's own cost "
                          "(trace_cost_cycles, %.1f cycles; ci95 of both)", pattern_methods[k],
                          cost);
@@ -321,7 +360,8 @@ static int latency_table(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, gs_err
         }
         char series[48];
         snprintf(series, sizeof series, "table3_%s", name);
-        gs_series(p, series, "pattern (0 l1_hit, 1 l2_hit, 2 l2_miss, 3 tlb_miss)", "",
+        gs_series(p, series, "pattern (0 l1_hit, 1 l2_hit, 2 l2_miss, 3 l1tlb_miss, 4 tlb_miss)",
+                  "",
                   "latency", "cycles", x, y, PAT_COUNT);
     }
     return rc;
@@ -497,10 +537,15 @@ int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
     opt.timed = 256;
     opt.paths = "default,ca,cg,cv,nc";
     opt.tlb_footprint = tlb_footprint_default(ctx->info);
+    opt.tlb_span = TLB_SPAN_DEFAULT;
     int rc = gs_probe_parse_opts(ctx, gs_probe_global_patterns_opts,
                                  gs_probe_global_patterns_opt_count, err);
     if (rc)
         return rc;
+    if (opt.tlb_span < TLB_SPAN_MIN)
+        return gs_fail(err, GS_ERR_USAGE, "--tlb-span: %llu bytes is too little to pass a TLB's "
+                       "reach; give at least 16GB (default 1TB)",
+                       (unsigned long long)opt.tlb_span);
     if (opt.walkers < 1)
         return gs_fail(err, GS_ERR_USAGE, "--walkers must be at least 1");
     if ((rc = check_paths(err)))
@@ -511,6 +556,7 @@ int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "timed", opt.timed);
     gs_param_string(p, "paths", opt.paths);
     gs_param_int(p, "tlb_footprint_bytes", (long long)opt.tlb_footprint);
+    gs_param_int(p, "tlb_span_bytes", (long long)opt.tlb_span);
     gs_rng rng;
     gs_rng_seed(&rng, ctx->seed);
     rc = latency_table(ctx, p, &rng, err);

@@ -2,7 +2,8 @@
 # End-to-end test of probe global-patterns on the built-in simulator models: the request
 # granularity inferred from the L1-hit warp sweep (sector_bytes, line_bytes, and the extra cycles
 # per sector and per line) must equal the model's L1 geometry and warp_request costs, and the
-# latency table must order as the model does (L1 hit < L2 hit < L2 miss < TLB miss, and path cg
+# latency table must order as the model does (L1 hit < L2 hit < L2 miss < l1tlb_miss <= tlb_miss,
+# each TLB pattern an L2 miss plus the penalties of the TLB levels its span passes, and path cg
 # never hits L1), and the trace's own cost (taken off every latency) must read about 0, as the
 # simulator's records cost nothing beyond the load.
 set -u
@@ -45,10 +46,31 @@ if sector != line:
     close("l1_latency_extra_line_cycles", req["extra_line_cycles"])
 else:
     close("l1_latency_extra_line_cycles", req["extra_sector_cycles"] + req["extra_line_cycles"])
-order = [val("latency_%s_ca_cycles" % p) for p in ("l1_hit", "l2_hit", "l2_miss", "tlb_miss")]
+order = [val("latency_%s_ca_cycles" % p)
+         for p in ("l1_hit", "l2_hit", "l2_miss", "l1tlb_miss", "tlb_miss")]
 has_l1 = "cg" not in l1["paths"]           # the first cache on path ca is an L1 (not the L2)
-if not (order[0] <= order[1] < order[2] < order[3]) or (has_l1 and not order[0] < order[1]):
+if not (order[0] <= order[1] < order[2] < order[3] <= order[4]) or (has_l1 and not order[0] < order[1]):
     bad.append("path ca latencies not increasing: %s" % order)
+# the TLB patterns cost an L2 miss plus the penalty of every TLB level whose reach (entries x
+# coverage) their span passes: l1tlb_miss's device memory, tlb_miss's aliased terabyte
+params = doc["probes"][0]["params"]
+jitter = model.get("noise", {}).get("jitter_cycles", 0) + 2
+for pat, span in (("l1tlb_miss", params["tlb_footprint_bytes"]), ("tlb_miss", params["tlb_span_bytes"])):
+    extra, clear, skipped = 0, True, set()
+    for t in mem.get("tlbs", []):
+        reach = t["entries"] * t.get("coverage_bytes", t["page_bytes"])
+        if 2 * reach <= span:
+            extra += t["miss_penalty_cycles"]
+            skipped |= set(t.get("on_miss_skip", []))   # a cache such a miss does not look up
+        elif reach < span:
+            clear = False                   # a reach near the span: hits and misses mix
+    extra -= sum(c.get("miss_cycles", 0) for c in mem["caches"]
+                 if c["name"] in skipped and "ca" in c["paths"])
+    got = val("latency_%s_ca_cycles" % pat) - val("latency_l2_miss_ca_cycles")
+    if clear and abs(got - extra) > jitter:
+        bad.append("%s costs %.1f cycles over an L2 miss, the model's TLB levels %d" % (pat, got, extra))
+    if pat == "tlb_miss" and not clear:
+        bad.append("a TLB level of the model reaches about --tlb-span")
 if has_l1 and val("latency_l1_hit_cg_cycles") <= val("latency_l1_hit_ca_cycles"):
     bad.append("path cg hit L1")
 want = l1["hit_latency_cycles"] + mem.get("path_extra_cycles", {}).get("ca", 0)

@@ -67,6 +67,8 @@ check "plot --out checked first" 2 $B plot "$SRC/README.md" --out "$SRC/README.m
 one_line_error "plot --out checked first" "--out"
 check "paths checked first" 2 $B run global-patterns --paths default,bogus --device "$MIN"
 one_line_error "paths checked first" "'bogus' is not a load path"
+check "tlb-span checked first" 2 $B run global-patterns --tlb-span 1MB --device "$MIN"
+one_line_error "tlb-span checked first" "at least 16GB"
 
 # Options anywhere on the line; --version; options a command does not use are refused.
 check "--version" 0 $B --version && grep -q "^gpusonar " "$T/out" || { echo "FAIL: --version"; fails=$((fails+1)); }

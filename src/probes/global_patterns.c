@@ -43,8 +43,8 @@ const gs_opt gs_probe_global_patterns_opts[] = {
      "device memory the l1tlb_miss pattern spans (default: a quarter of free memory, at most "
      "16GB)", NULL, 0, 0},
     {"tlb-span", GS_OPT_BYTES, &opt.tlb_span, "BYTES",
-     "virtual span of the tlb_miss pattern, aliased onto at most 64MB of device memory (default "
-     "1TB; at least 16GB)", NULL, 0, 0},
+     "virtual span of the tlb_miss pattern's 8192 regions, aliased onto at most 64MB of device "
+     "memory (default 1TB; at least 16GB)", NULL, 0, 0},
 };
 const int gs_probe_global_patterns_opt_count =
     sizeof gs_probe_global_patterns_opts / sizeof gs_probe_global_patterns_opts[0];
@@ -109,7 +109,7 @@ static uint64_t tlb_footprint_default(const gs_device_info *info)
     return f < cap ? f : cap;
 }
 
-/* The tlb_miss pattern's aliasing: len regions spacing bytes apart over about --tlb-span, each
+/* The tlb_miss pattern's aliasing: len (8192) regions spacing bytes apart over --tlb-span, each
  * spacing a multiple of the physical allocation (a power of two from 2 MB to 64 MB, at least 256 B
  * a region), so region r's element, moved r x (physical / len) bytes into it, lands on a physical
  * place of its own. */
@@ -141,8 +141,8 @@ static int build_pattern(int which, const gs_device_info *info, size_t record, g
         spacing = opt.tlb_footprint / len / 4096 * 4096;
         if (spacing < BLOCK_BYTES)
             spacing = BLOCK_BYTES;
-    } else if (which == PAT_TLB_MISS) {
-        len = record > TLB_REGIONS ? record : TLB_REGIONS;
+    } else if (which == PAT_TLB_MISS) {   /* 8192 whatever --record: 64 MB hold them */
+        len = TLB_REGIONS;
         alias_geometry(len, &spacing, &p->physical_bytes);
     }
     p->chain = malloc(len * sizeof *p->chain);

@@ -106,6 +106,11 @@ typedef enum gs_policy {
     GS_POLICY_SLRU,           /* segmented LRU: a hit protects a line, at most `protect` a set
                                  (the least recent other goes back); the victim is the least
                                  recent unprotected line (the simulator's "slru") */
+    GS_POLICY_HSLRU,          /* segmented LRU over the last `protect` hits: the protected lines
+                                 are those of the last `protect` hit events (a line hit twice in
+                                 a row holds two of them), a line no longer among them goes back
+                                 to the most recent end of the unprotected ones; the victim is
+                                 the least recent unprotected line (the simulator's "hslru") */
     GS_POLICY_RANDOM,
     GS_POLICY_WEIGHTED,
     GS_POLICY_UNKNOWN,
@@ -113,11 +118,11 @@ typedef enum gs_policy {
 
 const char *gs_policy_name(gs_policy p);
 
-/* Hits that a deterministic policy (LRU, FIFO, PLRU, SRRIP, SLRU) predicts for one set of `ways`
- * ways that starts empty and fills empty ways lowest first: blocks[i] is the block accessed at
- * step i (small integers). protect: SLRU's most protected lines, 1 .. ways - 1 (ignored by the
- * others). -1 for a policy it cannot predict, ways 0 or over 256 (PLRU: over 64), or SLRU with
- * protect out of range. */
+/* Hits that a deterministic policy (LRU, FIFO, PLRU, SRRIP, SLRU, HSLRU) predicts for one set of
+ * `ways` ways that starts empty and fills empty ways lowest first: blocks[i] is the block
+ * accessed at step i (small integers). protect: SLRU's most protected lines, HSLRU's hits
+ * remembered, 1 .. ways - 1 (ignored by the others). -1 for a policy it cannot predict, ways 0 or
+ * over 256 (PLRU: over 64), or SLRU or HSLRU with protect out of range. */
 int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, size_t n,
                       unsigned ways, bool *hit);
 

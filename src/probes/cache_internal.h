@@ -153,10 +153,12 @@ typedef struct cw_level {
      * candidate's share of mispredicted accesses on the first two (the largest over the
      * sequences; NaN: not run). */
     cw_policy_trace policy_trace[3];
-#define CW_SLRU_MAX_WAYS 16   /* SLRU candidates (1 .. ways - 1 protected) up to this many ways */
-#define CW_POLICY_CANDIDATES (4 + CW_SLRU_MAX_WAYS - 1)
+#define CW_SLRU_MAX_WAYS 16   /* SLRU candidates (1 .. ways - 1 protected) and HSLRU ones (2 ..
+                                 ways - 1 hits) up to this many ways */
+#define CW_POLICY_CANDIDATES (4 + 2 * (CW_SLRU_MAX_WAYS - 1))
     double policy_mismatch[2][CW_POLICY_CANDIDATES];
-    unsigned policy_protect;  /* GS_POLICY_SLRU: protected lines of a set (0: not determined) */
+    unsigned policy_protect;  /* SLRU: protected lines of a set; HSLRU: hits remembered (0: not
+                                 determined) */
     char why_protect[256];    /* why policy_protect is not determined */
     char protect_method[160]; /* how policy_protect was found */
     char size_nd_why[640];    /* set: size_bytes is reported not determined, for this reason

@@ -1,8 +1,8 @@
 /* Replacement policy (memory-hierarchy paper, section 3.2 (4), Fig. 8) on ways + 1 blocks of one
- * set: eight random sequences from cold compared with the misses LRU, FIFO, tree-PLRU, SRRIP and
- * segmented LRU (each count of protected lines) predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3
- * of the H100's L1 in the cyclic walk, SLRU keeps its twice-touched first block), which must
- * predict a cold cyclic walk too; else the victim way of every miss of that walk, and a
+ * set: eight random sequences from cold compared with the misses LRU, FIFO, tree-PLRU, SRRIP,
+ * segmented LRU (each count of protected lines) and segmented LRU over the last hits (each count
+ * of hits) predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3 of the H100's L1 in the cyclic
+ * walk, SLRU keeps its twice-touched first block), which must predict a cold cyclic walk too; else the victim way of every miss of that walk, and a
  * chi-square test of equal shares (random against weighted, as Fermi's L1) where its misses do
  * not repeat (a deterministic policy outside the candidates is not determined). */
 #include <math.h>
@@ -47,8 +47,9 @@ static int cold_trace(cw_walker *w, cw_level *lv, int which, const uint64_t *cha
 }
 
 /* The deterministic candidates whose predicted hits a random sequence is compared with: LRU,
- * FIFO, tree-PLRU, SRRIP, and segmented LRU with each count of protected lines (1 .. ways - 1,
- * sets of up to CW_SLRU_MAX_WAYS ways). */
+ * FIFO, tree-PLRU, SRRIP, segmented LRU with each count of protected lines (1 .. ways - 1) and
+ * segmented LRU over each count of last hits (2 .. ways - 1: over one hit it is SLRU-1), sets of
+ * up to CW_SLRU_MAX_WAYS ways. */
 typedef struct candidate {
     gs_policy policy;
     unsigned protect;
@@ -65,14 +66,22 @@ static size_t candidates_of(unsigned ways, candidate *c)
         c[n++] = (candidate){base_policies[i], 0};
     for (unsigned k = 1; ways <= CW_SLRU_MAX_WAYS && k < ways; k++)
         c[n++] = (candidate){GS_POLICY_SLRU, k};
+    for (unsigned k = 2; ways <= CW_SLRU_MAX_WAYS && k < ways; k++)
+        c[n++] = (candidate){GS_POLICY_HSLRU, k};
     return n;
+}
+
+/* Segmented LRU of either kind: protect-then-evict rounds test it and pick its count. */
+static bool segmented(gs_policy p)
+{
+    return p == GS_POLICY_SLRU || p == GS_POLICY_HSLRU;
 }
 
 static const char *candidate_name(candidate c, char *buf, size_t len)
 {
-    if (c.policy != GS_POLICY_SLRU)
+    if (!segmented(c.policy))
         return gs_policy_name(c.policy);
-    snprintf(buf, len, "slru-%u", c.protect);
+    snprintf(buf, len, "%s-%u", gs_policy_name(c.policy), c.protect);
     return buf;
 }
 
@@ -95,7 +104,8 @@ typedef struct trace {
     size_t n;
 } trace;
 
-#define CANDIDATES_TEXT "lru, fifo, plru, srrip, slru-k (k of the ways protected)"
+#define CANDIDATES_TEXT "lru, fifo, plru, srrip, slru-k (k of the ways protected), hslru-k " \
+                        "(the lines of the last k hits protected)"
 
 /* Random sequences a candidate must all predict: one sequence is a chain of ways + 1 blocks x r
  * words repeated, so about 30 random accesses decide it; on the H100's L1 segmented LRU with one
@@ -274,60 +284,77 @@ static bool same_hits(candidate x, candidate y, const trace *t, unsigned ways)
     return same;
 }
 
-/* "a, b or c" of n counts into buf. */
-static void list_counts(const unsigned *k, unsigned n, char *buf, size_t len)
+/* "a, b or c" of n candidates' names into buf. */
+static void list_candidates(const candidate *c, unsigned n, char *buf, size_t len)
 {
     size_t at = 0;
+    char name[16];
     buf[0] = 0;
     for (unsigned i = 0; i < n && at < len; i++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%u",
-                               i == 0 ? "" : i + 1 == n ? " or " : ", ", k[i]);
+        at += (size_t)snprintf(buf + at, len - at, "%s%s",
+                               i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                               candidate_name(c[i], name, sizeof name));
 }
 
-/* Segmented LRU's protected count, and a test of segmented LRU itself, once the random sequences
- * and the cyclic walk fit it with each count in cand[fits[0..nfit)] (best first): round k
- * touches blocks 0 .. k-1 twice each (two words of their first fetch unit: the second touch
- * hits and protects the line) and blocks k .. ways once, behind a priming word of block 0, from
- * cold and repeated. With p < k protected lines the oldest protected ones go back and are
- * evicted before the once-touched ones, so the rounds k = 2 .. ways - 1 tell every p apart. A
- * round that splits none of several remaining counts is skipped; with one count left every round
- * still runs, as a test it must pass. A count stays while its predicted misses equal the
- * observed ones (to the tolerance). One left: lv->policy_protect; several: lv->why_protect;
- * none: segmented LRU is refuted and the policy is not determined (lv->why_policy). The last
- * round run is kept as evidence (policy_trace[2]). */
+/* Segmented LRU's kind and count, and a test of segmented LRU itself, once the random sequences
+ * and the cyclic walk fit it with each candidate in cand[fits[0..nfit)] (best first; slru-k or
+ * hslru-k): round k touches blocks 0 .. k-1 twice each (two words of their first fetch unit: the
+ * second touch hits and protects the line) and blocks k .. ways once, behind a priming word of
+ * block 0, from cold and repeated. With p < k protected lines the oldest protected ones go back
+ * and are evicted before the once-touched ones, so the rounds k = 2 .. ways - 1 tell the counts
+ * apart; then the same rounds with three touches each (two hits a line), where segmented LRU
+ * over the last p hits protects only the last p / 2 lines (rounded up) and segmented LRU with p
+ * protected lines p of them, and rounds of two passes over blocks 0 .. k-1 (one hit a line a
+ * pass, once the round has settled), where the last hits are k lines again: two touches alone
+ * left slru-3, hslru-5 and hslru-6 on a 16-way model, three touches hslru-5 and hslru-6, and
+ * slru-1 and hslru-2 on 8 and 16 ways (each touch after the first hits in every settled
+ * repetition, so the last two hits are one line's); with the passes every pair of candidates
+ * up to 16 ways differs at least once a repetition (an offline check of the two predictors). A
+ * round that splits none of several remaining candidates is skipped; with one left every round
+ * still runs, as a test it must pass. A candidate stays while its predicted misses equal the
+ * observed ones (to the tolerance). One left: lv->policy and lv->policy_protect; several:
+ * lv->why_protect; none: segmented LRU is refuted and the policy is not determined
+ * (lv->why_policy). The last round run is kept as evidence (policy_trace[2]). */
 static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
                         const candidate *cand, const size_t *fits, size_t nfit, gs_error *err)
 {
-    unsigned ways = (unsigned)(m - 1), keep[CW_SLRU_MAX_WAYS], nkeep = 0, rounds = 0;
+    unsigned ways = (unsigned)(m - 1), nkeep = 0, rounds = 0;
+    candidate keep[CW_POLICY_CANDIDATES];
     size_t words = lv->fetch_bytes >= 3 * w->elem ? lv->fetch_bytes / w->elem : 0;
-    char counts[96];
+    char names[160];
     for (size_t i = 0; i < nfit; i++)
-        keep[nkeep++] = cand[fits[i]].protect;
-    list_counts(keep, nkeep, counts, sizeof counts);
+        keep[nkeep++] = cand[fits[i]];
+    list_candidates(keep, nkeep, names, sizeof names);
     double tol = 0.02 + 3 * w->band.outlier_rate, refuted = NAN;
     unsigned refuted_k = 0;
     uint32_t *blocks = malloc(w->cap * sizeof *blocks);
-    uint32_t *block_of = malloc(3 * m * sizeof *block_of);
+    uint32_t *block_of = malloc(4 * m * sizeof *block_of);
     bool *miss = malloc(w->cap * sizeof *miss);
     int rc = blocks && miss && block_of ? 0 : gs_fail(err, GS_ERR_NO_MEMORY, "out of memory");
-    for (unsigned k = 2; !rc && !w->tlb && words && nkeep > 0 && k < ways; k++) {
+    for (unsigned r = 0; !rc && !w->tlb && words && nkeep > 0 && r < 3 * ways; r++) {
+        unsigned k = r % ways, kind = r / ways, touches = kind == 1 ? 3 : 2;
+        if (k < 2 || touches >= words)
+            continue;
         size_t len = 0, n = 0;
-        w->chain2[len] = group[0] + 2 * w->elem;                  /* priming word */
+        w->chain2[len] = group[0] + touches * w->elem;            /* priming word */
         block_of[len++] = 0;
-        for (unsigned b = 0; b <= ways; b++)
-            for (unsigned t = 0; t < (b < k ? 2u : 1u); t++) {
+        for (unsigned b = 0; kind == 2 && b < 2 * k; b++) {       /* two passes over 0 .. k-1 */
+            w->chain2[len] = group[b % k] + (b / k) * w->elem;
+            block_of[len++] = b % k;
+        }
+        for (unsigned b = kind == 2 ? k : 0; b <= ways; b++)
+            for (unsigned t = 0; t < (b < k ? touches : 1u); t++) {
                 w->chain2[len] = group[b] + t * w->elem;
                 block_of[len++] = b;
             }
-        /* with several counts left, skip a round whose predictions agree for all of them (from
-         * a copy of the chain long enough that the repetitions settle) */
+        /* with several candidates left, skip a round whose predictions agree for all of them
+         * (from a copy of the chain long enough that the repetitions settle) */
         trace copy = {blocks, NULL, w->cap / len * len};
         for (size_t i = 0; i < copy.n; i++)
             blocks[i] = block_of[i % len];
         bool split = nkeep == 1;
         for (unsigned i = 1; !split && i < nkeep; i++)
-            split = !same_hits((candidate){GS_POLICY_SLRU, keep[0]},
-                               (candidate){GS_POLICY_SLRU, keep[i]}, &copy, ways);
+            split = !same_hits(keep[0], keep[i], &copy, ways);
         if (!split)
             continue;
         rc = cold_trace(w, lv, 2, w->chain2, block_of, len, ROUND_REPS * len, blocks, miss, &n,
@@ -335,7 +362,7 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
         rounds++;
         unsigned left = 0;
         for (unsigned i = 0; !rc && i < nkeep; i++) {
-            double mm = gs_policy_mismatch(GS_POLICY_SLRU, keep[i], blocks, miss, n, ways);
+            double mm = mismatch_of(keep[i], blocks, miss, n, ways);
             if (mm <= tol)
                 keep[left++] = keep[i];
             else if (!(mm >= refuted))
@@ -345,29 +372,36 @@ static int pick_protect(cw_walker *w, cw_level *lv, const uint64_t *group, size_
             nkeep = left;
     }
     free(blocks), free(miss), free(block_of);
-    lv->policy_protect = nkeep == 1 ? keep[0] : 0;
-    snprintf(lv->protect_method, sizeof lv->protect_method, "the one count of protected lines "
-             "whose segmented LRU predicts eight random sequences, the cyclic walk and %u "
-             "protect-then-evict rounds", rounds);
-    if (rc || nkeep == 1)
+    lv->policy = nkeep == 1 ? keep[0].policy : GS_POLICY_UNKNOWN;
+    lv->policy_protect = nkeep == 1 ? keep[0].protect : 0;
+    if (rc || nkeep == 1) {
+        char one[16];
+        snprintf(lv->protect_method, sizeof lv->protect_method, "the one count whose segmented "
+                 "LRU (%s) predicts eight random sequences, the cyclic walk and %u "
+                 "protect-then-evict rounds", candidate_name(keep[0], one, sizeof one), rounds);
         return rc;
+    }
     if (nkeep == 0) {
-        lv->policy = GS_POLICY_UNKNOWN;
-        snprintf(lv->why_policy, sizeof lv->why_policy, "segmented LRU with %s protected lines "
-                 "predicts eight random sequences over %u blocks of one set and a cyclic walk "
-                 "over them (no other candidate predicts both), but not the protect-then-evict rounds "
-                 "(round %u: %.1f %% of its accesses mispredicted at best; tolerance %.1f %%; "
-                 "the round's trace is series policy_round_*; a policy that predicts every "
-                 "trace of the record within the tolerance would decide it)", counts, ways + 1,
-                 refuted_k,
+        snprintf(lv->why_policy, sizeof lv->why_policy, "segmented LRU (%s) predicts eight "
+                 "random sequences over %u blocks of one set and a cyclic walk over them (no "
+                 "other candidate predicts both), but not the protect-then-evict rounds (round "
+                 "%u: %.1f %% of its accesses mispredicted at best; tolerance %.1f %%; the "
+                 "round's trace is series policy_round_*; a policy that predicts every trace of "
+                 "the record within the tolerance would decide it)", names, ways + 1, refuted_k,
                  100 * refuted, 100 * tol);
         return 0;
     }
-    list_counts(keep, nkeep, counts, sizeof counts);
-    snprintf(lv->why_protect, sizeof lv->why_protect, "segmented LRU with %s protected lines "
-             "predicts both traces%s", counts, w->tlb ? " (a TLB's entries have no second word "
-             "to protect them with)" : !words ? " (a fetch unit of fewer than three words leaves "
-             "the protect-then-evict rounds no words)" : " and every protect-then-evict round");
+    bool one_kind = true;
+    for (unsigned i = 1; i < nkeep; i++)
+        one_kind = one_kind && keep[i].policy == keep[0].policy;
+    lv->policy = one_kind ? keep[0].policy : GS_POLICY_UNKNOWN;
+    list_candidates(keep, nkeep, names, sizeof names);
+    snprintf(one_kind ? lv->why_protect : lv->why_policy,
+             one_kind ? sizeof lv->why_protect : sizeof lv->why_policy,
+             "segmented LRU as %s predicts both traces%s", names, w->tlb ? " (a TLB's entries "
+             "have no second word to protect them with)" : !words ? " (a fetch unit of fewer "
+             "than three words leaves the protect-then-evict rounds no words)" : " and every "
+             "protect-then-evict round");
     return 0;
 }
 
@@ -397,7 +431,7 @@ static int confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, 
             at--;
         }
         fits[at] = c;
-        nslru += cand[c].policy == GS_POLICY_SLRU;
+        nslru += segmented(cand[c].policy);
     }
     lv->policy = GS_POLICY_UNKNOWN;
     if (nfit == 0) {
@@ -408,11 +442,10 @@ static int confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, 
         return 0;
     }
     if (nslru == nfit) {
-        lv->policy = GS_POLICY_SLRU;
         lv->policy_method = "eight random sequences over ways + 1 blocks of one set, from cold, "
-                            "and a cyclic walk over them: observed misses equal the predicted "
-                            "misses of segmented LRU in all, and of no other of "
-                            CANDIDATES_TEXT;
+                            "a cyclic walk over them and protect-then-evict rounds: observed "
+                            "misses equal the predicted misses of this segmented LRU in all, and "
+                            "of no other of " CANDIDATES_TEXT;
         return pick_protect(w, lv, group, m, cand, fits, nslru, err);
     }
     candidate best = cand[fits[0]];

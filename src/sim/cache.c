@@ -83,11 +83,12 @@ static int check_policy(const sim_geometry *g, const char **key, char *msg, size
 {
     *key = g->policy == SIM_POLICY_WEIGHTED && g->way_probabilities ? "way_probabilities"
                                                                      : "policy";
-    for (unsigned s = 0; g->policy == SIM_POLICY_SLRU && s < g->sets; s++) {
+    bool segmented = g->policy == SIM_POLICY_SLRU || g->policy == SIM_POLICY_HSLRU;
+    for (unsigned s = 0; segmented && s < g->sets; s++) {
         unsigned ways = g->ways_per_set[s];
         if (ways < 2 || ways > SIM_SCAN_MAX_WAYS)
-            return snprintf(msg, len, "slru needs 2 to %d ways in every set", SIM_SCAN_MAX_WAYS),
-                   -1;
+            return snprintf(msg, len, "%s needs 2 to %d ways in every set",
+                            sim_policy_name(g->policy), SIM_SCAN_MAX_WAYS), -1;
         *key = "protected_ways";
         if (g->protected_ways < 1 || g->protected_ways >= ways)
             return snprintf(msg, len, "must be a whole number 1 .. ways - 1"), -1;
@@ -280,8 +281,8 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     }
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
         return sim_cache_free(c), -1;
-    if ((g->policy == SIM_POLICY_SRRIP || g->policy == SIM_POLICY_SLRU) &&
-        !(c->rrpv = calloc(c->total_ways, 1)))
+    if ((g->policy == SIM_POLICY_SRRIP || g->policy == SIM_POLICY_SLRU ||
+         g->policy == SIM_POLICY_HSLRU) && !(c->rrpv = calloc(c->total_ways, 1)))
         return sim_cache_free(c), -1;
     c->data_newest = c->data_oldest = SIM_NO_SLOT;
     if (g->data_lines &&
@@ -487,8 +488,8 @@ static unsigned weighted_victim(const double *cumulative, unsigned ways, double 
 
 const char *sim_policy_name(sim_policy p)
 {
-    static const char *const names[SIM_POLICY_COUNT] = {"lru", "fifo", "random", "plru",
-                                                        "weighted", "srrip", "slru"};
+    static const char *const names[SIM_POLICY_COUNT] = {"lru",   "fifo", "random", "plru",
+                                                        "weighted", "srrip", "slru", "hslru"};
     return p < SIM_POLICY_COUNT ? names[p] : "unknown";
 }
 
@@ -542,6 +543,7 @@ static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned
     case SIM_POLICY_SRRIP:
         return srrip_victim(c->rrpv + c->set_base[set], ways);
     case SIM_POLICY_SLRU:
+    case SIM_POLICY_HSLRU:
         return slru_victim(c, st, set, ways);
     case SIM_POLICY_WEIGHTED:
     default:
@@ -624,6 +626,31 @@ static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w
     order_make_newest(st, w);
 }
 
+/* HSLRU (scanned): every use makes way w the newest; a fill leaves it unprotected, a hit gives
+ * it the newest of the protected_ways places of the last hits, and the way whose place that
+ * takes (the oldest hit), left with none, goes back to the most recent end of the unprotected
+ * ways (analysis/cache_infer.c predicts the same). */
+static void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+{
+    uint8_t *held = c->rrpv + c->set_base[set];
+    order_make_newest(st, w);
+    if (filled) {
+        held[w] = 0;
+        return;
+    }
+    unsigned k = c->geo->protected_ways, n = (unsigned)(st->plru >> 60) + 1;
+    uint64_t hist = (st->plru << 4 | w) & ((1ull << 60) - 1);
+    held[w]++;
+    if (n > k) {
+        unsigned d = (unsigned)(hist >> (4 * k)) & 15;
+        hist &= (1ull << (4 * k)) - 1;
+        n = k;
+        if (--held[d] == 0)
+            order_make_newest(st, d);
+    }
+    st->plru = (uint64_t)n << 60 | hist;
+}
+
 /* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
  * PLRU points the tree away from it. */
 static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, unsigned w,
@@ -636,6 +663,10 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, uns
     }
     if (p == SIM_POLICY_SLRU) {
         slru_touch(c, st, set, w, filled);
+        return;
+    }
+    if (p == SIM_POLICY_HSLRU) {
+        hslru_touch(c, st, set, w, filled);
         return;
     }
     if (c->scan) {

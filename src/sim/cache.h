@@ -34,11 +34,17 @@ typedef enum sim_policy {
                                    protected_ways per set (the least recent protected one goes
                                    back when one more is); victim: the least recent unprotected
                                    line. Scanned sets only (at most SIM_SCAN_MAX_WAYS ways). */
+    SIM_POLICY_HSLRU,           /* segmented LRU over the last protected_ways hits: the lines of
+                                   the last protected_ways hit events are protected (a line hit
+                                   twice in a row holds two places; its count of places in rrpv),
+                                   a line left with none goes back to the most recent end of the
+                                   unprotected ones; victim: the least recent unprotected line
+                                   (the H100's L1, session 17). Scanned sets only. */
 } sim_policy;
 
-#define SIM_POLICY_COUNT (SIM_POLICY_SLRU + 1)
+#define SIM_POLICY_COUNT (SIM_POLICY_HSLRU + 1)
 
-/* A policy's name as model files spell it ("lru" ... "slru"); "unknown" out of range. */
+/* A policy's name as model files spell it ("lru" ... "hslru"); "unknown" out of range. */
 const char *sim_policy_name(sim_policy p);
 
 typedef enum sim_mapping_kind {
@@ -65,7 +71,8 @@ typedef struct sim_geometry {
     sim_mapping mapping;
     sim_policy policy;
     double *way_probabilities;  /* WEIGHTED only: ways entries summing to 1; owned */
-    unsigned protected_ways;    /* SLRU only: most protected lines of a set, 1 .. ways - 1 */
+    unsigned protected_ways;    /* SLRU: most protected lines of a set; HSLRU: hits whose lines
+                                   are protected; 1 .. ways - 1 */
     uint64_t data_lines;        /* lines of data the store holds at once, fewer than its slots
                                    (tags), or 0: one per slot. A fill past it drops the data of
                                    the least recently used line anywhere in the store (its tag
@@ -92,7 +99,8 @@ typedef struct sim_big_slot {
 /* Per set: what changes on an access besides the slots. A set whose epoch is not the store's is
  * empty: a reset only advances the store's epoch, and each set is emptied when next used. */
 typedef struct sim_set_state {
-    uint64_t plru;              /* PLRU: tree bits */
+    uint64_t plru;              /* PLRU: tree bits; HSLRU: the ways of the last hits, 4 bits
+                                   each (newest lowest), their count in bits 60..63 */
     uint32_t epoch;
     uint32_t used;              /* ways filled: ways 0..used-1 hold blocks (fills take the lowest
                                    empty way, and nothing empties a way but a reset) */
@@ -132,7 +140,8 @@ typedef struct sim_cache {
     unsigned index_shift;       /* 64 - log2(index entries) */
     double *cumulative;         /* WEIGHTED: running sums of the way probabilities */
     uint8_t *rrpv;              /* SRRIP, per slot: re-reference prediction value 0..3; SLRU:
-                                   1 when the slot's line is protected */
+                                   1 when the slot's line is protected; HSLRU: its places among
+                                   the last hits (protected when not 0) */
     uint32_t epoch;             /* current epoch (never 0: zeroed state is empty) */
     uint8_t *persisting;        /* NULL: no persisting lines; else per slot, 1 = a persisting
                                    line (sim_cache_set_persisting) */

@@ -192,17 +192,21 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
     return 0;
 }
 
-/* "protected_ways" of an SLRU store, refused with any other policy; its range against the ways
- * is sim_geometry_check's, for every geometry (a carve-out entry inherits it). */
+/* "protected_ways" of an SLRU or HSLRU store, refused with any other policy; its range against
+ * the ways is sim_geometry_check's, for every geometry (a carve-out entry inherits it). */
 static int read_protected(const json_t *obj, const char *where, sim_geometry *g, gs_error *err)
 {
     json_t *v = json_object_get(obj, "protected_ways");
-    if (v && g->policy != SIM_POLICY_SLRU)
-        return fail_at(err, where, "protected_ways", "only for \"policy\": \"slru\"");
-    if (g->policy != SIM_POLICY_SLRU)
+    bool segmented = g->policy == SIM_POLICY_SLRU || g->policy == SIM_POLICY_HSLRU;
+    if (v && !segmented)
+        return fail_at(err, where, "protected_ways", "only for \"policy\": \"slru\" or "
+                       "\"hslru\"");
+    if (!segmented)
         return 0;
     if (!v)
-        return fail_at(err, where, "protected_ways", "missing: slru needs it (1 .. ways - 1)");
+        return fail_at(err, where, "protected_ways", g->policy == SIM_POLICY_SLRU
+                       ? "missing: slru needs it (1 .. ways - 1)"
+                       : "missing: hslru needs it (1 .. ways - 1)");
     if (!json_is_integer(v) || json_integer_value(v) < 1 ||
         json_integer_value(v) > SIM_SCAN_MAX_WAYS)
         return fail_at(err, where, "protected_ways", "must be a whole number 1 .. ways - 1");
@@ -221,7 +225,7 @@ static int read_policy(const json_t *obj, const char *where, sim_geometry *g, gs
             found = i;
     if (found < 0)
         return fail_at(err, where, "policy", "unknown; use lru, fifo, random, plru, weighted, "
-                       "srrip or slru");
+                       "srrip, slru or hslru");
     g->policy = (sim_policy)found;
     if (read_protected(obj, where, g, err))
         return GS_ERR_INPUT;

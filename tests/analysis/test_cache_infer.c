@@ -272,6 +272,29 @@ static void policies_by_hand(void **state)
     assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 2, r, 8, 4, rh), 0);
     assert_memory_equal(rh, srrip, sizeof srrip);
     assert_string_equal(gs_policy_name(GS_POLICY_SLRU), "slru");
+    /* 4 ways, segmented LRU over the last two hits: A B C D A B E F G A. The hits on A and B
+     * protect both, so E F G evict C D E and A hits, as with two protected lines; with one, B's
+     * hit sends A back and G evicts it. A B C D A B B E F G A: B's second hit takes A's place
+     * among the last two hits, A goes back and G evicts it (A misses, as with one protected line,
+     * where two protected lines keep it): the rule of the H100's L1 traces (session 17). */
+    uint32_t h1[10] = {0, 1, 2, 3, 0, 1, 4, 5, 6, 0}, h2[11] = {0, 1, 2, 3, 0, 1, 1, 4, 5, 6, 0};
+    bool hh[11], want1[10] = {false, false, false, false, true, true, false, false, false, true};
+    bool want2[11] = {false, false, false, false, true, true, true, false, false, false, false};
+    assert_int_equal(gs_policy_predict(GS_POLICY_HSLRU, 2, h1, 10, 4, hh), 0);
+    assert_memory_equal(hh, want1, sizeof want1);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 1, h1, 10, 4, hh), 0);
+    assert_false(hh[9]);
+    assert_int_equal(gs_policy_predict(GS_POLICY_HSLRU, 2, h2, 11, 4, hh), 0);
+    assert_memory_equal(hh, want2, sizeof want2);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 2, h2, 11, 4, hh), 0);
+    assert_true(hh[10]);
+    /* over one hit it is segmented LRU with one protected line */
+    bool s1[11];
+    assert_int_equal(gs_policy_predict(GS_POLICY_HSLRU, 1, h2, 11, 4, hh), 0);
+    assert_int_equal(gs_policy_predict(GS_POLICY_SLRU, 1, h2, 11, 4, s1), 0);
+    assert_memory_equal(hh, s1, sizeof s1);
+    assert_int_equal(gs_policy_predict(GS_POLICY_HSLRU, 4, h2, 11, 4, hh), -1);
+    assert_string_equal(gs_policy_name(GS_POLICY_HSLRU), "hslru");
 }
 
 static void mismatch_picks_the_policy(void **state)

@@ -116,7 +116,7 @@ def cache_truth(c):
         t["way_probabilities"] = [frac(p) for p in c["way_probabilities"]]
     if t["policy"] == "random":
         t["way_probabilities"] = [1.0 / ways[0]] * ways[0]
-    if t["policy"] == "slru":
+    if t["policy"] in ("slru", "hslru"):
         t["protected_ways"] = c["protected_ways"]
     return t
 

@@ -60,7 +60,7 @@ want = [
 ]
 for w in want:
     assert w in lines, "missing line %r" % w
-for part in ["# -gpgpu_cache:dl1 not expressible: replacement policy slru; GPGPU-Sim has L",
+for part in ["# -gpgpu_cache:dl1 not expressible: replacement policy hslru; GPGPU-Sim has L",
              "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition"]:
     assert part in text, "missing %r" % part
 # the hopper model states its memory clock (2619 MHz), so the clock domains are filled

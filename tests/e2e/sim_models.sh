@@ -71,6 +71,10 @@ broken slru_range 'm["memory"]["caches"][2].update(policy="slru", protected_ways
   'memory.caches[2].protected_ways: must be a whole number 1 .. ways - 1'
 broken slru_ways 'm["memory"]["caches"][1].update(policy="slru", protected_ways=2)' \
   'memory.caches[1].policy: slru needs 2 to 16 ways in every set'
+broken hslru_missing 'm["memory"]["caches"][2]["policy"] = "hslru"' \
+  'memory.caches[2].protected_ways: missing: hslru needs it (1 .. ways - 1)'
+broken hslru_ways 'm["memory"]["caches"][1].update(policy="hslru", protected_ways=2)' \
+  'memory.caches[1].policy: hslru needs 2 to 16 ways in every set'
 broken slru_other 'm["memory"]["caches"][2]["protected_ways"] = 2' \
   'memory.caches[2].protected_ways: only for "policy": "slru"'
 broken far_alone 'm["memory"]["tlbs"][1]["far_hit_cycles"] = 9' \

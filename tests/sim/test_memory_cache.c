@@ -26,7 +26,7 @@ static sim_geometry make_geo(unsigned sets, unsigned ways, uint64_t block, sim_p
     for (unsigned s = 0; s < sets; s++)
         g.ways_per_set[s] = ways;
     g.policy = policy;
-    g.protected_ways = policy == SIM_POLICY_SLRU ? 2 : 0;   /* SLRU: half of 4 ways */
+    g.protected_ways = policy == SIM_POLICY_SLRU || policy == SIM_POLICY_HSLRU ? 2 : 0;
     return g;
 }
 
@@ -115,6 +115,22 @@ static void slru_sequence(void **state)
      * D's) would have gone to E, and D would have hit. */
     run_sequence(SIM_POLICY_SLRU, "ABABCDCEDA", out);
     assert_string_equal(out, "MMHHMMHMMM");
+}
+
+static void hslru_sequence(void **state)
+{
+    (void)state;
+    char out[32];
+    /* Over the last two hits (tests/analysis/test_cache_infer.c predicts the same): the hits on
+     * A and B protect both, so E F G evict C D E and A hits; B's second hit takes A's place, A
+     * goes back to the most recent end of the unprotected ways, and G evicts it. */
+    run_sequence(SIM_POLICY_HSLRU, "ABCDABEFGA", out);
+    assert_string_equal(out, "MMMMHHMMMH");
+    run_sequence(SIM_POLICY_HSLRU, "ABCDABBEFGA", out);
+    assert_string_equal(out, "MMMMHHHMMMM");
+    /* the cyclic walk of the H100's L1: A's two touches a round keep it; B C D E take turns */
+    run_sequence(SIM_POLICY_HSLRU, "AABCDEAABCDEAABCDE", out);
+    assert_string_equal(out, "MHMMMMHHMMMMHHMMMM");
 }
 
 /* Fill a 4-way set, then miss many times; count the way each miss replaced. */
@@ -447,6 +463,7 @@ int main(void)
         cmocka_unit_test(lru_sequence),      cmocka_unit_test(fifo_sequence),
         cmocka_unit_test(plru_sequence),     cmocka_unit_test(srrip_sequence),
         cmocka_unit_test(slru_sequence),
+        cmocka_unit_test(hslru_sequence),
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),

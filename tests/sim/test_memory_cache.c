@@ -120,17 +120,18 @@ static void slru_sequence(void **state)
 static void hslru_sequence(void **state)
 {
     (void)state;
-    char out[32];
     /* Over the last two hits (tests/analysis/test_cache_infer.c predicts the same): the hits on
      * A and B protect both, so E F G evict C D E and A hits; B's second hit takes A's place, A
-     * goes back to the most recent end of the unprotected ways, and G evicts it. */
-    run_sequence(SIM_POLICY_HSLRU, "ABCDABEFGA", out);
-    assert_string_equal(out, "MMMMHHMMMH");
-    run_sequence(SIM_POLICY_HSLRU, "ABCDABBEFGA", out);
-    assert_string_equal(out, "MMMMHHHMMMM");
-    /* the cyclic walk of the H100's L1: A's two touches a round keep it; B C D E take turns */
-    run_sequence(SIM_POLICY_HSLRU, "AABCDEAABCDEAABCDE", out);
-    assert_string_equal(out, "MHMMMMHHMMMMHHMMMM");
+     * goes back to the most recent end of the unprotected ways, and G evicts it; the cyclic walk
+     * of the H100's L1: A's two touches a round keep it, B C D E take turns. */
+    static const char *const cases[][2] = {{"ABCDABEFGA", "MMMMHHMMMH"},
+                                           {"ABCDABBEFGA", "MMMMHHHMMMM"},
+                                           {"AABCDEAABCDEAABCDE", "MHMMMMHHMMMMHHMMMM"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[32];
+        run_sequence(SIM_POLICY_HSLRU, cases[i][0], out);
+        assert_string_equal(out, cases[i][1]);
+    }
 }
 
 /* Fill a 4-way set, then miss many times; count the way each miss replaced. */

@@ -2,9 +2,10 @@
  * set: eight random sequences from cold compared with the misses LRU, FIFO, tree-PLRU, SRRIP,
  * segmented LRU (each count of protected lines) and segmented LRU over the last hits (each count
  * of hits) predict (SRRIP gives the victims 0, 1/3, 1/3, 1/3 of the H100's L1 in the cyclic
- * walk, SLRU keeps its twice-touched first block), which must predict a cold cyclic walk too; else the victim way of every miss of that walk, and a
- * chi-square test of equal shares (random against weighted, as Fermi's L1) where its misses do
- * not repeat (a deterministic policy outside the candidates is not determined). */
+ * walk, SLRU keeps its twice-touched first block), which must predict a cold cyclic walk too;
+ * else the victim way of every miss of that walk, and a chi-square test of equal shares (random
+ * against weighted, as Fermi's L1) where its misses do not repeat (a deterministic policy
+ * outside the candidates is not determined). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -103,6 +103,16 @@ __global__ void flush(char *p, size_t n) {
 
 struct Span { CUdeviceptr va; CUmemGenericAllocationHandle h; };
 
+static bool g_ep = false, g_memset = false;
+template <typename F> static F entry(const char *name)
+{
+    void *p = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q) != cudaSuccess || q != cudaDriverEntryPointSuccess) {
+        fprintf(stderr, "no entry point %s\n", name); exit(1);
+    }
+    return reinterpret_cast<F>(p);
+}
 static Span map_span(int dev)
 {
     Span s;
@@ -110,14 +120,18 @@ static Span map_span(int dev)
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = dev;
-    DRV(cuMemCreate(&s.h, PHYS, &prop, 0));
-    DRV(cuMemAddressReserve(&s.va, SPAN, 0, 0, 0));
+    auto create = g_ep ? entry<decltype(&cuMemCreate)>("cuMemCreate") : &cuMemCreate;
+    auto reserve = g_ep ? entry<decltype(&cuMemAddressReserve)>("cuMemAddressReserve") : &cuMemAddressReserve;
+    auto mapf = g_ep ? entry<decltype(&cuMemMap)>("cuMemMap") : &cuMemMap;
+    auto access = g_ep ? entry<decltype(&cuMemSetAccess)>("cuMemSetAccess") : &cuMemSetAccess;
+    DRV(create(&s.h, PHYS, &prop, 0));
+    DRV(reserve(&s.va, SPAN, g_ep ? PHYS : 0, 0, 0));
     for (uint64_t o = 0; o < SPAN; o += PHYS)
-        DRV(cuMemMap(s.va + o, PHYS, 0, s.h, 0));
+        DRV(mapf(s.va + o, PHYS, 0, s.h, 0));
     CUmemAccessDesc acc = {};
     acc.location = prop.location;
     acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    DRV(cuMemSetAccess(s.va, SPAN, &acc, 1));
+    DRV(access(s.va, SPAN, &acc, 1));
     return s;
 }
 
@@ -152,8 +166,16 @@ static double measure(Span s, unsigned seed, double *p10, double *p90)
     RT(cudaMemcpy(dval, val.data(), N * 8, cudaMemcpyHostToDevice));
     scatter<<<(N + 255) / 256, 256>>>((char *)s.va, doff, dval, N);
     RT(cudaGetLastError());
-    flush<<<1024, 256>>>(fl, flb);
-    RT(cudaGetLastError());
+    if (g_memset) {
+        char *f2;
+        RT(cudaMalloc(&f2, 100ull << 20));
+        RT(cudaMemset(f2, 0x5a, 100ull << 20));
+        RT(cudaDeviceSynchronize());
+        RT(cudaFree(f2));
+    } else {
+        flush<<<1024, 256>>>(fl, flb);
+        RT(cudaGetLastError());
+    }
     unsigned *claim;
     RT(cudaMalloc(&claim, 4));
     RT(cudaMemset(claim, 0, 4));
@@ -205,6 +227,8 @@ int main(int argc, char **argv)
         printf("holding %zu GB at %p\n", hold_gb, (void *)h);
     }
     g_variant = argc > 4 ? atoi(argv[4]) : 0;
+    g_ep = argc > 5 && strchr(argv[5], 'e');
+    g_memset = argc > 5 && strchr(argv[5], 'm');
     static const int pins[] = {0, 0};
     Span s0 = map_span(0);
     for (int k = 0; k < (int)(sizeof pins / sizeof pins[0]); k++) {

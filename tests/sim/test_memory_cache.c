@@ -2,8 +2,8 @@
  * sequences: LRU, FIFO, tree-PLRU and SRRIP on one 4-way set, random and weighted victim
  * frequencies (the Fermi L1 probabilities 1/6, 1/2, 1/6, 1/6 of the memory-hierarchy paper,
  * section 4.2), the unequal-set L2 TLB (17 + 6 x 8 entries, Fig. 10-11), bit and XOR set mappings
- * (the texture L1's bits 7-8, Fig. 12), sector fills, fewer data lines than tags, and the
- * geometry checks. */
+ * (the texture L1's bits 7-8, Fig. 12), sector fills, fewer data lines than tags, the geometry
+ * checks, and every deterministic policy against the analysis's predictor on random sequences. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cache_infer.h"
 #include "sim/cache.h"
+#include "util/rng.h"
 
 /* A geometry of `sets` equal sets of `ways`, blocks of block_bytes, not sectored. */
 static sim_geometry make_geo(unsigned sets, unsigned ways, uint64_t block, sim_policy policy)
@@ -132,6 +134,54 @@ static void hslru_sequence(void **state)
         run_sequence(SIM_POLICY_HSLRU, cases[i][0], out);
         assert_string_equal(out, cases[i][1]);
     }
+}
+
+/* The simulator and the analysis's predictor (gs_policy_predict, what the cache probe compares
+ * card traces with) agree on every access of random sequences over ways + 1 .. ways + 4 blocks
+ * of one set, for every deterministic policy and count: a rule the two spelled differently
+ * would name a policy the simulator does not hold. */
+static void simulator_matches_predictor(void **state)
+{
+    (void)state;
+    static const struct { sim_policy sim; gs_policy predicted; } pairs[] = {
+        {SIM_POLICY_LRU, GS_POLICY_LRU},   {SIM_POLICY_FIFO, GS_POLICY_FIFO},
+        {SIM_POLICY_PLRU, GS_POLICY_PLRU}, {SIM_POLICY_SRRIP, GS_POLICY_SRRIP},
+        {SIM_POLICY_SLRU, GS_POLICY_SLRU}, {SIM_POLICY_HSLRU, GS_POLICY_HSLRU}};
+    enum { N = 400 };
+    gs_rng pick;
+    gs_rng_seed(&pick, 17);
+    for (unsigned ways = 4; ways <= 8; ways *= 2)
+        for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+            bool segmented = pairs[p].sim == SIM_POLICY_SLRU || pairs[p].sim == SIM_POLICY_HSLRU;
+            for (unsigned k = segmented ? 1 : 0; k < (segmented ? ways : 1u); k++)
+                for (int round = 0; round < 4; round++) {
+                    uint32_t blocks[N];
+                    bool predicted[N];
+                    unsigned span = ways + 1 + (unsigned)gs_rng_below(&pick, 4);
+                    for (size_t i = 0; i < N; i++)   /* runs of repeats: hits in a row */
+                        blocks[i] = i && gs_rng_below(&pick, 4) == 0
+                                        ? blocks[i - 1]
+                                        : (uint32_t)gs_rng_below(&pick, span);
+                    assert_int_equal(gs_policy_predict(pairs[p].predicted, k, blocks, N, ways,
+                                                       predicted), 0);
+                    sim_geometry g = make_geo(1, ways, 64, pairs[p].sim);
+                    g.protected_ways = k;
+                    sim_cache c;
+                    gs_rng rng;
+                    open_store(&g, &c, &rng);
+                    for (size_t i = 0; i < N; i++) {
+                        bool hit = sim_cache_access(&c, (uint64_t)blocks[i] * 64, true, &rng,
+                                                    NULL) == SIM_HIT;
+                        if (hit != predicted[i])
+                            fail_msg("%s, %u ways, k %u: access %zu of block %u: simulator %s, "
+                                     "predictor %s", sim_policy_name(pairs[p].sim), ways, k, i,
+                                     blocks[i], hit ? "hit" : "miss",
+                                     predicted[i] ? "hit" : "miss");
+                    }
+                    sim_cache_free(&c);
+                    sim_geometry_free(&g);
+                }
+        }
 }
 
 /* Fill a 4-way set, then miss many times; count the way each miss replaced. */
@@ -465,6 +515,7 @@ int main(void)
         cmocka_unit_test(plru_sequence),     cmocka_unit_test(srrip_sequence),
         cmocka_unit_test(slru_sequence),
         cmocka_unit_test(hslru_sequence),
+        cmocka_unit_test(simulator_matches_predictor),
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),

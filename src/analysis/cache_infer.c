@@ -234,6 +234,11 @@ const char *gs_policy_name(gs_policy p)
     return p <= GS_POLICY_UNKNOWN ? names[p] : "unknown";
 }
 
+bool gs_policy_segmented(gs_policy p)
+{
+    return p == GS_POLICY_SLRU || p == GS_POLICY_HSLRU;
+}
+
 /* Tree-PLRU over `ways` leaves (a power of two): node n has children 2n+1 (lower ways) and 2n+2;
  * a set bit means the next victim is on the right. A use points every node on its path away. */
 static void plru_touch(uint64_t *tree, unsigned ways, unsigned w)
@@ -362,7 +367,7 @@ static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
         return plru_victim(s->tree, ways);
     if (p == GS_POLICY_SRRIP)
         return srrip_victim(s, ways);
-    if (p == GS_POLICY_SLRU || p == GS_POLICY_HSLRU)
+    if (gs_policy_segmented(p))
         return slru_victim(s, ways);
     unsigned v = 0;
     for (unsigned w = 1; w < ways; w++)
@@ -380,7 +385,7 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
         return -1;
     if (p == GS_POLICY_PLRU && ((ways & (ways - 1)) || ways > 64))
         return -1;
-    if ((p == GS_POLICY_SLRU || p == GS_POLICY_HSLRU) && (protect < 1 || protect >= ways))
+    if (gs_policy_segmented(p) && (protect < 1 || protect >= ways))
         return -1;
     set_state s;
     memset(&s, 0, sizeof s);

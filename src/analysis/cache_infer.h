@@ -118,6 +118,9 @@ typedef enum gs_policy {
 
 const char *gs_policy_name(gs_policy p);
 
+/* Segmented LRU of either kind (SLRU, HSLRU): `protect` counts its protected lines or hits. */
+bool gs_policy_segmented(gs_policy p);
+
 /* Hits that a deterministic policy (LRU, FIFO, PLRU, SRRIP, SLRU, HSLRU) predicts for one set of
  * `ways` ways that starts empty and fills empty ways lowest first: blocks[i] is the block
  * accessed at step i (small integers). protect: SLRU's most protected lines, HSLRU's hits

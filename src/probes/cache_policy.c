@@ -72,15 +72,9 @@ static size_t candidates_of(unsigned ways, candidate *c)
     return n;
 }
 
-/* Segmented LRU of either kind: protect-then-evict rounds test it and pick its count. */
-static bool segmented(gs_policy p)
-{
-    return p == GS_POLICY_SLRU || p == GS_POLICY_HSLRU;
-}
-
 static const char *candidate_name(candidate c, char *buf, size_t len)
 {
-    if (!segmented(c.policy))
+    if (!gs_policy_segmented(c.policy))
         return gs_policy_name(c.policy);
     snprintf(buf, len, "%s-%u", gs_policy_name(c.policy), c.protect);
     return buf;
@@ -432,7 +426,7 @@ static int confirm_on_cyclic(cw_walker *w, cw_level *lv, const uint64_t *group, 
             at--;
         }
         fits[at] = c;
-        nslru += segmented(cand[c].policy);
+        nslru += gs_policy_segmented(cand[c].policy);
     }
     lv->policy = GS_POLICY_UNKNOWN;
     if (nfit == 0) {

@@ -175,11 +175,10 @@ static void add_policy_figures(gs_probe_out *p, const cw_level *lv)
                        lv->policy_n, "victim way shares; ways named in the order the empty set "
                        "filled them");
     /* slru: most protected lines; hslru: the last hits whose lines are protected */
-    bool segmented = lv->policy == GS_POLICY_SLRU || lv->policy == GS_POLICY_HSLRU;
-    if (segmented && lv->policy_protect)
+    if (gs_policy_segmented(lv->policy) && lv->policy_protect)
         gs_figure(p, "protected_ways", lv->policy_protect, "", 0, lv->policy_n,
                   lv->protect_method);
-    else if (segmented)
+    else if (gs_policy_segmented(lv->policy))
         gs_figure_nd(p, "protected_ways", "", "replacement tests", "%s", lv->why_protect);
 }
 

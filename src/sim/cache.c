@@ -83,8 +83,7 @@ static int check_policy(const sim_geometry *g, const char **key, char *msg, size
 {
     *key = g->policy == SIM_POLICY_WEIGHTED && g->way_probabilities ? "way_probabilities"
                                                                      : "policy";
-    bool segmented = g->policy == SIM_POLICY_SLRU || g->policy == SIM_POLICY_HSLRU;
-    for (unsigned s = 0; segmented && s < g->sets; s++) {
+    for (unsigned s = 0; sim_policy_segmented(g->policy) && s < g->sets; s++) {
         unsigned ways = g->ways_per_set[s];
         if (ways < 2 || ways > SIM_SCAN_MAX_WAYS)
             return snprintf(msg, len, "%s needs 2 to %d ways in every set",
@@ -281,8 +280,8 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     }
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
         return sim_cache_free(c), -1;
-    if ((g->policy == SIM_POLICY_SRRIP || g->policy == SIM_POLICY_SLRU ||
-         g->policy == SIM_POLICY_HSLRU) && !(c->rrpv = calloc(c->total_ways, 1)))
+    if ((g->policy == SIM_POLICY_SRRIP || sim_policy_segmented(g->policy)) &&
+        !(c->rrpv = calloc(c->total_ways, 1)))
         return sim_cache_free(c), -1;
     c->data_newest = c->data_oldest = SIM_NO_SLOT;
     if (g->data_lines &&
@@ -491,6 +490,11 @@ const char *sim_policy_name(sim_policy p)
     static const char *const names[SIM_POLICY_COUNT] = {"lru",   "fifo", "random", "plru",
                                                         "weighted", "srrip", "slru", "hslru"};
     return p < SIM_POLICY_COUNT ? names[p] : "unknown";
+}
+
+bool sim_policy_segmented(sim_policy p)
+{
+    return p == SIM_POLICY_SLRU || p == SIM_POLICY_HSLRU;
 }
 
 /* SRRIP: the lowest way whose re-reference value is 3 (distant), ageing every way of the set

@@ -47,6 +47,9 @@ typedef enum sim_policy {
 /* A policy's name as model files spell it ("lru" ... "hslru"); "unknown" out of range. */
 const char *sim_policy_name(sim_policy p);
 
+/* Segmented LRU of either kind (slru, hslru): protected_ways applies, sets are scanned. */
+bool sim_policy_segmented(sim_policy p);
+
 typedef enum sim_mapping_kind {
     SIM_MAP_MODULO = 0,         /* slot = block mod (total ways); slots dealt round-robin to sets */
     SIM_MAP_BITS,               /* set index bit i = address bit bits[i] */

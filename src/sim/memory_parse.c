@@ -197,16 +197,17 @@ static int read_ways(const json_t *obj, const char *where, sim_geometry *g, gs_e
 static int read_protected(const json_t *obj, const char *where, sim_geometry *g, gs_error *err)
 {
     json_t *v = json_object_get(obj, "protected_ways");
-    bool segmented = g->policy == SIM_POLICY_SLRU || g->policy == SIM_POLICY_HSLRU;
-    if (v && !segmented)
+    if (v && !sim_policy_segmented(g->policy))
         return fail_at(err, where, "protected_ways", "only for \"policy\": \"slru\" or "
                        "\"hslru\"");
-    if (!segmented)
+    if (!sim_policy_segmented(g->policy))
         return 0;
-    if (!v)
-        return fail_at(err, where, "protected_ways", g->policy == SIM_POLICY_SLRU
-                       ? "missing: slru needs it (1 .. ways - 1)"
-                       : "missing: hslru needs it (1 .. ways - 1)");
+    if (!v) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "missing: %s needs it (1 .. ways - 1)",
+                 sim_policy_name(g->policy));
+        return fail_at(err, where, "protected_ways", msg);
+    }
     if (!json_is_integer(v) || json_integer_value(v) < 1 ||
         json_integer_value(v) > SIM_SCAN_MAX_WAYS)
         return fail_at(err, where, "protected_ways", "must be a whole number 1 .. ways - 1");

@@ -28,7 +28,7 @@ static sim_geometry make_geo(unsigned sets, unsigned ways, uint64_t block, sim_p
     for (unsigned s = 0; s < sets; s++)
         g.ways_per_set[s] = ways;
     g.policy = policy;
-    g.protected_ways = policy == SIM_POLICY_SLRU || policy == SIM_POLICY_HSLRU ? 2 : 0;
+    g.protected_ways = sim_policy_segmented(policy) ? 2 : 0;
     return g;
 }
 
@@ -152,7 +152,7 @@ static void simulator_matches_predictor(void **state)
     gs_rng_seed(&pick, 17);
     for (unsigned ways = 4; ways <= 8; ways *= 2)
         for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-            bool segmented = pairs[p].sim == SIM_POLICY_SLRU || pairs[p].sim == SIM_POLICY_HSLRU;
+            bool segmented = sim_policy_segmented(pairs[p].sim);
             for (unsigned k = segmented ? 1 : 0; k < (segmented ? ways : 1u); k++)
                 for (int round = 0; round < 4; round++) {
                     uint32_t blocks[N];

@@ -112,6 +112,7 @@ static void cuda_close(gs_backend *b)
     gs_cuda_scratch_release();
     gs_cuda_evict_release();
     gs_cuda_chase_release();
+    gs_cuda_chase_flush_release();
     free(b->impl);
     free(b);
 }

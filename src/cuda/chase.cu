@@ -6,7 +6,8 @@
  * No warm-up (warmup_passes and warmup_accesses 0) means cold caches: after the chain is
  * written, a buffer of twice the L2 size is written to evict it. Everything taken is released on
  * every path (one job struct, one release function), except an aliased footprint's mapping: the
- * backend keeps it for the next aliased chase (vmm.h; mapping costs more than the chase). */
+ * backend keeps it for the next aliased chase (vmm.h; mapping costs more than the chase), the
+ * last chain (kept, below) and the eviction buffer (flush, below), released at its close. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,6 @@ typedef struct chase_job {
     unsigned long long *d_ns;
     uint32_t *d_trace, *d_sm_id;
     unsigned *d_claim;                /* pinned: blocks that took the walk */
-    char *d_flush;
     cudaTextureObject_t tex;
     bool have_tex;
 } chase_job;
@@ -52,7 +52,7 @@ static void job_release(chase_job *j)
     if (j->have_tex)
         (void)cudaDestroyTextureObject(j->tex);
     void *dev[] = {j->buf, j->d_off, j->d_val, j->d_start, j->d_final, j->d_image,
-                   j->d_cycles, j->d_ns, j->d_trace, j->d_sm_id, j->d_claim, j->d_flush};
+                   j->d_cycles, j->d_ns, j->d_trace, j->d_sm_id, j->d_claim};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             (void)cudaFree(dev[i]);
@@ -454,23 +454,50 @@ fail:
     return rc;
 }
 
-/* Cold caches without a warm-up: write twice the L2's size elsewhere. */
+/* Cold caches without a warm-up: write twice the L2's size elsewhere, into one buffer the backend
+ * keeps from the first cold chase to its close. A fresh buffer for every chase (as before session
+ * 18) left the card's page walks in one of two states that differ by about 1050 cycles a walk past
+ * every TLB level: writing some freshly allocated buffers put it in the slow one, writing a
+ * buffer that earlier chases had written put it back (docs/methods.md, "The page walk's two
+ * states"); with one kept buffer every cold chase of a process starts from the same state. */
+static struct {
+    int ordinal;
+    char *buf;
+    size_t bytes;
+} flush = { -1, NULL, 0 };
+
+void gs_cuda_chase_flush_release(void)
+{
+    if (flush.buf && cudaSetDevice(flush.ordinal) == cudaSuccess)
+        (void)cudaFree(flush.buf);
+    (void)cudaGetLastError();
+    flush.buf = NULL;
+    flush.bytes = 0;
+    flush.ordinal = -1;
+}
+
 static int evict_l2(chase_job *j, gs_error *err)
 {
     int rc = 0;
     size_t bytes = 2 * (size_t)j->c->prop.l2CacheSize;
     if (bytes == 0)
         return 0;
-    cudaError_t e = cudaMalloc((void **)&j->d_flush, bytes);
-    if (e == cudaErrorMemoryAllocation) {
-        (void)cudaGetLastError();
-        j->d_flush = NULL;
-        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: no room for the %zu-byte buffer that evicts "
-                       "the chain from L2 before a cold chase; free GPU memory, or use "
-                       "warmup_passes >= 1", bytes);
+    if (flush.buf && (flush.ordinal != j->c->ordinal || flush.bytes < bytes))
+        gs_cuda_chase_flush_release();
+    if (!flush.buf) {
+        cudaError_t e = cudaMalloc((void **)&flush.buf, bytes);
+        if (e == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();
+            flush.buf = NULL;
+            return gs_fail(err, GS_ERR_NO_MEMORY, "chase: no room for the %zu-byte buffer that "
+                           "evicts the chain from L2 before a cold chase; free GPU memory, or use "
+                           "warmup_passes >= 1", bytes);
+        }
+        CUDA_TRY(e);
+        flush.ordinal = j->c->ordinal;
+        flush.bytes = bytes;
     }
-    CUDA_TRY(e);
-    CUDA_TRY(cudaMemset(j->d_flush, 0x5a, bytes));
+    CUDA_TRY(cudaMemset(flush.buf, 0x5a, bytes));
     CUDA_TRY(cudaDeviceSynchronize());
 fail:
     return rc;

@@ -67,6 +67,7 @@ int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fres
         (void)cudaGetLastError();
         gs_cuda_scratch_release();
         gs_cuda_chase_release();
+        gs_cuda_chase_flush_release();
         scratch.ordinal = ordinal;
         e = cudaSuccess;
         for (int i = 0; i < count && e == cudaSuccess; i++)

@@ -199,9 +199,12 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     char name[96];
     gs_eq6_fit fit = *f;
     const char *method = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
-                         "(least squares; levels and step sharpness chosen by BIC)";
+                         "(least squares; levels and step sharpness chosen by BIC, fewer "
+                         "while a step does not rise beyond its two latencies' intervals)";
     const char *method_ci = "Eq. 6 of the roofline paper fitted to the varying-size random walk "
-                            "(least squares; levels and step sharpness chosen by BIC; interval: "
+                            "(least squares; levels and step sharpness chosen by BIC, fewer "
+                            "while a step does not rise beyond its two latencies' intervals; "
+                            "interval: "
                             "t x a latency's standard error with the capacities held, widened "
                             "to the fits with one step moved that stay within the 95 % bound "
                             "of the residuals and to t x the jackknife's standard error over "

@@ -282,6 +282,67 @@ static void test_jackknife_holds_card_runs(void **state)
         }
 }
 
+/* An H200's global walks in two default reports of one process each (session 18, call 9:
+ * docs/results/2026-11-27-h200-s18-report-call9.json and -report2-call9.json): the first fitted a
+ * third level of 568 +- 165 cycles between the far L2 and DRAM, the second two. A level that
+ * does not rise beyond its latencies' intervals is not one: both give the same levels. */
+#define H200_SIZES 44
+static const double h200_sizes[H200_SIZES] = {
+    256, 352, 512, 704,
+    1024, 1440, 2048, 2880,
+    4096, 5792, 8192, 11584,
+    16384, 23168, 32768, 46336,
+    65536, 92672, 131072, 185344,
+    220416, 262144, 311712, 370720,
+    524288, 741440, 1048576, 1482880,
+    2097152, 2965792, 4194304, 5931616,
+    8388608, 11863264, 16777216, 23726560,
+    28215776, 33554432, 39903136, 47453120,
+    67108864, 94906240, 134217728, 188743680,
+};
+static const double h200_global[2][H200_SIZES] = {
+  {
+    32.134765620000003, 32.155761720000001, 32.135253910000003, 32.163574220000001, 32.137207029999999, 32.165039059999998,
+    32.135253910000003, 32.163085940000002, 32.142089839999997, 32.166992190000002, 32.143554690000002, 32.164550779999999,
+    32.135253910000003, 32.16015625, 32.140625, 32.139648440000002, 32.135253910000003, 32.134765620000003,
+    32.135253910000003, 32.134765620000003, 193.4604492, 251.27636720000001, 269.55810550000001, 273.5693359,
+    277.81689449999999, 280.75048829999997, 281.97851559999998, 282.53710940000002, 282.24462890000001, 282.73046879999998,
+    282.6015625, 282.265625, 282.5947266, 282.11865230000001, 282.64208980000001, 281.70263670000003,
+    291.57861329999997, 348.90917969999998, 424.44677730000001, 452.4130859, 534.07666019999999, 613.33496090000006,
+    642.14111330000003, 653.00244139999995,
+  },
+  {
+    32.134765620000003, 32.153808589999997, 32.135253910000003, 32.159667970000001, 32.135253910000003, 32.165039059999998,
+    32.134765620000003, 32.1640625, 32.141601559999998, 32.166015620000003, 32.144042970000001, 32.165527339999997,
+    32.135253910000003, 32.161621089999997, 32.140625, 32.139160160000003, 32.135253910000003, 32.134765620000003,
+    32.135253910000003, 32.136230470000001, 193.47216800000001, 251.2021484, 269.57080079999997, 273.37841800000001,
+    277.69189449999999, 280.5771484, 281.84082030000002, 282.36425780000002, 282.07617190000002, 282.46484379999998,
+    282.42041019999999, 282.07617190000002, 282.4140625, 282.05126949999999, 282.72314449999999, 281.83105469999998,
+    286.0556641, 349.16845699999999, 424.85644530000002, 454.16113280000002, 536.83398439999996, 609.74511719999998,
+    646.41601560000004, 653.89111330000003,
+  },
+};
+
+static void test_unresolved_level_dropped(void **state)
+{
+    (void)state;
+    gs_eq6_fit f[2];
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(gs_eq6_fit_curve_sharp(h200_sizes, h200_global[r], H200_SIZES, 4,
+                                                &f[r]), 0);
+        for (int k = 0; k < f[r].levels; k++)
+            assert_true(f[r].latency[k + 1] - f[r].latency[k] >
+                        hypot(f[r].latency_ci95[k], f[r].latency_ci95[k + 1]));
+    }
+    assert_int_equal(f[0].levels, f[1].levels);
+    for (int k = 0; k <= f[0].levels; k++)
+        assert_true(fabs(f[0].latency[k] - f[1].latency[k]) <=
+                    f[0].latency_ci95[k] + f[1].latency_ci95[k]);
+    for (int k = 0; k < f[0].levels; k++)
+        assert_true(fabs(f[0].capacity_bytes[k] - f[1].capacity_bytes[k]) <=
+                    f[0].capacity_ci95[k] + f[1].capacity_ci95[k]);
+}
+
 static void test_too_few_points(void **state)
 {
     (void)state;
@@ -309,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_sharp_fit_keeps_eq6_curves),
         cmocka_unit_test(test_latency_intervals_cover),
         cmocka_unit_test(test_jackknife_holds_card_runs),
+        cmocka_unit_test(test_unresolved_level_dropped),
         cmocka_unit_test(test_too_few_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

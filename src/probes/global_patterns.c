@@ -467,8 +467,15 @@ static void record_granularity(gs_probe_out *p, const char *prefix, const char *
              "sectors - 1) + cost x (distinct lines - 1), best of sector 4..512 B, line ..4096 B", what);
     if (gs_granularity_infer(ls, cost, ci95, n, LANES, 4, 0.02, 0.05, &f) != 0)
         return;
-    record_unit(p, prefix, "sector", unit, f.sector_determined, f.sector_bytes, f.sector_cost,
-                f.sector_ci95, f.sector_reason, f.points, method);
+    /* one visible unit is the line's cost: a sector of that size would contradict a probe that
+     * sees smaller sectors of the same cache (an H100's L1: 32 B in the cache probe, where this
+     * read "128 B" until session 18), so the curve's sector is not determined */
+    bool one_unit = f.sector_determined && f.sector_bytes >= f.line_bytes;
+    char one[160];
+    snprintf(one, sizeof one, "only one unit (%llu B) has a visible cost in this curve: no cost "
+             "per smaller sector shows", (unsigned long long)f.sector_bytes);
+    record_unit(p, prefix, "sector", unit, f.sector_determined && !one_unit, f.sector_bytes,
+                f.sector_cost, f.sector_ci95, one_unit ? one : f.sector_reason, f.points, method);
     record_unit(p, prefix, "line", unit, f.line_determined, f.line_bytes, f.line_cost,
                 f.line_ci95, f.line_reason, f.points, method);
     snprintf(name, sizeof name, "%s_fit_rms_%s", prefix, unit);

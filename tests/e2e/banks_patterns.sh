@@ -35,7 +35,8 @@ def val(k):
     return v
 bad = []
 if sector == line:                          # one unit: no sector size to find
-    if fig["sector_bytes"].get("value") is not None: bad.append("sector_bytes determined without sectors")
+    for k in ("sector_bytes", "l1_latency_sector_bytes"):
+        if fig[k].get("value") is not None: bad.append("%s determined without sectors" % k)
 elif val("sector_bytes") != sector: bad.append("sector_bytes %s != %s" % (val("sector_bytes"), sector))
 if val("line_bytes") != line: bad.append("line_bytes %s != %s" % (val("line_bytes"), line))
 def close(k, want):

@@ -343,8 +343,8 @@ static bool keepable(const chase_job *j)
     return j->plan->walkers > 1 && !aliased(j->plan) && j->path <= GS_PATH_NC;
 }
 
-/* cudaMalloc of the footprint; out of memory once, the aliases kept for TLB chases and the kept
- * chain go back to the driver and it is tried again. */
+/* cudaMalloc of the footprint; out of memory once, the aliases kept for TLB chases, the kept
+ * chain and the cold chases' eviction buffer go back to the driver and it is tried again. */
 static cudaError_t malloc_footprint(chase_job *j)
 {
     cudaError_t e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
@@ -353,6 +353,7 @@ static cudaError_t malloc_footprint(chase_job *j)
         j->buf = NULL;
         gs_vmm_cache_release(&j->c->aliases);
         gs_cuda_chase_release();
+        gs_cuda_chase_flush_release();
         e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
     }
     return e;

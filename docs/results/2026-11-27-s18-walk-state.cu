@@ -1,4 +1,4 @@
-// Session 18, calls 3-4 and 7 (docs/results/2026-11-27-h100-s18.md): which write stream sets the
+// Session 18, calls 3-4, 7 and 12 (docs/results/2026-11-27-h100-s18.md): which write stream sets the
 // page walk's slow state. One 1 TB reservation aliased onto 64 MB as in -walk-reservations.cu;
 // each argument is a step, after which the chain is chased (median printed): M a fresh 100 MB
 // buffer cudaMalloc'd, cudaMemset, freed; Mk the same written by a kernel; Mn allocated and
@@ -6,6 +6,9 @@
 // the chain, read-modify-written once or three times; R3 read three times; W3 stored three times;
 // Mr/G that buffer by cudaMemset; B1..B8 cudaMemset of one of eight 100 MB buffers allocated
 // right after the chain; K1..K8 the same by a kernel; V a 200 MB buffer of the VMM API; - none.
+// C (call 12): a read kernel (two 1024-thread blocks an SM, eight timed launches) over 8 .. 96 MB
+// of a 96 MB buffer allocated first, GB/s per footprint (calls 3-4 and 7 ran this program
+// without C and the 96 MB buffer).
 // Build: nvcc -O2 -gencode arch=compute_90,code=sm_90 -o s18d THIS.cu -lcuda.
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -157,6 +160,31 @@ static void step(const char *t)
     else { fprintf(stderr, "unknown step %s\n", t); exit(2); }
     RT(cudaGetLastError()); RT(cudaDeviceSynchronize());
 }
+
+__global__ void rd4(const uint4 *p, size_t n4, unsigned *sink) {
+    unsigned s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) { uint4 v = p[i]; s += v.x ^ v.y ^ v.z ^ v.w; }
+    if (s == 0x12345678u) *sink = s;
+}
+static char *g_big; static size_t BIGB = 96ull << 20;
+static void curve(const char *tag)
+{
+    static const int mb[] = {8, 16, 24, 32, 40, 44, 48, 52, 56, 64, 80, 96};
+    int sms = 0; RT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    cudaEvent_t a, b; RT(cudaEventCreate(&a)); RT(cudaEventCreate(&b));
+    printf("  curve %s GB/s:", tag);
+    for (size_t k = 0; k < sizeof mb / sizeof mb[0]; k++) {
+        size_t bytes = (size_t)mb[k] << 20;
+        rd4<<<sms * 2, 1024>>>((const uint4 *)g_big, bytes / 16, (unsigned *)g_sink);
+        RT(cudaEventRecord(a));
+        for (int r = 0; r < 8; r++) rd4<<<sms * 2, 1024>>>((const uint4 *)g_big, bytes / 16, (unsigned *)g_sink);
+        RT(cudaEventRecord(b)); RT(cudaEventSynchronize(b)); RT(cudaGetLastError());
+        float ms; RT(cudaEventElapsedTime(&ms, a, b));
+        printf(" %d:%.0f", mb[k], 8.0 * bytes / (ms * 1e6));
+    }
+    printf("\n");
+    RT(cudaEventDestroy(a)); RT(cudaEventDestroy(b));
+}
 int main(int argc, char **argv)
 {
     DRV(cuInit(0));
@@ -167,7 +195,8 @@ int main(int argc, char **argv)
     prop.location.id = 0;
     DRV(cuMemCreate(&g_h, PHYS, &prop, 0));
     RT(cudaMalloc(&g_doff, 2 * N * 8)); RT(cudaMalloc(&g_dval, 2 * N * 8)); RT(cudaMalloc(&g_dlat, N * 4));
-    RT(cudaMalloc(&g_sink, 8)); RT(cudaMalloc(&g_fl, FLB));
+    RT(cudaMalloc(&g_sink, 8)); RT(cudaMalloc(&g_fl, FLB)); RT(cudaMalloc(&g_big, BIGB));
+    RT(cudaMemset(g_big, 1, BIGB));
     CUdeviceptr va = reserve_map(0, 0);
     prepare(va);
     for (int k = 0; k < 8; k++) RT(cudaMalloc(&g_buf[k], 100ull << 20));
@@ -183,11 +212,11 @@ int main(int argc, char **argv)
     }
     if (getenv("ADDR")) { for (int k = 0; k < 8; k++) printf(" b%d=%p", k + 1, (void *)g_buf[k]); printf(" fl=%p vmm=0x%llx\n", (void *)g_fl, (unsigned long long)g_vmm); }
     for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "C")) { curve("") ; continue; }
         step(argv[k]);
         double a, b, m = chase_once(va, g_off[0], &a, &b);
-        printf(" %s:%.0f", argv[k], m);
+        printf(" %s:%.0f\n", argv[k], m);
         fflush(stdout);
     }
-    printf("\n");
     return 0;
 }

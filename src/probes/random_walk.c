@@ -512,7 +512,8 @@ static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_r
             rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
                             (uint64_t)opt.walker_accesses, (unsigned)w[sat.knee_index],
                             (unsigned)opt.lanes, &r, err);
-            at_knee[m++] = r.avg_cycles;
+            if (!rc)
+                at_knee[m++] = r.avg_cycles;
         }
     }
     free(chain);

@@ -1,6 +1,7 @@
-// Session 18, call 14 (docs/results/2026-11-27-h100-s18.md): does an L2 hit's latency (from SM 0) depend on which physical pages the
+// Session 18, calls 14 and 16 (docs/results/2026-11-27-h100-s18.md): does an L2 hit's latency (from SM 0) depend on which physical pages the
 // lines lie on? One 1 GB buffer; 16 placements 64 MB apart; at each, 4096 lines 2 KB apart in a
-// random cycle (8 MB), one warm pass, then every access timed with %clock; mean and median.
+// random cycle (8 MB; argument 2 the gap, 128 B in call 16 too: 512 KB side by side), one warm
+// pass, then every access timed with %clock; mean and median.
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #define RT(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", \
     __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 static const unsigned N = 4096;
-static const uint64_t GAP = 2048;
+static uint64_t GAP = 2048;
 __device__ __forceinline__ uint32_t clk(void) { uint32_t t; asm volatile("mov.u32 %0, %%clock;" : "=r"(t)::"memory"); return t; }
 __global__ void chase(const char *base, uint64_t start, unsigned n, uint32_t *lat, uint64_t *sink, unsigned *claim)
 {
@@ -35,6 +36,7 @@ __global__ void scatter(char *base, const uint64_t *off, const uint64_t *val, un
 int main(int argc, char **argv)
 {
     unsigned seed = argc > 1 ? atoi(argv[1]) : 1;
+    if (argc > 2) GAP = strtoull(argv[2], 0, 0);
     RT(cudaSetDevice(0));
     char *buf; RT(cudaMalloc(&buf, 1ull << 30));
     uint64_t *doff, *dval, *sink; uint32_t *dlat; unsigned *claim;
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < N; i++) { off[i] = order[i] * GAP; val[i] = order[(i + 1) % N] * GAP; }
     RT(cudaMemcpy(doff, off.data(), N * 8, cudaMemcpyHostToDevice));
     RT(cudaMemcpy(dval, val.data(), N * 8, cudaMemcpyHostToDevice));
-    printf("seed %u:", seed);
+    printf("seed %u gap %llu:", seed, (unsigned long long)GAP);
     for (int p = 0; p < 16; p++) {
         char *base = buf + (uint64_t)p * (64ull << 20);
         scatter<<<(N + 255) / 256, 256>>>(base, doff, dval, N);

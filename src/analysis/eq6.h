@@ -50,8 +50,9 @@ double gs_eq6_eval(const gs_eq6_fit *fit, double size_bytes);
  * Bayesian information criterion, and a step is kept only when it rises by more than
  * 4 residual sd and 15% of the latency below it, with at least two points past its capacity,
  * and beyond the 95 % intervals of the latencies on either side of it together (otherwise the
- * best fit with fewer levels is taken). Capacities lie between the smallest and largest size, at least 2x apart. 0, or -1 when
- * fewer than 3 usable points (then fit->levels is 0 and the latencies NaN). */
+ * best fit with fewer levels is taken). Capacities lie between the smallest and largest size,
+ * at least 2x apart. 0, or -1 when fewer than 3 usable points (then fit->levels is 0 and the
+ * latencies NaN). */
 int gs_eq6_fit_curve(const double *size_bytes, const double *latency, size_t n, int max_levels,
                      gs_eq6_fit *fit);
 

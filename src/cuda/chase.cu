@@ -483,21 +483,18 @@ static int evict_l2(chase_job *j, gs_error *err)
     size_t bytes = 2 * (size_t)j->c->prop.l2CacheSize;
     if (bytes == 0)
         return 0;
-    if (flush.buf && (flush.ordinal != j->c->ordinal || flush.bytes < bytes))
+    if (flush.buf && flush.ordinal != j->c->ordinal)
         gs_cuda_chase_flush_release();
-    if (!flush.buf) {
-        cudaError_t e = cudaMalloc((void **)&flush.buf, bytes);
-        if (e == cudaErrorMemoryAllocation) {
-            (void)cudaGetLastError();
-            flush.buf = NULL;
-            return gs_fail(err, GS_ERR_NO_MEMORY, "chase: no room for the %zu-byte buffer that "
-                           "evicts the chain from L2 before a cold chase; free GPU memory, or use "
-                           "warmup_passes >= 1", bytes);
-        }
-        CUDA_TRY(e);
-        flush.ordinal = j->c->ordinal;
-        flush.bytes = bytes;
+    bool grown = false;
+    cudaError_t e = gs_cuda_grow((void **)&flush.buf, &flush.bytes, bytes, &grown);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: no room for the %zu-byte buffer that "
+                       "evicts the chain from L2 before a cold chase; free GPU memory, or use "
+                       "warmup_passes >= 1", bytes);
     }
+    CUDA_TRY(e);
+    flush.ordinal = j->c->ordinal;
     CUDA_TRY(cudaMemset(flush.buf, 0x5a, bytes));
     CUDA_TRY(cudaDeviceSynchronize());
 fail:

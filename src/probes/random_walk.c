@@ -447,6 +447,26 @@ static void record_walkers(gs_probe_ctx *ctx, gs_probe_out *p, const double *w,
                   "the saturation point (loaded latency)");
 }
 
+/* n chases of `walkers` walkers over the walkers' chain for an interval, the first already made
+ * (its average cycles `first`): the averages into out, how many into *got. */
+static int chase_repeats(gs_probe_ctx *ctx, uint64_t footprint, uint64_t slot,
+                         const uint64_t *chain, unsigned walkers, double first, double *out,
+                         size_t n, size_t *got, gs_error *err)
+{
+    int rc = 0;
+    size_t k = 0;
+    out[k++] = first;
+    while (!rc && k < n) {
+        gs_chase_result r;
+        rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
+                        (uint64_t)opt.walker_accesses, walkers, (unsigned)opt.lanes, &r, err);
+        if (!rc)
+            out[k++] = r.avg_cycles;
+    }
+    *got = k;
+    return rc;
+}
+
 /* Throughput against concurrent walkers (the memory side of the occupancy roofline). */
 static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_rng *rng,
                          gs_error *err)
@@ -487,35 +507,19 @@ static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_r
         cycles[done] = r.avg_cycles;
     }
     /* one cold walker's latency moves 3-4 % from one process to the next on an H100 (1110.8 and
-     * 1065.3 cycles; session 15): it is chased UNLOADED_CHASES times for its interval */
-    double one[UNLOADED_CHASES];
-    size_t k = 0;
-    if (!rc && done > 0)                 /* walker_counts starts at one walker */
-        one[k++] = cycles[0];
-    while (!rc && k > 0 && k < UNLOADED_CHASES) {
-        gs_chase_result r;
-        rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
-                        (uint64_t)opt.walker_accesses, 1, (unsigned)opt.lanes, &r, err);
-        one[k++] = r.avg_cycles;
-    }
-    /* the loaded latency at the saturation point moved 1.1 % between two reports on an H100
-     * (4617.6 and 4565.9 cycles; session 18), with no interval: that count is chased
-     * LOADED_CHASES times for one */
-    double at_knee[LOADED_CHASES];
-    size_t m = 0;
+     * 1065.3 cycles; session 15): it is chased UNLOADED_CHASES times for its interval; and the
+     * loaded latency at the saturation point moved 1.1 % between two reports on an H100 (4617.6
+     * and 4565.9 cycles; session 18) with no interval: that count is chased LOADED_CHASES times */
+    double one[UNLOADED_CHASES], at_knee[LOADED_CHASES];
+    size_t k = 0, m = 0;
     gs_saturation sat;
+    if (!rc && done > 0)                 /* walker_counts starts at one walker */
+        rc = chase_repeats(ctx, footprint, slot, chain, 1, cycles[0], one, UNLOADED_CHASES, &k,
+                           err);
     if (!rc && done > 0 && gs_saturation_find(w, rate, done, SATURATION_FRACTION, &sat) == 0 &&
-        sat.saturated) {
-        at_knee[m++] = cycles[sat.knee_index];
-        while (!rc && m < LOADED_CHASES) {
-            gs_chase_result r;
-            rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
-                            (uint64_t)opt.walker_accesses, (unsigned)w[sat.knee_index],
-                            (unsigned)opt.lanes, &r, err);
-            if (!rc)
-                at_knee[m++] = r.avg_cycles;
-        }
-    }
+        sat.saturated)
+        rc = chase_repeats(ctx, footprint, slot, chain, (unsigned)w[sat.knee_index],
+                           cycles[sat.knee_index], at_knee, LOADED_CHASES, &m, err);
     free(chain);
     if (rc)
         return rc;

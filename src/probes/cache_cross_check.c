@@ -65,8 +65,8 @@ int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_
                            sw, err);
     /* the near part's end moves with the walk's lines (an H100: 22.5-26.2 MB over six runs,
      * 0.4-1.3 MB apart between two runs of one seed, against brackets of 0.3-1.3 MB; found
-     * twice, two runs still lay 1.6 MB apart against 1.4 MB of intervals): found three times,
-     * the interval is Student's over them */
+     * twice, two runs still lay 1.6 MB apart against 1.4 MB of intervals): found three times
+     * under one margin from the walks' noise, the interval is Student's over them */
     if (!rc && t->path == GS_PATH_CG && sw->count > 1)
         rc = cw_avg_repeat_end(w, sw, 0, -1, err);
     if (rc)
@@ -152,7 +152,9 @@ void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep 
     const char *m = sw->count > 1 && sw->levels[0].repeated
                         ? "first of two L2 plateaus in an average-mode footprint sweep from one SM "
                           "(lines this SM reaches at the near latency); its end bisected three "
-                          "times over new random walks: their mean and its ci95"
+                          "times over new random walks, each within the walks' own noise "
+                          "(three walks inside the plateau; at least 1 %): their mean and its "
+                          "ci95"
                         : "first of two L2 plateaus in an average-mode footprint sweep from one SM "
                           "(lines this SM reaches at the near latency)";
     if (sw->count < 2) {

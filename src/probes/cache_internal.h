@@ -307,11 +307,12 @@ typedef struct cw_avg_sweep {
 int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, int carveout,
                 double *avg_cycles, gs_error *err);
 
-/* The end of sweep level i found again over new random walks, CW_END_REPEATS more times (the
- * same bisection from the sweep's bracket): where an end moves with the walk's lines, one
- * bisection's bracket understates how far. The level's end becomes the mean of them (to the
- * stride), its ci95 Student's t over them or the widest bracket; upper_bytes the largest. */
-#define CW_END_REPEATS 2
+/* The end of sweep level i found again over new random walks, CW_END_REPEATS times (the
+ * same bisection from the sweep's bracket, under a margin from three walks' noise inside the
+ * plateau): where an end moves with the walk's lines, one bisection's bracket understates how
+ * far. The level's end becomes the mean of them (to the stride), its ci95 Student's t over them
+ * or the widest bracket; upper_bytes the largest. */
+#define CW_END_REPEATS 3
 int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs_error *err);
 
 /* Sweep footprints lo_bytes .. hi_bytes at ratio sqrt(2) with random cyclic walks of one element

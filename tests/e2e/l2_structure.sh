@@ -15,7 +15,8 @@
 #   l2_xor_plru_copies (l2_xor_plru_2mb behind partitions with near copies): sets, ways and
 #     masks exact; the policy tree-PLRU or not determined (its sets mix near and far lines, so
 #     the tests find no set of near lines: not determined, the reason counting the far ones).
-#   l2_modulo_copies (1536 x 16 modulo, partitions 240 cycles apart, near copies): ways.
+#   l2_modulo_copies (1536 x 16 modulo, partitions 240 cycles apart, near copies): ways, and
+#     the near part's end (2 x the copies) within its interval.
 #   l2_near_copies (512 x 16 XOR-hashed, partitions, near copies; far hit 10 cycles under a
 #     miss): ways.
 #   l2_hashed_partitioned (512 x 16 XOR-hashed, partitions, tree-PLRU): ways.
@@ -87,6 +88,14 @@ else:
             if abs(share - pred) > 0.2:
                 bad.append("eviction curve at %.3g x: %.2f, Poisson predicts %.2f"
                            % (x / cap, share, pred))
+# the near part: with the copies' sets taken modulo and the partition bits (12 and up) splitting
+# every 8 KB evenly, far lines overflow the copies exactly at 2 x near_copy_bytes of footprint
+part = l2.get("partitions") or {}
+if label == "l2_modulo_copies":
+    near, truth = f["near_size_bytes"], 2 * part["near_copy_bytes"]
+    if near["value"] is None or abs(near["value"] - truth) > near["ci95"] or \
+            near["ci95"] > truth / 16:
+        bad.append("near part %s +- %s, model %d" % (near["value"], near.get("ci95"), truth))
 if bad:
     print("FAIL l2_structure %s: %s" % (label, "; ".join(bad)))
     sys.exit(1)

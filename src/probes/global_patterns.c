@@ -82,12 +82,43 @@ static int blocked_chain(gs_rng *rng, size_t count, uint64_t *out)
     return 0;
 }
 
+/* Where a few lines, or lines side by side, lie decides which L2 slices serve them, and so
+ * their hit latency: the l1_hit chain's 16 lines on the cv path (an L2 hit) read 280.1 and 293.1
+ * cycles in two processes on an H200 (session 18), the L2 warp sweep's 4096 packed slots moved
+ * by up to 1.7 cycles with their place (an H100, period 256 MB) and read 301.6 and 305.7 in two
+ * processes. Those figures are measured at two places PLACE_SHIFT apart, their mean reported,
+ * the interval at least their difference. */
+#define PLACE_SHIFT (128ull << 20)
+
+static void shift_pattern(pattern *pt, uint64_t by)
+{
+    for (size_t i = 0; i < pt->len; i++)
+        pt->chain[i] += by;
+    pt->footprint_bytes += by;
+}
+
+/* a and b, one figure measured at two places: their mean, the interval at least their
+ * difference */
+static gs_summary two_places(const gs_summary *a, const gs_summary *b)
+{
+    gs_summary s = *a;
+    s.mean = (a->mean + b->mean) / 2;
+    s.median = (a->median + b->median) / 2;
+    s.n = a->n + b->n;
+    double apart = fabs(a->median - b->median) > fabs(a->mean - b->mean)
+                       ? fabs(a->median - b->median) : fabs(a->mean - b->mean);
+    s.ci95 = fmax(fmax(a->ci95, b->ci95), apart);
+    return s;
+}
+
 enum { PAT_L1_HIT, PAT_L2_HIT, PAT_L2_MISS, PAT_L1TLB_MISS, PAT_TLB_MISS, PAT_COUNT };
 static const char *const pattern_names[PAT_COUNT] = { "l1_hit", "l2_hit", "l2_miss",
                                                       "l1tlb_miss", "tlb_miss" };
 static const char *const pattern_methods[PAT_COUNT] = {
     "median of recorded latencies (ci95: the widest of t sd / sqrt n, the order statistics' and "
-    "the 16 lines' own medians'): 16 elements 256 B apart, random cycle, 2 warm passes",
+    "the 16 lines' own medians'): 16 elements 256 B apart, random cycle, 2 warm passes; at two "
+    "places 128 MB apart (other L2 slices where it misses the L1), their mean, the interval at "
+    "least their difference",
     "median of recorded latencies: random cycle over a quarter of L2 (256 B apart), 1 warm pass",
     "median of recorded latencies: cold (no warm pass), random inside 64 KB blocks in order",
     "median of the latencies of a whole cold pass, one element in each of 8192 --tlb-footprint "
@@ -303,26 +334,24 @@ static int table_latency(gs_probe_ctx *ctx, int k, gs_load_path path, gs_rng *rn
 {
     gs_summary d[2];
     bool tlb = k == PAT_L1TLB_MISS || k == PAT_TLB_MISS;
-    int rc = 0, draws = tlb ? 2 : 1;
+    int rc = 0, draws = tlb || k == PAT_L1_HIT ? 2 : 1;
     for (int i = 0; i < draws && !rc; i++) {
         pattern pt = { 0 };
-        if (build_pattern(k, ctx->info, (size_t)opt.record, rng, &pt) != 0)
+        if (build_pattern(k, ctx->info, (size_t)opt.record, rng, &pt) != 0) {
             rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the %s chain",
                          pattern_names[k]);
-        else
+        } else {
+            if (k == PAT_L1_HIT && i == 1)
+                shift_pattern(&pt, PLACE_SHIFT);
             rc = chase_latency(ctx, &pt, path, 8, 1, 0,
                                tlb ? pt.len : (size_t)opt.record, true, &d[i],
                                err);
+        }
         free(pt.chain);
     }
     if (rc)
         return rc;
-    *s = d[0];
-    if (draws == 2) {
-        s->median = (d[0].median + d[1].median) / 2;
-        s->n = d[0].n + d[1].n;
-        s->ci95 = fmax(fmax(d[0].ci95, d[1].ci95), fabs(d[0].median - d[1].median));
-    }
+    *s = draws == 2 ? two_places(&d[0], &d[1]) : d[0];
     return 0;
 }
 
@@ -403,6 +432,7 @@ typedef struct sweep_out {
     double stride[N_STRIDES], latency[N_STRIDES], ci95[N_STRIDES], per_ns[N_STRIDES];
     uint64_t strides[N_STRIDES];
     size_t n;
+    bool two_places;              /* the first point measured at two places (the L2 sweep) */
 } sweep_out;
 
 /* One warp-pattern sweep: latency per request (one warp) and requests per ns (many warps). */
@@ -416,6 +446,7 @@ static int sweep(gs_probe_ctx *ctx, bool l1, gs_rng *rng, sweep_out *o, gs_error
                 gs_path_name(path), (unsigned long long)scattered);
     int rc = 0;
     o->n = 0;
+    o->two_places = !l1;
     for (size_t k = 0; k < N_STRIDES && !rc; k++) {
         uint64_t ls = k + 1 == N_STRIDES ? scattered : sweep_stride(k);
         pattern pt = { .name = l1 ? "l1" : "l2" };
@@ -428,6 +459,13 @@ static int sweep(gs_probe_ctx *ctx, bool l1, gs_rng *rng, sweep_out *o, gs_error
                                err);
         if (!rc)
             rc = chase_throughput(ctx, &pt, path, ls, &per_ns, err);
+        if (!rc && !l1 && k == 0) {   /* the coalesced figure: slots side by side */
+            gs_summary there = { 0 };
+            shift_pattern(&pt, PLACE_SHIFT);
+            rc = chase_latency(ctx, &pt, path, 4, LANES, ls, (size_t)opt.record, false, &there,
+                               err);
+            s = rc ? s : two_places(&s, &there);
+        }
         free(pt.chain);
         if (rc)
             break;
@@ -506,7 +544,11 @@ static void record_sweep(gs_probe_out *p, const char *prefix, const sweep_out *o
     if (o->n) {
         snprintf(name, sizeof name, "%s_coalesced_cycles", prefix);
         gs_figure(p, name, o->latency[0], "cycles", o->ci95[0], (size_t)opt.record,
-                  "10% trimmed mean latency of one warp request, lanes 4 B apart (a 128-B span)");
+                  o->two_places ? "10% trimmed mean latency of one warp request, lanes 4 B apart "
+                  "(a 128-B span); its slots side by side at two places 128 MB apart (other L2 "
+                  "slices), their mean, the interval at least their difference"
+                  : "10% trimmed mean latency of one warp request, lanes 4 B apart (a 128-B "
+                  "span)");
         snprintf(name, sizeof name, "%s_scattered_cycles", prefix);
         gs_figure(p, name, o->latency[o->n - 1], "cycles", o->ci95[o->n - 1], (size_t)opt.record,
                   "10% trimmed mean latency of one warp request, lanes far apart");

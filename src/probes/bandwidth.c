@@ -109,19 +109,24 @@ static const char *bound_name(bool dynamic_bound)
     return dynamic_bound ? "dynamic" : "constant";
 }
 
-/* λ for one element size from the bandwidth, or "not determined" without a measured clock. */
-static void record_lambda(gs_probe_ctx *ctx, gs_probe_out *p, unsigned e, double gbps)
+/* λ for one element size from the bandwidth (and its ci95), or "not determined" without a
+ * measured clock. */
+static void record_lambda(gs_probe_ctx *ctx, gs_probe_out *p, unsigned e, double gbps,
+                          double gbps_ci95)
 {
     char name[64];
     snprintf(name, sizeof name, "copy_%uB_lambda_cycles", e);
     const char *method = "Eq. 7 at full occupancy: warp_size * element_bytes * sm_count * "
-                         "clock / best copy bandwidth (cycles per warp memory instruction per SM)";
-    if (ctx->clock_khz > 0 && gbps > 0)
-        gs_figure(p, name, ctx->info->warp_size * (double)e * ctx->info->sm_count
-                  * ctx->clock_khz * 1e3 / (gbps * 1e9), "cycles", 0, 1, method);
-    else
+                         "clock / best copy bandwidth (cycles per warp memory instruction per SM; "
+                         "interval: the bandwidth's, relative)";
+    if (ctx->clock_khz > 0 && gbps > 0) {
+        double lambda = ctx->info->warp_size * (double)e * ctx->info->sm_count
+                        * ctx->clock_khz * 1e3 / (gbps * 1e9);
+        gs_figure(p, name, lambda, "cycles", lambda * gbps_ci95 / gbps, 1, method);
+    } else {
         gs_figure_nd(p, name, "cycles", method, "the SM clock was not measured (run the clock "
                      "probe first)");
+    }
 }
 
 /* The copy and read kernels for every element size and loop bound; the best copy into *best. */
@@ -132,7 +137,7 @@ static int run_kernels(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, 
     double x[ELEMENTS], y[2][2][ELEMENTS];
     for (int k = GS_STREAM_COPY; k <= GS_STREAM_READ; k++)
         for (int e = 0; e < ELEMENTS; e++) {
-            double best_of_bounds = 0;
+            double best_of_bounds = 0, best_ci95 = 0;
             for (int d = 0; d < 2; d++) {
                 if (gs_interrupted())
                     return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
@@ -153,12 +158,15 @@ static int run_kernels(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, 
                     snprintf(config, config_len, "copy, %u-byte elements, %s loop bound",
                              element_sizes[e], bound_name(d));
                 }
-                best_of_bounds = fmax(best_of_bounds, m.gbps.median);
+                if (m.gbps.median > best_of_bounds) {
+                    best_of_bounds = m.gbps.median;
+                    best_ci95 = m.gbps.ci95;
+                }
                 y[k][d][e] = m.gbps.median;
             }
             x[e] = element_sizes[e];
             if (k == GS_STREAM_COPY)
-                record_lambda(ctx, p, element_sizes[e], best_of_bounds);
+                record_lambda(ctx, p, element_sizes[e], best_of_bounds, best_ci95);
         }
     for (int k = 0; k < 2; k++)
         for (int d = 0; d < 2; d++) {

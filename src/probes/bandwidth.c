@@ -8,6 +8,7 @@
  * occupancy): λ = warp_size * element_bytes * sm_count * clock / bandwidth. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/stats.h"
@@ -45,63 +46,77 @@ const int gs_probe_bandwidth_opt_count =
 #define RETRY_CI 0.01             /* a configuration measured again above this ci95 / median */
 #define RETRY_CI_THOROUGH 0.001   /* the same with --thorough's 60 repetitions (below) */
 #define RETRIES 2
+#define PASSES 3                  /* every configuration's repetitions in this many passes */
 
-typedef struct measured {
-    gs_summary gbps;              /* per-repetition GB/s */
-    int rc;
-} measured;
+/* One configuration: its plan, and the GB/s of every repetition so far with their summary. */
+typedef struct config {
+    gs_stream_plan plan;
+    double *gbps;
+    size_t n;
+    gs_summary s;
+} config;
 
-/* Run one plan and summarise its repetitions as GB/s (bytes read plus written over time). */
-static measured measure_once(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error *err)
+/* reps more repetitions of c (bytes read plus written over time), its summary redone. */
+static int run_batch(gs_probe_ctx *ctx, config *c, unsigned reps, gs_error *err)
 {
-    double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
+    double seconds[MAX_REPEATS];
+    gs_stream_plan plan = c->plan;
+    plan.repeats = reps;
     gs_stream_result r = { .seconds = seconds };
-    measured m = { .rc = ctx->backend->ops->stream(ctx->backend, plan, &r, err) };
-    if (m.rc == 0) {
-        for (size_t i = 0; i < r.n; i++)
-            gbps[i] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
-        m.gbps = gs_summarize_robust(gbps, r.n, 5);
-    }
-    return m;
+    int rc = ctx->backend->ops->stream(ctx->backend, &plan, &r, err);
+    for (size_t i = 0; !rc && i < r.n; i++)
+        c->gbps[c->n++] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
+    if (!rc)
+        c->s = gs_summarize_robust(c->gbps, c->n, 5);
+    return rc;
 }
 
-static double relative_ci(const measured *m)
+static double relative_ci(const gs_summary *s)
 {
-    return m->gbps.median > 0 ? m->gbps.ci95 / m->gbps.median : INFINITY;
+    return s->median > 0 ? s->ci95 / s->median : INFINITY;
 }
 
-/* Configurations measured again (this run), for the record's parameters. */
-static long long remeasured;
-
-/* The ci95 / median above which a configuration is measured again (measure). */
+/* The ci95 / median above which a configuration is measured again (measure_all). */
 static double retry_ci(const gs_probe_ctx *ctx)
 {
     return ctx->thorough ? RETRY_CI_THOROUGH : RETRY_CI;
 }
 
-/* measure_once, again (up to RETRIES times) while the interval exceeds retry_ci of the median,
- * keeping the narrowest: on H100s one default run in five held a window of slow repetitions some
- * 100 ms into the probe (read_1B_constant 2285 ± 60 and memcpy_d2d 2846 ± 50 GB/s against
- * 2431-2466 ± 2-9 and 2986-3004 ± 4-9 in every other run; after another probe had freed its
- * buffers, docs/results/2026-11-26-h100-s9.md), while a steady configuration's interval stays
- * under 0.5 % with 10 repetitions. With --thorough's 30 a steady one stayed under 0.15 % (0.06-
- * 0.14 % on an H100), and a few slow repetitions among them made five of 23 read 0.31-0.51 %,
- * wider than the default's (session 11, docs/results/2026-11-26-h100-s11.md); at 0.10-0.14 %
- * a default interval narrow by chance was still the narrower in two runs of three (session 12),
- * so --thorough takes 60 (about 1 s more on an H100) and measures again above 0.1 %:
- * RETRY_CI_THOROUGH. */
-static measured measure(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_error *err)
+/* Every configuration's repetitions, in PASSES passes over all of them, then another pass's
+ * worth (up to RETRIES times) for one whose interval exceeds retry_ci of its median; *remeasured
+ * counts those. A slow window of the card lands in one pass: on H100s one configuration in
+ * about one process of three read 1.5-4 % low over all its repetitions, with an interval of
+ * 0.1-0.5 % (the 8-B copy 2850 against 2964-2970 GB/s, cudaMemcpy 2875 against 2990-3009;
+ * docs/results/2026-11-27-h100-s19.md, calls 5-7) while the configurations measured just before
+ * and after it read as in every other process, so measured at once its median held the window.
+ * Spread over three passes, a window lowers a third of the repetitions, which the median leaves
+ * out. (Before session 19 each configuration's repetitions ran together and were measured again
+ * while their interval stayed wide, which caught a window inside them, not one over them: on
+ * H100s one default run in five held slow repetitions some 100 ms into the probe,
+ * docs/results/2026-11-26-h100-s9.md; --thorough's 60 repetitions and its 0.1 % bar come from
+ * sessions 11-12.) */
+static int measure_all(gs_probe_ctx *ctx, config *cs, size_t count, long long *remeasured,
+                       gs_error *err)
 {
-    measured best = measure_once(ctx, plan, err);
-    for (int a = 0; a < RETRIES && best.rc == 0 && relative_ci(&best) > retry_ci(ctx); a++) {
-        measured m = measure_once(ctx, plan, err);
-        if (m.rc)
-            return m;
-        remeasured++;
-        if (relative_ci(&m) < relative_ci(&best))
-            best = m;
+    unsigned repeats = (unsigned)opt.repeats;
+    unsigned passes = repeats < PASSES ? repeats : PASSES;
+    int rc = 0;
+    for (unsigned k = 0; k < passes && !rc; k++) {
+        gs_progress(ctx, "bandwidth: pass %u of %u over %zu configurations", k + 1, passes,
+                    count);
+        for (size_t i = 0; i < count && !rc; i++)
+            rc = gs_interrupted() ? gs_fail(err, GS_ERR_INTERRUPTED, "interrupted")
+                                  : run_batch(ctx, &cs[i], repeats / passes
+                                              + (k < repeats % passes), err);
     }
-    return best;
+    unsigned more = (repeats + passes - 1) / passes;
+    for (size_t i = 0; i < count && !rc; i++)
+        for (int a = 0; a < RETRIES && !rc && relative_ci(&cs[i].s) > retry_ci(ctx); a++) {
+            rc = gs_interrupted() ? gs_fail(err, GS_ERR_INTERRUPTED, "interrupted")
+                                  : run_batch(ctx, &cs[i], more, err);
+            ++*remeasured;
+        }
+    return rc;
 }
 
 static const char *bound_name(bool dynamic_bound)
@@ -129,9 +144,50 @@ static void record_lambda(gs_probe_ctx *ctx, gs_probe_out *p, unsigned e, double
     }
 }
 
-/* The copy and read kernels for every element size and loop bound; the best copy into *best. */
-static int run_kernels(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, double *best,
-                       char *config, size_t config_len, gs_error *err)
+/* The configurations, in the order they are measured and reported: copy and read kernels for
+ * every element size and loop bound (KERNELS), the constant-bound copy of 8- and 16-byte
+ * elements with 128 to 1024 threads per block when --threads does not fix it (BLOCK_SIZES), and
+ * cudaMemcpy device to device, host to device and device to host (MEMCPYS). */
+#define KERNELS (2 * ELEMENTS * 2)
+#define BLOCK_SIZES 8
+#define MEMCPYS 3
+static const unsigned block_threads[4] = { 128, 256, 512, 1024 };
+static const unsigned block_elements[2] = { 8, 16 };
+
+static size_t build_configs(gs_stream_plan base, config *cs)
+{
+    size_t n = 0;
+    for (int k = GS_STREAM_COPY; k <= GS_STREAM_READ; k++)
+        for (int e = 0; e < ELEMENTS; e++)
+            for (int d = 0; d < 2; d++) {
+                cs[n].plan = base;
+                cs[n].plan.kind = (gs_stream_kind)k;
+                cs[n].plan.element_bytes = element_sizes[e];
+                cs[n++].plan.dynamic_bound = d;
+            }
+    for (int e = 0; e < 2 && opt.threads == 0; e++)
+        for (int t = 0; t < 4; t++) {
+            cs[n].plan = base;
+            cs[n].plan.kind = GS_STREAM_COPY;
+            cs[n].plan.element_bytes = block_elements[e];
+            cs[n++].plan.threads_per_block = block_threads[t];
+        }
+    static const gs_stream_kind copies[MEMCPYS] = { GS_STREAM_MEMCPY_D2D, GS_STREAM_MEMCPY_H2D,
+                                                    GS_STREAM_MEMCPY_D2H };
+    for (int i = 0; i < MEMCPYS; i++) {
+        cs[n].plan = base;
+        cs[n].plan.kind = copies[i];
+        cs[n].plan.element_bytes = 1;
+        if (i > 0)
+            cs[n].plan.bytes = opt.pcie_bytes;
+        n++;
+    }
+    return n;
+}
+
+/* The kernels' figures, λ and series; the best copy into *best and config. */
+static void record_kernels(gs_probe_ctx *ctx, gs_probe_out *p, const config *cs, double *best,
+                           char *config_text, size_t config_len)
 {
     char name[64];
     double x[ELEMENTS], y[2][2][ELEMENTS];
@@ -139,30 +195,23 @@ static int run_kernels(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, 
         for (int e = 0; e < ELEMENTS; e++) {
             double best_of_bounds = 0, best_ci95 = 0;
             for (int d = 0; d < 2; d++) {
-                if (gs_interrupted())
-                    return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
-                plan.kind = (gs_stream_kind)k;
-                plan.element_bytes = element_sizes[e];
-                plan.dynamic_bound = d;
-                measured m = measure(ctx, &plan, err);
-                if (m.rc)
-                    return m.rc;
+                const gs_summary *m = &cs[(k * ELEMENTS + e) * 2 + d].s;
                 const char *kind = k == GS_STREAM_COPY ? "copy" : "read";
                 snprintf(name, sizeof name, "%s_%uB_%s_gbps", kind, element_sizes[e],
                          bound_name(d));
-                gs_figure(p, name, m.gbps.median, "GB/s", m.gbps.ci95, m.gbps.n,
-                          "median over repetitions of (bytes read + bytes written) / kernel time "
-                          "(events)");
-                if (k == GS_STREAM_COPY && m.gbps.median > *best) {
-                    *best = m.gbps.median;
-                    snprintf(config, config_len, "copy, %u-byte elements, %s loop bound",
+                gs_figure(p, name, m->median, "GB/s", m->ci95, m->n,
+                          "median over repetitions (three passes over the configurations) of "
+                          "(bytes read + bytes written) / kernel time (events)");
+                if (k == GS_STREAM_COPY && m->median > *best) {
+                    *best = m->median;
+                    snprintf(config_text, config_len, "copy, %u-byte elements, %s loop bound",
                              element_sizes[e], bound_name(d));
                 }
-                if (m.gbps.median > best_of_bounds) {
-                    best_of_bounds = m.gbps.median;
-                    best_ci95 = m.gbps.ci95;
+                if (m->median > best_of_bounds) {
+                    best_of_bounds = m->median;
+                    best_ci95 = m->ci95;
                 }
-                y[k][d][e] = m.gbps.median;
+                y[k][d][e] = m->median;
             }
             x[e] = element_sizes[e];
             if (k == GS_STREAM_COPY)
@@ -174,72 +223,46 @@ static int run_kernels(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, 
                      bound_name(d));
             gs_series(p, name, "element", "B", "bandwidth", "GB/s", x, y[k][d], ELEMENTS);
         }
-    return 0;
 }
 
-/* The constant-bound copy of 8- and 16-byte elements with 128 to 1024 threads per block (when
- * --threads does not fix it): a series per element size, and the best into *best and config. */
-static int run_block_sizes(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, double *best,
-                           char *config, size_t config_len, gs_error *err)
+/* The block-size series of the constant-bound 8- and 16-byte copies; the best into *best. */
+static void record_block_sizes(gs_probe_out *p, const config *cs, double *best,
+                               char *config_text, size_t config_len)
 {
-    static const unsigned threads[] = { 128, 256, 512, 1024 };
-    static const unsigned elements[] = { 8, 16 };
     for (int e = 0; e < 2; e++) {
         double x[4], y[4];
         char name[64];
         for (int t = 0; t < 4; t++) {
-            if (gs_interrupted())
-                return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
-            plan.kind = GS_STREAM_COPY;
-            plan.element_bytes = elements[e];
-            plan.dynamic_bound = false;
-            plan.threads_per_block = threads[t];
-            measured m = measure(ctx, &plan, err);
-            if (m.rc)
-                return m.rc;
-            x[t] = threads[t];
-            y[t] = m.gbps.median;
-            if (m.gbps.median > *best) {
-                *best = m.gbps.median;
-                snprintf(config, config_len, "copy, %u-byte elements, constant loop bound, %u "
-                         "threads per block", elements[e], threads[t]);
+            const gs_summary *m = &cs[e * 4 + t].s;
+            x[t] = block_threads[t];
+            y[t] = m->median;
+            if (m->median > *best) {
+                *best = m->median;
+                snprintf(config_text, config_len, "copy, %u-byte elements, constant loop bound, "
+                         "%u threads per block", block_elements[e], block_threads[t]);
             }
         }
-        snprintf(name, sizeof name, "copy_%uB_constant_by_threads", elements[e]);
+        snprintf(name, sizeof name, "copy_%uB_constant_by_threads", block_elements[e]);
         gs_series(p, name, "threads_per_block", "threads", "bandwidth", "GB/s", x, y, 4);
     }
-    return 0;
 }
 
 /* cudaMemcpy device to device on buffers of the kernels' size, the ratio of the best copy kernel
  * to it, and the PCIe directions over pinned memory. */
-static int run_memcpy(gs_probe_ctx *ctx, gs_probe_out *p, gs_stream_plan plan, double best,
-                      gs_error *err)
+static void record_memcpy(gs_probe_out *p, const config *cs, double best)
 {
-    static const struct { gs_stream_kind kind; const char *name; } copies[] = {
-        { GS_STREAM_MEMCPY_D2D, "memcpy_d2d_gbps" },
-        { GS_STREAM_MEMCPY_H2D, "h2d_gbps" },
-        { GS_STREAM_MEMCPY_D2H, "d2h_gbps" },
-    };
-    for (size_t i = 0; i < 3; i++) {
-        if (gs_interrupted())
-            return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
-        plan.kind = copies[i].kind;
-        plan.element_bytes = 1;
-        if (i > 0)
-            plan.bytes = opt.pcie_bytes;
-        measured m = measure(ctx, &plan, err);
-        if (m.rc)
-            return m.rc;
-        gs_figure(p, copies[i].name, m.gbps.median, "GB/s", m.gbps.ci95, m.gbps.n,
+    static const char *const names[MEMCPYS] = { "memcpy_d2d_gbps", "h2d_gbps", "d2h_gbps" };
+    for (size_t i = 0; i < MEMCPYS; i++) {
+        const gs_summary *m = &cs[i].s;
+        gs_figure(p, names[i], m->median, "GB/s", m->ci95, m->n,
                   i == 0 ? "cudaMemcpy device to device on the same buffers: median of "
-                           "(bytes read + bytes written) / time (events)"
-                         : "cudaMemcpy over pinned host memory: median of bytes / time (events)");
+                           "(bytes read + bytes written) / time (events), three passes"
+                         : "cudaMemcpy over pinned host memory: median of bytes / time (events), "
+                           "three passes");
         if (i == 0)
-            gs_figure(p, "copy_over_memcpy", best / m.gbps.median, "", 0, m.gbps.n,
+            gs_figure(p, "copy_over_memcpy", best / m->median, "", 0, m->n,
                       "best copy-kernel median over cudaMemcpy device-to-device median, same run");
     }
-    return 0;
 }
 
 static uint64_t default_bytes(const gs_device_info *info)
@@ -268,31 +291,42 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "bytes", (long long)opt.bytes);
     gs_param_int(p, "pcie_bytes", (long long)opt.pcie_bytes);
     gs_param_int(p, "repeats", opt.repeats);
+    gs_param_int(p, "passes", opt.repeats < PASSES ? opt.repeats : PASSES);
     gs_param_string(p, "remeasure", ctx->thorough
-                    ? "a configuration whose ci95 exceeds 0.1 % of its median is measured again, "
-                      "up to twice, and the narrowest kept (count: remeasured)"
-                    : "a configuration whose ci95 exceeds 1 % of its median is measured again, up "
-                      "to twice, and the narrowest kept (count: remeasured)");
-    remeasured = 0;
+                    ? "a configuration whose ci95 exceeds 0.1 % of its median gets a pass's "
+                      "repetitions more, up to twice (count: remeasured)"
+                    : "a configuration whose ci95 exceeds 1 % of its median gets a pass's "
+                      "repetitions more, up to twice (count: remeasured)");
     gs_param_int(p, "threads_per_block", opt.threads);
     gs_param_string(p, "blocks", "fill the device (constant bound: one chunk per block; dynamic: "
                     "occupancy x SMs)");
-    gs_stream_plan plan = { .bytes = opt.bytes, .repeats = (unsigned)opt.repeats,
-                            .threads_per_block = (unsigned)opt.threads };
-    double best = 0;
-    char config[128] = "";
-    gs_progress(ctx, "bandwidth: copy and read kernels over 2 x %.0f MB", opt.bytes / 1048576.0);
-    rc = run_kernels(ctx, p, plan, &best, config, sizeof config, err);
-    if (rc == 0 && opt.threads == 0)
-        rc = run_block_sizes(ctx, p, plan, &best, config, sizeof config, err);
+    gs_stream_plan plan = { .bytes = opt.bytes, .threads_per_block = (unsigned)opt.threads };
+    config cs[KERNELS + BLOCK_SIZES + MEMCPYS];
+    size_t count = build_configs(plan, cs);
+    size_t per = (size_t)opt.repeats + RETRIES * (((size_t)opt.repeats + PASSES - 1) / PASSES);
+    double *samples = calloc(count * per, sizeof *samples);
+    if (!samples)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for %zu repetitions",
+                       count * per);
+    for (size_t i = 0; i < count; i++)
+        cs[i].gbps = samples + i * per, cs[i].n = 0;
+    long long remeasured = 0;
+    gs_progress(ctx, "bandwidth: copy and read kernels over 2 x %.0f MB, cudaMemcpy "
+                "device-to-device, host-to-device, device-to-host", opt.bytes / 1048576.0);
+    rc = measure_all(ctx, cs, count, &remeasured, err);
     if (rc == 0) {
-        gs_figure_text(p, "best_copy_config", config, 1, "largest median copy bandwidth over "
-                       "element sizes, loop bounds and (8 and 16 B) threads per block");
+        double best = 0;
+        char config_text[128] = "";
+        record_kernels(ctx, p, cs, &best, config_text, sizeof config_text);
+        if (opt.threads == 0)
+            record_block_sizes(p, cs + KERNELS, &best, config_text, sizeof config_text);
+        gs_figure_text(p, "best_copy_config", config_text, 1, "largest median copy bandwidth "
+                       "over element sizes, loop bounds and (8 and 16 B) threads per block");
         gs_figure(p, "best_copy_gbps", best, "GB/s", 0, (size_t)opt.repeats,
                   "largest median over the copy configurations");
-        gs_progress(ctx, "bandwidth: cudaMemcpy device-to-device, host-to-device, device-to-host");
-        rc = run_memcpy(ctx, p, plan, best, err);
+        record_memcpy(p, cs + count - MEMCPYS, best);
     }
+    free(samples);
     gs_param_int(p, "remeasured", remeasured);
     return rc;
 }

@@ -310,12 +310,17 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
         return rc;
     double spread = 2 * (hi_y - lo_y) / a->hit_cycles;
     double margin = spread > AVG_STRICT ? spread : AVG_STRICT;
-    /* every end bisected again under that margin (the sweep's own used the plateau's spread) */
+    /* every end bisected again under that margin (the sweep's own used the plateau's spread),
+     * each on other pages: where the first big step of the far share lies moves with the
+     * placement (an H100: 23.5, 24.0 or 24.5 MB on four buffers, the same in every process), so
+     * ends on one process's pages agreed better than two processes did (session 19, call 8:
+     * 24.94 and 23.65 MB) */
     double ends[CW_END_REPEATS];
     double ci = 0;
     uint64_t upper = 0;
     for (int k = 0; k < CW_END_REPEATS && !rc; k++) {
         cw_avg_level b = *a;
+        w->avg_offset = (uint64_t)k * CW_END_SHIFT;
         rc = refine_end(w, (uint64_t)sw->x[inside], (uint64_t)sw->x[last],
                         (uint64_t)sw->x[last + 1], sw->stride_bytes, a->hit_cycles,
                         a->next_cycles - a->hit_cycles, margin, carveout, &b, err);
@@ -323,6 +328,7 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
         ci = b.ci95_bytes > ci ? b.ci95_bytes : ci;
         upper = b.upper_bytes > upper ? b.upper_bytes : upper;
     }
+    w->avg_offset = 0;
     if (rc)
         return rc;
     /* the mean of the ends and its ci95 (Student's t over them), or the bisections' own

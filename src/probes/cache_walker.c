@@ -310,9 +310,12 @@ int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, i
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a %llu-element chain",
                        (unsigned long long)n);
     gs_chain_sattolo(&w->rng, n, s, chain);
+    uint64_t off = w->avg_offset && n * s + w->avg_offset <= w->bound ? w->avg_offset : 0;
+    for (uint64_t i = 0; off && i < n; i++)
+        chain[i] += off;
     uint64_t timed = n < AVG_TIMED ? (n * 4 > AVG_TIMED ? n * 4 : AVG_TIMED) : AVG_TIMED;
     unsigned warmup = n < 65536 ? 2 : 1;
-    int rc = cw_avg_chase(w, chain, n, n * s, warmup, timed, carveout, avg_cycles, err);
+    int rc = cw_avg_chase(w, chain, n, n * s + off, warmup, timed, carveout, avg_cycles, err);
     free(chain);
     return rc;
 }

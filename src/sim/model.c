@@ -112,6 +112,7 @@ static const sim_bound bounds[] = {
     {"dram_gbps", 0, 1e6}, {"memcpy_d2d_gbps", 0, 1e6}, {"h2d_gbps", 0, 1e6},
     {"d2h_gbps", 0, 1e6}, {"dynamic_bound_factor", 0, 1}, {"launch_overhead_us", 0, 1e6},
     {"saturating_blocks_per_sm", 0, 1024}, {"jitter_fraction", 0, 1},
+    {"slow_window_every_calls", 0, 1e6}, {"slow_window_factor", 0, 1},
     /* node */
     {"devices", 1, 64}, {"gbps", 0, 1e6}, {"read_gbps", 0, 1e6}, {"write_gbps", 0, 1e6},
     {"latency_ns", 0, 1e7}, {"performance_rank", 0, 1000},

@@ -21,6 +21,12 @@ struct sim_bandwidth {
     double saturating_blocks_per_sm;          /* 0: any grid saturates; else rate scales with
                                                  blocks / (sm_count * this) below it */
     double jitter_fraction;                   /* uniform relative noise on each repetition */
+    double slow_window_every_calls;           /* every this-many-th stream call runs all its
+                                                 repetitions at slow_window_factor of the rate
+                                                 (0: never): a card's slow window over one
+                                                 configuration's repetitions */
+    double slow_window_factor;
+    unsigned long long calls;                 /* stream calls answered so far */
 };
 
 static const unsigned element_sizes[ELEMENT_SIZES] = { 1, 2, 4, 8, 16 };
@@ -61,6 +67,8 @@ static int parse_rates(const json_t *json, const char *where, struct sim_bandwid
         { "launch_overhead_us", &bw->launch_overhead_us, 0 },
         { "saturating_blocks_per_sm", &bw->saturating_blocks_per_sm, 0 },
         { "jitter_fraction", &bw->jitter_fraction, 0 },
+        { "slow_window_every_calls", &bw->slow_window_every_calls, 0 },
+        { "slow_window_factor", &bw->slow_window_factor, 0 },
     };
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
         int rc = sim_get_double(json, where, rates[i].key, rates[i].required, rates[i].target, err);
@@ -73,6 +81,11 @@ static int parse_rates(const json_t *json, const char *where, struct sim_bandwid
     if (bw->dynamic_bound_factor > 1 || bw->jitter_fraction >= 1)
         return gs_fail(err, GS_ERR_INPUT, "%s: dynamic_bound_factor must be in (0, 1] and "
                        "jitter_fraction in [0, 1)", where);
+    if (bw->slow_window_every_calls != floor(bw->slow_window_every_calls) ||
+        (bw->slow_window_every_calls > 0 && !(bw->slow_window_factor > 0 &&
+                                              bw->slow_window_factor <= 1)))
+        return gs_fail(err, GS_ERR_INPUT, "%s: slow_window_every_calls must be a whole number "
+                       "and, when it is not 0, slow_window_factor in (0, 1]", where);
     return 0;
 }
 
@@ -80,7 +93,8 @@ int sim_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m, 
 {
     static const char *const keys[] = { "comment", "dram_gbps", "copy_efficiency",
         "read_efficiency", "dynamic_bound_factor", "memcpy_d2d_gbps", "h2d_gbps", "d2h_gbps",
-        "launch_overhead_us", "saturating_blocks_per_sm", "jitter_fraction", "levels", NULL };
+        "launch_overhead_us", "saturating_blocks_per_sm", "jitter_fraction",
+        "slow_window_every_calls", "slow_window_factor", "levels", NULL };
     char path[300];
     if (!json_is_object(json))
         return gs_fail(err, GS_ERR_INPUT, "%s: expected an object", where);
@@ -176,6 +190,11 @@ int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *ou
     if (e < 0)
         e = 0;
     double rate = stream_rate(m, plan, e, &out->bytes_moved);
+    struct sim_bandwidth *bw = m->bandwidth;
+    bw->calls++;
+    if (bw->slow_window_every_calls > 0 &&
+        bw->calls % (unsigned long long)bw->slow_window_every_calls == 0)
+        rate *= bw->slow_window_factor;
     double base_s = m->bandwidth->launch_overhead_us * 1e-6 + (double)out->bytes_moved / rate;
     for (unsigned r = 0; r < plan->repeats; r++) {
         double jitter = m->bandwidth->jitter_fraction * gs_rng_unit(&m->rng);

@@ -112,6 +112,20 @@ static void test_jitter_is_bounded(void **state)
     gs_sim_model_free(m);
 }
 
+/* Every third call runs its repetitions at half the rate, the others at the rate. */
+static void test_slow_windows(void **state)
+{
+    (void)state;
+    gs_sim_model *m = load_bw(BW(", \"slow_window_every_calls\": 3, "
+                                 "\"slow_window_factor\": 0.5"));
+    gs_stream_plan p = { .kind = GS_STREAM_COPY, .element_bytes = 16, .bytes = 1000000000 };
+    uint64_t moved;
+    double base = 2e9 / 1000e9;
+    for (int call = 1; call <= 6; call++)
+        assert_double_equal(seconds_of(m, p, &moved), call % 3 ? base : 2 * base, 1e-15);
+    gs_sim_model_free(m);
+}
+
 static void expect_bad(const char *section, const char *needle)
 {
     char text[2048];
@@ -137,6 +151,11 @@ static void test_bad_sections(void **state)
                "\"memcpy_d2d_gbps\": 1, \"h2d_gbps\": 1, \"d2h_gbps\": 1}", "dram_gbps");
     expect_bad(BW(", \"dynamic_bound_factor\": 2"), "dynamic_bound_factor");
     expect_bad("\"bandwidth\": [1]", "bandwidth");
+    expect_bad(BW(", \"slow_window_every_calls\": 2.5, \"slow_window_factor\": 0.5"),
+               "slow_window_every_calls");
+    expect_bad(BW(", \"slow_window_every_calls\": 4"), "slow_window_factor");
+    expect_bad(BW(", \"slow_window_every_calls\": 4, \"slow_window_factor\": 1.5"),
+               "slow_window");
 }
 
 static void test_unsupported_plans(void **state)
@@ -183,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_rates_are_the_models),
         cmocka_unit_test(test_read_efficiency_and_small_grids),
         cmocka_unit_test(test_jitter_is_bounded),
+        cmocka_unit_test(test_slow_windows),
         cmocka_unit_test(test_bad_sections),
         cmocka_unit_test(test_unsupported_plans),
         cmocka_unit_test(test_builtin_models_have_bandwidth),

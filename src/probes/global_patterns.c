@@ -97,16 +97,15 @@ static void shift_pattern(pattern *pt, uint64_t by)
     pt->footprint_bytes += by;
 }
 
-/* a and b, one figure measured at two places: their mean, the interval at least their
- * difference */
-static gs_summary two_places(const gs_summary *a, const gs_summary *b)
+/* a and b, one figure measured at two places (or over two draws): their mean, the interval at
+ * least their difference in the statistic reported (the median, else the mean) */
+static gs_summary two_places(const gs_summary *a, const gs_summary *b, bool median)
 {
     gs_summary s = *a;
     s.mean = (a->mean + b->mean) / 2;
     s.median = (a->median + b->median) / 2;
     s.n = a->n + b->n;
-    double apart = fabs(a->median - b->median) > fabs(a->mean - b->mean)
-                       ? fabs(a->median - b->median) : fabs(a->mean - b->mean);
+    double apart = median ? fabs(a->median - b->median) : fabs(a->mean - b->mean);
     s.ci95 = fmax(fmax(a->ci95, b->ci95), apart);
     return s;
 }
@@ -351,7 +350,7 @@ static int table_latency(gs_probe_ctx *ctx, int k, gs_load_path path, gs_rng *rn
     }
     if (rc)
         return rc;
-    *s = draws == 2 ? two_places(&d[0], &d[1]) : d[0];
+    *s = draws == 2 ? two_places(&d[0], &d[1], true) : d[0];
     return 0;
 }
 
@@ -464,7 +463,7 @@ static int sweep(gs_probe_ctx *ctx, bool l1, gs_rng *rng, sweep_out *o, gs_error
             shift_pattern(&pt, PLACE_SHIFT);
             rc = chase_latency(ctx, &pt, path, 4, LANES, ls, (size_t)opt.record, false, &there,
                                err);
-            s = rc ? s : two_places(&s, &there);
+            s = rc ? s : two_places(&s, &there, false);
         }
         free(pt.chain);
         if (rc)

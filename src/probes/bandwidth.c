@@ -187,13 +187,13 @@ static size_t build_configs(gs_stream_plan base, config *cs)
 
 /* The kernels' figures, λ and series; the best copy into *best and config. */
 static void record_kernels(gs_probe_ctx *ctx, gs_probe_out *p, const config *cs, double *best,
-                           char *config_text, size_t config_len)
+                           double *best_ci95, char *config_text, size_t config_len)
 {
     char name[64];
     double x[ELEMENTS], y[2][2][ELEMENTS];
     for (int k = GS_STREAM_COPY; k <= GS_STREAM_READ; k++)
         for (int e = 0; e < ELEMENTS; e++) {
-            double best_of_bounds = 0, best_ci95 = 0;
+            double best_of_bounds = 0, bounds_ci95 = 0;
             for (int d = 0; d < 2; d++) {
                 const gs_summary *m = &cs[(k * ELEMENTS + e) * 2 + d].s;
                 const char *kind = k == GS_STREAM_COPY ? "copy" : "read";
@@ -204,18 +204,19 @@ static void record_kernels(gs_probe_ctx *ctx, gs_probe_out *p, const config *cs,
                           "(bytes read + bytes written) / kernel time (events)");
                 if (k == GS_STREAM_COPY && m->median > *best) {
                     *best = m->median;
+                    *best_ci95 = m->ci95;
                     snprintf(config_text, config_len, "copy, %u-byte elements, %s loop bound",
                              element_sizes[e], bound_name(d));
                 }
                 if (m->median > best_of_bounds) {
                     best_of_bounds = m->median;
-                    best_ci95 = m->ci95;
+                    bounds_ci95 = m->ci95;
                 }
                 y[k][d][e] = m->median;
             }
             x[e] = element_sizes[e];
             if (k == GS_STREAM_COPY)
-                record_lambda(ctx, p, element_sizes[e], best_of_bounds, best_ci95);
+                record_lambda(ctx, p, element_sizes[e], best_of_bounds, bounds_ci95);
         }
     for (int k = 0; k < 2; k++)
         for (int d = 0; d < 2; d++) {
@@ -227,7 +228,7 @@ static void record_kernels(gs_probe_ctx *ctx, gs_probe_out *p, const config *cs,
 
 /* The block-size series of the constant-bound 8- and 16-byte copies; the best into *best. */
 static void record_block_sizes(gs_probe_out *p, const config *cs, double *best,
-                               char *config_text, size_t config_len)
+                               double *best_ci95, char *config_text, size_t config_len)
 {
     for (int e = 0; e < 2; e++) {
         double x[4], y[4];
@@ -238,6 +239,7 @@ static void record_block_sizes(gs_probe_out *p, const config *cs, double *best,
             y[t] = m->median;
             if (m->median > *best) {
                 *best = m->median;
+                *best_ci95 = m->ci95;
                 snprintf(config_text, config_len, "copy, %u-byte elements, constant loop bound, "
                          "%u threads per block", block_elements[e], block_threads[t]);
             }
@@ -248,8 +250,9 @@ static void record_block_sizes(gs_probe_out *p, const config *cs, double *best,
 }
 
 /* cudaMemcpy device to device on buffers of the kernels' size, the ratio of the best copy kernel
- * to it, and the PCIe directions over pinned memory. */
-static void record_memcpy(gs_probe_out *p, const config *cs, double best)
+ * to it (its interval from both medians' relative ones), and the PCIe directions over pinned
+ * memory. */
+static void record_memcpy(gs_probe_out *p, const config *cs, double best, double best_ci95)
 {
     static const char *const names[MEMCPYS] = { "memcpy_d2d_gbps", "h2d_gbps", "d2h_gbps" };
     for (size_t i = 0; i < MEMCPYS; i++) {
@@ -259,9 +262,13 @@ static void record_memcpy(gs_probe_out *p, const config *cs, double best)
                            "(bytes read + bytes written) / time (events), three passes"
                          : "cudaMemcpy over pinned host memory: median of bytes / time (events), "
                            "three passes");
-        if (i == 0)
-            gs_figure(p, "copy_over_memcpy", best / m->median, "", 0, m->n,
-                      "best copy-kernel median over cudaMemcpy device-to-device median, same run");
+        if (i == 0) {
+            double ratio = best / m->median;
+            gs_figure(p, "copy_over_memcpy", ratio, "", ratio * hypot(best_ci95 / best,
+                                                                      m->ci95 / m->median),
+                      m->n, "best copy-kernel median over cudaMemcpy device-to-device median, "
+                      "same run (interval: both medians', relative)");
+        }
     }
 }
 
@@ -315,16 +322,17 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
                 "device-to-device, host-to-device, device-to-host", opt.bytes / 1048576.0);
     rc = measure_all(ctx, cs, count, &remeasured, err);
     if (rc == 0) {
-        double best = 0;
+        double best = 0, best_ci95 = 0;
         char config_text[128] = "";
-        record_kernels(ctx, p, cs, &best, config_text, sizeof config_text);
+        record_kernels(ctx, p, cs, &best, &best_ci95, config_text, sizeof config_text);
         if (opt.threads == 0)
-            record_block_sizes(p, cs + KERNELS, &best, config_text, sizeof config_text);
+            record_block_sizes(p, cs + KERNELS, &best, &best_ci95, config_text,
+                               sizeof config_text);
         gs_figure_text(p, "best_copy_config", config_text, 1, "largest median copy bandwidth "
                        "over element sizes, loop bounds and (8 and 16 B) threads per block");
-        gs_figure(p, "best_copy_gbps", best, "GB/s", 0, (size_t)opt.repeats,
-                  "largest median over the copy configurations");
-        record_memcpy(p, cs + count - MEMCPYS, best);
+        gs_figure(p, "best_copy_gbps", best, "GB/s", best_ci95, (size_t)opt.repeats,
+                  "largest median over the copy configurations (interval: that median's)");
+        record_memcpy(p, cs + count - MEMCPYS, best, best_ci95);
     }
     free(samples);
     gs_param_int(p, "remeasured", remeasured);

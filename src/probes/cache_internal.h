@@ -312,8 +312,9 @@ int cw_avg_walk(cw_walker *w, uint64_t footprint_bytes, uint64_t stride_bytes, i
 /* The end of sweep level i found again over new random walks, CW_END_REPEATS times (the
  * same bisection from the sweep's bracket, under a margin from three walks' noise inside the
  * plateau, the k-th end's walks CW_END_SHIFT x k into the space, on other pages): where an end
- * moves with the walk's lines and pages, one bisection's bracket understates how far. The level's end becomes the mean of them (to the stride), its ci95 Student's t over them
- * or the widest bracket; upper_bytes the largest. */
+ * moves with the walk's lines and pages, one bisection's bracket understates how far. The
+ * level's end becomes the mean of them (to the stride), its ci95 Student's t over them or the
+ * widest bracket; upper_bytes the largest. */
 #define CW_END_REPEATS 3
 #define CW_END_SHIFT (42ull << 20)   /* 21 pages of 2 MB: no power-of-two multiple */
 int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs_error *err);

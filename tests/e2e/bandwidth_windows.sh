@@ -12,7 +12,8 @@ set -u
 . "$(dirname "$0")/common.bash"
 M=$SRC/tests/models/bandwidth_windows.json
 for seed in 1 2; do
-  if $B run bandwidth -q --seed $seed --device "sim:$M" --json "$T/bw.json" >/dev/null 2>"$T/err"; then
+  if $B run bandwidth -q --seed $seed --device "sim:$M" --json "$T/bw.json" >/dev/null \
+       2>"$T/err"; then
     $PY - "$T/bw.json" "$M" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -33,10 +34,12 @@ for key, t in sorted(truth.items()):
 if bad:
     print("FAIL bandwidth_windows: " + "; ".join(bad))
     sys.exit(1)
-print("  bandwidth_windows: %d figures within 2 %% of their true rates in three passes" % len(truth))
+print("  bandwidth_windows: %d figures within 2 %% of their true rates in three passes"
+      % len(truth))
 PYEOF
   else
-    echo "FAIL bandwidth_windows seed $seed: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+    echo "FAIL bandwidth_windows seed $seed: exit status"; sed 's/^/  /' "$T/err"
+    fails=$((fails+1))
   fi
 done
 [ $fails -eq 0 ] && echo "bandwidth_windows: ok" || echo "bandwidth_windows: $fails failures"

@@ -82,6 +82,8 @@ const gs_command gs_commands[] = {
      "more than PCT percent of the larger value (--tolerance, default 1), lists element by\n"
      "element under the same rule, or whose word changed; with ! those present or determined\n"
      "in one document only (a figure that became not determined, a record that is missing).\n"
+     "Where the two runs' SM clocks differ beyond their intervals and 0.1%, a last line names\n"
+     "both: the card's state, which figures in ns, GB/s or per second follow.\n"
      "Both documents are validated first. Exit status as diff's: 0 no figure differs, 1 some\n"
      "figure differs or is in one document only, 2 trouble (an unreadable or invalid\n"
      "document, a bad option)."},

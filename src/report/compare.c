@@ -222,6 +222,32 @@ static void print_rows(FILE *out, const rows *r)
     }
 }
 
+/* The clock probe's figure `name` of doc, or NULL. */
+static const json_t *clock_figure(const json_t *doc, const char *name)
+{
+    return json_object_get(json_object_get(find_record(doc, "clock", NULL, 0), "figures"), name);
+}
+
+/* A line under the table when the two runs' SM clocks differ beyond their intervals and 0.1 %:
+ * the card's state, not a method's, and figures counted against time (ns, GB/s, per second) or
+ * in cycles of a fixed amount of work (Eq. 7's lambdas) follow it, by less than the default
+ * tolerance of 1 % that would flag the clock itself. Two reports on one H100 read 1980 and 1995
+ * MHz (docs/results/2026-11-27-h100-s19.md). */
+static void clock_note(FILE *out, const json_t *a, const json_t *b)
+{
+    const json_t *fa = clock_figure(a, "sm_clock_khz"), *fb = clock_figure(b, "sm_clock_khz");
+    const json_t *va = json_object_get(fa, "value"), *vb = json_object_get(fb, "value");
+    if (!json_is_number(va) || !json_is_number(vb) || !(json_number_value(va) > 0))
+        return;
+    double x = json_number_value(va), y = json_number_value(vb);
+    if (!apart(x, json_number_value(json_object_get(fa, "ci95")), y,
+               json_number_value(json_object_get(fb, "ci95")), 0.1))
+        return;
+    fprintf(out, "the SM clock differs: A %.0f MHz, B %.0f MHz (%+.2f%%), the card's state; "
+            "figures in ns, GB/s or per second, and cycles per fixed work, may follow it\n",
+            x / 1e3, y / 1e3, (y / x - 1) * 100);
+}
+
 int gs_report_compare(FILE *out, const json_t *a, const json_t *b, double tolerance_percent,
                       gs_compare_counts *counts, gs_error *err)
 {
@@ -248,5 +274,6 @@ int gs_report_compare(FILE *out, const json_t *a, const json_t *b, double tolera
             counts->compared, counts->compared == 1 ? "" : "s", counts->differing,
             tolerance_percent, counts->one_sided, counts->records_one_sided,
             counts->records_one_sided == 1 ? "" : "s");
+    clock_note(out, a, b);
     return 0;
 }

@@ -1,8 +1,8 @@
 /* Tests of src/report/compare.c and src/report/validate.c: figures that became null or went
  * missing, and whole records in one document only, are listed as changes; names are printed in
  * full; the tolerance moves the line; lists compare element by element within their
- * intervals; and a document that breaks the gpusonar/1 structure is
- * refused naming the JSON path of the first problem. */
+ * intervals; two runs' SM clocks that differ are named under the table; and a document that
+ * breaks the gpusonar/1 structure is refused naming the JSON path of the first problem. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +74,39 @@ static char *compare_text(const json_t *a, const json_t *b, double tolerance,
     assert_int_equal(gs_report_compare(f, a, b, tolerance, counts, &err), 0);
     fclose(f);
     return text;
+}
+
+/* A document with only a clock record: the SM clock at khz +- 1 kHz. */
+static json_t *clock_document(double khz)
+{
+    gs_run *run = test_run();
+    gs_probe_out *p = gs_run_add_probe(run, "clock");
+    gs_figure(p, "sm_clock_khz", khz, "kHz", 1, 8, "test");
+    gs_probe_status(p, "ok", NULL);
+    return finish(run);
+}
+
+/* Clocks apart by 0.76 % (under the 1 % tolerance that would mark the figure) get a line naming
+ * both; equal ones, or ones within 0.1 %, none. */
+static void clock_state_is_named(void **state)
+{
+    (void)state;
+    json_t *a = clock_document(1980000), *b = clock_document(1995000);
+    json_t *c = clock_document(1981000);
+    gs_compare_counts counts;
+    char *text = compare_text(a, b, 1, &counts);
+    assert_int_equal(counts.differing, 0);
+    assert_non_null(strstr(text, "the SM clock differs: A 1980 MHz, B 1995 MHz (+0.76%)"));
+    free(text);
+    text = compare_text(a, c, 1, &counts);
+    assert_null(strstr(text, "SM clock differs"));
+    free(text);
+    text = compare_text(a, a, 1, &counts);
+    assert_null(strstr(text, "SM clock differs"));
+    free(text);
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
 }
 
 static void equal_documents(void **state)
@@ -282,6 +315,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(equal_documents),
+        cmocka_unit_test(clock_state_is_named),
         cmocka_unit_test(changes_are_listed),
         cmocka_unit_test(tolerance_moves_the_line),
         cmocka_unit_test(lists_compare_by_element),

@@ -59,6 +59,8 @@ typedef struct config {
 /* reps more repetitions of c (bytes read plus written over time), its summary redone. */
 static int run_batch(gs_probe_ctx *ctx, config *c, unsigned reps, gs_error *err)
 {
+    if (gs_interrupted())
+        return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
     double seconds[MAX_REPEATS];
     gs_stream_plan plan = c->plan;
     plan.repeats = reps;
@@ -105,15 +107,12 @@ static int measure_all(gs_probe_ctx *ctx, config *cs, size_t count, long long *r
         gs_progress(ctx, "bandwidth: pass %u of %u over %zu configurations", k + 1, passes,
                     count);
         for (size_t i = 0; i < count && !rc; i++)
-            rc = gs_interrupted() ? gs_fail(err, GS_ERR_INTERRUPTED, "interrupted")
-                                  : run_batch(ctx, &cs[i], repeats / passes
-                                              + (k < repeats % passes), err);
+            rc = run_batch(ctx, &cs[i], repeats / passes + (k < repeats % passes), err);
     }
     unsigned more = (repeats + passes - 1) / passes;
     for (size_t i = 0; i < count && !rc; i++)
         for (int a = 0; a < RETRIES && !rc && relative_ci(&cs[i].s) > retry_ci(ctx); a++) {
-            rc = gs_interrupted() ? gs_fail(err, GS_ERR_INTERRUPTED, "interrupted")
-                                  : run_batch(ctx, &cs[i], more, err);
+            rc = run_batch(ctx, &cs[i], more, err);
             ++*remeasured;
         }
     return rc;
@@ -153,6 +152,11 @@ static void record_lambda(gs_probe_ctx *ctx, gs_probe_out *p, unsigned e, double
 #define MEMCPYS 3
 static const unsigned block_threads[4] = { 128, 256, 512, 1024 };
 static const unsigned block_elements[2] = { 8, 16 };
+static const struct { gs_stream_kind kind; const char *name; } memcpys[MEMCPYS] = {
+    { GS_STREAM_MEMCPY_D2D, "memcpy_d2d_gbps" },
+    { GS_STREAM_MEMCPY_H2D, "h2d_gbps" },
+    { GS_STREAM_MEMCPY_D2H, "d2h_gbps" },
+};
 
 static size_t build_configs(gs_stream_plan base, config *cs)
 {
@@ -172,11 +176,9 @@ static size_t build_configs(gs_stream_plan base, config *cs)
             cs[n].plan.element_bytes = block_elements[e];
             cs[n++].plan.threads_per_block = block_threads[t];
         }
-    static const gs_stream_kind copies[MEMCPYS] = { GS_STREAM_MEMCPY_D2D, GS_STREAM_MEMCPY_H2D,
-                                                    GS_STREAM_MEMCPY_D2H };
     for (int i = 0; i < MEMCPYS; i++) {
         cs[n].plan = base;
-        cs[n].plan.kind = copies[i];
+        cs[n].plan.kind = memcpys[i].kind;
         cs[n].plan.element_bytes = 1;
         if (i > 0)
             cs[n].plan.bytes = opt.pcie_bytes;
@@ -254,10 +256,9 @@ static void record_block_sizes(gs_probe_out *p, const config *cs, double *best,
  * memory. */
 static void record_memcpy(gs_probe_out *p, const config *cs, double best, double best_ci95)
 {
-    static const char *const names[MEMCPYS] = { "memcpy_d2d_gbps", "h2d_gbps", "d2h_gbps" };
     for (size_t i = 0; i < MEMCPYS; i++) {
         const gs_summary *m = &cs[i].s;
-        gs_figure(p, names[i], m->median, "GB/s", m->ci95, m->n,
+        gs_figure(p, memcpys[i].name, m->median, "GB/s", m->ci95, m->n,
                   i == 0 ? "cudaMemcpy device to device on the same buffers: median of "
                            "(bytes read + bytes written) / time (events), three passes"
                          : "cudaMemcpy over pinned host memory: median of bytes / time (events), "

@@ -299,16 +299,14 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
      * plateau in twenty reports), and a margin taken from it moved every end of one process
      * together (ends below 22.6 MiB in some processes, above in others, each process's three
      * within 0.3-0.7 MB) */
-    double noise[3], lo_y = 0, hi_y = 0;
+    double noise[3];
     int rc = 0;
-    for (int k = 0; k < 3 && !rc; k++) {
+    for (int k = 0; k < 3 && !rc; k++)
         rc = cw_avg_walk(w, (uint64_t)sw->x[inside], sw->stride_bytes, carveout, &noise[k], err);
-        lo_y = !k || noise[k] < lo_y ? noise[k] : lo_y;
-        hi_y = !k || noise[k] > hi_y ? noise[k] : hi_y;
-    }
     if (rc)
         return rc;
-    double spread = 2 * (hi_y - lo_y) / a->hit_cycles;
+    gs_summary walks = gs_summarize(noise, 3);
+    double spread = 2 * (walks.max - walks.min) / a->hit_cycles;
     double margin = spread > AVG_STRICT ? spread : AVG_STRICT;
     /* every end bisected again under that margin (the sweep's own used the plateau's spread),
      * each on other pages: where the first big step of the far share lies moves with the

@@ -278,6 +278,9 @@ typedef enum gs_sweep {
     GS_SWEEP_BLOCKS,              /* one block per SM, each sweeping the whole arrays from its own
                                      starting point, pass after pass: each SM sees all of them,
                                      so a footprint under the L1 stays in the L1 (caches) */
+    GS_SWEEP_LAUNCHES,            /* gpu-stream's order: one element per thread, a grid of
+                                     blocks of threads_per_block covering the arrays, one launch
+                                     per pass, the launches of a repetition timed together */
 } gs_sweep;
 
 typedef struct gs_stream_plan {

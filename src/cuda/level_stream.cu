@@ -9,7 +9,10 @@
  * fills the device: the whole device works inside a window of about one tile per block, as
  * gpu-stream's one element per thread does over many launches, but in one launch. (A
  * grid-stride loop spreads the device's loads over grid x BYTES_IN_FLIGHT bytes and ran 2-5 %
- * below that on an H100's DRAM: docs/results/2026-11-26-h100-s7-bw-explore.txt.) Every
+ * below that on an H100's DRAM: docs/results/2026-11-26-h100-s7-bw-explore.txt.)
+ * GS_SWEEP_LAUNCHES is gpu-stream's own order: one element per thread, a grid covering the
+ * arrays, one launch per pass (the probe sets it beside the tiles on arrays of 1 GB, where an
+ * H100's add and triad ran 0.3-0.5 % faster in it: docs/methods.md, mem-bandwidth). Every
  * repetition is timed alone with cudaEvents after one untimed warm-up launch (GS_WARM_FRESH_MS of
  * them on arrays just allocated); the arrays are the backend's scratch buffers, kept from one
  * plan to the next (cuda_internal.h). */
@@ -175,6 +178,31 @@ __global__ void level_ticket_kernel(const T *__restrict__ x, const T *__restrict
         out[0] = fold(acc);
 }
 
+/* GS_SWEEP_LAUNCHES: one pass, element i by thread i of the grid (gpu-stream's kernel). */
+template <typename T, int KIND>
+__global__ void level_launch_kernel(const T *__restrict__ x, const T *__restrict__ y,
+                                    T *__restrict__ d, size_t n, T s, double *out, double flag)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    if (KIND == GS_STREAM_LEVEL_READ) {
+        T v = x[i];
+        if (fold(v) == flag)
+            out[0] = fold(v);
+    } else if (KIND == GS_STREAM_LEVEL_WRITE) {
+        d[i] = s;
+    } else if (KIND == GS_STREAM_LEVEL_COPY) {
+        d[i] = x[i];
+    } else if (KIND == GS_STREAM_LEVEL_SCALE) {
+        d[i] = mul(s, x[i]);
+    } else if (KIND == GS_STREAM_LEVEL_ADD) {
+        d[i] = add(x[i], y[i]);
+    } else {
+        d[i] = add(x[i], mul(s, y[i]));
+    }
+}
+
 /* Shared memory: each block fills words float4 of its own (words a power of two, a multiple of
  * blockDim.x * SMEM_UNROLL), then sums them passes times; pass p starts p blocks of threads
  * further on (modulo words), so no pass's loads repeat an earlier one's. A warp reads 32
@@ -232,6 +260,10 @@ static int launch(level_job *j, gs_error *err)
     if (j->plan->sweep == GS_SWEEP_BLOCKS) {
         level_kernel<T, KIND><<<j->blocks, j->threads>>>(x, y, d, j->n, j->passes,
                                                          splat<T>(1.0009765625), 0, j->out, -1.0);
+    } else if (j->plan->sweep == GS_SWEEP_LAUNCHES) {
+        for (unsigned p = 0; p < j->passes; p++)
+            level_launch_kernel<T, KIND><<<j->blocks, j->threads>>>(
+                x, y, d, j->n, splat<T>(1.0009765625), j->out, -1.0);
     } else {
         size_t tile = (size_t)grid_bytes(KIND) / sizeof(T) * j->threads;
         level_ticket_kernel<T, KIND><<<j->blocks, j->threads>>>(
@@ -260,8 +292,9 @@ template <typename T, int KIND>
 static void pick_kind(gs_sweep sweep, launch_fn *fn, const void **kernel)
 {
     *fn = launch<T, KIND>;
-    *kernel = sweep == GS_SWEEP_BLOCKS ? (const void *)level_kernel<T, KIND>
-                                       : (const void *)level_ticket_kernel<T, KIND>;
+    *kernel = sweep == GS_SWEEP_BLOCKS     ? (const void *)level_kernel<T, KIND>
+            : sweep == GS_SWEEP_LAUNCHES ? (const void *)level_launch_kernel<T, KIND>
+                                         : (const void *)level_ticket_kernel<T, KIND>;
 }
 
 template <typename T>
@@ -314,7 +347,15 @@ static int shape(gs_backend *b, level_job *j, const void *kernel, gs_error *err)
                      j->threads, smem ? " with that shared memory" : "");
         goto fail;
     }
-    j->blocks = plan->blocks ? plan->blocks
+    if (plan->sweep == GS_SWEEP_LAUNCHES && !smem &&
+        (j->n + j->threads - 1) / j->threads > INT_MAX) {
+        rc = gs_fail(err, GS_ERR_UNSUPPORTED, "stream: %zu elements need more than %d blocks of %u "
+                     "threads in one launch", j->n, INT_MAX, j->threads);
+        goto fail;
+    }
+    j->blocks = plan->sweep == GS_SWEEP_LAUNCHES && !smem
+                  ? (unsigned)((j->n + j->threads - 1) / j->threads)
+              : plan->blocks ? plan->blocks
               : plan->sweep == GS_SWEEP_BLOCKS && !smem ? (unsigned)sms
               : (unsigned)(per_sm * sms);
     per_pass = smem ? (uint64_t)j->blocks * plan->bytes
@@ -433,7 +474,7 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     if (rc)
         goto fail;
     CUDA_TRY(cudaMalloc(&j.out, sizeof(double)));
-    if (plan->kind != GS_STREAM_SMEM_READ && plan->sweep != GS_SWEEP_BLOCKS) {
+    if (plan->kind != GS_STREAM_SMEM_READ && plan->sweep == GS_SWEEP_GRID) {
         CUDA_TRY(cudaMalloc(&j.ticket, sizeof *j.ticket));
         CUDA_TRY(cudaMemset(j.ticket, 0, sizeof *j.ticket));
     }

@@ -6,8 +6,11 @@
  * over all of it (each SM sees the whole footprint: the L1 serves it while it fits); beyond the
  * L2 the grid sweeps it together. The plateaus of GB/s against footprint (src/analysis/plateaus.c)
  * are named after the level whose footprint range they hold (src/analysis/bw_levels.c): L1 up to
- * the L1 size, L2 up to the L2 size, DRAM beyond. Also a shared-memory read, and the DRAM's peak
- * from what the device reports (2 x memory clock x bus width / 8) with the measured share of it. */
+ * the L1 size, L2 up to the L2 size, DRAM beyond. Each kind's DRAM figure is the better of that
+ * sweep's plateau and gpu-stream's own order (one element per thread, a launch per pass) on
+ * arrays of 20 x L2 each, where an H100's add and triad ran 0.3-0.5 % faster than in the tiles
+ * (docs/methods.md). Also a shared-memory read, and the DRAM's peak from what the device reports
+ * (2 x memory clock x bus width / 8) with the measured share of it. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +28,9 @@
 #define PLATEAU_TOLERANCE 0.1
 #define MIN_PLATEAU_POINTS 2
 #define SMEM_BYTES 32768
+#define LAUNCH_WIDTH 8            /* the launch order's element: a double, as gpu-stream's */
+#define LAUNCH_SIZES 3
+static const unsigned launch_threads[LAUNCH_SIZES] = { 256, 512, 1024 };
 
 static const struct {
     gs_stream_kind kind;
@@ -38,7 +44,7 @@ static const struct {
 static const unsigned widths[WIDTHS] = { 4, 8, 16 };
 
 static struct {
-    uint64_t min_bytes, max_bytes, l1_bytes, traffic_bytes;
+    uint64_t min_bytes, max_bytes, l1_bytes, traffic_bytes, launch_bytes;
     long long per_octave, repeats, threads;
 } opt;
 
@@ -59,6 +65,9 @@ const gs_opt gs_probe_mem_bandwidth_opts[] = {
      NULL, 0, 0},
     {"traffic", GS_OPT_BYTES, &opt.traffic_bytes, "BYTES",
      "bytes each launch moves at least (default 8 GB: a launch of 0.3 ms at 30 TB/s)", NULL, 0, 0},
+    {"launch-bytes", GS_OPT_BYTES, &opt.launch_bytes, "BYTES",
+     "each array of gpu-stream's launch order, the DRAM figures' second kernel (default 20 x L2, "
+     "at most a sixth of the free memory; at least 5 x L2; 0: not run)", NULL, 0, 0},
 };
 
 const int gs_probe_mem_bandwidth_opt_count =
@@ -76,6 +85,8 @@ typedef struct levels_best {
     double gbps[GS_BW_LEVELS][KINDS];
     double ci95[GS_BW_LEVELS][KINDS];
     size_t n[GS_BW_LEVELS][KINDS];
+    gs_summary launches[KINDS];   /* gpu-stream's launch order, DRAM (n 0: not run) */
+    unsigned launch_threads[KINDS];
 } levels_best;
 
 static double l1_bytes(const gs_probe_ctx *ctx)
@@ -94,16 +105,15 @@ static size_t footprints(uint64_t lo, uint64_t hi, long long per_octave, double 
     return n;
 }
 
-/* Median GB/s of one kind, width and footprint: a blocks sweep up to the L2, a grid sweep beyond. */
-static int measure(gs_probe_ctx *ctx, int k, unsigned width, double footprint, double *x,
-                   gs_summary *out, gs_error *err)
+/* Median GB/s of one kind, width and footprint in the given order and block size. */
+static int measure_in(gs_probe_ctx *ctx, int k, unsigned width, double footprint, gs_sweep order,
+                      unsigned threads, double *x, gs_summary *out, gs_error *err)
 {
     double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
     uint64_t per_array = (uint64_t)(footprint / kinds[k].arrays) / 256 * 256;
     gs_stream_plan plan = {
         .kind = kinds[k].kind, .element_bytes = width, .bytes = per_array ? per_array : 256,
-        .repeats = (unsigned)opt.repeats, .threads_per_block = (unsigned)opt.threads,
-        .sweep = footprint <= (double)ctx->info->l2_bytes ? GS_SWEEP_BLOCKS : GS_SWEEP_GRID,
+        .repeats = (unsigned)opt.repeats, .threads_per_block = threads, .sweep = order,
         .traffic_bytes = opt.traffic_bytes,
     };
     gs_stream_result r = { .seconds = seconds };
@@ -114,6 +124,57 @@ static int measure(gs_probe_ctx *ctx, int k, unsigned width, double footprint, d
         gbps[i] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
     *out = gs_summarize_robust(gbps, r.n, 5);
     *x = (double)(plan.bytes / width * width) * kinds[k].arrays;
+    return 0;
+}
+
+/* Median GB/s of one kind, width and footprint: a blocks sweep up to the L2, a grid sweep beyond. */
+static int measure(gs_probe_ctx *ctx, int k, unsigned width, double footprint, double *x,
+                   gs_summary *out, gs_error *err)
+{
+    gs_sweep order = footprint <= (double)ctx->info->l2_bytes ? GS_SWEEP_BLOCKS : GS_SWEEP_GRID;
+    return measure_in(ctx, k, width, footprint, order, (unsigned)opt.threads, x, out, err);
+}
+
+/* gpu-stream's order (one double per thread, a launch per pass) on arrays of --launch-bytes,
+ * each kind at block sizes 256, 512 and 1024 (or --threads), the best median kept: the peer's
+ * kernel, measured beside the tiles so that neither order's advantage on a card is lost (an
+ * H100's add and triad ran 0.3-0.5 % faster in it on 1 GB arrays, 1.5-2 % slower on 128 MB,
+ * its launches' tails; read, copy and scale ran 3-8 % slower: docs/methods.md). */
+static int run_launches(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, gs_error *err)
+{
+    char name[64], method[320];
+    if (!opt.launch_bytes)
+        return 0;
+    gs_progress(ctx, "mem-bandwidth: gpu-stream's launch order, %llu-byte arrays",
+                (unsigned long long)opt.launch_bytes);
+    for (int k = 0; k < KINDS; k++) {
+        gs_summary top = { 0 };
+        unsigned top_threads = 0;
+        for (int t = 0; t < LAUNCH_SIZES; t++) {
+            unsigned threads = opt.threads ? (unsigned)opt.threads : launch_threads[t];
+            gs_summary m;
+            double x;
+            if (gs_interrupted())
+                return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
+            int rc = measure_in(ctx, k, LAUNCH_WIDTH, (double)opt.launch_bytes * kinds[k].arrays,
+                                GS_SWEEP_LAUNCHES, threads, &x, &m, err);
+            if (rc)
+                return rc;
+            if (m.median > top.median)
+                top = m, top_threads = threads;
+            if (opt.threads)
+                break;
+        }
+        best->launches[k] = top;
+        best->launch_threads[k] = top_threads;
+        snprintf(name, sizeof name, "%s_%uB_dram_launches_gbps", kinds[k].name, LAUNCH_WIDTH);
+        snprintf(method, sizeof method, "gpu-stream's order: one %u-byte element per thread, a "
+                 "grid covering %d array(s) of %llu B, a launch per pass; the median over "
+                 "repetitions (bytes read + written / time) at the best block size (%u threads)",
+                 LAUNCH_WIDTH, kinds[k].arrays, (unsigned long long)opt.launch_bytes,
+                 top_threads);
+        gs_figure(p, name, top.median, "GB/s", top.ci95, top.n, method);
+    }
     return 0;
 }
 
@@ -231,20 +292,37 @@ static void analyse(gs_probe_ctx *ctx, gs_probe_out *p, int k, unsigned width, c
     }
 }
 
-/* The headline figures: per level and kind, the best over widths; STREAM's names for DRAM. */
+/* The headline figures: per level and kind, the best over widths; STREAM's names for DRAM,
+ * where the launch order's figure stands instead of the plateau's when it is higher. */
 static void record_best(gs_probe_out *p, const levels_best *best)
 {
-    char name[64];
+    char name[64], method[320];
     for (int level = 0; level < GS_BW_LEVELS; level++)
         for (int k = 0; k < KINDS; k++) {
-            if (best->gbps[level][k] <= 0)
+            const gs_summary *l = &best->launches[k];
+            bool dram = level == GS_BW_DRAM, stream = dram && k >= 3;
+            bool launches = dram && l->n && l->median > best->gbps[level][k];
+            if (best->gbps[level][k] <= 0 && !launches)
                 continue;
-            bool stream = level == GS_BW_DRAM && k >= 3;
             snprintf(name, sizeof name, stream ? "stream_%s_gbps" : "%s_%s_gbps",
                      stream ? kinds[k].name : gs_bw_level_name(level), kinds[k].name);
-            gs_figure(p, name, best->gbps[level][k], "GB/s", best->ci95[level][k],
-                      best->n[level][k], "largest over the element widths measured of the "
-                      "plateau median in this level's footprint range");
+            const char *plateau = "largest over the element widths measured of the plateau "
+                                  "median in this level's footprint range";
+            if (launches)
+                snprintf(method, sizeof method, "gpu-stream's launch order (%s_%uB_dram_launches"
+                         "_gbps, %u threads), above the tiles' plateau (%s: %.1f GB/s)",
+                         kinds[k].name, LAUNCH_WIDTH, best->launch_threads[k], plateau,
+                         best->gbps[level][k]);
+            else if (dram && l->n)
+                snprintf(method, sizeof method, "%s; above gpu-stream's launch order (%.1f GB/s)",
+                         plateau, l->median);
+            else
+                snprintf(method, sizeof method, "%s", plateau);
+            if (launches)
+                gs_figure(p, name, l->median, "GB/s", l->ci95, l->n, method);
+            else
+                gs_figure(p, name, best->gbps[level][k], "GB/s", best->ci95[level][k],
+                          best->n[level][k], method);
         }
 }
 
@@ -279,7 +357,8 @@ static void record_peak(gs_probe_ctx *ctx, gs_probe_out *p, const levels_best *b
     const gs_device_info *info = ctx->info;
     double measured = 0;
     for (int k = 0; k < KINDS; k++)
-        measured = fmax(measured, best->gbps[GS_BW_DRAM][k]);
+        measured = fmax(measured, fmax(best->gbps[GS_BW_DRAM][k],
+                                       best->launches[k].n ? best->launches[k].median : 0));
     const char *method = "2 x memory clock (kHz, as the device reports it) x bus width (bits) / 8";
     if (info->mem_clock_khz <= 0 || info->mem_bus_bits <= 0) {
         gs_figure_nd(p, "dram_peak_gbps", "GB/s", method, "the device does not report its memory "
@@ -334,6 +413,13 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.threads = 0;
     opt.l1_bytes = 0;
     opt.traffic_bytes = 8ull << 30;
+    /* 20 x L2 per array: gpu-stream's 1 GB on an H100, where its launches' tails weigh least */
+    opt.launch_bytes = 4 * GS_BW_DRAM_FROM_L2 * info->l2_bytes;
+    if (info->global_mem_free_bytes && opt.launch_bytes > info->global_mem_free_bytes / 6)
+        opt.launch_bytes = info->global_mem_free_bytes / 6;
+    opt.launch_bytes = opt.launch_bytes / 256 * 256;
+    if (opt.launch_bytes < GS_BW_DRAM_FROM_L2 * info->l2_bytes)
+        opt.launch_bytes = 0;         /* too little free memory for arrays beyond the L2 */
 }
 
 int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
@@ -346,6 +432,19 @@ int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     if (opt.min_bytes < 1024 || opt.max_bytes <= opt.min_bytes || (opt.threads % 32))
         return gs_fail(err, GS_ERR_USAGE, "mem-bandwidth: --min-bytes must be at least 1 KB and "
                        "below --max-bytes, --threads a multiple of 32");
+    uint64_t dram_from = GS_BW_DRAM_FROM_L2 * ctx->info->l2_bytes;
+    if (opt.launch_bytes && opt.launch_bytes < dram_from)
+        return gs_fail(err, GS_ERR_USAGE, "mem-bandwidth: --launch-bytes %llu is under 5 x L2 "
+                       "(%llu B), where the DRAM range starts: use at least that, or 0 to skip "
+                       "the launch order", (unsigned long long)opt.launch_bytes,
+                       (unsigned long long)dram_from);
+    uint64_t free_bytes = ctx->info->global_mem_free_bytes;
+    if (opt.launch_bytes && free_bytes && opt.launch_bytes > free_bytes / 3)
+        return gs_fail(err, GS_ERR_USAGE, "mem-bandwidth: --launch-bytes %llu: three such arrays "
+                       "do not fit the %llu B free on the device; use at most %llu, or 0",
+                       (unsigned long long)opt.launch_bytes, (unsigned long long)free_bytes,
+                       (unsigned long long)(free_bytes / 3 / 256 * 256));
+    opt.launch_bytes = opt.launch_bytes / 256 * 256;
     gs_probe_out *p = gs_run_add_probe(ctx->run, "mem-bandwidth");
     gs_param_int(p, "min_bytes", (long long)opt.min_bytes);
     gs_param_int(p, "max_bytes", (long long)opt.max_bytes);
@@ -355,11 +454,16 @@ int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_double(p, "l1_bytes", l1_bytes(ctx));
     gs_param_int(p, "l2_bytes", (long long)ctx->info->l2_bytes);
     gs_param_int(p, "traffic_bytes", (long long)opt.traffic_bytes);
+    gs_param_int(p, "launch_bytes", (long long)opt.launch_bytes);
     gs_param_string(p, "sweep", "footprint <= L2: one block per SM, each over all arrays; "
-                    "beyond: the grid together, tiles handed out in address order");
+                    "beyond: the grid together, tiles handed out in address order; and "
+                    "gpu-stream's order (an element per thread, a launch per pass) on arrays of "
+                    "launch_bytes");
     levels_best best;
     memset(&best, 0, sizeof best);
     rc = run_all(ctx, p, &best, err);
+    if (rc == 0)
+        rc = run_launches(ctx, p, &best, err);
     if (rc == 0)
         rc = run_smem(ctx, p, err);
     record_best(p, &best);

@@ -5,7 +5,9 @@
  * arrays for a blocks sweep, 1/SMs of them for a grid sweep) against the model's L1 (the
  * per-SM cache level of the default load path in "memory"), and all the arrays against the
  * device's l2_bytes. A repetition takes overhead + bytes moved / rate, with seeded relative
- * jitter. The strided read (probe dram-layout) runs at the DRAM read rate times the share of the
+ * jitter; gpu-stream's launch order (GS_SWEEP_LAUNCHES) pays the overhead once per pass (a launch
+ * each) and runs from DRAM at "launch_order_dram_gbps" where the model gives it (no width
+ * efficiency: the rate of that kernel as it is), else as the other orders. The strided read (probe dram-layout) runs at the DRAM read rate times the share of the
  * DRAM channels it keeps busy (dram.c). */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@
 struct sim_level_bandwidth {
     double l1_gbps, l2_gbps, smem_gbps;
     double dram_gbps[KINDS];
+    double launch_dram_gbps[KINDS];  /* GS_SWEEP_LAUNCHES from DRAM at any element width */
+    int has_launch;                  /* launch_dram_gbps given (else dram_gbps x efficiency) */
     double width_efficiency[WIDTHS];
     int stores_bypass_l1;         /* stores are served at the L2 rate with a footprint in L1 */
     double launch_overhead_us;
@@ -76,6 +80,11 @@ static int parse_fields(const json_t *json, const char *where, struct sim_level_
         snprintf(path, sizeof path, "%s.dram_gbps", where);
         rc = parse_dram(json_object_get(json, "dram_gbps"), path, lb->dram_gbps, err);
     }
+    if (rc == 0 && (v = json_object_get(json, "launch_order_dram_gbps")) != NULL) {
+        snprintf(path, sizeof path, "%s.launch_order_dram_gbps", where);
+        rc = parse_dram(v, path, lb->launch_dram_gbps, err);
+        lb->has_launch = 1;
+    }
     if (rc == 0 && (v = json_object_get(json, "width_efficiency")) != NULL) {
         snprintf(path, sizeof path, "%s.width_efficiency", where);
         rc = parse_widths(v, path, lb->width_efficiency, err);
@@ -100,8 +109,8 @@ int sim_level_bandwidth_parse(const json_t *json, const char *where, gs_sim_mode
                               gs_error *err)
 {
     static const char *const keys[] = { "comment", "l1_gbps", "l2_gbps", "smem_gbps",
-        "dram_gbps", "width_efficiency", "stores_bypass_l1", "launch_overhead_us",
-        "jitter_fraction", NULL };
+        "dram_gbps", "launch_order_dram_gbps", "width_efficiency", "stores_bypass_l1",
+        "launch_overhead_us", "jitter_fraction", NULL };
     int rc = sim_check_keys(json, where, keys, err);
     if (rc)
         return rc;
@@ -163,6 +172,8 @@ static double level_rate(const gs_sim_model *m, const gs_stream_plan *plan,
         gbps = lb->l1_gbps;
     else if (footprint_bytes <= m->info.l2_bytes)
         gbps = lb->l2_gbps;
+    else if (plan->sweep == GS_SWEEP_LAUNCHES && lb->has_launch)
+        return lb->launch_dram_gbps[k];       /* the model's rate of that kernel as it is */
     else
         gbps = lb->dram_gbps[k];
     return gbps * lb->width_efficiency[w];
@@ -220,8 +231,11 @@ int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_resu
         gbps = level_rate(m, plan, footprint);
     }
     uint64_t passes = (plan->traffic_bytes + per_pass - 1) / per_pass;
-    out->bytes_moved = (passes < 1 ? 1 : passes) * per_pass;
-    double base_s = lb->launch_overhead_us * 1e-6 + (double)out->bytes_moved / (gbps * 1e9);
+    passes = passes < 1 ? 1 : passes;
+    out->bytes_moved = passes * per_pass;
+    double launches = plan->sweep == GS_SWEEP_LAUNCHES && footprint ? (double)passes : 1;
+    double base_s = launches * lb->launch_overhead_us * 1e-6 +
+                    (double)out->bytes_moved / (gbps * 1e9);
     for (unsigned r = 0; r < plan->repeats; r++)
         out->seconds[r] = base_s * (1 + lb->jitter_fraction * gs_rng_unit(&m->rng));
     out->n = plan->repeats;

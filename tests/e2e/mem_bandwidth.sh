@@ -5,8 +5,9 @@
 # sizes (a 16 KB L1 and a 1 MB L2 in tests/models/level_bandwidth.json, the hopper model's 192 KB
 # and 50 MB); stores at L1 footprints run at the L2's rate (the model writes through) and so give
 # no L1 figure, while a model whose L1 serves stores gives one at the L1's rate; the DRAM
-# peak comes from the memory clock and bus width; probe bandwidth measures a configuration again
-# when its interval is wide; a model without "levels" is refused by name.
+# peak comes from the memory clock and bus width; gpu-stream's launch order runs beside the tiles
+# and each kind's DRAM figure is the better of the two; probe bandwidth measures a configuration
+# again when its interval is wide; a model without "levels" is refused by name.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -51,7 +52,26 @@ for k in ("read", "write", "copy", "scale", "add", "triad"):
 near("smem_read_gbps", lv["smem_gbps"])
 near("dram_peak_gbps", 2 * dev["mem_clock_khz"] * 1e3 * dev["mem_bus_bits"] / 8 / 1e9, 1e-9)
 best = max(lv.get("width_efficiency", {"16": 1}).values())
-near("stream_triad_gbps", lv["dram_gbps"]["triad"] * best)   # the best over widths
+# gpu-stream's launch order beside the tiles: its own figure, and each kind's headline DRAM
+# figure the better of the two (the model's add and triad run 10 % faster in it, the rest slower)
+launch = lv.get("launch_order_dram_gbps")
+params = next(p["params"] for p in doc["probes"] if p["name"] == "mem-bandwidth")
+arrays = {"read": 1, "write": 1, "copy": 2, "scale": 2, "add": 3, "triad": 3}
+heads = {"read": "dram_read_gbps", "write": "dram_write_gbps", "copy": "dram_copy_gbps",
+         "scale": "stream_scale_gbps", "add": "stream_add_gbps", "triad": "stream_triad_gbps"}
+for k, head in heads.items():
+    tiles = lv["dram_gbps"][k] * best               # the best over widths
+    if not launch:
+        near(head, tiles)
+        continue
+    per_pass = arrays[k] * params["launch_bytes"]    # one launch a pass, each with its overhead
+    rate = per_pass / (per_pass / (launch[k] * 1e9) + lv.get("launch_overhead_us", 0) * 1e-6) / 1e9
+    near("%s_8B_dram_launches_gbps" % k, rate)
+    near(head, max(tiles, rate))
+    said = figs.get(head, {}).get("method", "").startswith("gpu-stream's launch order")
+    if said != (rate > tiles):
+        bad.append("%s: method %r, but the %s order is faster" %
+                   (head, figs.get(head, {}).get("method"), "launch" if rate > tiles else "tile"))
 if bad:
     print("FAIL %s:\n  %s" % (name, "\n  ".join(bad)))
     sys.exit(1)
@@ -163,7 +183,9 @@ if "$B" run mem-bandwidth --device sim:"$T/jitter.json" --seed 2 -q --json "$T/m
   $PY - "$T/mbj.json" "$T/jitter.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 p = json.load(open(sys.argv[1]))["probes"][0]
-rate = json.load(open(sys.argv[2]))["bandwidth"]["levels"]["dram_gbps"]
+levels = json.load(open(sys.argv[2]))["bandwidth"]["levels"]
+launch = levels.get("launch_order_dram_gbps", levels["dram_gbps"])
+rate = {k: max(v, launch[k]) for k, v in levels["dram_gbps"].items()}   # the better order
 n, f, bad = p["params"].get("remeasured_footprints"), p["figures"], []
 names = {"read": "dram_read_gbps", "write": "dram_write_gbps", "copy": "dram_copy_gbps",
          "scale": "stream_scale_gbps", "add": "stream_add_gbps", "triad": "stream_triad_gbps"}
@@ -178,6 +200,23 @@ print("ok   jitter mem-bandwidth: %d footprints measured again" % n)
 PYEOF
 else
   echo "FAIL jitter mem-bandwidth: exit status"; cat "$T/err"; fails=$((fails+1))
+fi
+
+# --launch-bytes: under 5 x L2 (the DRAM range) it is refused before any measurement, naming
+# the option and the least it takes; 0 leaves the launch order out (the tiles' figures stand).
+if "$B" run mem-bandwidth --device "sim:$SMALL" --launch-bytes 1MB -q >/dev/null 2>"$T/err"; then
+  echo "FAIL launch-bytes 1MB: exit status 0"; fails=$((fails+1))
+elif ! grep -q -- "--launch-bytes 1048576 is under 5 x L2 (5242880 B)" "$T/err"; then
+  echo "FAIL launch-bytes 1MB: message:"; cat "$T/err"; fails=$((fails+1))
+else
+  echo "ok   launch-bytes 1MB refused"
+fi
+if run no_launch run mem-bandwidth --device "sim:$SMALL" --launch-bytes 0 --max-bytes 16MB; then
+  if grep -q "launches_gbps\|gpu-stream's launch order" "$T/no_launch.json"; then
+    echo "FAIL launch-bytes 0: the launch order ran"; fails=$((fails+1))
+  else
+    echo "ok   launch-bytes 0: no launch order"
+  fi
 fi
 
 # A model without "levels": the probe fails and names what is missing.

@@ -7,8 +7,9 @@
 # timings of the peer's best block size and their 2nd and 8th, a 96 % interval), the ratio, and
 # a verdict: "below" only where gpusonar's interval lies wholly under the peer's (a ratio under
 # 1 inside both intervals is "level": the two kernels are the same within what either run
-# resolves); the L1 and L2 peers give the fastest of 5 timings, no interval. Needs nvcc and
-# python3 only (no jansson: gpusonar comes prebuilt).
+# resolves); the L1 and L2 peers give the fastest of 5 timings, no interval. A DRAM figure
+# gpusonar took from its own run of gpu-stream's launch order (better than its tiles there) says
+# so after the verdict. Needs nvcc and python3 only (no jansson: gpusonar comes prebuilt).
 # usage: bench/level_bandwidth.sh BUILD_DIR [OUT_DIR]   (extra probe options: $MB_ARGS)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -euo pipefail
@@ -55,6 +56,8 @@ for key in ("dram_read_gbps", "dram_write_gbps", "dram_copy_gbps", "stream_scale
         verdict += " (L1: no target)"
     elif verdict == "below":
         short.append(key)
+    if fig.get("method", "").startswith("gpu-stream's launch order"):
+        verdict += " (gpusonar: the launch order)"
     print("%-18s %9.1f +- %4.1f %10.1f %13s %7.3f  %s" % (key, mine, ci, peer[0], span, ratio,
                                                           verdict))
 for key in ("smem_read_gbps", "dram_peak_gbps", "dram_efficiency"):

@@ -8,7 +8,7 @@
  * are named after the level whose footprint range they hold (src/analysis/bw_levels.c): L1 up to
  * the L1 size, L2 up to the L2 size, DRAM beyond. Each kind's DRAM figure is the better of that
  * sweep's plateau and gpu-stream's own order (one element per thread, a launch per pass) on
- * arrays of 20 x L2 each, where an H100's add and triad ran 0.3-0.5 % faster than in the tiles
+ * arrays of 20 x L2 each, where an H100's add and triad ran 0.3-0.6 % faster than in the tiles
  * (docs/methods.md). Also a shared-memory read, and the DRAM's peak from what the device reports
  * (2 x memory clock x bus width / 8) with the measured share of it. */
 #include <math.h>
@@ -138,7 +138,7 @@ static int measure(gs_probe_ctx *ctx, int k, unsigned width, double footprint, d
 /* gpu-stream's order (one double per thread, a launch per pass) on arrays of --launch-bytes,
  * each kind at block sizes 256, 512 and 1024 (or --threads), the best median kept: the peer's
  * kernel, measured beside the tiles so that neither order's advantage on a card is lost (an
- * H100's add and triad ran 0.3-0.5 % faster in it on 1 GB arrays, 1.5-2 % slower on 128 MB,
+ * H100's add and triad ran 0.3-0.6 % faster in it on 1 GB arrays, 1.5-2 % slower on 128 MB,
  * its launches' tails; read, copy and scale ran 3-8 % slower: docs/methods.md). */
 static int run_launches(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, gs_error *err)
 {
@@ -165,9 +165,14 @@ static int run_launches(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, g
             if (opt.threads)
                 break;
         }
+        snprintf(name, sizeof name, "%s_%uB_dram_launches_gbps", kinds[k].name, LAUNCH_WIDTH);
+        if (!(top.median > 0)) {
+            gs_figure_nd(p, name, "GB/s", "gpu-stream's launch order", "no repetition gave a "
+                         "positive time");
+            continue;
+        }
         best->launches[k] = top;
         best->launch_threads[k] = top_threads;
-        snprintf(name, sizeof name, "%s_%uB_dram_launches_gbps", kinds[k].name, LAUNCH_WIDTH);
         snprintf(method, sizeof method, "gpu-stream's order: one %u-byte element per thread, a "
                  "grid covering %d array(s) of %llu B, a launch per pass; the median over "
                  "repetitions (bytes read + written / time) at the best block size (%u threads)",
@@ -308,11 +313,16 @@ static void record_best(gs_probe_out *p, const levels_best *best)
                      stream ? kinds[k].name : gs_bw_level_name(level), kinds[k].name);
             const char *plateau = "largest over the element widths measured of the plateau "
                                   "median in this level's footprint range";
-            if (launches)
+            if (launches && best->gbps[level][k] > 0)
                 snprintf(method, sizeof method, "gpu-stream's launch order (%s_%uB_dram_launches"
                          "_gbps, %u threads), above the tiles' plateau (%s: %.1f GB/s)",
                          kinds[k].name, LAUNCH_WIDTH, best->launch_threads[k], plateau,
                          best->gbps[level][k]);
+            else if (launches)
+                snprintf(method, sizeof method, "gpu-stream's launch order (%s_%uB_dram_launches"
+                         "_gbps, %u threads); the tiles' sweep found no plateau in this level's "
+                         "footprint range", kinds[k].name, LAUNCH_WIDTH,
+                         best->launch_threads[k]);
             else if (dram && l->n)
                 snprintf(method, sizeof method, "%s; above gpu-stream's launch order (%.1f GB/s)",
                          plateau, l->median);

@@ -1,8 +1,10 @@
 /* --budget SECONDS: the report plans its probes to finish inside a time budget. It drops
  * --thorough first (fewer samples), then whole probes, keeping the most wanted that fit (the
  * clock always); it says on stderr and in the document what it cut. The
- * expected seconds come from the quick report on an H100 (docs/results/2026-11-24-h100-s3.md);
- * the same table shares out the time left on the progress line. */
+ * expected seconds come from the quick report on an H100 (the probes of the default report:
+ * docs/results/2026-11-27-h100-s20.md, call 5; paths, l2-partitions and divergence:
+ * docs/results/2026-11-24-h100-s3.md); the same table shares out the time left on the progress
+ * line. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,9 +14,9 @@ static const struct {
     const char *name;
     double quick_s;               /* seconds in the quick report on an H100 */
 } typical[] = {
-    {"clock", 0.3},         {"smem-banks", 0.2}, {"cache", 9.5},  {"global-patterns", 0.4},
-    {"bandwidth", 0.4},     {"mem-bandwidth", 1.7}, {"random-walk", 12}, {"pipeline", 0.8},
-    {"roofline", 0.6},      {"paths", 5},        {"l2-partitions", 5}, {"divergence", 1},
+    {"clock", 0.25},        {"smem-banks", 0.15}, {"cache", 17},  {"global-patterns", 1.1},
+    {"bandwidth", 0.7},     {"mem-bandwidth", 2.9}, {"random-walk", 8}, {"pipeline", 0.9},
+    {"roofline", 0.8},      {"paths", 5},        {"l2-partitions", 5}, {"divergence", 1},
 };
 
 /* Which probes a short budget keeps, most wanted first; a probe that does not fit in what is left

@@ -33,6 +33,10 @@ static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
 cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown);
 #define GS_SCRATCH_BUFFERS 3
 #define GS_WARM_FRESH_MS 20.0f    /* untimed launches on fresh scratch buffers, at least */
+/* A scratch buffer's first allocation, at least (less where that does not fit): from 16 KB a
+ * sweep's footprints reallocated once an octave, each with GS_WARM_FRESH_MS of warm-up, 0.6 s
+ * of mem-bandwidth's 2.9 s on an H100 (docs/results/2026-11-27-h100-s20.md, call 5). */
+#define GS_SCRATCH_MIN_BYTES (256ull << 20)
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh,
                     gs_error *err);
 void gs_cuda_scratch_release(void);

@@ -43,10 +43,17 @@ cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown)
     return e;
 }
 
-/* Buffer i of at least bytes (a sweep's growing footprints reallocate once an octave). */
+/* Buffer i of at least bytes, and of GS_SCRATCH_MIN_BYTES where that fits (a sweep's growing
+ * footprints then reallocate a few times, not once an octave). */
 static cudaError_t grow(int i, size_t bytes, bool *fresh)
 {
-    return gs_cuda_grow(&scratch.buf[i], &scratch.bytes[i], bytes, fresh);
+    size_t want = bytes < GS_SCRATCH_MIN_BYTES ? (size_t)GS_SCRATCH_MIN_BYTES : bytes;
+    cudaError_t e = gs_cuda_grow(&scratch.buf[i], &scratch.bytes[i], want, fresh);
+    if (e == cudaErrorMemoryAllocation && want > bytes) {
+        (void)cudaGetLastError();
+        e = gs_cuda_grow(&scratch.buf[i], &scratch.bytes[i], bytes, fresh);
+    }
+    return e;
 }
 
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh, gs_error *err)

@@ -203,7 +203,7 @@ static double hidden_bytes(uint64_t footprint_bytes, uint64_t stride_bytes, doub
 
 static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
                       uint64_t stride_bytes, double latency, double penalty, double margin,
-                      int carveout, cw_avg_level *lv, gs_error *err)
+                      uint64_t floor_bytes, int carveout, cw_avg_level *lv, gs_error *err)
 {
     uint64_t res = lo / 64 / stride_bytes * stride_bytes;
     res = res > stride_bytes ? res : stride_bytes;
@@ -237,7 +237,7 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     /* no finer than a 16th of the strides the margin hides: the capacity lies in
      * [a - hidden, b), which a +- hidden already covers (on an H100's L2, 9 walks of 0.13 s each
      * bisected a 5 MB interval to 128 B) */
-    while (!rc && b - a > stride_bytes &&
+    while (!rc && b - a > stride_bytes && b - a > floor_bytes &&
            (double)(b - a) > hidden_bytes(a, stride_bytes, latency, penalty, margin) / 16) {
         uint64_t mid = a + (b - a) / 2 / stride_bytes * stride_bytes;
         rc = avg_fits(w, mid, stride_bytes, latency, margin, carveout, &fits, err);
@@ -315,16 +315,23 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
      * 24.94 and 23.65 MB) */
     double ends[CW_END_REPEATS];
     double ci = 0;
-    uint64_t upper = 0;
+    uint64_t upper = 0, resolution = 0;
+    bool strict = true;
+    /* each to 1/256 of the end at least: the three ends spread over 0.5-4 MB on an H100's near
+     * part (ci95 0.48-3.9 MB), where a bisection to a 16th of what the margin hides went on to
+     * 10-20 KB, 3 walks more each */
+    uint64_t floor_bytes = (uint64_t)sw->x[last] / 256;
     for (int k = 0; k < CW_END_REPEATS && !rc; k++) {
         cw_avg_level b = *a;
         w->avg_offset = (uint64_t)k * CW_END_SHIFT;
         rc = refine_end(w, (uint64_t)sw->x[inside], (uint64_t)sw->x[last],
                         (uint64_t)sw->x[last + 1], sw->stride_bytes, a->hit_cycles,
-                        a->next_cycles - a->hit_cycles, margin, carveout, &b, err);
+                        a->next_cycles - a->hit_cycles, margin, floor_bytes, carveout, &b, err);
         ends[k] = (double)b.size_bytes;
         ci = b.ci95_bytes > ci ? b.ci95_bytes : ci;
         upper = b.upper_bytes > upper ? b.upper_bytes : upper;
+        resolution = b.resolution_bytes > resolution ? b.resolution_bytes : resolution;
+        strict = strict && b.strict;
     }
     w->avg_offset = 0;
     if (rc)
@@ -335,13 +342,15 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
     a->size_bytes = (uint64_t)sm.mean / sw->stride_bytes * sw->stride_bytes;
     a->ci95_bytes = sm.ci95 > ci ? sm.ci95 : ci;
     a->upper_bytes = upper;
+    a->resolution_bytes = resolution;
+    a->strict = strict;
     a->margin = margin;
     a->repeated = true;
     return 0;
 }
 
 int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
-                  int carveout, cw_avg_sweep *out, gs_error *err)
+                  int carveout, int defer_level, cw_avg_sweep *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->stride_bytes = stride_bytes;
@@ -372,9 +381,17 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
         size_t last = pl[i].first + pl[i].count - 1;
         double margin = pl[i].spread > AVG_STRICT ? pl[i].spread : AVG_STRICT;
         size_t fit_at = pl[i].count > 1 ? last - 1 : last;  /* a point inside the plateau */
+        if (i == defer_level) {            /* the caller bisects it (cw_avg_repeat_end) */
+            lv->size_bytes = (uint64_t)x[last];
+            lv->upper_bytes = (uint64_t)x[last + 1];
+            lv->resolution_bytes = lv->upper_bytes - lv->size_bytes;
+            lv->ci95_bytes = (double)lv->resolution_bytes;
+            lv->margin = margin;
+            continue;
+        }
         rc = refine_end(w, (uint64_t)x[fit_at], (uint64_t)x[last], (uint64_t)x[last + 1],
                         stride_bytes, pl[i].latency, pl[i + 1].latency - pl[i].latency, margin,
-                        carveout, lv, err);
+                        0, carveout, lv, err);
     }
     if (!rc && k >= 1) {
         out->beyond_cycles = pl[k - 1].latency;

@@ -323,9 +323,10 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
  * per stride_bytes, split the averages into plateaus (analysis/plateaus.h) and bisect the end of
  * each plateau but the last. stride_bytes should be the line: below it a random order re-uses
  * lines and blurs the plateau's end; above it a set index that skips the bits just above the line
- * sees only some sets (capacity x stride / line). */
+ * sees only some sets (capacity x stride / line). Level defer_level (-1: none) is left at the
+ * sweep's bracket, unbisected, for a caller that bisects it anew (cw_avg_repeat_end). */
 int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
-                  int carveout, cw_avg_sweep *out, gs_error *err);
+                  int carveout, int defer_level, cw_avg_sweep *out, gs_error *err);
 
 /* Where a level that an earlier sweep at the same stride found (was) ends under carveout, against
  * where it ended: two walks, at was->size_bytes - tol_bytes and at the larger of

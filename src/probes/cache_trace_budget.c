@@ -85,7 +85,7 @@ int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
     *pinned = true;
     gs_progress(ctx, "cache: %s, L1 size with no shared memory held", t->name);
     w->smem_bytes = 0;
-    int rc = cw_avg_levels(w, 1024, bound, 128, -1, sw0, err);
+    int rc = cw_avg_levels(w, 1024, bound, 128, -1, -1, sw0, err);
     w->smem_bytes = budget;
     if (rc || sw0->count == 0)
         return rc;
@@ -139,7 +139,7 @@ int cw_add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
             confirmed++;
             continue;
         }
-        rc = cw_avg_levels(w, 1024, bound, stride_bytes, carveouts[i], &sw, err);
+        rc = cw_avg_levels(w, 1024, bound, stride_bytes, carveouts[i], -1, &sw, err);
         last.size_bytes = 0;
         if (!rc && sw.count > 0) {
             last = sw.levels[0];

@@ -250,19 +250,23 @@ static void latency_intervals(const curve *c, const step *st, int levels, size_t
     }
 }
 
-/* Widen ci to the latencies of the fits that the data cannot tell from the best (and cap_ci to
- * their capacities): one level's capacity (on the search grid, kept between its neighbours at
+/* Widen ci to the latencies of the fits that the data cannot tell from the best (cap_ci to
+ * their capacities, g_ci to their sharpnesses): one level's capacity (on the search grid, kept between its neighbours at
  * MIN_CAPACITY_RATIO) and sharpness moved at a time, the others held, each fit whose RSS stays
  * within the 95 % bound of one more parameter (rss x (1 + t^2 / df)); ci[j] becomes at least
  * the farthest of their latency j from the best's. So a latency that leans on where a step
- * sits (a level with few sizes past it) gets the interval its step's place allows. */
+ * sits (a level with few sizes past it) gets the interval its step's place allows, and a
+ * sharpness the range the data allow (an H100's ragged local-memory walk read 16 +- 8 and 2 in
+ * two reports, each interval from the jackknife alone; session 20). */
 static void latency_envelope(const curve *c, const step *best, int levels, size_t params,
-                             const double *best_coef, double *ci, double *cap_ci)
+                             const double *best_coef, double *ci, double *cap_ci, double *g_ci)
 {
     /* the envelope tests capacities on the coarse grid: a step is known at best to half its
      * spacing, even where every grid point but the best's own is refuted */
-    for (int k = 0; k < levels; k++)
+    for (int k = 0; k < levels; k++) {
         cap_ci[k] = best[k].cap * (exp2(0.5 / GRID_PER_OCTAVE) - 1);
+        g_ci[k] = 0;
+    }
     double coef[GS_EQ6_MAX_LEVELS + 1], lat_best[GS_EQ6_MAX_LEVELS + 1];
     if (levels == 0 || c->n <= params)
         return;
@@ -284,6 +288,7 @@ static void latency_envelope(const curve *c, const step *best, int levels, size_
                 if (!(rss <= bound))
                     continue;
                 cap_ci[k] = fmax(cap_ci[k], fabs(st[k].cap - best[k].cap));
+                g_ci[k] = fmax(g_ci[k], fabs(st[k].g - best[k].g));
                 double lat = coef[0];
                 for (int j = 0; j <= levels; j++) {
                     if (j > 0)
@@ -453,7 +458,8 @@ static void select_levels(const curve *c, int max_levels, double floor_rss, gs_e
             best_bic = bic;
             store(fit, levels, st, coef, sd);
             latency_intervals(c, st, levels, p, sd, fit->latency_ci95);
-            latency_envelope(c, st, levels, p, coef, fit->latency_ci95, fit->capacity_ci95);
+            latency_envelope(c, st, levels, p, coef, fit->latency_ci95, fit->capacity_ci95,
+                             fit->sharpness_ci95);
             memcpy(best, st, sizeof(step) * (size_t)levels);
         }
     }

@@ -389,9 +389,13 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
             lv->margin = margin;
             continue;
         }
+        /* on the L2 path to 1/256 of the end at least: the L2's end has a ci95 of MBs (an
+         * H100: 4-5 MB), where a 16th of what the margin hides went on to 75 KB, two walks of
+         * 0.13 s more */
+        uint64_t floor_bytes = w->path == GS_PATH_CG ? (uint64_t)x[last] / 256 : 0;
         rc = refine_end(w, (uint64_t)x[fit_at], (uint64_t)x[last], (uint64_t)x[last + 1],
                         stride_bytes, pl[i].latency, pl[i + 1].latency - pl[i].latency, margin,
-                        0, carveout, lv, err);
+                        floor_bytes, carveout, lv, err);
     }
     if (!rc && k >= 1) {
         out->beyond_cycles = pl[k - 1].latency;

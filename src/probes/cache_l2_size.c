@@ -271,10 +271,11 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
      * understated how far the bound moves: 58.01 +- 0.88 against 56.82 +- 0.88 MB in two
      * reports on one card (session 20), 57.1-60.2 MB over thirty runs before two walks per
      * verdict. The bound is their mean, its ci95 Student's t over them or the widest bracket.
-     * The later two bisect inside 4 brackets either side of the first one's bound (3.6 MB on an
-     * H100, where thirty bounds spread over 3.1 MB), unchecked: a bound beyond that window
-     * ends at its edge, which still widens the interval, and each costs 3 verdicts, not 5-6
-     * (the three whole bisections made the default report 3.6 s longer). */
+     * The later two bisect inside 2 brackets either side of the first one's bound (1.8 MB on an
+     * H100, where reports' bounds lay within 0.9 MB of each other and a bound's sd is 0.3-0.9
+     * MB), unchecked: a bound beyond that window ends at its edge, which still widens the
+     * interval, and each costs 2 verdicts, not 5-6 (three whole bisections made the default
+     * report 1.7 s longer). */
     double bounds[CW_END_REPEATS], bracket = 0;
     uint64_t lo = a0, hi = b0;
     int rc = 0;
@@ -283,7 +284,7 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
         w->avg_offset = (uint64_t)k * CW_END_SHIFT;
         rc = full_miss_bisect(w, sw, lo, hi, &a, &b, err);
         if (k == 0) {
-            uint64_t window = 4 * (b - a > sw->stride_bytes ? b - a : sw->stride_bytes);
+            uint64_t window = 2 * (b - a > sw->stride_bytes ? b - a : sw->stride_bytes);
             lo = b > a0 + window ? b - window : a0;
             hi = b + window < b0 ? b + window : b0;
         }

@@ -22,6 +22,10 @@
 
 #define MAX_POINTS 96
 #define SATURATION_FRACTION 0.9
+/* how far a walker count's share of the peak moved between runs: 2048 walkers read 0.894-0.934
+ * of it over 30 reports on H100s and H200s (sessions 7-20), so the knee, the first count at 90 %
+ * of the peak on a grid of doublings, jumped from 2048 to "not saturated" in 4 of them */
+#define SATURATION_TOLERANCE 0.03
 #define UNLOADED_CHASES 5          /* chases of one cold walker for its latency's interval */
 #define LOADED_CHASES 4            /* chases at the saturation point for the loaded latency's */
 #define DEFAULT_SLOT_BYTES 32      /* a sector: no cache level of the GPUs we know is finer */
@@ -248,7 +252,8 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
         gs_figure_list_ci(p, name, fit.sharpness, fit.sharpness_ci95, (size_t)fit.levels, "",
                           fit.n, "g_k of the hit ratio (C_k/s)^g_k past each capacity: 1 is Eq. 6 "
                           "(random hits), large is a sharp LRU-like step (interval: the farthest "
-                          "g_k of the fits with one size left out)");
+                          "g_k of the fits the data cannot tell from the best fit, or of the "
+                          "fits with one size left out)");
     name_of(name, sizeof name, sw, "fit_residual_cycles");
     size_t params = 3 * (size_t)fit.levels + 1;     /* latencies, capacities, sharpnesses */
     double rms_ci = fit.n > params ? gs_rms_ci95(fit.residual_sd, fit.n - params) : 0;
@@ -400,6 +405,22 @@ static size_t walker_counts(unsigned max, double *w)
     return n;
 }
 
+/* y at x on the curve (xs, ys): linear in y between the points around x on a log2 scale of x
+ * (the end point's y outside them). */
+static double at_log_x(const double *xs, const double *ys, size_t n, double x)
+{
+    if (n == 0)
+        return NAN;
+    if (x <= xs[0])
+        return ys[0];
+    for (size_t i = 1; i < n; i++)
+        if (x <= xs[i]) {
+            double t = (log2(x) - log2(xs[i - 1])) / (log2(xs[i]) - log2(xs[i - 1]));
+            return ys[i - 1] + t * (ys[i] - ys[i - 1]);
+        }
+    return ys[n - 1];
+}
+
 static void record_walkers(gs_probe_ctx *ctx, gs_probe_out *p, const double *w,
                            const double *rate, const double *cycles, size_t n,
                            const gs_summary *unloaded, const gs_summary *loaded)
@@ -419,43 +440,52 @@ static void record_walkers(gs_probe_ctx *ctx, gs_probe_out *p, const double *w,
         gs_figure_nd(p, "walkers_unloaded_latency_cycles", "cycles", um, "no walk of one "
                      "walker was made");
     gs_saturation s;
-    if (gs_saturation_find(w, rate, n, SATURATION_FRACTION, &s) != 0) {
+    if (gs_saturation_find(w, rate, n, SATURATION_FRACTION, SATURATION_TOLERANCE, &s) != 0) {
         gs_figure_nd(p, "walkers_saturation", "warps", method, "no throughput was measured");
         return;
     }
     gs_figure(p, "walkers_peak_accesses_per_ns", s.peak, "accesses/ns", 0, n, method);
-    const char *sm = "first walker count reaching 90% of the peak throughput, with the curve "
-                     "flat after it";
+    const char *sm = "walkers where the throughput curve crosses 90 % of its peak (between the "
+                     "two counts around it, on a log scale of walkers), with the curve flat "
+                     "after it; interval: where it crosses 87 % and 93 %";
     if (!s.saturated) {
         gs_figure_nd(p, "walkers_saturation", "warps", sm, "throughput still rises at %.0f "
                      "walkers (the most tried): memory did not saturate", w[n - 1]);
         return;
     }
-    gs_figure(p, "walkers_saturation", w[s.knee_index], "warps", 0, n, sm);
-    gs_figure(p, "walkers_saturation_per_sm", w[s.knee_index] / ctx->info->sm_count, "warps",
-              0, n, sm);
-    char lm[200];
+    double knee = round(s.knee_x);
+    double ci = fmax(knee - s.knee_x_low, s.knee_x_high - knee);
+    gs_figure(p, "walkers_saturation", knee, "warps", ci, n, sm);
+    gs_figure(p, "walkers_saturation_per_sm", knee / ctx->info->sm_count, "warps",
+              ci / ctx->info->sm_count, n, sm);
+    /* the loaded latency as far as the sweep's curve moves across the knee's interval */
+    double at = at_log_x(w, cycles, n, knee);
+    double reach = fmax(fabs(at_log_x(w, cycles, n, s.knee_x_low) - at),
+                        fabs(at_log_x(w, cycles, n, s.knee_x_high) - at));
+    char lm[320];
     snprintf(lm, sizeof lm, "average cycles per access of each walker at the saturation point "
-             "(loaded latency): the mean of %zu chases of that many walkers (the first the "
-             "sweep's)", loaded->n);
+             "(loaded latency): the mean of %zu chases of that many walkers; interval: theirs, "
+             "or how far the sweep's latency curve moves across the saturation's interval",
+             loaded->n);
     if (loaded->n > 0)
         gs_figure(p, "walkers_latency_at_saturation_cycles", loaded->mean, "cycles",
-                  loaded->ci95, loaded->n, lm);
+                  fmax(loaded->ci95, reach), loaded->n, lm);
     else
-        gs_figure(p, "walkers_latency_at_saturation_cycles", cycles[s.knee_index], "cycles", 0,
+        gs_figure(p, "walkers_latency_at_saturation_cycles", at, "cycles", reach,
                   (size_t)opt.walker_accesses, "average cycles per access of each walker at "
-                  "the saturation point (loaded latency)");
+                  "the saturation point (loaded latency), from the sweep's latency curve");
 }
 
 /* n chases of `walkers` walkers over the walkers' chain for an interval, the first already made
- * (its average cycles `first`): the averages into out, how many into *got. */
+ * where first is a number (its average cycles): the averages into out, how many into *got. */
 static int chase_repeats(gs_probe_ctx *ctx, uint64_t footprint, uint64_t slot,
                          const uint64_t *chain, unsigned walkers, double first, double *out,
                          size_t n, size_t *got, gs_error *err)
 {
     int rc = 0;
     size_t k = 0;
-    out[k++] = first;
+    if (!isnan(first))
+        out[k++] = first;
     while (!rc && k < n) {
         gs_chase_result r;
         rc = walk_chain(ctx, GS_SPACE_GLOBAL, footprint, slot, chain, 0,
@@ -516,10 +546,11 @@ static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_r
     if (!rc && done > 0)                 /* walker_counts starts at one walker */
         rc = chase_repeats(ctx, footprint, slot, chain, 1, cycles[0], one, UNLOADED_CHASES, &k,
                            err);
-    if (!rc && done > 0 && gs_saturation_find(w, rate, done, SATURATION_FRACTION, &sat) == 0 &&
+    if (!rc && done > 0 &&
+        gs_saturation_find(w, rate, done, SATURATION_FRACTION, SATURATION_TOLERANCE, &sat) == 0 &&
         sat.saturated)
-        rc = chase_repeats(ctx, footprint, slot, chain, (unsigned)w[sat.knee_index],
-                           cycles[sat.knee_index], at_knee, LOADED_CHASES, &m, err);
+        rc = chase_repeats(ctx, footprint, slot, chain, (unsigned)round(sat.knee_x), NAN,
+                           at_knee, LOADED_CHASES, &m, err);
     free(chain);
     if (rc)
         return rc;

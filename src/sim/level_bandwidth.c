@@ -7,8 +7,9 @@
  * device's l2_bytes. A repetition takes overhead + bytes moved / rate, with seeded relative
  * jitter; gpu-stream's launch order (GS_SWEEP_LAUNCHES) pays the overhead once per pass (a launch
  * each) and runs from DRAM at "launch_order_dram_gbps" where the model gives it (no width
- * efficiency: the rate of that kernel as it is), else as the other orders. The strided read (probe dram-layout) runs at the DRAM read rate times the share of the
- * DRAM channels it keeps busy (dram.c). */
+ * efficiency: the rate of that kernel as it is), else as the other orders. The strided read
+ * (probe dram-layout) runs at the DRAM read rate times the share of the DRAM channels it keeps
+ * busy (dram.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -250,14 +250,14 @@ static void latency_intervals(const curve *c, const step *st, int levels, size_t
     }
 }
 
-/* Widen ci to the latencies of the fits that the data cannot tell from the best (cap_ci to
- * their capacities, g_ci to their sharpnesses): one level's capacity (on the search grid, kept
- * between its neighbours at MIN_CAPACITY_RATIO) and sharpness moved at a time, the others
- * held, each fit whose RSS stays within the 95 % bound of one more parameter (rss x (1 + t^2 /
- * df)); ci[j] becomes at least the farthest of their latency j from the best's. So a latency that leans on where a step
- * sits (a level with few sizes past it) gets the interval its step's place allows, and a
- * sharpness the range the data allow (an H100's ragged local-memory walk read 16 +- 8 and 2 in
- * two reports, each interval from the jackknife alone; session 20). */
+/* Widen ci to the latencies of the fits that the data cannot tell from the best (cap_ci to their
+ * capacities, g_ci to their sharpnesses): one level's capacity (on the search grid, kept between
+ * its neighbours at MIN_CAPACITY_RATIO) and sharpness moved at a time, the others held, each fit
+ * whose RSS stays within the 95 % bound of one more parameter (rss x (1 + t^2 / df)); ci[j]
+ * becomes at least the farthest of their latency j from the best's. So a latency that leans on
+ * where a step sits (a level with few sizes past it) gets the interval its step's place allows,
+ * and a sharpness the range the data allow (an H100's ragged local-memory walk read 16 +- 8 and 2
+ * in two reports, each interval from the jackknife alone; session 20). */
 static void latency_envelope(const curve *c, const step *best, int levels, size_t params,
                              const double *best_coef, double *ci, double *cap_ci, double *g_ci)
 {

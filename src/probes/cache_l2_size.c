@@ -325,8 +325,8 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
              "gradual end (hashed sets filling unevenly, copies of far lines in the near part, or "
              "a policy that keeps some lines), so the capacity lies in [%llu, %llu) B "
              "(size_low_bytes, size_high_bytes) and the onset is no size%s; the mapping of "
-             "addresses to sets would decide it", (unsigned long long)size, lv->size_ci95_bytes, (unsigned long long)b,
-             (unsigned long long)low, (unsigned long long)b, drv);
+             "addresses to sets would decide it", (unsigned long long)size, lv->size_ci95_bytes,
+             (unsigned long long)b, (unsigned long long)low, (unsigned long long)b, drv);
     return 0;
 }
 

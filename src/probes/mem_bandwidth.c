@@ -67,7 +67,8 @@ const gs_opt gs_probe_mem_bandwidth_opts[] = {
      "bytes each launch moves at least (default 8 GB: a launch of 0.3 ms at 30 TB/s)", NULL, 0, 0},
     {"launch-bytes", GS_OPT_BYTES, &opt.launch_bytes, "BYTES",
      "each array of gpu-stream's launch order, the DRAM figures' second kernel (default 20 x L2, "
-     "at most a sixth of the free memory; at least 5 x L2; 0: not run)", NULL, 0, 0},
+     "at most --max-bytes and a sixth of the free memory, 0 where that is under 5 x L2; at "
+     "least 5 x L2; 0: not run)", NULL, 0, 0},
 };
 
 const int gs_probe_mem_bandwidth_opt_count =
@@ -423,13 +424,20 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.threads = 0;
     opt.l1_bytes = 0;
     opt.traffic_bytes = 8ull << 30;
-    /* 20 x L2 per array: gpu-stream's 1 GB on an H100, where its launches' tails weigh least */
-    opt.launch_bytes = 4 * GS_BW_DRAM_FROM_L2 * info->l2_bytes;
-    if (info->global_mem_free_bytes && opt.launch_bytes > info->global_mem_free_bytes / 6)
-        opt.launch_bytes = info->global_mem_free_bytes / 6;
-    opt.launch_bytes = opt.launch_bytes / 256 * 256;
-    if (opt.launch_bytes < GS_BW_DRAM_FROM_L2 * info->l2_bytes)
-        opt.launch_bytes = 0;         /* too little free memory for arrays beyond the L2 */
+    opt.launch_bytes = UINT64_MAX;    /* not given: launch_default, once --max-bytes is known */
+}
+
+/* 20 x L2 per array: gpu-stream's 1 GB on an H100, where its launches' tails weigh least; at
+ * most --max-bytes (a user who caps the sweeps' memory caps this too) and a sixth of the free
+ * memory; 0 (not run) where that leaves less than the DRAM range's 5 x L2. */
+static uint64_t launch_default(const gs_device_info *info)
+{
+    uint64_t b = 4 * GS_BW_DRAM_FROM_L2 * info->l2_bytes;
+    b = b < opt.max_bytes ? b : opt.max_bytes;
+    if (info->global_mem_free_bytes && b > info->global_mem_free_bytes / 6)
+        b = info->global_mem_free_bytes / 6;
+    b = b / 256 * 256;
+    return b < GS_BW_DRAM_FROM_L2 * info->l2_bytes ? 0 : b;
 }
 
 int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
@@ -443,6 +451,8 @@ int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
         return gs_fail(err, GS_ERR_USAGE, "mem-bandwidth: --min-bytes must be at least 1 KB and "
                        "below --max-bytes, --threads a multiple of 32");
     uint64_t dram_from = GS_BW_DRAM_FROM_L2 * ctx->info->l2_bytes;
+    if (opt.launch_bytes == UINT64_MAX)
+        opt.launch_bytes = launch_default(ctx->info);
     if (opt.launch_bytes && opt.launch_bytes < dram_from)
         return gs_fail(err, GS_ERR_USAGE, "mem-bandwidth: --launch-bytes %llu is under 5 x L2 "
                        "(%llu B), where the DRAM range starts: use at least that, or 0 to skip "

@@ -219,6 +219,19 @@ if run no_launch run mem-bandwidth --device "sim:$SMALL" --launch-bytes 0 --max-
   fi
 fi
 
+# --launch-bytes left out follows --max-bytes: with the sweeps capped at 4 MB (under the DRAM
+# range's 5 x L2) the launch order is left out, not refused; at 16 MB its arrays are 16 MB.
+if run capped run mem-bandwidth --device "sim:$SMALL" --max-bytes 4MB; then
+  $PY - "$T/capped.json" "$T/no_launch.json" "$T/small.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+lb = [json.load(open(f))["probes"][0]["params"]["launch_bytes"] for f in sys.argv[1:]]
+if lb != [0, 0, 16 << 20]:
+    print("FAIL launch-bytes default: %s (want 0 under --max-bytes 4MB, 0 given, 16 MB)" % lb)
+    sys.exit(1)
+print("ok   launch-bytes default follows --max-bytes")
+PYEOF
+fi
+
 # A model without "levels": the probe fails and names what is missing.
 if "$B" run mem-bandwidth --device sim:"$SRC/tests/models/walk_levels.json" -q >/dev/null \
      2>"$T/err"; then

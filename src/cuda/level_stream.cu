@@ -75,6 +75,25 @@ typedef struct level_arrays {
     void *d;
 } level_arrays;
 
+/* The kind's operation on element i alone (a read adds it to acc). */
+template <typename T, int KIND>
+static __device__ __forceinline__ void one(const T *__restrict__ x, const T *__restrict__ y,
+                                           T *__restrict__ d, size_t i, T s, T &acc)
+{
+    if (KIND == GS_STREAM_LEVEL_READ)
+        acc = add(acc, x[i]);
+    else if (KIND == GS_STREAM_LEVEL_WRITE)
+        d[i] = s;
+    else if (KIND == GS_STREAM_LEVEL_COPY)
+        d[i] = x[i];
+    else if (KIND == GS_STREAM_LEVEL_SCALE)
+        d[i] = mul(s, x[i]);
+    else if (KIND == GS_STREAM_LEVEL_ADD)
+        d[i] = add(x[i], y[i]);
+    else
+        d[i] = add(x[i], mul(s, y[i]));
+}
+
 /* One sweep of elements lo, lo + step, ... below hi: U loads per source, then the kind's
  * operation and U stores (or U sums). The loop holds nothing else. */
 template <typename T, int KIND, int U>
@@ -108,20 +127,8 @@ static __device__ __forceinline__ void sweep(const T *__restrict__ x, const T *_
                 d[i + k * step] = add(a[k], mul(s, b[k]));
         }
     }
-    for (; i < hi; i += step) {
-        if (KIND == GS_STREAM_LEVEL_READ)
-            acc = add(acc, x[i]);
-        else if (KIND == GS_STREAM_LEVEL_WRITE)
-            d[i] = s;
-        else if (KIND == GS_STREAM_LEVEL_COPY)
-            d[i] = x[i];
-        else if (KIND == GS_STREAM_LEVEL_SCALE)
-            d[i] = mul(s, x[i]);
-        else if (KIND == GS_STREAM_LEVEL_ADD)
-            d[i] = add(x[i], y[i]);
-        else
-            d[i] = add(x[i], mul(s, y[i]));
-    }
+    for (; i < hi; i += step)
+        one<T, KIND>(x, y, d, i, s, acc);
 }
 
 /* GS_SWEEP_BLOCKS: passes sweeps over n elements per array, each block over all n from its own
@@ -184,23 +191,12 @@ __global__ void level_launch_kernel(const T *__restrict__ x, const T *__restrict
                                     T *__restrict__ d, size_t n, T s, double *out, double flag)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    T acc = splat<T>(0);
     if (i >= n)
         return;
-    if (KIND == GS_STREAM_LEVEL_READ) {
-        T v = x[i];
-        if (fold(v) == flag)
-            out[0] = fold(v);
-    } else if (KIND == GS_STREAM_LEVEL_WRITE) {
-        d[i] = s;
-    } else if (KIND == GS_STREAM_LEVEL_COPY) {
-        d[i] = x[i];
-    } else if (KIND == GS_STREAM_LEVEL_SCALE) {
-        d[i] = mul(s, x[i]);
-    } else if (KIND == GS_STREAM_LEVEL_ADD) {
-        d[i] = add(x[i], y[i]);
-    } else {
-        d[i] = add(x[i], mul(s, y[i]));
-    }
+    one<T, KIND>(x, y, d, i, s, acc);
+    if (KIND == GS_STREAM_LEVEL_READ && fold(acc) == flag)
+        out[0] = fold(acc);
 }
 
 /* Shared memory: each block fills words float4 of its own (words a power of two, a multiple of

@@ -203,8 +203,12 @@ static double hidden_bytes(uint64_t footprint_bytes, uint64_t stride_bytes, doub
 
 static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
                       uint64_t stride_bytes, double latency, double penalty, double margin,
-                      uint64_t floor_bytes, int carveout, cw_avg_level *lv, gs_error *err)
+                      int carveout, cw_avg_level *lv, gs_error *err)
 {
+    /* on the L2 path no finer than 1/256 of the end: its ends spread over MBs between walks (an
+     * H100's near part over 0.5-4 MB, ci95 0.48-3.9; the whole L2's ci95 4-5 MB), where a 16th
+     * of what the margin hides went on to 10-75 KB, two or three walks more each */
+    uint64_t floor_bytes = w->path == GS_PATH_CG ? lo / 256 : 0;
     uint64_t res = lo / 64 / stride_bytes * stride_bytes;
     res = res > stride_bytes ? res : stride_bytes;
     int rc = 0;
@@ -317,16 +321,12 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
     double ci = 0;
     uint64_t upper = 0, resolution = 0;
     bool strict = true;
-    /* each to 1/256 of the end at least: the three ends spread over 0.5-4 MB on an H100's near
-     * part (ci95 0.48-3.9 MB), where a bisection to a 16th of what the margin hides went on to
-     * 10-20 KB, 3 walks more each */
-    uint64_t floor_bytes = (uint64_t)sw->x[last] / 256;
     for (int k = 0; k < CW_END_REPEATS && !rc; k++) {
         cw_avg_level b = *a;
         w->avg_offset = (uint64_t)k * CW_END_SHIFT;
         rc = refine_end(w, (uint64_t)sw->x[inside], (uint64_t)sw->x[last],
                         (uint64_t)sw->x[last + 1], sw->stride_bytes, a->hit_cycles,
-                        a->next_cycles - a->hit_cycles, margin, floor_bytes, carveout, &b, err);
+                        a->next_cycles - a->hit_cycles, margin, carveout, &b, err);
         ends[k] = (double)b.size_bytes;
         ci = b.ci95_bytes > ci ? b.ci95_bytes : ci;
         upper = b.upper_bytes > upper ? b.upper_bytes : upper;
@@ -389,13 +389,9 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
             lv->margin = margin;
             continue;
         }
-        /* on the L2 path to 1/256 of the end at least: the L2's end has a ci95 of MBs (an
-         * H100: 4-5 MB), where a 16th of what the margin hides went on to 75 KB, two walks of
-         * 0.13 s more */
-        uint64_t floor_bytes = w->path == GS_PATH_CG ? (uint64_t)x[last] / 256 : 0;
         rc = refine_end(w, (uint64_t)x[fit_at], (uint64_t)x[last], (uint64_t)x[last + 1],
                         stride_bytes, pl[i].latency, pl[i + 1].latency - pl[i].latency, margin,
-                        floor_bytes, carveout, lv, err);
+                        carveout, lv, err);
     }
     if (!rc && k >= 1) {
         out->beyond_cycles = pl[k - 1].latency;

@@ -24,8 +24,8 @@
 struct sim_level_bandwidth {
     double l1_gbps, l2_gbps, smem_gbps;
     double dram_gbps[KINDS];
-    double launch_dram_gbps[KINDS];  /* GS_SWEEP_LAUNCHES from DRAM at any element width */
-    int has_launch;                  /* launch_dram_gbps given (else dram_gbps x efficiency) */
+    double launch_dram_gbps[KINDS];  /* GS_SWEEP_LAUNCHES from DRAM at any element width (0: not
+                                        given, dram_gbps x efficiency) */
     double width_efficiency[WIDTHS];
     int stores_bypass_l1;         /* stores are served at the L2 rate with a footprint in L1 */
     double launch_overhead_us;
@@ -84,7 +84,6 @@ static int parse_fields(const json_t *json, const char *where, struct sim_level_
     if (rc == 0 && (v = json_object_get(json, "launch_order_dram_gbps")) != NULL) {
         snprintf(path, sizeof path, "%s.launch_order_dram_gbps", where);
         rc = parse_dram(v, path, lb->launch_dram_gbps, err);
-        lb->has_launch = 1;
     }
     if (rc == 0 && (v = json_object_get(json, "width_efficiency")) != NULL) {
         snprintf(path, sizeof path, "%s.width_efficiency", where);
@@ -173,7 +172,7 @@ static double level_rate(const gs_sim_model *m, const gs_stream_plan *plan,
         gbps = lb->l1_gbps;
     else if (footprint_bytes <= m->info.l2_bytes)
         gbps = lb->l2_gbps;
-    else if (plan->sweep == GS_SWEEP_LAUNCHES && lb->has_launch)
+    else if (plan->sweep == GS_SWEEP_LAUNCHES && lb->launch_dram_gbps[k] > 0)
         return lb->launch_dram_gbps[k];       /* the model's rate of that kernel as it is */
     else
         gbps = lb->dram_gbps[k];

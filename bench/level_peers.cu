@@ -12,7 +12,8 @@
  *     set of R such shares (blocks with the same i mod R read the same share); best over data
  *     sets up to half the L2 of the fastest of 5 timings.
  *   l1 (gpu-cache): one block of 256 threads per SM, each block sums the same N floats many
- *     times; best over N up to 64 KB of the fastest of 5 timings.
+ *     times, N a compile-time constant as in the peer; best over data sets of 8-192 kB of the
+ *     fastest of 5 timings.
  * Prints one line per figure: "peer_NAME GBPS [LOW HIGH]" (the interval: stream figures only).
  * Build: nvcc -O3 -arch=native level_peers.cu */
 #include <algorithm>
@@ -151,15 +152,19 @@ static double l2_best(size_t l2_bytes)
     return best;
 }
 
-/* gpu-cache's pattern: every block sums the same n floats, iters times. */
-__global__ void l1_kernel(float *out, const float *__restrict__ b, int n, int iters, int zero)
+/* gpu-cache's kernel shape: the data set N (floats) and the block size are compile-time
+ * constants, as there, so the inner loop unrolls as the peer's does (fully up to 32 loads per
+ * thread, 32 at a time beyond); every block sums the same N floats iters times. */
+template <int N, int ITERS_UNROLL, int INNER_UNROLL>
+__global__ void l1_kernel(float *out, const float *__restrict__ b, int iters, int zero)
 {
     float sum = 0;
     const float *p = b + threadIdx.x;
+#pragma unroll ITERS_UNROLL
     for (int it = 0; it < iters; it++) {
         p += zero;
-#pragma unroll 8
-        for (int i = 0; i < n; i += 256)
+#pragma unroll INNER_UNROLL
+        for (int i = 0; i < N; i += 256)
             sum += p[i];
         sum *= 1.3f;
     }
@@ -167,30 +172,46 @@ __global__ void l1_kernel(float *out, const float *__restrict__ b, int n, int it
         out[threadIdx.x] = sum;
 }
 
+/* One data set of N floats: GB/s of the fastest of 5 timings after one warm-up launch. */
+template <int N>
+static double l1_one(int sms, float *out, const float *b, cudaEvent_t s, cudaEvent_t e)
+{
+    constexpr int per_thread = N / 256;
+    constexpr int iters_unroll = per_thread > 32 ? 1 : 32 / per_thread;
+    constexpr int inner_unroll = per_thread >= 64 ? 32 : per_thread;
+    int iters = (int)(200000000ll / N);   /* 800 MB per block per launch */
+    float fastest = 1e30f;
+    for (int r = 0; r < 6; r++) {
+        CHECK(cudaEventRecord(s));
+        l1_kernel<N, iters_unroll, inner_unroll><<<sms, 256>>>(out, b, iters, 0);
+        CHECK(cudaEventRecord(e));
+        float ms = time_ms(s, e);
+        CHECK(cudaGetLastError());
+        if (r > 0)
+            fastest = std::min(fastest, ms);
+    }
+    return (double)N * 4 * iters * sms / (fastest * 1e-3) * 1e-9;
+}
+
+/* The best over data sets of 8 to 192 kB per block, the range where gpu-cache's own curve on
+ * Hopper is flat. */
 static double l1_best(int sms)
 {
     double best = 0;
     float *b, *out;
-    CHECK(cudaMalloc(&b, 65536));
+    CHECK(cudaMalloc(&b, 196608));
     CHECK(cudaMalloc(&out, 256 * sizeof(float)));
-    CHECK(cudaMemset(b, 0, 65536));
+    CHECK(cudaMemset(b, 0, 196608));
     cudaEvent_t s, e;
     CHECK(cudaEventCreate(&s));
     CHECK(cudaEventCreate(&e));
-    for (int n = 1024; n <= 16384; n *= 2) {
-        int iters = (int)(20000000ll / n);   /* 80 MB per block per launch */
-        float fastest = 1e30f;
-        for (int r = 0; r < 6; r++) {
-            CHECK(cudaEventRecord(s));
-            l1_kernel<<<sms, 256>>>(out, b, n, iters, 0);
-            CHECK(cudaEventRecord(e));
-            float ms = time_ms(s, e);
-            CHECK(cudaGetLastError());
-            if (r > 0)
-                fastest = std::min(fastest, ms);
-        }
-        best = std::max(best, (double)n * 4 * iters * sms / (fastest * 1e-3) * 1e-9);
-    }
+    best = std::max(best, l1_one<2048>(sms, out, b, s, e));
+    best = std::max(best, l1_one<4096>(sms, out, b, s, e));
+    best = std::max(best, l1_one<8192>(sms, out, b, s, e));
+    best = std::max(best, l1_one<14336>(sms, out, b, s, e));
+    best = std::max(best, l1_one<16384>(sms, out, b, s, e));
+    best = std::max(best, l1_one<32768>(sms, out, b, s, e));
+    best = std::max(best, l1_one<49152>(sms, out, b, s, e));
     CHECK(cudaFree(b));
     CHECK(cudaFree(out));
     return best;

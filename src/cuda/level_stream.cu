@@ -1,8 +1,8 @@
 /* The CUDA backend's level-bandwidth kinds of the stream operation (backend.h, probe
  * mem-bandwidth): read, write, copy and STREAM's scale, add and triad over arrays of a chosen
- * footprint, and a shared-memory read. GS_SWEEP_BLOCKS runs one block per SM, each sweeping all
- * of the arrays from its own starting point (so each SM sees the whole footprint, as in
- * gpu-benches' gpu-cache), pass after pass in one launch; each thread loads BYTES_IN_FLIGHT bytes
+ * footprint, and a shared-memory read. GS_SWEEP_BLOCKS runs one block per SM, each streaming
+ * through all of the arrays many times from its own starting point (so each SM sees the whole
+ * footprint, as in gpu-benches' gpu-cache) in one launch; each thread loads BYTES_IN_FLIGHT bytes
  * per array (4 float4, 8 double or 16 float) before it uses any of them. GS_SWEEP_GRID cuts the
  * arrays into tiles of grid_bytes(kind) bytes per thread (a block's tile contiguous) and
  * hands the tiles of every pass out in address order through an atomic ticket to a grid that
@@ -131,23 +131,71 @@ static __device__ __forceinline__ void sweep(const T *__restrict__ x, const T *_
         one<T, KIND>(x, y, d, i, s, acc);
 }
 
-/* GS_SWEEP_BLOCKS: passes sweeps over n elements per array, each block over all n from its own
- * starting point (a multiple of blockDim.x spread over the grid). zero is 0 at run time: each
- * pass's pointers move by pass * zero, so no pass's loads can be taken from an earlier one. A
- * read stores its sum only when it equals flag (never). */
-template <typename T, int KIND>
+/* The next element of a block's stream: step further on, wrapping at n (step <= n: a block
+ * has no more threads than elements, see shape()). */
+template <typename I>
+static __device__ __forceinline__ I next_wrapped(I i, I step, I n)
+{
+    I t = i + step;
+    return t >= n ? t - n : t;
+}
+
+/* GS_SWEEP_BLOCKS: every block streams through passes x n elements per array, from its own
+ * starting point (a multiple of blockDim.x spread over the grid) and wrapping at n, so each SM
+ * sees the whole footprint passes times. The stream is one loop, not a loop of passes: a thread
+ * keeps U loads in flight whatever n is, where a loop per pass left a thread one load per pass on
+ * arrays of a few elements per thread, and an L1-sized footprint measured the loop, not the L1.
+ * The index type I is 32-bit wherever n allows: the wrap then costs an add, a compare and a
+ * select per load, which 64-bit indices made the limit (an L1 read at 0.7 of the 32-bit
+ * stream's rate). No two loads of a thread's stream share an index expression, so none is taken
+ * from an earlier one. A read stores its sum only when it equals flag (never). zero is 0 at run
+ * time. */
+template <typename T, int KIND, typename I>
 __global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T *__restrict__ d,
-                             size_t n, unsigned passes, T s, size_t zero, double *out,
+                             size_t n_elements, unsigned passes, T s, size_t zero, double *out,
                              double flag)
 {
     constexpr int U = BYTES_IN_FLIGHT / sizeof(T);
     T acc = splat<T>(0);
-    size_t per_block = n / blockDim.x;
-    size_t start = (size_t)blockIdx.x * per_block / gridDim.x * blockDim.x;
-    for (unsigned p = 0; p < passes; p++) {
-        size_t o = (size_t)p * zero;
-        sweep<T, KIND, U>(x + o, y + o, d + o, start + threadIdx.x, n, blockDim.x, s, acc);
-        sweep<T, KIND, U>(x + o, y + o, d + o, threadIdx.x, start, blockDim.x, s, acc);
+    I n = (I)n_elements, step = (I)blockDim.x;
+    I start = (I)((size_t)blockIdx.x * (n / step) / gridDim.x * step + zero);
+    size_t total = (size_t)passes * n_elements;
+    I i = (I)((start + threadIdx.x) % n);
+    size_t k = threadIdx.x;
+    for (; k + (size_t)(U - 1) * step < total; k += (size_t)U * step) {
+        I at[U];
+        T a[U], b[U];
+        at[0] = i;
+#pragma unroll
+        for (int u = 1; u < U; u++)
+            at[u] = next_wrapped<I>(at[u - 1], step, n);
+        i = next_wrapped<I>(at[U - 1], step, n);
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            if (sources(KIND) >= 1)
+                a[u] = x[at[u]];
+            if (sources(KIND) >= 2)
+                b[u] = y[at[u]];
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            if (KIND == GS_STREAM_LEVEL_READ)
+                acc = add(acc, a[u]);
+            else if (KIND == GS_STREAM_LEVEL_WRITE)
+                d[at[u]] = s;
+            else if (KIND == GS_STREAM_LEVEL_COPY)
+                d[at[u]] = a[u];
+            else if (KIND == GS_STREAM_LEVEL_SCALE)
+                d[at[u]] = mul(s, a[u]);
+            else if (KIND == GS_STREAM_LEVEL_ADD)
+                d[at[u]] = add(a[u], b[u]);
+            else
+                d[at[u]] = add(a[u], mul(s, b[u]));
+        }
+    }
+    for (; k < total; k += step) {
+        one<T, KIND>(x, y, d, i, s, acc);
+        i = next_wrapped<I>(i, step, n);
     }
     if (KIND == GS_STREAM_LEVEL_READ && fold(acc) == flag)
         out[0] = fold(acc);
@@ -254,8 +302,12 @@ static int launch(level_job *j, gs_error *err)
     const T *x = (const T *)j->arrays.x, *y = (const T *)j->arrays.y;
     T *d = (T *)j->arrays.d;
     if (j->plan->sweep == GS_SWEEP_BLOCKS) {
-        level_kernel<T, KIND><<<j->blocks, j->threads>>>(x, y, d, j->n, j->passes,
-                                                         splat<T>(1.0009765625), 0, j->out, -1.0);
+        if (j->n <= UINT_MAX / 2)
+            level_kernel<T, KIND, unsigned><<<j->blocks, j->threads>>>(
+                x, y, d, j->n, j->passes, splat<T>(1.0009765625), 0, j->out, -1.0);
+        else
+            level_kernel<T, KIND, size_t><<<j->blocks, j->threads>>>(
+                x, y, d, j->n, j->passes, splat<T>(1.0009765625), 0, j->out, -1.0);
     } else if (j->plan->sweep == GS_SWEEP_LAUNCHES) {
         for (unsigned p = 0; p < j->passes; p++)
             level_launch_kernel<T, KIND><<<j->blocks, j->threads>>>(
@@ -288,7 +340,7 @@ template <typename T, int KIND>
 static void pick_kind(gs_sweep sweep, launch_fn *fn, const void **kernel)
 {
     *fn = launch<T, KIND>;
-    *kernel = sweep == GS_SWEEP_BLOCKS     ? (const void *)level_kernel<T, KIND>
+    *kernel = sweep == GS_SWEEP_BLOCKS     ? (const void *)level_kernel<T, KIND, unsigned>
             : sweep == GS_SWEEP_LAUNCHES ? (const void *)level_launch_kernel<T, KIND>
                                          : (const void *)level_ticket_kernel<T, KIND>;
 }
@@ -342,6 +394,15 @@ static int shape(gs_backend *b, level_job *j, const void *kernel, gs_error *err)
         rc = gs_fail(err, GS_ERR_UNSUPPORTED, "stream: no block of %u threads%s fits on an SM",
                      j->threads, smem ? " with that shared memory" : "");
         goto fail;
+    }
+    /* a blocks sweep's stream wraps once per step at most: no more threads than elements */
+    if (plan->sweep == GS_SWEEP_BLOCKS && !smem && j->n < j->threads) {
+        if (j->n < 32) {
+            rc = gs_fail(err, GS_ERR_USAGE, "stream: %zu elements per array: a sweep by blocks "
+                         "needs 32 at least (a larger footprint)", j->n);
+            goto fail;
+        }
+        j->threads = (unsigned)(j->n / 32 * 32);
     }
     if (plan->sweep == GS_SWEEP_LAUNCHES && !smem &&
         (j->n + j->threads - 1) / j->threads > INT_MAX) {
@@ -436,19 +497,13 @@ fail:
     return rc;
 }
 
-/* Threads per block: the plan's; else for a blocks sweep as many (multiples of 32, up to
- * DEFAULT_THREADS) as keep BYTES_IN_FLIGHT per thread and array inside the footprint, so a small
- * footprint runs the unrolled loop rather than its remainder (32 KB of float4: 512 threads). */
+/* Threads per block: the plan's, else the kind's default (a blocks sweep's stream keeps its
+ * loads in flight at any footprint; shape() takes no more threads than elements). */
 static unsigned threads_for(const gs_stream_plan *plan)
 {
     if (plan->threads_per_block)
         return plan->threads_per_block;
-    if (plan->kind == GS_STREAM_SMEM_READ)
-        return SMEM_DEFAULT_THREADS;
-    if (plan->sweep != GS_SWEEP_BLOCKS)
-        return DEFAULT_THREADS;
-    uint64_t fit = plan->bytes / BYTES_IN_FLIGHT / 32 * 32;
-    return fit < 32 ? 32 : fit > DEFAULT_THREADS ? DEFAULT_THREADS : (unsigned)fit;
+    return plan->kind == GS_STREAM_SMEM_READ ? SMEM_DEFAULT_THREADS : DEFAULT_THREADS;
 }
 
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,

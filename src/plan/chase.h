@@ -1,0 +1,103 @@
+/* Part of the backend vocabulary (src/plan.h): the chase operation: pointer chases in every memory
+ * space and load path, and the names of spaces and paths. Plain C, shared by the probes and both
+ * backends. */
+#ifndef GS_PLAN_CHASE_H
+#define GS_PLAN_CHASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gs_space {
+    GS_SPACE_GLOBAL = 0,
+    GS_SPACE_SHARED,
+    GS_SPACE_CONSTANT,
+    GS_SPACE_LOCAL,
+    GS_SPACE_TEXTURE,
+} gs_space;
+
+typedef enum gs_load_path {
+    GS_PATH_DEFAULT = 0,          /* plain ld (ld.global with the compiler's default caching) */
+    GS_PATH_CA,                   /* ld.global.ca: cache at all levels (L1 and L2) */
+    GS_PATH_CG,                   /* ld.global.cg: cache in L2 only */
+    GS_PATH_CV,                   /* ld.global.cv: do not cache, fetch again */
+    GS_PATH_NC,                   /* ld.global.nc / __ldg: read-only (texture) path */
+    GS_PATH_TEX,                  /* texture fetch (tex1Dfetch on a texture object) */
+    GS_PATH_CONST,                /* constant-bank load (ld.const) */
+    GS_PATH_SHARED,               /* ld.shared */
+    GS_PATH_LOCAL,                /* ld.local */
+    GS_PATH_COUNT
+} gs_load_path;
+
+typedef struct gs_chase_plan {
+    gs_space space;
+    gs_load_path path;
+    uint64_t footprint_bytes;     /* virtual span that the chain's offsets lie in */
+    uint64_t physical_bytes;      /* physical memory behind it; < footprint means the same physical
+                                     memory is mapped at many virtual places (TLB studies); 0 = same */
+    const uint64_t *chain;        /* byte offsets in visiting order; the walk wraps from the last to
+                                     the first. Offsets are multiples of element_bytes. */
+    size_t chain_len;
+    unsigned element_bytes;       /* 4 or 8: width of each load and of the stored next-offset */
+    unsigned warmup_passes;       /* whole passes over the chain before anything is timed */
+    uint64_t warmup_accesses;     /* > 0: instead of whole passes, this many accesses: the walk
+                                     starts that many chain positions before its timed accesses
+                                     (which begin where they would), so the warm-up is the end of
+                                     a pass; warmup_passes x chain_len is the same walk */
+    size_t record_n;              /* > 0: fine-grained mode, record the latency of each of the
+                                     first record_n timed accesses (Listing 2 of the memory paper) */
+    uint64_t timed_accesses;      /* average mode (record_n == 0): accesses timed as one block */
+    unsigned walkers;             /* independent chases at once (one warp each, spread over the
+                                     SMs, each starting at its own place in the chain); 0 or 1 =
+                                     one unloaded chase */
+    bool on_sm;                   /* walkers <= 1: run the walk on SM `sm` (%smid numbering);
+                                     else where the backend runs one walker always (CUDA: SM 0,
+                                     or the next SM that takes a block), so that a latency that
+                                     depends on the SM's place on the chip (an H100's L2 hit:
+                                     276-307 cycles) is the same from one run to the next */
+    unsigned sm;
+    unsigned lanes;               /* lanes of each walker's warp that load: 0 or 1 = one lane; up to
+                                     32. Lane i loads at (chain offset + i * lane_stride_bytes) and
+                                     follows its own copy of the chain, so one warp request touches
+                                     as many lines or sectors as the lane stride spreads it over */
+    uint64_t lane_stride_bytes;
+    int carveout_percent;         /* -1: driver default; else preferred shared-memory carve-out */
+    uint64_t smem_bytes;          /* shared memory each walker's block holds: 0 = what the trace
+                                     (and a shared-space chain) need; else at least this much, and
+                                     the trace must fit in it beside a shared-space chain. One
+                                     value on every chase of a study keeps a unified L1/shared
+                                     array in one configuration, whatever each chase records */
+} gs_chase_plan;
+
+typedef struct gs_chase_result {
+    uint32_t *latency_cycles;     /* caller-allocated, record_n long; filled in fine-grained mode */
+    size_t recorded;              /* how many latencies were written */
+    double avg_cycles;            /* average cycles per access over the timed accesses */
+    double avg_ns;                /* average ns per access (globaltimer), 0 if not measured */
+    double accesses_per_ns;       /* with walkers > 1: accesses completed per ns by all walkers */
+    size_t record_capacity;       /* most entries the on-chip trace buffer can hold on this device:
+                                     within plan.smem_bytes when set, else within the shared memory
+                                     a block may opt in to. An entry is 2 bytes of shared memory (a
+                                     latency, saturated at 65535 cycles) */
+    int sm_id;                    /* SM that ran walker 0 (%smid; CUDA backend); backends that do
+                                     not know leave it as the caller set it: set -1 first. With
+                                     on_sm, the backend fails (GS_ERR_UNSUPPORTED) rather than run
+                                     the walk on another SM */
+} gs_chase_result;
+
+/* Names as the command line and JSON spell them. */
+const char *gs_space_name(gs_space s);
+const char *gs_path_name(gs_load_path p);
+int gs_path_parse(const char *name, gs_load_path *out);      /* 0 or -1 */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -218,3 +218,47 @@ int gs_evict_plan_check(const gs_evict_plan *p, const gs_evict_result *out, gs_e
     int rc = evict_offsets_check("targets", p->targets, p->n_targets, p->footprint_bytes, err);
     return rc ? rc : evict_offsets_check("pool", p->pool, p->n_pool, p->footprint_bytes, err);
 }
+
+gs_stream_family gs_stream_kind_family(gs_stream_kind k)
+{
+    switch (k) {
+    case GS_STREAM_COPY:
+    case GS_STREAM_READ:
+    case GS_STREAM_MEMCPY_D2D:
+    case GS_STREAM_MEMCPY_H2D:
+    case GS_STREAM_MEMCPY_D2H:
+        return GS_STREAM_FAMILY_PLAIN;
+    case GS_STREAM_LEVEL_READ:
+    case GS_STREAM_LEVEL_WRITE:
+    case GS_STREAM_LEVEL_COPY:
+    case GS_STREAM_LEVEL_SCALE:
+    case GS_STREAM_LEVEL_ADD:
+    case GS_STREAM_LEVEL_TRIAD:
+    case GS_STREAM_SMEM_READ:
+        return GS_STREAM_FAMILY_LEVEL;
+    case GS_STREAM_STRIDED_READ:
+        return GS_STREAM_FAMILY_STRIDED;
+    }
+    return GS_STREAM_FAMILY_NONE;
+}
+
+int gs_stream_level_index(gs_stream_kind k)
+{
+    switch (k) {
+    case GS_STREAM_LEVEL_READ:  return 0;
+    case GS_STREAM_LEVEL_WRITE: return 1;
+    case GS_STREAM_LEVEL_COPY:  return 2;
+    case GS_STREAM_LEVEL_SCALE: return 3;
+    case GS_STREAM_LEVEL_ADD:   return 4;
+    case GS_STREAM_LEVEL_TRIAD: return 5;
+    case GS_STREAM_COPY:
+    case GS_STREAM_READ:
+    case GS_STREAM_MEMCPY_D2D:
+    case GS_STREAM_MEMCPY_H2D:
+    case GS_STREAM_MEMCPY_D2H:
+    case GS_STREAM_SMEM_READ:
+    case GS_STREAM_STRIDED_READ:
+        break;
+    }
+    return -1;
+}

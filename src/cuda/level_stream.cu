@@ -442,7 +442,7 @@ static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, u
                       gs_error *err)
 {
     unsigned e = plan->element_bytes;
-    if (plan->kind < GS_STREAM_LEVEL_READ || plan->kind > GS_STREAM_SMEM_READ)
+    if (gs_stream_kind_family(plan->kind) != GS_STREAM_FAMILY_LEVEL)
         return gs_fail(err, GS_ERR_USAGE, "stream: unknown level kind %d", (int)plan->kind);
     if (plan->kind != GS_STREAM_SMEM_READ && e != 4 && e != 8 && e != 16)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: level kinds take 4-, 8- or 16-byte "

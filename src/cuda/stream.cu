@@ -214,7 +214,7 @@ static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, g
 {
     unsigned e = plan->element_bytes;
     bool kernel = plan->kind == GS_STREAM_COPY || plan->kind == GS_STREAM_READ;
-    if (plan->kind > GS_STREAM_MEMCPY_D2H)
+    if (gs_stream_kind_family(plan->kind) != GS_STREAM_FAMILY_PLAIN)
         return gs_fail(err, GS_ERR_USAGE, "stream: unknown kind %d", (int)plan->kind);
     if (kernel && e != 1 && e != 2 && e != 4 && e != 8 && e != 16)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: element size %u bytes is not one of 1, "
@@ -230,10 +230,16 @@ static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, g
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan_in, gs_stream_result *out,
                    gs_error *err)
 {
-    if (plan_in->kind == GS_STREAM_STRIDED_READ)       /* probe dram-layout: dram_stream.cu */
+    switch (gs_stream_kind_family(plan_in->kind)) {
+    case GS_STREAM_FAMILY_STRIDED:                      /* probe dram-layout: dram_stream.cu */
         return gs_cuda_strided_stream(b, plan_in, out, err);
-    if (plan_in->kind >= GS_STREAM_LEVEL_READ)         /* probe mem-bandwidth: level_stream.cu */
+    case GS_STREAM_FAMILY_LEVEL:                        /* probe mem-bandwidth: level_stream.cu */
         return gs_cuda_level_stream(b, plan_in, out, err);
+    case GS_STREAM_FAMILY_PLAIN:
+        break;
+    case GS_STREAM_FAMILY_NONE:
+        return gs_fail(err, GS_ERR_USAGE, "stream: unknown kind %d", (int)plan_in->kind);
+    }
     int rc = check_plan(plan_in, out, err);
     if (rc)
         return rc;

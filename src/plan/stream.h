@@ -37,6 +37,14 @@ typedef enum gs_stream_kind {
                                      element_bytes 16, sweep ignored */
 } gs_stream_kind;
 
+/* What runs a kind: the family decides the backend's code and the plan's fields that count. */
+typedef enum gs_stream_family {
+    GS_STREAM_FAMILY_PLAIN,       /* copy, read and cudaMemcpy (probe bandwidth) */
+    GS_STREAM_FAMILY_LEVEL,       /* the level kinds and the shared-memory read (mem-bandwidth) */
+    GS_STREAM_FAMILY_STRIDED,     /* the strided read (dram-layout) */
+    GS_STREAM_FAMILY_NONE,        /* not a kind */
+} gs_stream_family;
+
 /* How the level kinds walk their arrays. */
 typedef enum gs_sweep {
     GS_SWEEP_GRID = 0,            /* the grid sweeps the arrays together, pass after pass, in
@@ -73,6 +81,13 @@ typedef struct gs_stream_result {
     size_t n;
     uint64_t bytes_moved;         /* bytes read plus written by one repetition */
 } gs_stream_result;
+
+/* A kind's family, by a switch over every kind: a kind added to the enum without a family is a
+ * compile-time warning (-Wswitch), never a kind that one backend refuses by its place in the
+ * enum. */
+gs_stream_family gs_stream_kind_family(gs_stream_kind k);
+/* A level kind's index among read, write, copy, scale, add and triad (0-5); -1 for any other. */
+int gs_stream_level_index(gs_stream_kind k);
 
 #ifdef __cplusplus
 }

@@ -153,7 +153,7 @@ static uint64_t l1_bytes(const gs_sim_model *m)
 static int arrays_of(gs_stream_kind kind)
 {
     static const int arrays[KINDS] = { 1, 1, 2, 2, 3, 3 };
-    return arrays[kind - GS_STREAM_LEVEL_READ];
+    return arrays[gs_stream_level_index(kind)];
 }
 
 /* GB/s of a level kind whose arrays take footprint_bytes in all. */
@@ -161,7 +161,7 @@ static double level_rate(const gs_sim_model *m, const gs_stream_plan *plan,
                          uint64_t footprint_bytes)
 {
     const struct sim_level_bandwidth *lb = m->level_bandwidth;
-    int k = plan->kind - GS_STREAM_LEVEL_READ;
+    int k = gs_stream_level_index(plan->kind);
     int w = plan->element_bytes == 4 ? 0 : plan->element_bytes == 8 ? 1 : 2;
     double per_sm = plan->sweep == GS_SWEEP_BLOCKS ? (double)footprint_bytes
                                                    : (double)footprint_bytes / m->info.sm_count;
@@ -185,7 +185,8 @@ static int check_plan(const gs_sim_model *m, const gs_stream_plan *plan, gs_erro
     if (!m->level_bandwidth)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"bandwidth\".\"levels\" "
                        "section: it cannot run level-bandwidth plans", m->name);
-    if (plan->kind < GS_STREAM_LEVEL_READ || plan->kind > GS_STREAM_STRIDED_READ)
+    if (gs_stream_kind_family(plan->kind) == GS_STREAM_FAMILY_PLAIN ||
+        gs_stream_kind_family(plan->kind) == GS_STREAM_FAMILY_NONE)
         return gs_fail(err, GS_ERR_USAGE, "stream: unknown level kind %d", (int)plan->kind);
     if (plan->kind == GS_STREAM_STRIDED_READ &&
         (e != 16 || plan->chunk_bytes < 16 || plan->chunk_bytes % 16 || plan->stride_bytes % 16 ||

@@ -96,7 +96,7 @@ static int op_issue(gs_backend *b, const gs_issue_plan *p, gs_issue_result *o, g
 
 static int op_stream(gs_backend *b, const gs_stream_plan *p, gs_stream_result *o, gs_error *e)
 {
-    if (p->kind >= GS_STREAM_LEVEL_READ)
+    if (gs_stream_kind_family(p->kind) != GS_STREAM_FAMILY_PLAIN)
         return sim_level_stream(model_of(b), p, o, e);
     return sim_stream(model_of(b), p, o, e);
 }

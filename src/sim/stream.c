@@ -183,7 +183,7 @@ int sim_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *ou
     if (e < 0 && (plan->kind == GS_STREAM_COPY || plan->kind == GS_STREAM_READ))
         return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: element size %u bytes is not one of 1, "
                        "2, 4, 8, 16", plan->element_bytes);
-    if (plan->kind > GS_STREAM_MEMCPY_D2H || plan->bytes == 0 || plan->repeats == 0 ||
+    if (gs_stream_kind_family(plan->kind) != GS_STREAM_FAMILY_PLAIN || plan->bytes == 0 || plan->repeats == 0 ||
         !out->seconds)
         return gs_fail(err, GS_ERR_USAGE, "stream: bad plan (kind %d, %llu bytes, %u repeats)",
                        (int)plan->kind, (unsigned long long)plan->bytes, plan->repeats);

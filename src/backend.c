@@ -36,20 +36,22 @@ static int p_info(gs_backend *b, gs_device_info *o, gs_error *e)
     return rc;
 }
 
-static int p_clock(gs_backend *b, const gs_clock_plan *p, gs_clock_result *o, gs_error *e)
-{
-    double s = gs_profile_now();
-    int rc = inner->clock(b, p, o, e);
-    gs_profile_log("clock", s, "");
-    return rc;
-}
+/* What a profile line says of a plan beyond its operation's name (most say nothing). */
+#define NO_DETAIL(plan_t, result_t)                                                            \
+    static void detail_##plan_t(const plan_t *p, const result_t *o, char *d, size_t n)       \
+    {                                                                                        \
+        (void)p, (void)o, (void)n;                                                           \
+        d[0] = '\0';                                                                         \
+    }
+NO_DETAIL(gs_clock_plan, gs_clock_result)
+NO_DETAIL(gs_bank_plan, gs_bank_result)
+NO_DETAIL(gs_issue_plan, gs_issue_result)
 
-static int p_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
+static void detail_gs_chase_plan(const gs_chase_plan *p, const gs_chase_result *o, char *d,
+                                 size_t n)
 {
-    char d[320];
-    double s = gs_profile_now();
-    int rc = inner->chase(b, p, o, e);
-    snprintf(d, sizeof d, "space=%s path=%s footprint=%llu chain=%zu warmup=%u record=%zu "
+    (void)o;
+    snprintf(d, n, "space=%s path=%s footprint=%llu chain=%zu warmup=%u record=%zu "
              "timed=%llu walkers=%u lanes=%u warm_accesses=%llu physical=%llu",
              gs_space_name(p->space), gs_path_name(p->path),
              (unsigned long long)p->footprint_bytes, p->chain_len, p->warmup_passes, p->record_n,
@@ -57,48 +59,41 @@ static int p_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs
              (unsigned long long)(p->warmup_accesses ? p->warmup_accesses
                                                      : (uint64_t)p->warmup_passes * p->chain_len),
              (unsigned long long)p->physical_bytes);
-    gs_profile_log("chase", s, d);
-    return rc;
 }
 
-static int p_bank(gs_backend *b, const gs_bank_plan *p, gs_bank_result *o, gs_error *e)
+static void detail_gs_stream_plan(const gs_stream_plan *p, const gs_stream_result *o, char *d,
+                                  size_t n)
 {
-    double s = gs_profile_now();
-    int rc = inner->bank(b, p, o, e);
-    gs_profile_log("bank", s, "");
-    return rc;
-}
-
-static int p_issue(gs_backend *b, const gs_issue_plan *p, gs_issue_result *o, gs_error *e)
-{
-    double s = gs_profile_now();
-    int rc = inner->issue(b, p, o, e);
-    gs_profile_log("issue", s, "");
-    return rc;
-}
-
-static int p_stream(gs_backend *b, const gs_stream_plan *p, gs_stream_result *o, gs_error *e)
-{
-    char d[120];
-    double s = gs_profile_now();
-    int rc = inner->stream(b, p, o, e);
-    snprintf(d, sizeof d, "kind=%d bytes=%llu repeats=%u traffic=%llu", (int)p->kind,
+    (void)o;
+    snprintf(d, n, "kind=%d bytes=%llu repeats=%u traffic=%llu", (int)p->kind,
              (unsigned long long)p->bytes, p->repeats, (unsigned long long)p->traffic_bytes);
-    gs_profile_log("stream", s, d);
-    return rc;
 }
 
-static int p_evict(gs_backend *b, const gs_evict_plan *p, gs_evict_result *o, gs_error *e)
+static void detail_gs_evict_plan(const gs_evict_plan *p, const gs_evict_result *o, char *d,
+                                 size_t n)
 {
-    char d[160];
-    double s = gs_profile_now();
-    int rc = inner->evict(b, p, o, e);
-    snprintf(d, sizeof d, "targets=%zu pool=%zu warm=%u passes=%u repeats=%u footprint=%llu "
+    snprintf(d, n, "targets=%zu pool=%zu warm=%u passes=%u repeats=%u footprint=%llu "
              "sm_moves=%u", p->n_targets, p->n_pool, p->warm_passes, p->pool_passes, p->repeats,
              (unsigned long long)p->footprint_bytes, o->sm_moves);
-    gs_profile_log("evict", s, d);
-    return rc;
 }
+
+/* One timed shim per operation: the inner operation, then a profile line with its detail. */
+#define PROFILED(op, plan_t, result_t)                                                         \
+    static int p_##op(gs_backend *b, const plan_t *p, result_t *o, gs_error *e)             \
+    {                                                                                        \
+        char d[320];                                                                         \
+        double s = gs_profile_now();                                                         \
+        int rc = inner->op(b, p, o, e);                                                      \
+        detail_##plan_t(p, o, d, sizeof d);                                                  \
+        gs_profile_log(#op, s, d);                                                           \
+        return rc;                                                                           \
+    }
+PROFILED(clock, gs_clock_plan, gs_clock_result)
+PROFILED(chase, gs_chase_plan, gs_chase_result)
+PROFILED(bank, gs_bank_plan, gs_bank_result)
+PROFILED(issue, gs_issue_plan, gs_issue_result)
+PROFILED(stream, gs_stream_plan, gs_stream_result)
+PROFILED(evict, gs_evict_plan, gs_evict_result)
 
 static void p_close(gs_backend *b)
 {

@@ -274,57 +274,35 @@ static int check_plan(const gs_atomic_plan *p, gs_error *err)
     return 0;
 }
 
+/* The harness's launches (harness.cu): reps chain repetitions, or one throughput launch. */
+static int launch_reps(void *arg, unsigned reps, gs_error *err)
+{
+    (void)err;
+    launch((atomic_job *)arg, reps);
+    return 0;
+}
+
+static int launch_tput(void *arg, gs_error *err)
+{
+    (void)err;
+    launch((atomic_job *)arg, 0);
+    return 0;
+}
+
 static int run_chain(atomic_job *j, gs_atomic_result *out, gs_error *err)
 {
-    int rc = 0;
-    long long spans[2 * ATOMIC_MAX_REPEATS];
-    const gs_atomic_plan *p = j->plan;
-    for (unsigned done = 0; done < p->repeats;) {
-        unsigned reps = p->repeats - done < ATOMIC_MAX_REPEATS ? p->repeats - done
-                                                               : ATOMIC_MAX_REPEATS;
-        launch(j, reps);
-        CUDA_LAUNCH_CHECK();
-        CUDA_TRY(cudaMemcpy(spans, j->spans, 2 * reps * sizeof *spans, cudaMemcpyDeviceToHost));
-        for (unsigned r = 0; r < reps; r++)
-            out->values[done + r] = (double)(spans[2 * r + 1] - spans[2 * r]) / ATOMIC_CHAIN;
-        done += reps;
-        out->n = done;
-    }
-fail:
-    return rc;
+    return gs_cuda_chain_spans(launch_reps, j, j->plan->repeats, ATOMIC_MAX_REPEATS, j->spans,
+                               ATOMIC_CHAIN, out->values, &out->n, err);
 }
 
 static int run_tput(atomic_job *j, gs_atomic_result *out, gs_error *err)
 {
-    int rc = 0;
-    cudaEvent_t start = NULL, stop = NULL;
-    unsigned long long clk[4];
     const gs_atomic_plan *p = j->plan;
-    CUDA_TRY(cudaEventCreate(&start));
-    CUDA_TRY(cudaEventCreate(&stop));
-    launch(j, 0);
-    CUDA_LAUNCH_CHECK();
-    for (unsigned r = 0; r < p->repeats; r++) {
-        float ms = 0;
-        CUDA_TRY(cudaEventRecord(start));
-        launch(j, 0);
-        CUDA_TRY(cudaGetLastError());
-        CUDA_TRY(cudaEventRecord(stop));
-        CUDA_TRY(cudaEventSynchronize(stop));
-        CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-        out->values[r] = ms * 1e-3;
-        out->n = r + 1;
-    }
-    CUDA_TRY(cudaMemcpy(clk, j->clk, sizeof clk, cudaMemcpyDeviceToHost));
+    int rc = gs_cuda_time_launches(launch_tput, j, false, p->repeats, out->values, &out->n, err);
+    if (rc)
+        return rc;
     out->operations = (uint64_t)p->blocks * p->threads_per_block * p->iterations;
-    if (clk[3] > clk[2] && clk[1] > clk[0])
-        out->clock_khz = (double)(clk[1] - clk[0]) / (double)(clk[3] - clk[2]) * 1e6;
-fail:
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
-    return rc;
+    return gs_cuda_clock_of(j->clk, &out->clock_khz, err);
 }
 
 int gs_cuda_atomic(gs_backend *b, const gs_atomic_plan *plan, gs_atomic_result *out, gs_error *err)

@@ -114,6 +114,19 @@ fail:
     return rc;
 }
 
+/* A bank plan's chain launches, for the harness (harness.cu). */
+typedef struct bank_job {
+    unsigned width, stride, group;
+    long long *d_spans;
+    unsigned *d_sink;
+} bank_job;
+
+static int launch_reps(void *arg, unsigned reps, gs_error *err)
+{
+    bank_job *j = (bank_job *)arg;
+    return launch(j->width, j->stride, j->group, reps, j->d_spans, j->d_sink, err);
+}
+
 int gs_cuda_bank(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out, gs_error *err)
 {
     int rc = 0;
@@ -127,25 +140,18 @@ int gs_cuda_bank(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out, g
         return gs_fail(err, GS_ERR_UNSUPPORTED, "bank plan: stride %u x %u B reaches byte %llu, "
                        "past the %d-byte buffer; use a smaller stride", plan->stride_elems, w,
                        last, BANK_BUFFER_BYTES);
-    long long *d_spans = NULL, *spans = NULL;
+    long long *d_spans = NULL;
     unsigned *d_sink = NULL, flag = 0;
-    spans = (long long *)malloc(2 * BANK_MAX_REPEATS * sizeof *spans);
-    if (!spans)
-        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the bank plan");
     CUDA_TRY(cudaSetDevice(gs_cuda_of(b)->ordinal));
     CUDA_TRY(cudaMalloc(&d_spans, 2 * BANK_MAX_REPEATS * sizeof *d_spans));
     CUDA_TRY(cudaMalloc(&d_sink, 33 * sizeof *d_sink));
     CUDA_TRY(cudaMemset(d_sink, 0, 33 * sizeof *d_sink));
-    out->n = 0;
-    for (unsigned done = 0; done < plan->repeats;) {
-        unsigned reps = plan->repeats - done < BANK_MAX_REPEATS ? plan->repeats - done : BANK_MAX_REPEATS;
-        if ((rc = launch(w, plan->stride_elems, group, reps, d_spans, d_sink, err)))
+    {
+        bank_job j = { w, plan->stride_elems, group, d_spans, d_sink };
+        rc = gs_cuda_chain_spans(launch_reps, &j, plan->repeats, BANK_MAX_REPEATS, d_spans,
+                                 BANK_CHAIN, out->cycles, &out->n, err);
+        if (rc)
             goto fail;
-        CUDA_TRY(cudaMemcpy(spans, d_spans, 2 * reps * sizeof *spans, cudaMemcpyDeviceToHost));
-        for (unsigned r = 0; r < reps; r++)
-            out->cycles[done + r] = (double)(spans[2 * r + 1] - spans[2 * r]) / BANK_CHAIN;
-        done += reps;
-        out->n = done;
     }
     CUDA_TRY(cudaMemcpy(&flag, d_sink + 32, sizeof flag, cudaMemcpyDeviceToHost));
     if (flag)
@@ -154,6 +160,5 @@ int gs_cuda_bank(gs_backend *b, const gs_bank_plan *plan, gs_bank_result *out, g
 fail:
     cudaFree(d_spans);
     cudaFree(d_sink);
-    free(spans);
     return rc;
 }

@@ -48,10 +48,29 @@ void gs_cuda_chase_flush_release(void);   /* the cold chases' eviction buffer (c
 /* One run of a stream operation on the current stream (a launch, a copy), arg its job. */
 typedef int (*gs_cuda_run_fn)(void *arg, gs_error *err);
 
-/* Untimed runs (one, or GS_WARM_FRESH_MS of them when the buffers are fresh), then repeats runs
- * each timed alone between two events into out->seconds (out->n: repeats, 0 on an error). */
+/* The harness (harness.cu). Untimed runs (one, or GS_WARM_FRESH_MS of them when the buffers are
+ * fresh), then repeats runs each timed alone between two events into seconds (*n: the runs
+ * timed). */
+int gs_cuda_time_launches(gs_cuda_run_fn run, void *arg, bool fresh, unsigned repeats,
+                          double *seconds, size_t *n, gs_error *err);
+/* The same into a stream result (out->n: repeats, 0 on an error). */
 int gs_cuda_time_runs(gs_cuda_run_fn run, void *arg, bool fresh, unsigned repeats,
                       gs_stream_result *out, gs_error *err);
+
+/* A launch of reps repetitions of a dependent chain, arg its job. */
+typedef int (*gs_cuda_reps_fn)(void *arg, unsigned reps, gs_error *err);
+#define GS_CUDA_MAX_CHAIN_REPEATS 512
+
+/* repeats repetitions of a chain in launches of at most max_per_launch, each repetition leaving
+ * two cycle spans in spans_dev (chain steps, then twice as many): values[r] = their difference
+ * over chain, the cycles of one step without the timer's own cost (*n: the repetitions done). */
+int gs_cuda_chain_spans(gs_cuda_reps_fn launch, void *arg, unsigned repeats,
+                        unsigned max_per_launch, const long long *spans_dev, unsigned chain,
+                        double *values, size_t *n, gs_error *err);
+
+/* The SM clock from clk_dev[0..3] = clock64 and %globaltimer read before and after a loop (kHz;
+ * *clock_khz left as it is where the reads are not increasing). */
+int gs_cuda_clock_of(const unsigned long long *clk_dev, double *clock_khz, gs_error *err);
 
 /* Turn a CUDA runtime error into a gpusonar error naming the call and file:line (out of memory
  * becomes GS_ERR_NO_MEMORY; everything else GS_ERR_DEVICE). */

@@ -71,6 +71,28 @@ static int check_plan(const gs_stream_plan *p, const gs_stream_result *out, gs_e
     return 0;
 }
 
+/* One launch of a strided read, for the harness (harness.cu). */
+typedef struct strided_job {
+    char *buf;
+    uint64_t stride_bytes;
+    unsigned shift;
+    uint32_t items;
+    unsigned npass;
+    double *d_out;
+    unsigned blocks, threads;
+} strided_job;
+
+static int run_strided(void *arg, gs_error *err)
+{
+    int rc = 0;
+    strided_job *j = (strided_job *)arg;
+    strided_read_kernel<<<j->blocks, j->threads>>>(j->buf, j->stride_bytes, j->shift, j->items,
+                                                   j->npass, 0, j->d_out, -1.0);
+    CUDA_TRY(cudaGetLastError());
+fail:
+    return rc;
+}
+
 int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                            gs_error *err)
 {
@@ -79,7 +101,6 @@ int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_
         return rc;
     char *buf = NULL;
     double *d_out = NULL;
-    cudaEvent_t start = NULL, stop = NULL;
     uint64_t chunks = plan->bytes / plan->stride_bytes;
     uint32_t items = (uint32_t)(chunks * (plan->chunk_bytes / 16));
     unsigned shift = (unsigned)__builtin_ctzll(plan->chunk_bytes / 16);
@@ -95,31 +116,13 @@ int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_
         CUDA_TRY(cudaMalloc(&buf, plan->bytes));
         CUDA_TRY(cudaMalloc(&d_out, sizeof(double)));
         CUDA_TRY(cudaMemset(buf, 0, plan->bytes));
-        CUDA_TRY(cudaEventCreate(&start));
-        CUDA_TRY(cudaEventCreate(&stop));
-        strided_read_kernel<<<blocks, threads>>>(buf, plan->stride_bytes, shift, items, npass, 0,
-                                                 d_out, -1.0);
-        CUDA_LAUNCH_CHECK();
-        for (unsigned r = 0; r < plan->repeats; r++) {
-            float ms = 0;
-            CUDA_TRY(cudaEventRecord(start));
-            strided_read_kernel<<<blocks, threads>>>(buf, plan->stride_bytes, shift, items, npass,
-                                                     0, d_out, -1.0);
-            CUDA_TRY(cudaGetLastError());
-            CUDA_TRY(cudaEventRecord(stop));
-            CUDA_TRY(cudaEventSynchronize(stop));
-            CUDA_TRY(cudaGetLastError());
-            CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-            out->seconds[r] = ms * 1e-3;
-        }
-        out->n = plan->repeats;
+        strided_job j = { buf, plan->stride_bytes, shift, items, npass, d_out, blocks, threads };
+        rc = gs_cuda_time_runs(run_strided, &j, false, plan->repeats, out, err);
+        if (rc)
+            goto fail;
         out->bytes_moved = (uint64_t)npass * per_pass;
     }
 fail:
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
     if (buf)
         cudaFree(buf);
     if (d_out)

@@ -278,60 +278,38 @@ static int check_plan(const gs_cuda *cu, const gs_mma_plan *p, gs_error *err)
     return 0;
 }
 
-static int run_latency(mma_job *j, gs_mma_result *out, gs_error *err)
+/* The harness's launches (harness.cu): reps chain repetitions, or one throughput launch. */
+static int launch_reps(void *arg, unsigned reps, gs_error *err)
 {
     int rc = 0;
-    long long spans[2 * MMA_MAX_REPEATS];
-    const gs_mma_plan *p = j->plan;
-    for (unsigned done = 0; done < p->repeats;) {
-        unsigned reps = p->repeats - done < MMA_MAX_REPEATS ? p->repeats - done : MMA_MAX_REPEATS;
-        CUDA_TRY(launch(j, reps));
-        CUDA_LAUNCH_CHECK();
-        CUDA_TRY(cudaMemcpy(spans, j->spans, 2 * reps * sizeof *spans, cudaMemcpyDeviceToHost));
-        for (unsigned r = 0; r < reps; r++)
-            out->values[done + r] = (double)(spans[2 * r + 1] - spans[2 * r]) / MMA_CHAIN;
-        done += reps;
-        out->n = done;
-    }
+    CUDA_TRY(launch((mma_job *)arg, reps));
 fail:
     return rc;
 }
 
+static int launch_tput(void *arg, gs_error *err)
+{
+    return launch_reps(arg, 0, err);
+}
+
+static int run_latency(mma_job *j, gs_mma_result *out, gs_error *err)
+{
+    return gs_cuda_chain_spans(launch_reps, j, j->plan->repeats, MMA_MAX_REPEATS, j->spans,
+                               MMA_CHAIN, out->values, &out->n, err);
+}
+
 static int run_tput(mma_job *j, gs_mma_result *out, gs_error *err)
 {
-    int rc = 0;
-    cudaEvent_t start = NULL, stop = NULL;
-    unsigned long long clk[4];
     unsigned m = 0, n = 0, k = 0;
     const gs_mma_plan *p = j->plan;
     unsigned warps_per_instr = p->instr == GS_MMA_WGMMA ? 4 : 1;
-    CUDA_TRY(cudaEventCreate(&start));
-    CUDA_TRY(cudaEventCreate(&stop));
-    CUDA_TRY(launch(j, 0));
-    CUDA_LAUNCH_CHECK();
-    for (unsigned r = 0; r < p->repeats; r++) {
-        float ms = 0;
-        CUDA_TRY(cudaEventRecord(start));
-        CUDA_TRY(launch(j, 0));
-        CUDA_TRY(cudaEventRecord(stop));
-        CUDA_TRY(cudaEventSynchronize(stop));
-        CUDA_TRY(cudaGetLastError());
-        CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-        out->values[r] = ms * 1e-3;
-        out->n = r + 1;
-    }
-    CUDA_TRY(cudaMemcpy(clk, j->clk, sizeof clk, cudaMemcpyDeviceToHost));
+    int rc = gs_cuda_time_launches(launch_tput, j, false, p->repeats, out->values, &out->n, err);
+    if (rc)
+        return rc;
     gs_mma_shape(p->instr, p->type, &m, &n, &k);
     out->flops = (uint64_t)p->blocks * (p->warps_per_block / warps_per_instr) * p->iterations *
                  GS_MMA_PER_TRIP * 2ull * m * n * k;
-    if (clk[3] > clk[2] && clk[1] > clk[0])
-        out->clock_khz = (double)(clk[1] - clk[0]) / (double)(clk[3] - clk[2]) * 1e6;
-fail:
-    if (start)
-        cudaEventDestroy(start);
-    if (stop)
-        cudaEventDestroy(stop);
-    return rc;
+    return gs_cuda_clock_of(j->clk, &out->clock_khz, err);
 }
 
 int gs_cuda_mma(gs_backend *b, const gs_mma_plan *plan, gs_mma_result *out, gs_error *err)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "probes/probe.h"
-#include "report/result.h"
+#include "result/result.h"
 #include "report/report.h"
 #include "util/error.h"
 #include "util/opts.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "report/result.h"
+#include "result/result.h"
 
 static void print_info(const gs_device_info *d, double measured_khz)
 {

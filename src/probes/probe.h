@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "report/result.h"
+#include "result/result.h"
 #include "util/error.h"
 #include "util/opts.h"
 

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "result/validate.h"
 #include "util/error.h"
 
 /* The whole text report: a header (device, backend, completeness), the one-page summary
@@ -108,10 +109,6 @@ typedef struct gs_compare_counts {
 int gs_report_compare(FILE *out, const json_t *a, const json_t *b, double tolerance_percent,
                       gs_compare_counts *counts, gs_error *err);
 
-/* Check a loaded document against the gpusonar/1 structure (docs/gpusonar-1.schema.json): what
- * every printer relies on. GS_ERR_INPUT naming the JSON path of the first problem
- * ("$.probes[2].figures.size_bytes.ci95: must be a number >= 0 or null"). */
-int gs_report_validate(const json_t *doc, gs_error *err);
 
 /* Read a result document from path and validate it (gs_report_validate), for `gpusonar report
  * --from FILE`, `compare` and `plot`. GS_ERR_INPUT naming the file and the first problem. */

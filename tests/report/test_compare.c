@@ -1,4 +1,4 @@
-/* Tests of src/report/compare.c and src/report/validate.c: figures that became null or went
+/* Tests of src/report/compare.c and src/result/validate.c: figures that became null or went
  * missing, and whole records in one document only, are listed as changes; names are printed in
  * full; the tolerance moves the line; lists compare element by element within their
  * intervals; two runs' SM clocks that differ are named under the table; and a document that
@@ -13,7 +13,7 @@
 #include "gs_test.h"
 
 #include "report/report.h"
-#include "report/result.h"
+#include "result/result.h"
 
 #define LONG_A "an_extremely_long_figure_name_that_goes_past_34_characters_a"
 #define LONG_B "an_extremely_long_figure_name_that_goes_past_34_characters_b"

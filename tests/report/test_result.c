@@ -1,4 +1,4 @@
-/* Unit tests of src/report/result.c and the printers: figures (including "not determined"),
+/* Unit tests of src/result/result.c and the printers: figures (including "not determined"),
  * series, atomic JSON writing, CSV. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "report/report.h"
-#include "report/result.h"
+#include "result/result.h"
 
 static gs_run *sample_run(void)
 {

@@ -1,6 +1,6 @@
 /* The result tree (see result.h): a jansson document built by probes, written atomically. */
 #define _GNU_SOURCE
-#include "report/result.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "result/validate.h"
 
 #define PATH_LEN 512
 

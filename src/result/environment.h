@@ -1,10 +1,10 @@
-/* The environment record of a result document (src/report/environment.c). */
+/* The environment record of a result document (src/result/environment.c). */
 #ifndef GS_ENVIRONMENT_H
 #define GS_ENVIRONMENT_H
 
 #include <stdbool.h>
 
-#include "report/result.h"
+#include "result/result.h"
 
 typedef struct gs_env_flags {
     bool throttled;               /* a slowdown reason (power, thermal, hardware) was active */

@@ -3,7 +3,7 @@
  * clocks, throttle reasons, other compute processes), so two documents can be trusted side by
  * side and a throttled run does not pass for a slow GPU. Read only: the readings come from the
  * backend's `state` operation (NVML on CUDA). */
-#include "report/environment.h"
+#include "result/environment.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -320,7 +320,7 @@ static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned
 /* HSLRU: a hit on way w takes the newest of the `protect` places of the last hits; the oldest
  * place goes, and a line left with none goes back to the most recent end of the unprotected
  * lines (stamp demoted, as slru_protect). On an H100's and an H200's L1 this with two places
- * predicts all 406 policy traces kept in docs/hardware, where classic segmented LRU with one
+ * predicts all 406 policy traces of the cards (docs/hardware/h100.md), where classic SLRU with one
  * protected line mispredicts 101 of 170 random sequences (docs/methods.md
  * "Policy"). */
 static void hslru_hit(set_state *s, unsigned protect, unsigned w, uint64_t demoted)

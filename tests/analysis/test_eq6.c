@@ -221,7 +221,7 @@ static void test_latency_intervals_cover(void **state)
         assert_true(f.latency_ci95[k] < 0.5);
 }
 
-/* Six walks of local memory on H100s (docs/hardware): past the L1 (about 4 KB per
+/* Six walks of local memory on H100s (docs/hardware/h100.md): past the L1 (about 4 KB per
  * thread) single sizes read up to 120 cycles off their neighbours, and the least squares'
  * intervals (+- 7-22 cycles) of the second level's latency did not hold two runs' values (277.5
  * against 249.2); the jackknife's must, for the latency and the capacity, every pair. */

@@ -1,5 +1,6 @@
-# The two commands of the README, and their parts. `make run` sets up, builds (release) and runs the
-# full report; `make test` sets up, builds with sanitizers and runs the whole suite through ctest.
+# The two commands of the README, and their parts. `make run` sets up what running needs, builds
+# (release) and runs the full report; `make test` also sets up what the tests need, builds with
+# sanitizers and runs the whole suite through ctest.
 BUILD       ?= build/release
 TEST_BUILD  ?= build/test
 ARCHS       ?= 75;80;86;89;90
@@ -8,12 +9,15 @@ CMAKE_FLAGS ?=
 
 PREFIX      ?= /usr/local
 
-.PHONY: all setup build run test release-host install clean
+.PHONY: all setup setup-test build run test release-host install clean
 
 all: build
 
 setup:
 	@bash scripts/setup.sh
+
+setup-test:
+	@bash scripts/setup.sh --test
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release "-DGS_CUDA_ARCHS=$(ARCHS)" $(CMAKE_FLAGS)
@@ -27,7 +31,7 @@ run: build
 $(TEST_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DGS_SANITIZE=ON "-DGS_CUDA_ARCHS=$(ARCHS)" $(CMAKE_FLAGS)
 
-test: setup $(TEST_BUILD)/CMakeCache.txt release-host
+test: setup-test $(TEST_BUILD)/CMakeCache.txt release-host
 	cmake --build $(TEST_BUILD) -j $(JOBS)
 	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures: whether --concurrent (every GPU of the node at once, one process each) gives the same
-# figures as measuring the GPUs one after another (issue 22), and how much wall time it saves.
+# figures as measuring the GPUs one after another, and how much wall time it saves.
 # Runs `gpusonar --device DEVICES --out-dir` three times: one after another twice (seq1/, seq2/:
 # the control, run-to-run noise) and --concurrent once (con/); then `gpusonar compare --tolerance
 # PCT` on each GPU's documents: seq1-seq2, seq1-con, seq2-con (OUT/compare-*.txt).

@@ -5,9 +5,7 @@
  * (globaltimer windows) just before and just after the kernel and the kernel's own clock64
  * cycles over its event time. LANES (environment, default 128) is the fp32 lanes per SM of the
  * datasheet, the one number here that is not measured.
- * Built by CMake with the project (target fma_peak, beside gpusonar in the build folder); it was
- * the `peak` mode of bench/issue_sweep.c, an exploration program removed in commit history
- * (docs/methods.md, "Explorations").
+ * Built by CMake with the project (target fma_peak, beside gpusonar in the build folder).
  * usage: fma_peak    prints one line fma_peak,...,ratio=R,... on stdout; exit 1 on failure */
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures: the fp32 FMA peak of cuda:0 against its theoretical peak at the clock measured in the
-# same run (issue 8). FFMA at ILP 4 with every SM full (two blocks of 32 warps per SM) for about
+# same run. FFMA at ILP 4 with every SM full (two blocks of 32 warps per SM) for about
 # 50 ms, timed with CUDA events, over SMs x LANES x 2 x f, where f is the largest of the SM clock
 # measured with the clock operation (globaltimer windows) just before and just after the kernel
 # and the kernel's own clock64 cycles over its event time. LANES is the fp32 lanes per SM of the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU, in one call: gpusonar's mem-bandwidth probe and peer-style reference kernels
 # (bench/level_peers.cu: the methods of te42kyfo/gpu-benches' gpu-stream, gpu-l2-cache and
-# gpu-cache, rewritten) on the same GPU, then gpusonar / peer per figure. The target of issue 19:
+# gpu-cache, rewritten) on the same GPU, then gpusonar / peer per figure. The target:
 # every DRAM and L2 figure at least as high as the peer's. How to read it: per figure gpusonar's
 # value with its ci95, the peer's with its interval (stream figures: the median of 9 fresh
 # timings of the peer's best block size and their 2nd and 8th, a 96 % interval), the ratio, and

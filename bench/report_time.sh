@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures: the wall time of the default report on the first CUDA GPU (`gpusonar` with no
-# arguments: every default probe in quick mode; issue 21 asks for at most 30 s on an H100), and
-# with --thorough also of `gpusonar --thorough` (issue 21: at most 120 s) and how the intervals
+# arguments: every default probe in quick mode; the target is at most 30 s on an H100), and
+# with --thorough also of `gpusonar --thorough` (at most 120 s) and how the intervals
 # of the figures both documents give compare (tighter, equal, wider, the median ratio), each with
 # its JSON document, text and progress kept in the output folder (the thorough run's in thorough/);
 # wider intervals are listed with their share of the value, and counted apart where the thorough
@@ -71,7 +71,7 @@ timed report "$LIMIT" "$DIR" || result=1
 if [ "$THOROUGH" = 1 ]; then
   timed thorough "$THOROUGH_LIMIT" "$DIR/thorough" --thorough || result=1
   # Intervals: every figure with a ci95 in both documents (same probe, level/space/path and name),
-  # the thorough one's over the default one's; issue 21 asks --thorough for tighter intervals.
+  # the thorough one's over the default one's; --thorough is meant to give tighter intervals.
   /usr/bin/python3 - "$DIR/report.json" "$DIR/thorough/report.json" <<'PYEOF' || result=1
 import json, statistics, sys
 def cis(path):

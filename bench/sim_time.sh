@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The simulator's speed targets (issue 21), measured: the default report on sim:hopper (target
+# The simulator's speed targets, measured: the default report on sim:hopper (target
 # <= 6 s on two CPU cores), and the 65,536-way model the issue names (hopper with a fully
 # associative first-level TLB of 65536 entries, the model reader's bound: simulator cost must
 # follow accesses, not ways; target < 2 s for the cache probe's TLB target, its default report

@@ -32,7 +32,7 @@ done
 if [ "$do_build" = 1 ]; then
   if [ ! -f "$build/CMakeCache.txt" ]; then
     clang="$(command -v clang || command -v clang-14 || true)"
-    [ -n "$clang" ] || { echo "fuzz.sh: clang not found; run scripts/setup.sh" >&2; exit 2; }
+    [ -n "$clang" ] || { echo "fuzz.sh: clang not found; run scripts/setup.sh --test" >&2; exit 2; }
     cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$clang" -DCMAKE_BUILD_TYPE=Debug \
           -DGS_CUDA=OFF -DGS_SANITIZE=OFF -DGS_FUZZ=OFF -DGS_FUZZ_TARGETS=ON >/dev/null
   fi

@@ -3,7 +3,7 @@
 # (tests/e2e/slurm_fleet.sh): one slurmctld and one slurmd per node name (node1..nodeN, each on
 # its own port, all on 127.0.0.1), everything (config, state, spool, logs) inside DIR, no munge
 # (AuthType=auth/none, which Debian's slurm-wlm builds). Needs root (slurmd runs jobs as their
-# user) and Debian's slurm-wlm (scripts/setup.sh installs it). Never touches /etc/slurm.
+# user) and Debian's slurm-wlm (scripts/setup.sh --test installs it). Never touches /etc/slurm.
 #
 #   scripts/slurm/local_cluster.sh start DIR [NODES]   # NODES default 4; prints SLURM_CONF=...
 #   SLURM_CONF=DIR/slurm.conf sbatch ...                # use it
@@ -77,7 +77,7 @@ start() {
   local dir=$1 nodes=${2:-4} c
   [ "$(id -u)" -eq 0 ] || cannot "needs root: slurmd runs each job as its user"
   for c in slurmctld slurmd sbatch srun sinfo scontrol; do
-    command -v "$c" > /dev/null || cannot "$c not found: install Debian's slurm-wlm (scripts/setup.sh)"
+    command -v "$c" > /dev/null || cannot "$c not found: install Debian's slurm-wlm (scripts/setup.sh --test)"
   done
   compgen -G "/usr/lib/*/slurm-wlm/auth_none.so" > /dev/null ||
     compgen -G "/usr/lib*/slurm/auth_none.so" > /dev/null ||

@@ -6,10 +6,10 @@
  * up to twice its size (an H100's copy ran 3.2 TB/s at 1.3 x L2 and 2.9 beyond 2 x L2), and a
  * plateau reaching into it widened the DRAM figure's interval 15-47 fold under --thorough; up to
  * about 3.5 x L2 an H100's copy, scale, add and triad still ran 0.3-0.5 % below their rate
- * beyond, in three runs of three (docs/results/2026-11-26-h100-s9.md), enough to widen the
+ * beyond, in three runs of three (docs/hardware/h100.md), enough to widen the
  * interval of a figure whose points otherwise agree within 0.1 %; and at 4.3 x L2 the triad
  * still ran 0.29-0.42 % low in each of seven --thorough runs, within 0.06 % from 5.1 x on
- * (session 12, docs/results/2026-11-26-h100-s12.md), so the range starts at 5 x. A plateau
+ * (docs/hardware/h100.md), so the range starts at 5 x. A plateau
  * that spans two ranges serves both (a store that the L1 writes through runs at the L2's rate at
  * L1 footprints). Pure. */
 #ifndef GS_BW_LEVELS_H

@@ -299,7 +299,7 @@ static unsigned slru_victim(const set_state *s, unsigned ways)
  * protected line back, to the most recent end of the unprotected lines (stamp demoted, between
  * every earlier access and w's), as segmented LRU defines it (Karedla, Love and Wherry, 1994):
  * the H100 L1's protect-then-evict rounds follow that, and not a demoted line that keeps its
- * old place (session 16, docs/methods.md "Policy"). */
+ * old place (docs/methods.md "Policy"). */
 static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned w,
                          uint64_t demoted)
 {
@@ -320,8 +320,8 @@ static void slru_protect(set_state *s, unsigned ways, unsigned protect, unsigned
 /* HSLRU: a hit on way w takes the newest of the `protect` places of the last hits; the oldest
  * place goes, and a line left with none goes back to the most recent end of the unprotected
  * lines (stamp demoted, as slru_protect). On an H100's and an H200's L1 this with two places
- * predicts all 406 policy traces kept in docs/results, where classic segmented LRU with one
- * protected line mispredicts 101 of 170 random sequences (session 17, docs/methods.md
+ * predicts all 406 policy traces of the cards (docs/hardware/h100.md), where classic SLRU with one
+ * protected line mispredicts 101 of 170 random sequences (docs/methods.md
  * "Policy"). */
 static void hslru_hit(set_state *s, unsigned protect, unsigned w, uint64_t demoted)
 {

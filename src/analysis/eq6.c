@@ -257,7 +257,7 @@ static void latency_intervals(const curve *c, const step *st, int levels, size_t
  * becomes at least the farthest of their latency j from the best's. So a latency that leans on
  * where a step sits (a level with few sizes past it) gets the interval its step's place allows,
  * and a sharpness the range the data allow (an H100's ragged local-memory walk read 16 +- 8 and 2
- * in two reports, each interval from the jackknife alone; session 20). */
+ * in two reports, each interval from the jackknife alone). */
 static void latency_envelope(const curve *c, const step *best, int levels, size_t params,
                              const double *best_coef, double *ci, double *cap_ci, double *g_ci)
 {
@@ -468,7 +468,7 @@ static void select_levels(const curve *c, int max_levels, double floor_rss, gs_e
 
 /* The BIC's choice, then fewer levels while a step does not rise beyond its latencies'
  * intervals: a level the data cannot place is not reported as one. An H200's global walk
- * (session 18) had a third level between the far L2 and DRAM, 568 +- 165 cycles after 281 and
+ * had a third level between the far L2 and DRAM, 568 +- 165 cycles after 281 and
  * before 660, in one run; the next run's search missed it and gave two; both now give two. */
 static int fit_with(const double *size_bytes, const double *latency, size_t n, int max_levels,
                     const double *gs, int ng, gs_eq6_fit *fit)

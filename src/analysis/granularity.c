@@ -80,7 +80,7 @@ typedef struct hyp {
  * MIN_SHARE of the curve's range over the points (cost x the spread of its unit count). Once
  * its ci95 was the bar: on an H100 a 16-B "sector" of 0.37 +- 0.24 cycles per request beat the
  * 128-B line in four runs of five (the L2 warp sweep, whose points the model misses by 2
- * cycles rms), and 128 B won the fifth (session 14). */
+ * cycles rms), and 128 B won the fifth. */
 #define MIN_SHARE 0.1
 #define SHOWS_SE 4.0
 

@@ -1,7 +1,7 @@
 /* The search for the count at which a walk's average latency steps (docs/methods.md, "TLBs",
  * second level): the most regions a walk visits before a level's misses begin. The step of a
  * count (its average over a base walk, less that of the first count n0) may *creep* up before
- * the real step (as the H100's raw walks seemed to in session 6; its probe steps did not), so a
+ * the real step (as an H100's early raw walks seemed to; its probe steps did not), so a
  * step is a rise of more than thr between two counts no further apart than the precision (adjacent
  * counts, or 1/64 of the count); a rise spread wider than that is taken into the plateau, however
  * high it climbs. Counts double from the first one until a rise of more than thr over the

@@ -2,8 +2,8 @@
  * --thorough first (fewer samples), then whole probes, keeping the most wanted that fit (the
  * clock always); it says on stderr and in the document what it cut. The
  * expected seconds come from the quick report on an H100 (the probes of the default report:
- * docs/results/2026-11-27-h100-s20.md, call 5; paths, l2-partitions and divergence:
- * docs/results/2026-11-24-h100-s3.md); the same table shares out the time left on the progress
+ * docs/hardware/h100.md; paths, l2-partitions and divergence:
+ * docs/hardware/h100.md); the same table shares out the time left on the progress
  * line. */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* The command line's shared parts (src/cli/): the command table (after git's, STYLE.md), the
- * common options and which commands take which, the parser that accepts options anywhere on the
- * line, and the run loop that measures probes on one device. Each command is one file,
- * src/cli/cmd_NAME.c, with one row in the table of src/cli/commands.c. */
+/* The command line's shared parts (src/cli/): the command table (after git's: CONTRIBUTING.md,
+ * "Style"), the common options and which commands take which, the parser that accepts options
+ * anywhere on the line, and the run loop that measures probes on one device. Each command is one
+ * file, src/cli/cmd_NAME.c, with one row in the table of src/cli/commands.c. */
 #ifndef GS_CLI_H
 #define GS_CLI_H
 

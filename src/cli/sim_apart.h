@@ -1,4 +1,4 @@
-/* A simulated device's report on two cores (issue 21): the simulator is one CPU thread, and its
+/* A simulated device's report on two cores: the simulator is one CPU thread, and its
  * two longest stages are the cache probe and random-walk, so on a machine with two cores or more
  * the probes marked GS_PROBE_APART run in a second process (fork, no exec: the same program, the
  * same opened model) while this one runs the others; the second sends its records back over a

@@ -456,8 +456,8 @@ fail:
 }
 
 /* Cold caches without a warm-up: write twice the L2's size elsewhere, into one buffer the backend
- * keeps from the first cold chase to its close. A fresh buffer for every chase (as before session
- * 18) left the card's page walks in one of two states that differ by about 1050 cycles a walk past
+ * keeps from the first cold chase to its close. A fresh buffer for every chase
+ * leaves the card's page walks in one of two states that differ by about 1050 cycles a walk past
  * every TLB level: writing some freshly allocated buffers put it in the slow one, writing a
  * buffer that earlier chases had written put it back (docs/methods.md, "The page walk's two
  * states"); with one kept buffer every cold chase of a process starts from the same state. */

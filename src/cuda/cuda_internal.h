@@ -27,7 +27,7 @@ static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
  * Freeing and allocating anew per plan cost about 20 ms per footprint of a mem-bandwidth sweep
  * (24 of its 44 s with --thorough on an H100), and on an H100 the kernels of the 3 ms after a
  * plan had freed 1.6 GB and allocated as much again ran 15-20 % slow (a 1-byte read at 2050
- * GB/s against 2460; docs/results/2026-11-26-h100-s9.md). */
+ * GB/s against 2460; docs/hardware/h100.md). */
 /* *buf of at least bytes (*have long): kept, or allocated anew at twice *have, or at bytes where
  * that does not fit; *grown set when it was allocated anew (scratch.cu; evict.cu's buffers too). */
 cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown);
@@ -35,7 +35,7 @@ cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown);
 #define GS_WARM_FRESH_MS 20.0f    /* untimed launches on fresh scratch buffers, at least */
 /* A scratch buffer's first allocation, at least (less where that does not fit): from 16 KB a
  * sweep's footprints reallocated once an octave, each with GS_WARM_FRESH_MS of warm-up, 0.6 s
- * of mem-bandwidth's 2.9 s on an H100 (docs/results/2026-11-27-h100-s20.md, call 5). */
+ * of mem-bandwidth's 2.9 s on an H100 (docs/hardware/h100.md). */
 #define GS_SCRATCH_MIN_BYTES (256ull << 20)
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh,
                     gs_error *err);

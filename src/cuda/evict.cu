@@ -9,7 +9,7 @@
  * on one SM: twice (targets) or four times (pool) as many blocks as SMs are launched, those
  * elsewhere return at once, and the blocks on the plan's SM take chunks of the list from a
  * shared cursor (as the pinned chase does, chase_kernels.cu); with all_sms a pool pass is a
- * grid-stride loop over the whole device, as before session 14. The buffers are kept from one
+ * grid-stride loop over the whole device. The buffers are kept from one
  * plan to the next (a search runs thousands of plans) and released at the backend's close. */
 #include <stdlib.h>
 
@@ -147,7 +147,7 @@ __global__ void evict_targets_kernel(const uint64_t *data, const uint64_t *targe
             sink[0] = ld_cg(p);
         long long t0 = clock64_read();
         /* the address waits for t0 (never negative), else ptxas may issue the load before the
-         * clock read: an H100 timed the first target at 4 cycles, hit or miss (session 10) */
+         * clock read: an H100 timed the first target at 4 cycles, hit or miss */
         uint64_t v = ld_cg(p + (t0 < 0));
         sink[1] = v;                  /* waits for the load: t1 is read after it arrived */
         long long t1 = clock64_read();

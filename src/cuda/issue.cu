@@ -440,8 +440,8 @@ fail:
 }
 
 /* Diagnostics: with GS_ISSUE_STAMPS_CSV=FILE set, the raw stamps of every launch are appended to
- * FILE (launch number, block, SM ids, clock64 and globaltimer at both ends); the exploration
- * driver issue_sweep `timing` used it (docs/methods.md, "Explorations"). Nothing is written
+ * FILE (launch number, block, SM ids, clock64 and globaltimer at both ends), to check the timing
+ * by hand (docs/methods.md, "The issue kernels"). Nothing is written
  * without the variable. */
 static void dump_stamps(const issue_stamp *st, size_t n)
 {

@@ -9,7 +9,7 @@
  * fills the device: the whole device works inside a window of about one tile per block, as
  * gpu-stream's one element per thread does over many launches, but in one launch. (A
  * grid-stride loop spreads the device's loads over grid x BYTES_IN_FLIGHT bytes and ran 2-5 %
- * below that on an H100's DRAM: docs/results/2026-11-26-h100-s7-bw-explore.txt.)
+ * below that on an H100's DRAM: docs/hardware/h100.md)
  * GS_SWEEP_LAUNCHES is gpu-stream's own order: one element per thread, a grid covering the
  * arrays, one launch per pass (the probe sets it beside the tiles on arrays of 1 GB, where an
  * H100's add and triad ran 0.3-0.5 % faster in it: docs/methods.md, mem-bandwidth). Every
@@ -62,7 +62,7 @@ static __host__ __device__ constexpr bool stores(int kind) { return kind != GS_S
 /* Bytes per thread of a grid sweep's tile: a write, which waits for no load, draws tickets twice
  * as often as a copy at the same tile and ran 3.7 % slower on an H200 with 32-byte tiles (4500
  * against 4670 GB/s; the kinds that load ran best at 32:
- * docs/results/2026-11-26-h100-s7-bw-explore.txt). */
+ * docs/hardware/h100.md). */
 static __host__ __device__ constexpr int grid_bytes(int kind)
 {
     return sources(kind) == 0 ? GRID_STORE_BYTES : GRID_BYTES_IN_FLIGHT;

@@ -6,7 +6,7 @@
  * after GS_WARM_FRESH_MS of them on buffers just allocated: on an H100 the kernels of the first
  * 3 ms after a plan freed 1.6 GB and allocated as much again ran 15-20 % slow (a 1-byte read at
  * 2050 GB/s against 2460), whatever the fill, and not at all on buffers kept from the plan before
- * (docs/results/2026-11-26-h100-s9.md). So the buffers stay from one plan to the next
+ * (docs/hardware/h100.md). So the buffers stay from one plan to the next
  * (gs_cuda_scratch). */
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * space with the driver's virtual memory management API and map one small physical allocation at
  * every place in it, so that a chase over >= 1 TB of virtual space costs only physical_bytes of
  * device memory. Virtual offset v is backed by physical offset (v mod physical_bytes).
- * Mapping hundreds of GB takes the driver 0.2-0.5 s (issue 21), so the backend keeps its aliased
- * spans in a gs_vmm_cache for the whole session: a chase reuses the span of its physical size,
+ * Mapping hundreds of GB takes the driver 0.2-0.5 s, so the backend keeps its aliased
+ * spans in a gs_vmm_cache until it closes: a chase reuses the span of its physical size,
  * which grows (in place when the driver gives the adjacent range) when a chase needs more. */
 #ifndef GS_CUDA_VMM_H
 #define GS_CUDA_VMM_H

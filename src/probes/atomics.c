@@ -1,4 +1,4 @@
-/* Probe `atomics`: latency and throughput of atomic operations (gpusonar issue 19). Per operation
+/* Probe `atomics`: latency and throughput of atomic operations. Per operation
  * and type (atomicAdd on u32, u64, f32, f64; atomicCAS, atomicExch, atomicMin, atomicMax on u32
  * by default) and per space: the latency of one atomic, from one thread's dependent chain whose
  * returned values form the next addresses (cycles per atomic, median and ci95 over chain

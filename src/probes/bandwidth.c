@@ -89,14 +89,13 @@ static double retry_ci(const gs_probe_ctx *ctx)
  * counts those. A slow window of the card lands in one pass: on H100s one configuration in
  * about one process of three read 1.5-4 % low over all its repetitions, with an interval of
  * 0.1-0.5 % (the 8-B copy 2850 against 2964-2970 GB/s, cudaMemcpy 2875 against 2990-3009;
- * docs/results/2026-11-27-h100-s19.md, calls 5-7) while the configurations measured just before
+ * docs/hardware/h100.md) while the configurations measured just before
  * and after it read as in every other process, so measured at once its median held the window.
  * Spread over three passes, a window lowers a third of the repetitions, which the median leaves
- * out. (Before session 19 each configuration's repetitions ran together and were measured again
- * while their interval stayed wide, which caught a window inside them, not one over them: on
- * H100s one default run in five held slow repetitions some 100 ms into the probe,
- * docs/results/2026-11-26-h100-s9.md; --thorough's 60 repetitions and its 0.1 % bar come from
- * sessions 11-12.) */
+ * out. (Measuring a configuration again while its interval stays wide catches a window inside
+ * its repetitions, not one over them: on H100s one default run in five held slow repetitions
+ * some 100 ms into the probe. --thorough's 60 repetitions and its 0.1 % bar keep a steady
+ * configuration's interval under the bar.) */
 static int measure_all(gs_probe_ctx *ctx, config *cs, size_t count, long long *remeasured,
                        gs_error *err)
 {

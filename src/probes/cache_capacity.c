@@ -315,8 +315,8 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
     /* every end bisected again under that margin (the sweep's own used the plateau's spread),
      * each on other pages: where the first big step of the far share lies moves with the
      * placement (an H100: 23.5, 24.0 or 24.5 MB on four buffers, the same in every process), so
-     * ends on one process's pages agreed better than two processes did (session 19, call 8:
-     * 24.94 and 23.65 MB) */
+     * ends on one process's pages agreed better than two processes did (24.94
+     * and 23.65 MB) */
     double ends[CW_END_REPEATS];
     double ci = 0;
     uint64_t upper = 0, resolution = 0;

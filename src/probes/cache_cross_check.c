@@ -65,8 +65,8 @@ int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_
      * walk's lines (an H100: 22.5-26.2 MB over six runs, 0.4-1.3 MB apart between two runs of
      * one seed, against brackets of 0.3-1.3 MB; found twice, two runs still lay 1.6 MB apart
      * against 1.4 MB of intervals): found three times under one margin from the walks' noise,
-     * the interval is Student's over them. The sweep leaves it unbisected: its own bisection
-     * (0.7 s on an H100) was replaced by the three. */
+     * the interval is Student's over them. The sweep leaves it unbisected: the three bisections
+     * decide it, and a fourth (0.7 s on an H100) would add nothing. */
     bool repeat = t->path == GS_PATH_CG;
     int rc = cw_avg_levels(w, repeat ? 65536 : 1024, bound, avg_stride(lv), -1, repeat ? 0 : -1,
                            sw, err);

@@ -1,4 +1,4 @@
-/* The L2's size in average mode, partition-aware (docs/methods.md, "cache", "L2 size"; issue 16):
+/* The L2's size in average mode, partition-aware (docs/methods.md, "cache", "L2 size"):
  * a footprint sweep's plateau (cache_cross_check.c) ends where the average latency leaves the
  * plateau by 10 %, which a mix of near and far hits and a gradual step push past the capacity
  * (the H100's 52 642 688 B against the driver's 52 428 800 B; the H200's 69 MB against 60 MB).
@@ -152,7 +152,7 @@ int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err
         return 0;
     int rc = capacity_by_excess(w, lv->size_bytes, line, &lo, &hi, err);
     /* an edge an eighth or more below the plateau's end, which the walks kept at hit latency:
-     * on an H100 (session 14) the excess once started at 26.4 MB against a 49.2 MB plateau with
+     * on an H100 the excess once started at 26.4 MB against a 49.2 MB plateau with
      * a near plateau ending too early for the rule above; the capacity read 26.4 +- 13.2 MB,
      * the driver's 50 MiB outside it */
     bool near = !rc && lo && edge_is_near_part(hi, sw);
@@ -213,7 +213,7 @@ static double all_miss_cycles(const cw_avg_sweep *sw)
 /* Whether warm random walks over footprint miss on every access: FULL_MISS_WALKS walks, each
  * over its own chain, all of them (the first that hits says no). Near the bound a walk's few
  * hits come and go: one walk per verdict put the H100's bound at 57.1-60.2 MB over 30 runs, two
- * of them 2.1 MB apart in one session, against a bisection bracket of 0.57 MB. */
+ * of them 2.1 MB apart on one card, against a bisection bracket of 0.57 MB. */
 #define FULL_MISS_WALKS 2
 static int all_miss(cw_walker *w, uint64_t footprint, const cw_avg_sweep *sw, bool *yes,
                     gs_error *err)
@@ -269,7 +269,7 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
      * space (other pages), as the near part's end (cw_avg_repeat_end): near the bound a walk's
      * few hits come and go with its lines, so one bisection's bracket (0.57 MB on an H100)
      * understated how far the bound moves: 58.01 +- 0.88 against 56.82 +- 0.88 MB in two
-     * reports on one card (session 20), 57.1-60.2 MB over thirty runs before two walks per
+     * reports on one card, 57.1-60.2 MB over thirty runs before two walks per
      * verdict. The bound is their mean, its ci95 Student's t over them or the widest bracket.
      * The later two bisect inside 2 brackets either side of the first one's bound (1.8 MB on an
      * H100, where reports' bounds lay within 0.9 MB of each other and a bound's sd is 0.3-0.9

@@ -1,11 +1,11 @@
 /* The L2's ways and sets from eviction sets found by prime+probe (docs/methods.md, "cache", "L2
- * sets and ways"; issue 16): the eviction-set reduction of the memory-hierarchy paper's section
+ * sets and ways"): the eviction-set reduction of the memory-hierarchy paper's section
  * 3.2 (3), run on the backend's evict operation instead of chases, since a dependent chase over
  * an L2-sized pool takes about 0.3 s on an H100 and a reduction needs hundreds of verdicts. A
  * verdict reads a pool in parallel (about a millisecond for 100 MB, every load of the plan on
  * SM 0: an H100 keeps copies of far lines near the SM that reads them, so a pool read by every
- * SM evicts according to which SM read which line, and removing lines moved the others; session
- * 14) and times one target line before and after it (analysis/evict_verdict.h: against the
+ * SM evicts according to which SM read which line, and removing lines moved the others)
+ * and times one target line before and after it (analysis/evict_verdict.h: against the
  * target's own hit and miss, so a far hit never reads as a miss). Each draw: a pool of random
  * lines, twice the capacity's, from a region of 32 x the capacity (every bit the XOR fit
  * moves); a target chosen among candidates whose miss stands clear of everything they read
@@ -39,7 +39,7 @@
                                            550 GB on a 128-B line: 3.7 s on one H100 SM; the
                                            simulator's cost). On an H100, 20000 plans and twice
                                            the lines left the first draw 5 to 15 thousand lines
-                                           short of a set in 14-21 s (session 14): more budget
+                                           short of a set in 14-21 s: more budget
                                            does not decide it there */
 
 typedef struct l2e {
@@ -205,7 +205,7 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
     if (rc)
         return rc;
     if (opt.stalled) {
-        /* on an H100 (session 14, every load on SM 0) a near target's pool stopped at 54.8
+        /* on an H100 (every load on SM 0) a near target's pool stopped at 54.8
          * thousand lines, a far target's at 259 thousand */
         snprintf(why, why_len, "%zu lines (%.1f MB) evict the target and no group of them can "
                  "go in %zu groups, where a set of at most %d ways would leave one group without "
@@ -216,7 +216,7 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
         return 0;
     }
     if (c->spent) {
-        /* on an H100 with every load on SM 0 (session 14) the first draw ended here with 1 to
+        /* on an H100 with every load on SM 0 the first draw ended here with 1 to
          * 15 thousand lines left and 64 drops taken back, whatever the budget */
         double share = (double)m * (double)c->line / (double)(n * c->line / L2E_POOL_FACTOR);
         snprintf(why, why_len, "the budget (%u evict plans, %llu pool lines read) ran out with "
@@ -429,7 +429,7 @@ static int slowest_hit(cw_walker *w, const uint64_t *group, uint64_t W, double *
 /* The replacement policy from the fine-grained tests (cw_infer_policy: random sequences over a
  * set's ways + 1 lines from cold, and a cyclic walk) on the first of the draws' sets, last draw
  * first, whose lines all lie in the near partition: a far line may answer from a copy kept near
- * the reading SM after its own set evicted it (the H100 keeps such copies; session 14), and the
+ * the reading SM after its own set evicted it (the H100 keeps such copies), and the
  * tests would read that hit as the set's. A chase of the L2 path times each access; it counts
  * as a miss above a threshold halfway between the set's slowest hit and its target's miss,
  * which must stand four noise spreads clear of it. groups[d]: draw d's target then its W lines;

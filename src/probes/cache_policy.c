@@ -107,7 +107,7 @@ typedef struct trace {
  * protected line (as segmented LRU defines its demotion) predicted 59 of 160 card sequences
  * exactly and mispredicted 15 or more accesses of the others, each at one chain position in
  * every period (a rule of the card's that it lacks, not noise): one sequence would name it in
- * about one run of nine (session 16, docs/methods.md "Policy"). With eight, a policy that
+ * about one run of nine (docs/methods.md "Policy"). With eight, a policy that
  * predicts a sequence in three of eight passes all eight once in 2,500 runs. */
 #define POLICY_SEQUENCES 8
 

@@ -262,7 +262,7 @@ int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_
      * walks, which stand alone. (Against the median hit, H100 runs whose band was under 10
      * cycles took the 10-cycle miss as visible, and their walks found a capacity with no
      * region: not determined in four runs of twelve; against the 10th percentile, 10.0 cycles
-     * on one card, in two of six; session 13.) */
+     * on one card, in two of six.) */
     double band = lv->band.threshold_cycles -
                   (isfinite(lv->band.fast_cycles) ? lv->band.fast_cycles : lv->band.hit_cycles);
     /* a trace counts whole cycles: a penalty within one of that distance is not resolved (one

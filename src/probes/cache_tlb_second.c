@@ -416,10 +416,10 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
 /* LADDER_FULL: the full rise is the walk of 1.5 x the count a stride predicts, saturated for
  * W >= 2 ways (from count x (W + 1) / W on); a direct-mapped level saturates only at twice its
  * count, reads a smaller rise and fails the saturation check (not determined). Twice the step
- * search's upper count, as first written, reached 256 GB of footprint on an H100 (8192 regions
+ * search's upper count would reach 256 GB of footprint on an H100 (8192 regions
  * of 16 MB past a search that bracketed at 8192), where a farther effect already adds 2.7
  * cycles at 128 GB, and read a full rise of 75 and 150 cycles for 47 and 94: the staircase then
- * fitted no whole ways (session 9, docs/results/2026-11-26-h100-s9.md). */
+ * fits no whole ways (docs/hardware/h100.md). */
 #define LADDER_SLOPE_TOL 0.15  /* misses per added entry: within 0.15 of a whole ways + 1 */
 #define LADDER_ROOT_TOL 0.35   /* the staircase's root: within 0.35 of a whole count */
 

@@ -1,5 +1,5 @@
 /* The set index as XOR masks from many lines of one set (docs/methods.md, "cache", "XOR index
- * from members"; issue 16): where moving a line of a set by one or two address bits never keeps
+ * from members"): where moving a line of a set by one or two address bits never keeps
  * it in the set (every index mask weighs three bits or more, as on the H100's L1), lines of the
  * set are found instead, by group testing random lines against the set's other ways, until their
  * differences span the set's whole affine subspace; the masks are the null space of that span

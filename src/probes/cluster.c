@@ -1,4 +1,4 @@
-/* Probe `cluster`: Hopper's thread-block clusters (compute capability 9.0+; issue 19, item 5).
+/* Probe `cluster`: Hopper's thread-block clusters (compute capability 9.0+).
  * Distributed shared memory: for cluster sizes 2, 4, 8 and 16 (16 is the non-portable size, which
  * the device may refuse), whether the size can be launched and how many clusters fit at once
  * (cudaOccupancyMaxActiveClusters); the latency of a pointer chase by one thread of rank 0 in the

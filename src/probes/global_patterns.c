@@ -84,7 +84,7 @@ static int blocked_chain(gs_rng *rng, size_t count, uint64_t *out)
 
 /* Where a few lines, or lines side by side, lie decides which L2 slices serve them, and so
  * their hit latency: the l1_hit chain's 16 lines on the cv path (an L2 hit) read 280.1 and 293.1
- * cycles in two processes on an H200 (session 18), the L2 warp sweep's 4096 packed slots moved
+ * cycles in two processes on an H200, the L2 warp sweep's 4096 packed slots moved
  * by up to 1.7 cycles with their place (an H100, period 256 MB) and read 301.6 and 305.7 in two
  * processes. Those figures are measured at two places PLACE_SHIFT apart, their mean reported,
  * the interval at least their difference. */
@@ -211,7 +211,7 @@ static gs_chase_plan pattern_plan(const pattern *pt, gs_load_path path, unsigned
  * 3's medians), the interval is the widest of the records', the order statistics' (latencies
  * in a few modes, near and far slices: an H100's l2_hit median moved by 4-5 cycles between
  * processes against 1.9) and, for a short cycle, its lines' own (the l1_hit chain's 16 lines on
- * the cv path, in the L2, read 273.6 and 279.6 cycles in two reports against 1.4; session 14). */
+ * the cv path, in the L2, read 273.6 and 279.6 cycles in two reports against 1.4). */
 static int chase_latency(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path, unsigned eb,
                          unsigned lanes, uint64_t lane_stride, size_t record, bool by_line,
                          gs_summary *s, gs_error *err)
@@ -292,9 +292,9 @@ static int chase_average(gs_probe_ctx *ctx, const pattern *pt, gs_load_path path
 /* The trace's own cost per access: the L1-hit pattern's median recorded latency (the load, the
  * trace's store and clock read) less the same chain's average-mode latency (the load alone, as
  * the cache probe's plateaus read it). Every recorded latency of the table is reported less it,
- * so that one structure gets one latency whichever probe asks (issue 16): on an H100 the
+ * so that one structure gets one latency whichever probe asks: on an H100 the
  * recorded L1 hit read 35 cycles against the cache probe's 32.0, the L2 hit 280.5-282 against
- * 278.8 (session 14). *cost 0 where it cannot be measured (why in the figure). */
+ * 278.8. *cost 0 where it cannot be measured (why in the figure). */
 static int trace_cost(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, double *cost,
                       double *ci, gs_error *err)
 {
@@ -327,7 +327,7 @@ static int trace_cost(gs_probe_ctx *ctx, gs_probe_out *p, gs_rng *rng, double *c
 
 /* One pattern's median latency on one path. A TLB pattern is walked twice, over two draws of its
  * regions, its interval at least the two medians' difference: l1tlb_miss's median moved by 10-15
- * cycles between processes on an H100 (session 14), far beyond one pass's interval. */
+ * cycles between processes on an H100, far beyond one pass's interval. */
 static int table_latency(gs_probe_ctx *ctx, int k, gs_load_path path, gs_rng *rng,
                          gs_summary *s, gs_error *err)
 {
@@ -506,7 +506,7 @@ static void record_granularity(gs_probe_out *p, const char *prefix, const char *
         return;
     /* one visible unit is the line's cost: a sector of that size would contradict a probe that
      * sees smaller sectors of the same cache (an H100's L1: 32 B in the cache probe, where this
-     * read "128 B" until session 18), so the curve's sector is not determined */
+     * curve alone would read "128 B"), so the curve's sector is not determined */
     bool one_unit = f.sector_determined && f.sector_bytes >= f.line_bytes;
     char one[160];
     snprintf(one, sizeof one, "only one unit (%llu B) has a visible cost in this curve: no cost "

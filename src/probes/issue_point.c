@@ -16,7 +16,7 @@
  * instructions per cycle per SM in runs of 100,000 cycles and 3.932 in runs of 400,000 (default
  * and --thorough: 0.4 % apart, 2 % for hfma2 at ILP 4, each with an interval a hundredth of
  * that), where the loop's own trip overhead allows 4 x 256 / 260 = 3.938
- * (docs/results/2026-11-26-h100-s9.md). */
+ * (docs/hardware/h100.md). */
 #define DIFF_SHORT 4
 #define DIFF_MIN_ITERATIONS 4
 

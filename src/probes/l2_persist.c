@@ -1,5 +1,5 @@
 /* Probe `l2-persist`: the L2 persistence window (CUDA's access policy window, compute capability
- * 8.0+; issue 19, item 5). It reads the limits (cudaDevAttrMaxPersistingL2CacheSize, the largest
+ * 8.0+). It reads the limits (cudaDevAttrMaxPersistingL2CacheSize, the largest
  * set-aside; cudaDevAttrMaxAccessPolicyWindowSize, the largest window), then runs one experiment
  * three ways: a hot region H (half the set-aside) is used again after every sweep of a streaming
  * buffer S (four times the L2) that would evict it, with no window, with a window over H whose

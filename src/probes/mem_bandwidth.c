@@ -187,7 +187,7 @@ static int run_launches(gs_probe_ctx *ctx, gs_probe_out *p, levels_best *best, g
 /* A DRAM-range footprint whose median lies further from the range's median than 3 scaled MADs
  * (and 0.3 %) is measured once more and the new median kept: the range is flat from 2 to 64 x
  * L2 (docs/methods.md, mem-bandwidth), and on an H100 one footprint of nine read 1 % low in one
- * --thorough run only, which made that run's interval five times the default's (session 10). A
+ * --thorough run only, which made that run's interval five times the default's. A
  * footprint the card really serves slower reads low again. Counted in *remeasured. */
 static int retry_outliers(gs_probe_ctx *ctx, int k, unsigned width, sweep *s,
                           unsigned *remeasured, gs_error *err)
@@ -342,7 +342,7 @@ static int run_smem(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
     double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
     /* four times the footprints' launches: one configuration, a quarter of a millisecond each
        on an H100, whose interval otherwise came out wider with --thorough's 15 than with the
-       default's 5 in two runs of three (0.1-0.17 % of 31.7 TB/s, session 12) */
+       default's 5 in two runs of three (0.1-0.17 % of 31.7 TB/s) */
     unsigned repeats = 4 * opt.repeats < MAX_REPEATS ? 4 * (unsigned)opt.repeats : MAX_REPEATS;
     gs_stream_plan plan = { .kind = GS_STREAM_SMEM_READ, .element_bytes = 16,
                             .bytes = SMEM_BYTES, .repeats = repeats,
@@ -483,7 +483,7 @@ int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     memset(&best, 0, sizeof best);
     /* shared memory first: after the DRAM sweeps and the launch order the card had throttled
      * (an H100's SM clock 1980 MHz before the probe, 1972.8 after), and the read, last, came
-     * out 1.2-3.2 % apart between two reports, beyond their clocks' 0.76 % (session 20) */
+     * out 1.2-3.2 % apart between two reports, beyond their clocks' 0.76 % */
     rc = run_smem(ctx, p, err);
     if (rc == 0)
         rc = run_all(ctx, p, &best, err);

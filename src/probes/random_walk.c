@@ -23,7 +23,7 @@
 #define MAX_POINTS 96
 #define SATURATION_FRACTION 0.9
 /* how far a walker count's share of the peak moved between runs: 2048 walkers read 0.894-0.934
- * of it over 30 reports on H100s and H200s (sessions 7-20), so the knee, the first count at 90 %
+ * of it over 30 reports on H100s and H200s, so the knee, the first count at 90 %
  * of the peak on a grid of doublings, jumped from 2048 to "not saturated" in 4 of them */
 #define SATURATION_TOLERANCE 0.03
 #define UNLOADED_CHASES 5          /* chases of one cold walker for its latency's interval */
@@ -117,7 +117,7 @@ static int walk_chain(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uin
     /* global walks of 8-byte elements hold the next element's address (a pure j = *j chase, as
      * the cache probe's average walks): 4-byte ones add the base to an offset on every access,
      * which an H100 timed at 9 cycles (the L1 hit 41.3 against the cache probe's 32.0, the L2
-     * 294-297 against 286.8; session 14) */
+     * 294-297 against 286.8) */
     bool wide = span > 0xffffffffull || (space == GS_SPACE_GLOBAL && slot % 8 == 0);
     gs_chase_plan plan = { .space = space, .path = GS_PATH_DEFAULT, .footprint_bytes = span,
                            .chain = chain, .chain_len = count,
@@ -537,9 +537,9 @@ static int sweep_walkers(gs_probe_ctx *ctx, gs_probe_out *p, uint64_t slot, gs_r
         cycles[done] = r.avg_cycles;
     }
     /* one cold walker's latency moves 3-4 % from one process to the next on an H100 (1110.8 and
-     * 1065.3 cycles; session 15): it is chased UNLOADED_CHASES times for its interval; and the
+     * 1065.3 cycles): it is chased UNLOADED_CHASES times for its interval; and the
      * loaded latency at the saturation point moved 1.1 % between two reports on an H100 (4617.6
-     * and 4565.9 cycles; session 18) with no interval: that count is chased LOADED_CHASES times */
+     * and 4565.9 cycles) with no interval: that count is chased LOADED_CHASES times */
     double one[UNLOADED_CHASES], at_knee[LOADED_CHASES];
     size_t k = 0, m = 0;
     gs_saturation sat;

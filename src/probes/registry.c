@@ -1,5 +1,5 @@
 /* The probe registry: one row per probe, in the order the full report runs them. Adding a probe
- * is one row here plus its file (STYLE.md, after git's command table). */
+ * is one row here plus its file (CONTRIBUTING.md, "Style", after git's command table). */
 #include "probes/probe.h"
 
 const gs_probe_def gs_probes[] = {

@@ -251,7 +251,7 @@ static void record_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, unsigned
     gs_figure(p, name, (d->fit.ridge_warps - model_ridge) / model_ridge * 100, "%", 0, 1,
               "(measured ridge - model ridge) / model ridge");
     /* an rms over n points is known to 1.96 / sqrt(2 (n - 1)) of itself (the schedulers are
-     * fitted): without it two reports on an H200 read 0.709 and 0.699 % "apart" (session 18) */
+     * fitted): without it two reports on an H200 read 0.709 and 0.699 % "apart" */
     snprintf(name, sizeof name, "%s_model_error_percent", tn);
     gs_figure(p, name, err_size, "%", rms_interval(err_size, d->by_size.n), d->by_size.n,
               "rms relative difference of the model (CPI equations with runs) and the measured "

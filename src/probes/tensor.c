@@ -1,4 +1,4 @@
-/* Probe `tensor`: tensor-core matrix multiply-accumulate (gpusonar issue 19 item 5). Per input
+/* Probe `tensor`: tensor-core matrix multiply-accumulate. Per input
  * type (f16 and bf16 with f32 accumulate, tf32, fp8 e4m3 and e5m2, s8 with s32 accumulate, f64
  * DMMA) and instruction (warp-level mma.sync: all but e5m2; Hopper's warpgroup wgmma.mma_async:
  * all but f64, the native fp8 path of sm_90): the latency of one

@@ -1,6 +1,6 @@
 /* Probe `write-policy`: what the L1 does with a global store, per load path (textbook notes on
  * the GPU memory system, "Cache Write Operations": write-through or write-back, write-allocate or
- * not; gpusonar issue 19). For each path it times single loads (as one access of the fine-grained
+ * not). For each path it times single loads (as one access of the fine-grained
  * chase, Listing 4 of the memory-hierarchy paper) in seven cases, each repeated on fresh lines:
  * two references (a line in the L1; a line evicted from it by a walk, still in the L2), a store
  * then a load to an evicted line (same word, another word of its sector, another sector: does

@@ -232,7 +232,7 @@ static const json_t *clock_figure(const json_t *doc, const char *name)
  * the card's state, not a method's, and figures counted against time (ns, GB/s, per second) or
  * in cycles of a fixed amount of work (Eq. 7's lambdas) follow it, by less than the default
  * tolerance of 1 % that would flag the clock itself. Two reports on one H100 read 1980 and 1995
- * MHz (docs/results/2026-11-27-h100-s19.md). */
+ * MHz (docs/hardware/h100.md). */
 static void clock_note(FILE *out, const json_t *a, const json_t *b)
 {
     const json_t *fa = clock_figure(a, "sm_clock_khz"), *fb = clock_figure(b, "sm_clock_khz");

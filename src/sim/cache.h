@@ -39,7 +39,7 @@ typedef enum sim_policy {
                                    twice in a row holds two places; its count of places in rrpv),
                                    a line left with none goes back to the most recent end of the
                                    unprotected ones; victim: the least recent unprotected line
-                                   (the H100's L1, session 17). Scanned sets only. */
+                                   (the H100's L1). Scanned sets only. */
 } sim_policy;
 
 #define SIM_POLICY_COUNT (SIM_POLICY_HSLRU + 1)

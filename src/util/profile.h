@@ -2,7 +2,7 @@
  * written to stderr as one line, "gs-profile: T OP SECONDS DETAILS" (T: seconds since the run
  * started), with a "gs-profile: T stage NAME" line before each probe's (and each cache level's,
  * each random-walk space's) first operation, so a profile of a whole report on a GPU is one
- * environment variable away (issue 21: measure before cutting), and a "gs-profile: T step TEXT"
+ * environment variable away (measure before cutting), and a "gs-profile: T step TEXT"
  * line before the first operation after each progress line a probe writes (its steps: "l1 under
  * a 30% shared-memory carve-out"), so a profile sums by step as well as by stage. The operations
  * run exactly as without it. The timing wrapper around a backend's operations is in

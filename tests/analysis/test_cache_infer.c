@@ -276,7 +276,7 @@ static void policies_by_hand(void **state)
      * protect both, so E F G evict C D E and A hits, as with two protected lines; with one, B's
      * hit sends A back and G evicts it. A B C D A B B E F G A: B's second hit takes A's place
      * among the last two hits, A goes back and G evicts it (A misses, as with one protected line,
-     * where two protected lines keep it): the rule of the H100's L1 traces (session 17). */
+     * where two protected lines keep it): the rule of the H100's L1 traces. */
     uint32_t h1[10] = {0, 1, 2, 3, 0, 1, 4, 5, 6, 0}, h2[11] = {0, 1, 2, 3, 0, 1, 1, 4, 5, 6, 0};
     bool hh[11], want1[10] = {false, false, false, false, true, true, false, false, false, true};
     bool want2[11] = {false, false, false, false, true, true, true, false, false, false, false};

@@ -221,7 +221,7 @@ static void test_latency_intervals_cover(void **state)
         assert_true(f.latency_ci95[k] < 0.5);
 }
 
-/* Six walks of local memory on H100s (sessions 13-15, docs/results): past the L1 (about 4 KB per
+/* Six walks of local memory on H100s (docs/hardware/h100.md): past the L1 (about 4 KB per
  * thread) single sizes read up to 120 cycles off their neighbours, and the least squares'
  * intervals (+- 7-22 cycles) of the second level's latency did not hold two runs' values (277.5
  * against 249.2); the jackknife's must, for the latency and the capacity, every pair. */
@@ -290,8 +290,8 @@ static void test_jackknife_holds_card_runs(void **state)
             assert_fits_agree(&f[a], &f[b]);
 }
 
-/* An H200's global walks in two default reports of one process each (session 18, call 9:
- * docs/results/2026-11-27-h200-s18-report-call9.json and -report2-call9.json): the first fitted a
+/* An H200's global walks in two default reports of one process each
+ * (docs/hardware/h200.md): the first fitted a
  * third level of 568 +- 165 cycles between the far L2 and DRAM, the second two. A level that
  * does not rise beyond its latencies' intervals is not one: both give the same levels. */
 #define H200_SIZES 44

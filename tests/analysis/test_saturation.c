@@ -29,7 +29,7 @@ static void test_knee_of_a_roofline(void **state)
     assert_float_equal(s.knee_x_high, exp2(5 + 59.52 / 32 - 1), 1e-9);
 }
 
-/* Two runs of one card (an H100's walkers, session 20 call 11 and session 15): 2048 walkers at
+/* Two runs of one card (an H100's walkers, two processes): 2048 walkers at
  * 0.894 and at 0.92 of the peak. The first knee on the grid was 4096 (with no count 1.5 x past
  * it: "not saturated") in one and 2048 in the other; the crossing is 2147 and 1895, each
  * inside the other's interval, and both saturate. */

@@ -30,7 +30,7 @@ static void coverage_between_strides(void **state)
 }
 
 /* A found level must explain every stride's count: 128 x 16 pages does; the counts of two H100s
- * whose second TLB level read 1.58 x slower (session 11: 4096, 1364, 266 regions of 1, 3, 17
+ * whose second TLB level read 1.58 x slower (4096, 1364, 266 regions of 1, 3, 17
  * pages, whose last two say 16 pages of coverage within 5 %) do not: 266 x 16 predicts 4256 at
  * one page, 3.8 % off, past two counts' resolution of a 64th. */
 static void found_level_explains_every_count(void **state)

@@ -183,7 +183,7 @@ static void test_vmm_alias_1tb(void **state)
     free(chain);
 }
 
-/* The backend keeps aliased spans across chases (vmm.h, issue 21): chases that grow the span,
+/* The backend keeps aliased spans across chases (vmm.h): chases that grow the span,
  * fit inside it, change the physical size and come back must each follow their own chain (the
  * chase verifies every lane's final cursor), and a chain over a span another chain left its
  * cursors in must read its own. */

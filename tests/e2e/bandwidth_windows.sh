@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# End-to-end test of the bandwidth probe against slow windows (session 19): on
+# End-to-end test of the bandwidth probe against slow windows: on
 # tests/models/bandwidth_windows.json every 7th stream plan runs all its repetitions at 0.9 of
 # the rate, as an H100 read one configuration 1.5-4 % low over all its repetitions in about one
 # process of three. Measured in three passes over the configurations, a window lowers one pass of
 # a configuration, which the median leaves out: every figure must lie within 2 % under its true
 # rate (dram_gbps x efficiency, x dynamic_bound_factor for a run-time bound; the model's 1 %
 # jitter only slows), at seeds 1 and 2, and the document must say it ran three passes. With each
-# configuration's repetitions run at once (before session 19) the 8-B constant copy and the 2-B
+# configuration's repetitions run at once (one pass) the 8-B constant copy and the 2-B
 # dynamic read read 10 % low here.
 set -u
 . "$(dirname "$0")/common.bash"

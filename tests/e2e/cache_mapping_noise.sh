@@ -18,8 +18,8 @@ run_mapping() {
 }
 
 # seed 2: its traces see no miss at all under the jitter; the sweep without shared memory saw the
-# L1, so the average-mode walks carry the level (before session 12 it was left out, as at half
-# the seeds)
+# L1, so the average-mode walks carry the level (without them it was left out, as at half the
+# seeds)
 for seed in 1 2 5; do
   for target in l1 tex; do
     label="write_noisy $target seed $seed"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Random valid L1 models for the property test tests/e2e/cache_random_models.sh (issue 16, item 5):
+"""Random valid L1 models for the property test tests/e2e/cache_random_models.sh:
 `gen N SEED DIR` writes N models (sizes, lines, sectors, ways, modulo / bit-select / XOR index,
 every replacement policy, jitter) made from a fixed seed; `check RESULT.json MODEL.json` holds every
 figure the probe reported for l1 to the model's truth: exact (a size may hold the truth inside its

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Property test of probe `cache --target l1` (issue 16, item 5): random valid L1 models from a
+# Property test of probe `cache --target l1`: random valid L1 models from a
 # fixed seed (tests/e2e/cache_random_models.py: sizes, lines, sectors, ways, modulo / bit-select /
 # XOR index, every policy, jitter); every figure the probe reports must be exact or "not
 # determined", never wrong. GS_RANDOM_MODELS sets how many (default 8, about a minute of CPU;

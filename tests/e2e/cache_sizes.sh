@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test of capacities in average mode (issue 16, item 4): a size is exact or carries the
+# End-to-end test of capacities in average mode: a size is exact or carries the
 # interval it lies in (ci95, half the bracket), never a round-looking wrong figure. On a 2 MB
 # L2 with an XOR index and tree-PLRU or random replacement (tests/models/l2_xor_*_2mb.json) a walk
 # a few lines past capacity misses too rarely to move an average: the random one's size read

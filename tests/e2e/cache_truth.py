@@ -179,7 +179,7 @@ def truths(model):
                     not os.environ.get("GS_TRUTH_EVICT"):
                 # more lines than a trace follows, on a hashed index that stride walks do not
                 # count: only --thorough's eviction sets could read its structure (an H100's
-                # L2, and models/hopper.json's since session 15), so a run without them must
+                # L2, and models/hopper.json's), so a run without them must
                 # say not determined
                 out[target].update({"sets": None, "ways": None, "mapping": None, "policy": None})
                 out[target].pop("_xor", None)

@@ -5,7 +5,7 @@
 # by the tuner's rules), banks, pipeline and trace lines must be there; the L1 is "not expressible"
 # (its segmented-LRU policy, which the probe names, is neither of GPGPU-Sim's), the L2 (320 sets
 # per sub-partition with --l2-sub-partitions 80) a "not expressible" comment, and
-# with 100 (256 sets) "not determined" for its sector (hopper fetches 64 B: issue 16), both on a
+# with 100 (256 sets) "not determined" for its sector (hopper fetches 64 B), both on a
 # copy of hopper with a modulo L2 (hopper's own, hashed as the H100's, is "not determined");
 # --out writes the same text; a file that is not a result document, or a format other than
 # accel-sim, is a usage error (2).
@@ -69,7 +69,7 @@ assert len(clocks) == 1 and clocks[0].split()[1].split(":")[3] == "2619", clocks
 assert "# -gpgpu_cache:dl2 not expressible: 320 sets per sub-partition" in l2text, l2text
 assert "-gpgpu_clock_domains" in l2text                  # the modulo copy's whole export
 # 256 sets per sub-partition: the L2 fits GPGPU-Sim but for its sector, which hopper's 64-B fetch
-# leaves not determined (issue 16): said, never filled in with the fetch
+# leaves not determined: said, never filled in with the fetch
 l2s = open(sys.argv[4]).read()
 assert "# -gpgpu_cache:dl2 not determined: cache:l2.sector_bytes: a miss fetches 64 B" in l2s, l2s
 # every line is a comment, blank, or "-option value"

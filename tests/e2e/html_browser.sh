@@ -39,7 +39,7 @@ $B html "$T/hopper.json" -o /nonexistent-dir/x.html 2>"$T/err"; rc=$?
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
-  echo "SKIP: chromium is not installed (scripts/setup.sh installs Debian's chromium)"
+  echo "SKIP: chromium is not installed (scripts/setup.sh --test installs Debian's chromium)"
   exit 77
 fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of the L2 size where the near partition keeps copies of far lines (issue 16;
-# tests/models/l2_near_copies.json, as the H100 showed: the miss-excess edge at the near part's
+# End-to-end test of the L2 size where the near partition keeps copies of far lines
+# (tests/models/l2_near_copies.json, as the H100 showed: the miss-excess edge at the near part's
 # 24.9 MB in two runs of four, against a 49 MB plateau). The excess of a walk over the same
 # lines visited twice starts where the copies overflow (about 612 KB here), not at the capacity
 # (1 MB): the size must not be that edge. Whatever figure is reported must hold the model's 1 MB

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test of the L2 size in average mode (issue 16; docs/methods.md "cache", "L2 size")
+# End-to-end test of the L2 size in average mode (docs/methods.md "cache", "L2 size")
 # on tests/models/l2_hashed_partitioned.json: an L2 too large for the trace, XOR-hashed, in two
 # partitions whose far hits cost 240 cycles more, tree-PLRU. The size comes from the miss excess
 # (a walk less the same lines visited twice in a row), not from a latency plateau: the model's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test of the L2 hit latency by SM (session 13; docs/methods.md "cache", "L2 hit
+# End-to-end test of the L2 hit latency by SM (docs/methods.md "cache", "L2 hit
 # latency by SM"). models/hopper.json's L2 adds sm_extra_cycles[k] for SM k (one H100's pattern,
 # 0..32 cycles): the per-SM walks must read every SM's offset from SM 0's within their interval
 # and a little noise, the extremes on SMs whose offset is the smallest and the largest, the spread

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test of a simulated run on two processes (src/cli/sim_apart.h, issue 21): the
+# End-to-end test of a simulated run on two processes (src/cli/sim_apart.h): the
 # document of a split run holds the same records in the same order as one process's
 # (GS_SIM_PROCESSES=1), complete; SIGTERM to the first process stops the second and leaves an
 # incomplete document; a second process that dies costs its probes a "failed" record, not the run.

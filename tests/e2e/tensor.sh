@@ -3,7 +3,7 @@
 # hopper model every latency, TFLOP/s (s8: TOP/s) and per-clock-per-SM figure of every instruction
 # and type must read back the model's "tensor" section within its noise, the peak must be the H100
 # whitepaper's, the fraction of it must follow, and the text report's table must show them; its
-# wgmma types are the H100's of session 6 and read back too; a type a model does not give must be not determined
+# wgmma types are an H100's and read back too; a type a model does not give must be not determined
 # naming the missing entry. A hopper copy giving wgmma for every type (bf16, tf32, e4m3, e5m2,
 # s8) must read each back, against peaks of 4096, 2048, 8192, 8192 and 8192. On
 # tests/models/tensor_ampere.json (cc 8.0, noisy) fp8 mma and wgmma are "not applicable (sm_80

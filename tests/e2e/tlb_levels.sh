@@ -77,7 +77,7 @@ PYEOF
 M=$SRC/tests/models
 tlb_check "$M/tlb_second_fa.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
 tlb_check "$M/tlb_second_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
-# hopper: 256 sets of 8 ways on an XOR of address bits, as the cards' staircases read (session 8):
+# hopper: 256 sets of 8 ways on an XOR of address bits, as the cards' staircases read:
 # the odd multiples spread unevenly over a hashed index and read no one count; the ladder reads
 # every figure (the policy aside)
 ALL=entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles

@@ -63,7 +63,7 @@ if not 300 <= fig("walkers_saturation") <= 1200:
     bad.append("walkers_saturation %s, truth about 600" % fig("walkers_saturation"))
 near("peak throughput", fig("walkers_peak_accesses_per_ns"), 2.0, 0.1)
 # loaded latency at saturation by the law of Little: walkers / (2 accesses/ns) x 1.5 cycles/ns, the
-# mean of four chases (session 18)
+# mean of four chases
 near("loaded latency", fig("walkers_latency_at_saturation_cycles"),
      fig("walkers_saturation") / 2.0 * 1.5, 0.05)
 '

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test of `run random-walk --warmup auto` (issue 21): a global walk over more than
+# End-to-end test of `run random-walk --warmup auto`: a global walk over more than
 # 2 x L2 warmed by only the last 2 x L2 / slot accesses of a pass must read what a whole pass
 # reads, on models whose L2 is not LRU (random replacement: walk_levels.json, 512 KB, and
 # l2_xor_random_2mb.json, XOR-indexed; tree-PLRU: l2_xor_plru_2mb.json, l2_hashed_partitioned.json)

@@ -18,7 +18,7 @@ endif()
 
 if(NOT GS_FUZZ_OK)
   message(STATUS "gpusonar: no clang with libFuzzer (Debian: clang libclang-rt-14-dev, see "
-                 "scripts/setup.sh): the fuzz targets are not built or tested")
+                 "scripts/setup.sh --test): the fuzz targets are not built or tested")
   return()
 endif()
 

@@ -52,7 +52,7 @@ static const char *const doc_text =
     "  \"mma_Lambda_cycles\":{\"value\":null,\"reason\":\"no tensor cores\"}}}"
     "]}";
 
-/* A document whose sectors are not determined (issue 16): the L2 fetches 64 B a miss (the sector
+/* A document whose sectors are not determined: the L2 fetches 64 B a miss (the sector
  * may be 32 B), the constant cache fetches its whole 64-B line. */
 static const char *const fetch_doc_text =
     "{\"schema\":\"gpusonar/1\",\"complete\":true,\"time_utc\":\"2026-11-24T00:00:00Z\","

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The repository speaks of the product, not of how it was developed: no tracked file (code,
+# comments, tests, docs, scripts, models) may number work sessions or device calls, cite an issue
+# number as a source, point to the exploration folder that left the tree, or cite a style guide
+# that is not in it. The patterns are precise on purpose: a Slurm session, a CUDA call or a bug
+# report in prose do not match; a numbered session, call or issue does. A hit prints as
+# file:line:text and fails the test. Skipped (77) outside a git checkout.
+set -u
+. "$(dirname "$0")/common.bash"
+
+command -v git >/dev/null 2>&1 && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+  { echo "SKIP: $SRC is not a git checkout (the test reads its tracked files)"; exit 77; }
+
+# One extended regular expression per rule, with what it catches.
+rules=(
+  '\bsessions? ([0-9]|[0-9]+-[0-9])'       # "session 20", "sessions 13-15"
+  '\bsession-[0-9]'                        # "session-6 walks"
+  "\\bsession [0-9]+'s"                    # "session 8's probe steps"
+  '\bcalls? [0-9]+(-[0-9]+)?([);:,.]|$| and [0-9])'   # "(call 5)", "calls 5-7:", not "a call 64 B"
+  '\bcall[0-9]+[ab]?\b'                    # "report-call15"
+  # an issue number as a source: "(issue 16", "; issue 16", "issue 16)", "issue 21 asks", "#16"
+  '([(;,] ?|gpusonar |[Tt]he target of )[Ii]ssues? #?[0-9]+|[Ii]ssues? #?[0-9]+[),;:]'
+  '[Ii]ssues? [0-9]+ (asks|item)|[Ii]ssue #[0-9]+'
+  'asked for an H200'
+  'docs/results'                           # the exploration folder, no longer in the tree
+  'STYLE\.md'                              # the style rules live in CONTRIBUTING.md
+)
+
+# Tracked text files, but not the documents a hardware page quotes (measured output, kept as
+# written) nor this test, which names the patterns.
+mapfile -t files < <(git -C "$SRC" ls-files -z | tr '\0' '\n' |
+  grep -v -e '^docs/hardware/.*\.json$' -e '^tests/fixtures/' -e '^tests/e2e/tree_language\.sh$')
+
+for rule in "${rules[@]}"; do
+  hits=$(cd "$SRC" && grep -I -n -E -- "$rule" "${files[@]}" 2>/dev/null)
+  if [ -n "$hits" ]; then
+    echo "FAIL: development-process language ($rule):"
+    printf '%s\n' "$hits" | head -20 | sed 's/^/  /'
+    n=$(printf '%s\n' "$hits" | wc -l)
+    [ "$n" -gt 20 ] && echo "  ... and $((n - 20)) more"
+    fails=$((fails + 1))
+  fi
+done
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails rule(s) matched: say what the product does and why, not when or in which run"
+  exit 1
+fi
+echo "no development-process language in ${#files[@]} tracked files"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "util/input.h"
 #include "util/utf8.h"
 
 typedef struct sim_section {
@@ -385,14 +386,15 @@ int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **ou
     if (rc)
         return rc;
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        if (access(path, R_OK) != 0)
-            return gs_fail(err, GS_ERR_INPUT, "cannot read model file '%s': %s", path,
-                           strerror(errno));
+    char *text;
+    size_t len;
+    if ((rc = gs_input_read(path, "model file", &text, &len, err)))
+        return rc;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    if (!root)
         return gs_fail(err, GS_ERR_INPUT, "model file %s:%d:%d: %s", path, je.line, je.column,
                        je.text);
-    }
     gs_sim_model *m = calloc(1, sizeof *m);
     if (!m) {
         json_decref(root);

@@ -201,23 +201,36 @@ static void safe_name(const char *text, char *buf, size_t len)
     buf[i] = '\0';
 }
 
-/* --out-dir: DIR/<host>-<uuid>.json (the folder made if missing), host as the document's
- * environment record names it. */
-static int out_dir_path(const gs_run *run, const gs_device_info *info, char *path, size_t len,
-                        gs_error *err)
+/* --out-dir: DIR/<host>-<uuid>.json, host as the document's environment record names it. */
+static int out_dir_name(const gs_device_info *info, char *path, size_t len, gs_error *err)
 {
-    const char *host = json_string_value(json_object_get(json_object_get(run->doc, "environment"),
-                                                         "host"));
-    char h[128], u[64], fallback[32];
+    char host[256], h[128], u[64], fallback[32];
+    gs_env_host(host, sizeof host);
     snprintf(fallback, sizeof fallback, "%s%d", info->backend, info->ordinal);
-    safe_name(host && *host ? host : "unknown-host", h, sizeof h);
+    safe_name(*host ? host : "unknown-host", h, sizeof h);
     safe_name(info->uuid[0] ? info->uuid : fallback, u, sizeof u);
-    int rc = gs_outdir_make(gs_args.out_dir, err);
-    if (rc)
-        return rc;
     if ((size_t)snprintf(path, len, "%s/%s-%s.json", gs_args.out_dir, h, u) >= len)
-        return gs_fail(err, GS_ERR_IO, "--out-dir %s: the path is too long", gs_args.out_dir);
+        return gs_fail(err, GS_ERR_USAGE, "--out-dir %s: the path is too long", gs_args.out_dir);
     return 0;
+}
+
+/* The same, with the folder made if missing. */
+static int out_dir_path(const gs_device_info *info, char *path, size_t len, gs_error *err)
+{
+    int rc = gs_outdir_make(gs_args.out_dir, err);
+    return rc ? rc : out_dir_name(info, path, len, err);
+}
+
+/* Before measuring: the --out-dir file's name is known once the device is open, and is
+ * predictable, so a link planted under it in a shared folder is refused now. */
+static int check_out_dir_file(const gs_device_info *info, gs_error *err)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (!gs_args.out_dir || stat(gs_args.out_dir, &st) != 0)
+        return 0;                                    /* made by this run: nothing planted */
+    int rc = out_dir_name(info, path, sizeof path, err);
+    return rc ? rc : gs_outfile_check(path, "--out-dir", err);
 }
 
 /* Write what the run holds: JSON if asked (--json, or --out-dir's file), CSV if asked, the text
@@ -229,7 +242,7 @@ static int emit(gs_run *run, const gs_device_info *info, bool text)
     gs_error err;
     char path[PATH_MAX];
     if (gs_args.out_dir) {
-        if (out_dir_path(run, info, path, sizeof path, &err) ||
+        if (out_dir_path(info, path, sizeof path, &err) ||
             gs_run_write_json(run, path, &err))
             failed++, gs_cli_fail(&err);
         else if (!gs_args.quiet)
@@ -319,6 +332,11 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
                         .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
                         .argc = probe_argc, .argv = probe_argv};
+    if (check_out_dir_file(&info, &err)) {
+        gs_run_free(run);
+        gs_backend_close(b);
+        return gs_cli_fail(&err);
+    }
     /* Every probe's options are checked before the first measurement of the run. */
     for (int i = 0; i < n; i++)
         if (gs_cli_dry_run(defs[i], &ctx, &err)) {

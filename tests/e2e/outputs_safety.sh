@@ -33,6 +33,16 @@ if [ "$(id -u)" -eq 0 ]; then
   [ "$(cat "$T/victim")" = secret ] && ok || bad "the link's target was replaced"
   chown -h root "$S/result.json"            # the user's own link is followed
 fi
+# --out-dir's names (host-UUID.json) are predictable: a link planted under one is refused too.
+GPUSONAR_HOST=node7 $B --device "$MIN" --probes clock -q --out-dir "$T/learn" >/dev/null 2>&1
+name=$(ls "$T/learn")
+ln -s "$T/victim" "$S/$name"
+if [ "$(id -u)" -eq 0 ] && [ -n "$name" ]; then
+  chown -h nobody "$S/$name"
+  check "foreign link in --out-dir" 2 env GPUSONAR_HOST=node7 $B --device "$MIN" --probes clock -q --out-dir "$S"
+  says "foreign link in --out-dir" "protected_symlinks"
+  [ "$(cat "$T/victim")" = secret ] && ok || bad "--out-dir: the link's target was replaced"
+fi
 check "own link followed" 0 $B --device "$MIN" --probes clock -q --json "$S/result.json"
 [ -L "$S/result.json" ] && grep -q gpusonar/1 "$T/victim" && ok || bad "own link not followed"
 

@@ -88,6 +88,9 @@ check "json onto the model" 2 $B --device "sim:$T/model.json" --probes clock -q 
 cmp -s "$T/model.json" "$SRC/tests/models/cli_minimal.json" && ok || bad "the model was replaced"
 check "trace and json one file" 2 $B run pchase --device sim:fermi -q --trace "$T/F" --json "$T/F"
 [ ! -e "$T/F" ] && ok || bad "trace and json: a file was written"
+check "verdicts and json one file" 2 $B verify --device sim:fermi --probes clock -q --verdicts "$T/V" --json "$T/V"
+check "verdicts checked first" 2 $B verify --device sim:fermi --probes clock -q --verdicts "$T/none/v.json"
+says "verdicts checked first" "--verdicts"
 
 # ---- input messages --------------------------------------------------------------------------
 check "folder as input" 2 $B html "$T" && says "folder as input" "is a folder"

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "sim/model.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 
 #include "sim/sim.h"
 #include "util/input.h"
+#include "util/suggest.h"
 #include "util/utf8.h"
 
 typedef struct sim_section {
@@ -328,6 +330,30 @@ int gs_sim_models_dir(char *buf, size_t len, gs_error *err)
                    "to gpusonar's models/ folder");
 }
 
+/* " (did you mean 'NAME'?)" for a model name near name among the built-in ones, or "". */
+static const char *suggest_model(const char *dir, const char *name, char *buf, size_t len)
+{
+    gs_suggest sg;
+    char best[256];
+    gs_suggest_init(&sg, name);
+    buf[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d)
+        return buf;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n <= 5 || n - 5 >= sizeof best || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        gs_suggest_offer(&sg, e->d_name, n - 5);
+        if (sg.best == e->d_name) {                  /* the entry is reused by readdir: copy */
+            memcpy(best, e->d_name, n - 5);
+            sg.best = best;
+        }
+    }
+    closedir(d);
+    return gs_suggest_text(&sg, NULL, buf, len);
+}
+
 static int resolve_path(const char *name_or_path, char *path, size_t len, gs_error *err)
 {
     size_t n = strlen(name_or_path);
@@ -341,9 +367,12 @@ static int resolve_path(const char *name_or_path, char *path, size_t len, gs_err
         return rc;
     if (snprintf(path, len, "%s/%s.json", dir, name_or_path) >= (int)len)
         return gs_fail(err, GS_ERR_USAGE, "model name '%s' is too long", name_or_path);
-    if (access(path, R_OK) != 0)
-        return gs_fail(err, GS_ERR_USAGE, "no built-in simulator model '%s'; 'gpusonar models' "
-                       "lists them, or give a model file as sim:FILE.json", name_or_path);
+    if (access(path, R_OK) != 0) {
+        char hint[96];
+        return gs_fail(err, GS_ERR_USAGE, "no built-in simulator model '%s'%s; 'gpusonar models' "
+                       "lists them, or give a model file as sim:FILE.json", name_or_path,
+                       suggest_model(dir, name_or_path, hint, sizeof hint));
+    }
     return 0;
 }
 

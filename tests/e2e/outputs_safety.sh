@@ -149,6 +149,7 @@ check "--format md" 2 $B --format md && says "--format md" "did you mean 'markdo
 check "--devise sim info" 2 $B --devise sim info && says "--devise" "'--devise'"
 grep -q "'sim' is not a command" "$T/err" && bad "--devise: blames 'sim'" || ok
 check "command typo" 2 $B lsit && says "command typo" "did you mean 'list'"
+check "model typo" 2 $B --device sim:hoper --probes clock && says "model typo" "did you mean 'hopper'"
 
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -204,9 +204,11 @@ static int open_temporary(gs_outfile *out, bool exists, const struct stat *st, g
 static int open_in_place(gs_outfile *out, const char *where, const struct stat *st, gs_error *err)
 {
     int fd = st && S_ISFIFO(st->st_mode) ? take_held(st) : -1;
+    /* A resolved target (not a /dev or /proc name) has no link left: O_NOFOLLOW keeps it so. */
     if (fd < 0)
         fd = open(where, O_WRONLY | O_CLOEXEC | O_NOCTTY |
-                  (st && S_ISFIFO(st->st_mode) ? 0 : O_NONBLOCK));
+                  (st && S_ISFIFO(st->st_mode) ? 0 : O_NONBLOCK) |
+                  (where == out->target ? O_NOFOLLOW : 0));
     int e = errno;
     if (fd >= 0) {
         int flags = fcntl(fd, F_GETFL);

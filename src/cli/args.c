@@ -250,7 +250,8 @@ const gs_exit_doc gs_exit_statuses[] = {
     {GS_EXIT_SIGHUP, "stopped by SIGHUP (the terminal closed); the result document is written, "
                      "marked incomplete"},
     {GS_EXIT_SIGINT, "interrupted by Ctrl-C; the result document is written, marked incomplete "
-                     "(a command that measures nothing stops at once, its temporary files removed)"},
+                     "(a command that measures nothing stops at once, its temporary files "
+                     "removed)"},
     {GS_EXIT_SIGTERM, "stopped by SIGTERM; the result document is written, marked incomplete"},
     {0, NULL},
 };

@@ -212,7 +212,8 @@ static int open_in_place(gs_outfile *out, const char *where, const struct stat *
     int e = errno;
     if (fd >= 0) {
         int flags = fcntl(fd, F_GETFL);
-        if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || !(out->f = fdopen(fd, "w")))
+        if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+            !(out->f = fdopen(fd, "w")))
             e = errno, close(fd), fd = -1;
     }
     return fd < 0 ? fail_errno(err, out->path, e) : 0;

@@ -244,9 +244,11 @@ void gs_cli_print_main_help(void)
 const gs_exit_doc gs_exit_statuses[] = {
     {GS_EXIT_OK, "success"},
     {GS_EXIT_FAILED, "a probe failed while measuring (its record stays in the document), an output "
-                     "could not be written, or (compare) some figure differs"},
-    {GS_EXIT_USAGE, "usage error or bad input (command, option, value, output path, model or "
-                    "result file, no GPU), found before anything was measured"},
+                     "could not be written (standard output included), or (compare) some figure "
+                     "differs"},
+    {GS_EXIT_USAGE, "usage error or bad input (command, option, value, output path, an output "
+                    "that is an input, model or result file, no GPU), found before anything was "
+                    "measured"},
     {GS_EXIT_SIGHUP, "stopped by SIGHUP (the terminal closed); the result document is written, "
                      "marked incomplete"},
     {GS_EXIT_SIGINT, "interrupted by Ctrl-C; the result document is written, marked incomplete "

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/suggest.h"
 
 gs_cli gs_args;
 
@@ -76,6 +77,35 @@ int gs_cli_command_index(int argc, char **argv)
     return 0;
 }
 
+const char *gs_cli_suggest_option(const gs_command *cmd, const char *name, size_t len,
+                                  char *buf, size_t buflen)
+{
+    char word[64];
+    gs_suggest sg;
+    snprintf(word, sizeof word, "%.*s", (int)len, name);
+    gs_suggest_init(&sg, word);
+    for (int k = 0; cmd && k < cmd->opt_count; k++)
+        gs_suggest_offer(&sg, cmd->opts[k].name, strlen(cmd->opts[k].name));
+    for (int k = 0; k < COMMON_COUNT; k++)
+        if (!cmd || (cmd->common & (1u << k)))
+            gs_suggest_offer(&sg, common_opts[k].name, strlen(common_opts[k].name));
+    return gs_suggest_text(&sg, "--", buf, buflen);
+}
+
+bool gs_cli_option_known(const char *name, size_t len)
+{
+    if (find_in(common_opts, COMMON_COUNT, name, len))
+        return true;
+    for (int i = 0; i < gs_command_count; i++)
+        if (find_in(gs_commands[i].opts, gs_commands[i].opt_count, name, len))
+            return true;
+    for (int i = 0; i < gs_probe_count; i++)
+        if (gs_probes[i].opts && gs_probes[i].opt_count &&
+            find_in(gs_probes[i].opts, *gs_probes[i].opt_count, name, len))
+            return true;
+    return false;
+}
+
 static int take_common(const gs_command *cmd, const gs_opt *o, gs_error *err)
 {
     int bit = (int)(o - common_opts);
@@ -87,10 +117,30 @@ static int take_common(const gs_command *cmd, const gs_opt *o, gs_error *err)
 
 static char long_out[] = "--out";
 
+/* The options given on the line, by name (a command refuses those it does not use). */
+static const char *given[64];
+static int ngiven;
+
+static void note_given(const char *name)
+{
+    if (ngiven < (int)(sizeof given / sizeof *given))
+        given[ngiven++] = name;
+}
+
+const char *gs_cli_given(const char *const *names)
+{
+    for (int i = 0; i < ngiven; i++)
+        for (int k = 0; names[k]; k++)
+            if (strcmp(given[i], names[k]) == 0)
+                return names[k];
+    return NULL;
+}
+
 int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, gs_error *err)
 {
     gs_args.npositional = 0;
     gs_args.nrest = 0;
+    ngiven = 0;
     for (int i = 0; i < argc; i++) {
         char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -101,6 +151,7 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
             if (!(cmd->common & GS_COMMON_QUIET))
                 return gs_fail(err, GS_ERR_USAGE, "-q does not apply to '%s'", cmd->name);
             gs_args.quiet = true;
+            note_given("quiet");
             continue;
         }
         if (strcmp(a, "-o") == 0 && find_in(cmd->opts, cmd->opt_count, "out", 3))
@@ -118,6 +169,7 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
             int n = o->kind != GS_OPT_FLAG && name[len] != '=' && i + 1 < argc ? 2 : 1;
             if ((rc = gs_opts_parse(o, 1, n, argv + i, NULL, NULL, 0, NULL, err)))
                 return rc;
+            note_given(o->name);
             i += n - 1;
             continue;
         }
@@ -127,10 +179,14 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
             gs_args.positional[gs_args.npositional++] = a;
             continue;
         }
-        if (!allow_rest)
-            return gs_fail(err, GS_ERR_USAGE, "%s '%s' for '%s'; see 'gpusonar %s --help'",
-                           word ? "unexpected argument" : "unknown option", a, cmd->name,
+        if (!allow_rest) {
+            char hint[96] = "";
+            if (name)
+                gs_cli_suggest_option(cmd, name, len, hint, sizeof hint);
+            return gs_fail(err, GS_ERR_USAGE, "%s '%s' for '%s'%s; see 'gpusonar %s --help'",
+                           word ? "unexpected argument" : "unknown option", a, cmd->name, hint,
                            cmd->name);
+        }
         /* A probe's option and its value go to the probe together, so that the value is not
          * taken for the probe's name. */
         int n = name && name[len] != '=' && gs_cli_option_takes_value(name, len) && i + 1 < argc
@@ -188,10 +244,16 @@ void gs_cli_print_main_help(void)
 const gs_exit_doc gs_exit_statuses[] = {
     {GS_EXIT_OK, "success"},
     {GS_EXIT_FAILED, "a probe failed while measuring (its record stays in the document), an output "
-                     "could not be written, or (compare) some figure differs"},
-    {GS_EXIT_USAGE, "usage error or bad input (command, option, value, output path, model or "
-                    "result file, no GPU), found before anything was measured"},
-    {GS_EXIT_SIGINT, "interrupted by Ctrl-C; the result document is written, marked incomplete"},
+                     "could not be written (standard output included), or (compare) some figure "
+                     "differs"},
+    {GS_EXIT_USAGE, "usage error or bad input (command, option, value, output path, an output "
+                    "that is an input, model or result file, no GPU), found before anything was "
+                    "measured"},
+    {GS_EXIT_SIGHUP, "stopped by SIGHUP (the terminal closed); the result document is written, "
+                     "marked incomplete"},
+    {GS_EXIT_SIGINT, "interrupted by Ctrl-C; the result document is written, marked incomplete "
+                     "(a command that measures nothing stops at once, its temporary files "
+                     "removed)"},
     {GS_EXIT_SIGTERM, "stopped by SIGTERM; the result document is written, marked incomplete"},
     {0, NULL},
 };

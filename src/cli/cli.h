@@ -6,6 +6,7 @@
 #define GS_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "probes/probe.h"
@@ -19,6 +20,7 @@ enum {
     GS_EXIT_OK = 0,
     GS_EXIT_FAILED = 1,        /* a probe failed, an output could not be written, figures differ */
     GS_EXIT_USAGE = 2,         /* usage error or bad input, found before anything was measured */
+    GS_EXIT_SIGHUP = 129,      /* stopped by SIGHUP (128 + SIGHUP); the document is written */
     GS_EXIT_SIGINT = 130,      /* interrupted by Ctrl-C (128 + SIGINT); the document is written */
     GS_EXIT_SIGTERM = 143,     /* stopped by SIGTERM (128 + SIGTERM); the document is written */
 };
@@ -88,6 +90,17 @@ int gs_cli_command_index(int argc, char **argv);
 
 /* True when `name` (without dashes) is an option of some table and takes a value. */
 bool gs_cli_option_takes_value(const char *name, size_t len);
+
+/* " (did you mean '--NAME'?)" for an unknown option name[0..len) among cmd's options and the
+ * common ones it takes (every command's when cmd is NULL), or "": into buf, returned. */
+const char *gs_cli_suggest_option(const gs_command *cmd, const char *name, size_t len, char *buf,
+                                  size_t buflen);
+
+/* True when name[0..len) is an option of some table of the program. */
+bool gs_cli_option_known(const char *name, size_t len);
+
+/* The first of names (NULL-terminated, without dashes) given on the parsed line, or NULL. */
+const char *gs_cli_given(const char *const *names);
 
 /* Print a command's --help (synopsis, description, its options, the common options it takes). */
 void gs_cli_print_help(const gs_command *cmd);
@@ -176,6 +189,9 @@ void gs_cli_plan_budget(const gs_probe_def **defs, int *n, double budget_s, bool
                         gs_budget_plan *plan);
 /* One stderr line saying what the plan cut (nothing when it cut nothing). */
 void gs_cli_say_budget(const gs_budget_plan *plan);
+
+/* " (did you mean 'PROBE'?)" for an unknown probe name, or "": into buf, returned. */
+const char *gs_cli_suggest_probe(const char *word, char *buf, size_t len);
 
 /* The probes of a --probes A,B list into defs; how many, or -1 with a message printed. */
 int gs_cli_probe_list(const char *list, const gs_probe_def **defs, int max);

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "report/report.h"
+#include "util/suggest.h"
 
 static const char *probes_arg;    /* --probes a,b */
 static const char *from_path;     /* --from FILE */
@@ -20,9 +21,20 @@ const gs_opt gs_cmd_report_opts[] = {
 };
 const int gs_cmd_report_opt_count = sizeof gs_cmd_report_opts / sizeof gs_cmd_report_opts[0];
 
+/* What report --from does not use: it prints a saved document, nothing is measured. */
+static const char *const measuring_opts[] = {"probes", "budget", "json", "csv", "out-dir",
+                                             "device", "seed", "quiet", "thorough", "concurrent",
+                                             NULL};
+
 static int print_saved(void)
 {
     gs_error err;
+    const char *unused = gs_cli_given(measuring_opts);
+    if (unused) {
+        fprintf(stderr, "gpusonar: --%s does not apply to 'report --from' (it prints a saved "
+                "document; nothing is measured); remove it\n", unused);
+        return GS_EXIT_USAGE;
+    }
     json_t *doc = NULL;
     if (gs_report_load(from_path, &doc, &err))
         return gs_cli_fail(&err);
@@ -44,6 +56,15 @@ static int pick_probes(const gs_probe_def **defs, int max)
     return gs_cli_probe_list(probes_arg, defs, max);
 }
 
+const char *gs_cli_suggest_probe(const char *word, char *buf, size_t len)
+{
+    gs_suggest sg;
+    gs_suggest_init(&sg, word);
+    for (int i = 0; i < gs_probe_count; i++)
+        gs_suggest_offer(&sg, gs_probes[i].name, strlen(gs_probes[i].name));
+    return gs_suggest_text(&sg, NULL, buf, len);
+}
+
 int gs_cli_probe_list(const char *list, const gs_probe_def **defs, int max)
 {
     int n = 0;
@@ -52,7 +73,9 @@ int gs_cli_probe_list(const char *list, const gs_probe_def **defs, int max)
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const gs_probe_def *d = gs_probe_find(tok);
         if (!d) {
-            fprintf(stderr, "gpusonar: --probes: unknown probe '%s'; 'gpusonar list' names them\n", tok);
+            char hint[96];
+            fprintf(stderr, "gpusonar: --probes: unknown probe '%s'%s; 'gpusonar list' names "
+                    "them\n", tok, gs_cli_suggest_probe(tok, hint, sizeof hint));
             return -1;
         }
         if (n < max)

@@ -17,8 +17,10 @@ int gs_cmd_run(int argc, char **argv)
     }
     const gs_probe_def *def = gs_probe_find(gs_args.positional[0]);
     if (!def) {
-        fprintf(stderr, "gpusonar: unknown probe '%s'; 'gpusonar list' names them\n",
-                gs_args.positional[0]);
+        char hint[96];
+        fprintf(stderr, "gpusonar: unknown probe '%s'%s; 'gpusonar list' names them\n",
+                gs_args.positional[0], gs_cli_suggest_probe(gs_args.positional[0], hint,
+                                                            sizeof hint));
         return GS_EXIT_USAGE;
     }
     if (def->opts && def->opt_count) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/outfile.h"
 #include "report/verify.h"
 #include "sim/model.h"
 #include "sim/truth.h"
@@ -84,6 +85,8 @@ static int check_options(gs_error *err)
         return gs_fail(err, GS_ERR_USAGE, "verify: --json -: stdout carries the verdicts; write "
                        "the result document to a file (--json FILE), or the verdicts as JSON "
                        "with --verdicts -");
+    if (verdicts_path && strcmp(verdicts_path, "-") != 0)
+        return gs_outfile_check(verdicts_path, "--verdicts", err);  /* before measuring */
     return 0;
 }
 

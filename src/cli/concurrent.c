@@ -105,6 +105,7 @@ int gs_cli_run_concurrent(char (*list)[GS_DEVICE_SPEC_LEN], int count)
     double start[64];
     FILE *out[64] = {NULL};
     int worst = GS_EXIT_OK, left = 0;
+    gs_interrupt_defer(true);   /* the children write their documents; the parent waits for them */
     fflush(stdout);
     for (int i = 0; i < count; i++) {
         char *argv[MAX_ARGS];
@@ -150,8 +151,9 @@ int gs_cli_run_concurrent(char (*list)[GS_DEVICE_SPEC_LEN], int count)
             if (!gs_args.quiet)
                 fprintf(stderr, "gpusonar: %s: finished in %.1f s, exit status %d\n", list[i],
                         now_s() - start[i], rc);
-            bool sig = rc == GS_EXIT_SIGINT || rc == GS_EXIT_SIGTERM;
-            bool worst_sig = worst == GS_EXIT_SIGINT || worst == GS_EXIT_SIGTERM;
+            bool sig = rc == GS_EXIT_SIGINT || rc == GS_EXIT_SIGTERM || rc == GS_EXIT_SIGHUP;
+            bool worst_sig = worst == GS_EXIT_SIGINT || worst == GS_EXIT_SIGTERM ||
+                             worst == GS_EXIT_SIGHUP;
             if (sig || (!worst_sig && rc > worst))
                 worst = rc;
         }

@@ -1,11 +1,13 @@
 /* The run loop of the commands that measure (report, run): open the device, measure the SM clock
  * around each probe, record every probe's outcome in the result document, and write the document
  * even when a probe fails or a signal stops the run. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,10 +65,21 @@ int gs_cli_write(const char *path, const char *option, gs_write_fn fn, const voi
     if (rc)
         return rc;
     if ((rc = fn(out.f, ctx, err)) != 0) {
+        int e = errno;
+        if (ferror(out.f)) {                         /* the writer gave up on a failed write */
+            errno = 0;
+            if (fflush(out.f) != 0 && errno)
+                e = errno;
+            rc = gs_fail(err, GS_ERR_IO, "%s %s: cannot write: %s", option,
+                         path ? path : "-", strerror(e ? e : EIO));
+        }
         gs_outfile_abort(&out);
+        if (out.is_stdout) {
+            clearerr(stdout);                        /* reported here, not again at exit */
+            __fpurge(stdout);
+        }
         return rc;
     }
-    (void)option;
     return gs_outfile_commit(&out, err);
 }
 
@@ -188,50 +201,70 @@ static void safe_name(const char *text, char *buf, size_t len)
     buf[i] = '\0';
 }
 
-/* --out-dir: DIR/<host>-<uuid>.json (the folder made if missing), host as the document's
- * environment record names it. */
-static int out_dir_path(const gs_run *run, const gs_device_info *info, char *path, size_t len,
-                        gs_error *err)
+/* --out-dir: DIR/<host>-<uuid>.json, host as the document's environment record names it. */
+static int out_dir_name(const gs_device_info *info, char *path, size_t len, gs_error *err)
 {
-    const char *host = json_string_value(json_object_get(json_object_get(run->doc, "environment"),
-                                                         "host"));
-    char h[128], u[64], fallback[32];
+    char host[256], h[128], u[64], fallback[32];
+    gs_env_host(host, sizeof host);
     snprintf(fallback, sizeof fallback, "%s%d", info->backend, info->ordinal);
-    safe_name(host && *host ? host : "unknown-host", h, sizeof h);
+    safe_name(*host ? host : "unknown-host", h, sizeof h);
     safe_name(info->uuid[0] ? info->uuid : fallback, u, sizeof u);
-    int rc = gs_outdir_make(gs_args.out_dir, err);
-    if (rc)
-        return rc;
     if ((size_t)snprintf(path, len, "%s/%s-%s.json", gs_args.out_dir, h, u) >= len)
-        return gs_fail(err, GS_ERR_IO, "--out-dir %s: the path is too long", gs_args.out_dir);
+        return gs_fail(err, GS_ERR_USAGE, "--out-dir %s: the path is too long", gs_args.out_dir);
     return 0;
 }
 
-/* Write what the run holds: JSON if asked (--json, or --out-dir's file), CSV if asked, the text
- * report unless JSON went to stdout. */
-static int emit(gs_run *run, const gs_device_info *info, bool text, gs_error *err)
+/* The same, with the folder made if missing. */
+static int out_dir_path(const gs_device_info *info, char *path, size_t len, gs_error *err)
 {
-    int rc = 0;
+    int rc = gs_outdir_make(gs_args.out_dir, err);
+    return rc ? rc : out_dir_name(info, path, len, err);
+}
+
+/* Before measuring: the --out-dir file's name is known once the device is open, and is
+ * predictable, so a link planted under it in a shared folder is refused now. */
+static int check_out_dir_file(const gs_device_info *info, gs_error *err)
+{
     char path[PATH_MAX];
-    if (gs_args.out_dir && ((rc = out_dir_path(run, info, path, sizeof path, err)) ||
-                            (rc = gs_run_write_json(run, path, err))))
-        return rc;
-    if (gs_args.out_dir && !gs_args.quiet)
-        fprintf(stderr, "gpusonar: wrote %s\n", path);
-    if (gs_args.json && (rc = gs_run_write_json(run, gs_args.json, err)))
-        return rc;
-    if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
-        return rc;
+    struct stat st;
+    if (!gs_args.out_dir || stat(gs_args.out_dir, &st) != 0)
+        return 0;                                    /* made by this run: nothing planted */
+    int rc = out_dir_name(info, path, sizeof path, err);
+    return rc ? rc : gs_outfile_check(path, "--out-dir", err);
+}
+
+/* Write what the run holds: JSON if asked (--json, or --out-dir's file), CSV if asked, the text
+ * report unless JSON went to stdout. Each output is written whatever became of the others: a
+ * failed one is one message naming its path and cause. Returns how many failed. */
+static int emit(gs_run *run, const gs_device_info *info, bool text)
+{
+    int failed = 0;
+    gs_error err;
+    char path[PATH_MAX];
+    if (gs_args.out_dir) {
+        if (out_dir_path(info, path, sizeof path, &err) ||
+            gs_run_write_json(run, path, &err))
+            failed++, gs_cli_fail(&err);
+        else if (!gs_args.quiet)
+            fprintf(stderr, "gpusonar: wrote %s\n", path);
+    }
+    if (gs_args.json && gs_run_write_json(run, gs_args.json, &err))
+        failed++, gs_cli_fail(&err);
+    if (gs_args.csv && gs_report_csv(run->doc, gs_args.csv, &err)) {
+        failed++;
+        fprintf(stderr, "gpusonar: --csv %s: %s\n", gs_args.csv, err.msg);
+    }
     if (text && (!gs_args.json || strcmp(gs_args.json, "-") != 0))
         gs_report_print(stdout, run->doc, gs_cli_format(), !gs_args.probe_only);
-    return 0;
+    return failed;
 }
 
 static const char *stop_reason(const outcome *o)
 {
     if (o->interrupted)
-        return gs_interrupt_signal() == SIGTERM
-                   ? "stopped by SIGTERM before every probe finished"
+        return gs_interrupt_signal() == SIGTERM ? "stopped by SIGTERM before every probe finished"
+               : gs_interrupt_signal() == SIGHUP
+                   ? "stopped by SIGHUP (the terminal closed) before every probe finished"
                    : "interrupted (Ctrl-C) before every probe finished";
     return o->failed ? "one or more probes failed" : NULL;
 }
@@ -239,7 +272,9 @@ static const char *stop_reason(const outcome *o)
 static int exit_status(const outcome *o)
 {
     if (o->interrupted)
-        return gs_interrupt_signal() == SIGTERM ? GS_EXIT_SIGTERM : GS_EXIT_SIGINT;
+        return gs_interrupt_signal() == SIGTERM  ? GS_EXIT_SIGTERM
+               : gs_interrupt_signal() == SIGHUP ? GS_EXIT_SIGHUP
+                                                 : GS_EXIT_SIGINT;
     if (o->bad_input)
         return GS_EXIT_USAGE;
     return o->failed ? GS_EXIT_FAILED : GS_EXIT_OK;
@@ -297,6 +332,11 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     gs_probe_ctx ctx = {.backend = b, .info = &info, .run = run, .thorough = gs_args.thorough,
                         .quiet = gs_args.quiet, .seed = gs_args.seed, .csv_dir = gs_args.csv,
                         .argc = probe_argc, .argv = probe_argv};
+    if (check_out_dir_file(&info, &err)) {
+        gs_run_free(run);
+        gs_backend_close(b);
+        return gs_cli_fail(&err);
+    }
     /* Every probe's options are checked before the first measurement of the run. */
     for (int i = 0; i < n; i++)
         if (gs_cli_dry_run(defs[i], &ctx, &err)) {
@@ -308,6 +348,7 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     outcome o = {0, false, false};
     gs_apart ap;
     int counts[GS_APART_MAX_PROBES] = {0};
+    gs_interrupt_defer(true);   /* from here a first signal stops the run, which is written */
     gs_apart_start(defs, n, info.simulated, &ap);
     /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes
      * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */
@@ -321,7 +362,8 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
         int failed_before = o.failed;
         size_t records_before = json_array_size(run->probes);
         if (stop_after && i == atoi(stop_after))
-            raise(sig && strcmp(sig, "TERM") == 0 ? SIGTERM : SIGINT);
+            raise(sig && strcmp(sig, "TERM") == 0 ? SIGTERM
+                  : sig && strcmp(sig, "HUP") == 0 ? SIGHUP : SIGINT);
         char stage[96];
         snprintf(stage, sizeof stage, "[%d/%d] %s", i + 1, n, defs[i]->name);
         gs_progress_stage(stage, defs[i]->name, time_left_s(defs, n, i, now_s() - t0));
@@ -346,17 +388,32 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
         gs_run_set_budget(run, gs_budget.budget_s, gs_budget.planned_s, gs_budget.thorough_dropped,
                           gs_budget.cut, (size_t)gs_budget.ncut);
     gs_run_finish(run, !o.interrupted && o.failed == 0, stop_reason(&o));
-    int rc = emit(run, &info, keep == NULL, &err);
+    int failed_outputs = emit(run, &info, keep == NULL);
     if (keep)
         *keep = run;
     else
         gs_run_free(run);
     gs_backend_close(b);
-    if (rc) {
-        gs_cli_fail(&err);
+    if (failed_outputs)
         return GS_EXIT_FAILED; /* measured, but an output could not be written */
-    }
     return exit_status(&o);
+}
+
+/* Every simulated device of a list is loaded once before the first is measured, so that a bad
+ * model name is a usage error up front, not after measuring the devices before it. CUDA devices
+ * are opened by each run only: the processes of --concurrent must start CUDA themselves. */
+static int check_device_list(char (*list)[GS_DEVICE_SPEC_LEN], int count, gs_error *err)
+{
+    for (int i = 0; i < count; i++) {
+        if (strncmp(list[i], "sim", 3) != 0 || (list[i][3] != '\0' && list[i][3] != ':'))
+            continue;
+        gs_backend *b = NULL;
+        int rc = gs_backend_open(list[i], gs_args.seed, &b, NULL, err);
+        if (rc)
+            return rc;
+        gs_backend_close(b);
+    }
+    return 0;
 }
 
 int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **probe_argv,
@@ -370,7 +427,8 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
         return run_on_device(defs, n, probe_argc, probe_argv, unsupported_fails);
     static char list[64][GS_DEVICE_SPEC_LEN];
     int count = 0;
-    if (gs_cli_expand_devices(gs_args.device, list, 64, &count, &err))
+    if (gs_cli_expand_devices(gs_args.device, list, 64, &count, &err) ||
+        check_device_list(list, count, &err))
         return gs_cli_fail(&err);
     if (gs_args.concurrent)
         return gs_cli_run_concurrent(list, count);
@@ -382,7 +440,7 @@ int gs_cli_run_probes(const gs_probe_def **defs, int n, int probe_argc, char **p
             fprintf(stderr, "gpusonar: device %d of %d: %s\n", i + 1, count, list[i]);
         gs_args.device = list[i];
         int rc = run_on_device(defs, n, probe_argc, probe_argv, unsupported_fails);
-        if (rc == GS_EXIT_SIGINT || rc == GS_EXIT_SIGTERM) {
+        if (rc == GS_EXIT_SIGINT || rc == GS_EXIT_SIGTERM || rc == GS_EXIT_SIGHUP) {
             worst = rc;
             break;
         }

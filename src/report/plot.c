@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,7 @@ static void exec_gnuplot(const char *dir, const char *script, int out_fd)
         dprintf(STDERR_FILENO, "cannot enter '%s': %s", dir, strerror(errno));
         _exit(126);
     }
+    signal(SIGPIPE, SIG_DFL);                    /* gpusonar ignores it; gnuplot need not */
     const char *program = getenv("GS_GNUPLOT");
     char *const argv[] = {(char *)(program && *program ? program : "gnuplot"), (char *)script,
                           NULL};

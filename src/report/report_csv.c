@@ -59,12 +59,34 @@ static int write_series(const char *path, const json_t *s, gs_error *err)
     return gs_outfile_commit(&out, err);
 }
 
+/* Base names stay within what a file name holds with ".csv", ".png" or a temporary suffix. */
+#define BASE_MAX 180
+
+/* Whether base was given to an earlier series of this document (names that differ only in
+ * characters made '_', a probe run twice): then it gets "-2", "-3"... */
+static bool taken(json_t *used, const char *base)
+{
+    return json_object_get(used, base) != NULL;
+}
+
+static void unique_name(json_t *used, char *base, size_t len)
+{
+    if (strlen(base) > BASE_MAX)
+        base[BASE_MAX] = '\0';
+    char stem[BASE_MAX + 1];
+    memcpy(stem, base, strlen(base) + 1);
+    for (int k = 2; taken(used, base) && len > BASE_MAX + 12; k++)
+        snprintf(base, len, "%.180s-%d", stem, k);
+    json_object_set_new(used, base, json_true());
+}
+
 int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
                           void *ctx, gs_error *err)
 {
     int rc = gs_outdir_make(dir, err);
     if (rc)
         return rc;
+    json_t *used = json_object();
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p) {
@@ -80,10 +102,14 @@ int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_
                      json_string_value(json_object_get(p, "name")), level ? "-" : "",
                      level ? level : "", sname);
             safe_name(base);
-            if ((rc = fn(dir, base, s, ctx, err)))
+            unique_name(used, base, sizeof base);
+            if ((rc = fn(dir, base, s, ctx, err))) {
+                json_decref(used);
                 return rc;
+            }
         }
     }
+    json_decref(used);
     return 0;
 }
 

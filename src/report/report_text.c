@@ -2,8 +2,10 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/input.h"
 #include "util/opts.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
@@ -227,11 +229,15 @@ static int check_document(json_t **doc, const char *name, gs_error *err)
 
 int gs_report_load(const char *path, json_t **doc, gs_error *err)
 {
-    json_error_t je;
-    *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!*doc)
-        return gs_fail(err, GS_ERR_INPUT, "%s:%d: %s", path, je.line, je.text);
-    return check_document(doc, path, err);
+    char *text;
+    size_t len;
+    *doc = NULL;
+    int rc = gs_input_read(path, "result document", &text, &len, err);
+    if (rc)
+        return rc;
+    rc = gs_report_load_buffer(text, len, path, doc, err);
+    free(text);
+    return rc;
 }
 
 int gs_report_load_buffer(const char *text, size_t len, const char *name, json_t **doc,

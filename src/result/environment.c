@@ -61,17 +61,24 @@ static json_t *reading(const gs_device_state *s)
     return r;
 }
 
+void gs_env_host(char *host, size_t len)
+{
+    /* $GPUSONAR_HOST names the host where a batch system's node name is what an admin acts on
+     * (scripts/slurm/ sets it to $SLURMD_NODENAME); else the host name. */
+    const char *named = getenv("GPUSONAR_HOST");
+    host[0] = '\0';
+    if (named && *named)
+        snprintf(host, len, "%s", named);
+    else if (gethostname(host, len - 1) != 0)
+        host[0] = '\0';
+    host[len - 1] = '\0';
+}
+
 static void host_fields(json_t *env)
 {
     char host[256] = "";
     struct utsname u;
-    /* $GPUSONAR_HOST names the host where a batch system's node name is what an admin acts on
-     * (scripts/slurm/ sets it to $SLURMD_NODENAME); else the host name. */
-    const char *named = getenv("GPUSONAR_HOST");
-    if (named && *named)
-        snprintf(host, sizeof host, "%s", named);
-    else if (gethostname(host, sizeof host - 1) != 0)
-        host[0] = '\0';
+    gs_env_host(host, sizeof host);
     json_object_set_new(env, "host", json_string(host));
     if (uname(&u) == 0) {
         char os[400];

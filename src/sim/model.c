@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "sim/model.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -14,6 +15,8 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "util/input.h"
+#include "util/suggest.h"
 #include "util/utf8.h"
 
 typedef struct sim_section {
@@ -327,6 +330,30 @@ int gs_sim_models_dir(char *buf, size_t len, gs_error *err)
                    "to gpusonar's models/ folder");
 }
 
+/* " (did you mean 'NAME'?)" for a model name near name among the built-in ones, or "". */
+static const char *suggest_model(const char *dir, const char *name, char *buf, size_t len)
+{
+    gs_suggest sg;
+    char best[256];
+    gs_suggest_init(&sg, name);
+    buf[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d)
+        return buf;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n <= 5 || n - 5 >= sizeof best || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        gs_suggest_offer(&sg, e->d_name, n - 5);
+        if (sg.best == e->d_name) {                  /* the entry is reused by readdir: copy */
+            memcpy(best, e->d_name, n - 5);
+            sg.best = best;
+        }
+    }
+    closedir(d);
+    return gs_suggest_text(&sg, NULL, buf, len);
+}
+
 static int resolve_path(const char *name_or_path, char *path, size_t len, gs_error *err)
 {
     size_t n = strlen(name_or_path);
@@ -340,9 +367,12 @@ static int resolve_path(const char *name_or_path, char *path, size_t len, gs_err
         return rc;
     if (snprintf(path, len, "%s/%s.json", dir, name_or_path) >= (int)len)
         return gs_fail(err, GS_ERR_USAGE, "model name '%s' is too long", name_or_path);
-    if (access(path, R_OK) != 0)
-        return gs_fail(err, GS_ERR_USAGE, "no built-in simulator model '%s'; 'gpusonar models' "
-                       "lists them, or give a model file as sim:FILE.json", name_or_path);
+    if (access(path, R_OK) != 0) {
+        char hint[96];
+        return gs_fail(err, GS_ERR_USAGE, "no built-in simulator model '%s'%s; 'gpusonar models' "
+                       "lists them, or give a model file as sim:FILE.json", name_or_path,
+                       suggest_model(dir, name_or_path, hint, sizeof hint));
+    }
     return 0;
 }
 
@@ -385,14 +415,15 @@ int gs_sim_model_load(const char *name_or_path, uint64_t seed, gs_sim_model **ou
     if (rc)
         return rc;
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        if (access(path, R_OK) != 0)
-            return gs_fail(err, GS_ERR_INPUT, "cannot read model file '%s': %s", path,
-                           strerror(errno));
+    char *text;
+    size_t len;
+    if ((rc = gs_input_read(path, "model file", &text, &len, err)))
+        return rc;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    if (!root)
         return gs_fail(err, GS_ERR_INPUT, "model file %s:%d:%d: %s", path, je.line, je.column,
                        je.text);
-    }
     gs_sim_model *m = calloc(1, sizeof *m);
     if (!m) {
         json_decref(root);

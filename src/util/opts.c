@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/suggest.h"
+
 int gs_parse_bytes(const char *text, uint64_t *out)
 {
     if (!text || !*text || *text == '-')
@@ -120,9 +122,14 @@ static int set_value(const gs_opt *o, const char *value, gs_error *err)
         *(const char **)o->target = value;
         return 0;
     case GS_OPT_CHOICE:
-        if (!in_choices(o->choices, value))
-            return gs_fail(err, GS_ERR_USAGE, "--%s: '%s' is not one of %s", o->name, value,
-                           o->choices);
+        if (!in_choices(o->choices, value)) {
+            gs_suggest sg;
+            char hint[96];
+            gs_suggest_init(&sg, value);
+            gs_suggest_offer_list(&sg, o->choices);
+            return gs_fail(err, GS_ERR_USAGE, "--%s: '%s' is not one of %s%s", o->name, value,
+                           o->choices, gs_suggest_text(&sg, NULL, hint, sizeof hint));
+        }
         *(const char **)o->target = value;
         return 0;
     }
@@ -153,8 +160,16 @@ int gs_opts_parse(const gs_opt *opts, int count, int argc, char **argv, bool *he
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         const gs_opt *o = find_opt(opts, count, name, len);
-        if (!o)
-            return gs_fail(err, GS_ERR_USAGE, "unknown option '--%.*s'; see --help", (int)len, name);
+        if (!o) {
+            char word[64], hint[96];
+            gs_suggest sg;
+            snprintf(word, sizeof word, "%.*s", (int)len, name);
+            gs_suggest_init(&sg, word);
+            for (int k = 0; k < count; k++)
+                gs_suggest_offer(&sg, opts[k].name, strlen(opts[k].name));
+            return gs_fail(err, GS_ERR_USAGE, "unknown option '--%.*s'%s; see --help", (int)len,
+                           name, gs_suggest_text(&sg, "--", hint, sizeof hint));
+        }
         const char *value = NULL;
         if (o->kind == GS_OPT_FLAG) {
             if (eq)

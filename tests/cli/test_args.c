@@ -1,5 +1,7 @@
 /* The command line's parser: the command word among options, options a command does not take,
- * a probe's options kept for the probe, and the command table's restated option counts. */
+ * a probe's options kept for the probe, the options given (report --from refuses those of a
+ * measurement), suggestions for mistyped options, and the command table's restated option
+ * counts. */
 #include "gs_test.h"
 
 #include <string.h>
@@ -88,6 +90,39 @@ static void test_words_beyond_positionals(void **state)
     assert_int_equal(gs_args.npositional, 2);
 }
 
+static void test_options_given(void **state)
+{
+    (void)state;
+    reset();
+    gs_error err;
+    static const char *const measuring[] = {"json", "budget", "quiet", NULL};
+    static const char *const budget_only[] = {"budget", NULL};
+    char *a[] = {"--from", "doc.json", "-q", "--format", "markdown"};
+    assert_int_equal(gs_cli_parse(gs_command_find("report"), 5, a, false, &err), 0);
+    assert_string_equal(gs_cli_given(measuring), "quiet");
+    assert_null(gs_cli_given(budget_only));
+    reset();
+    char *b[] = {"--from", "doc.json", "--budget", "-5"};
+    assert_int_equal(gs_cli_parse(gs_command_find("report"), 4, b, false, &err), 0);
+    assert_string_equal(gs_cli_given(budget_only), "budget");
+}
+
+static void test_mistyped_option_suggested(void **state)
+{
+    (void)state;
+    reset();
+    gs_error err;
+    char *a[] = {"--formt", "csv"};
+    assert_int_equal(gs_cli_parse(gs_command_find("fleet"), 2, a, false, &err), GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "'--formt'"));
+    assert_non_null(strstr(err.msg, "did you mean '--format'?"));
+    char buf[96];
+    assert_string_equal(gs_cli_suggest_option(NULL, "devise", 6, buf, sizeof buf),
+                        " (did you mean '--device'?)");
+    assert_true(gs_cli_option_known("target", 6));            /* a probe's option */
+    assert_false(gs_cli_option_known("devise", 6));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -96,6 +131,8 @@ int main(void)
         cmocka_unit_test(test_unused_common_option_refused),
         cmocka_unit_test(test_run_keeps_probe_options),
         cmocka_unit_test(test_words_beyond_positionals),
+        cmocka_unit_test(test_options_given),
+        cmocka_unit_test(test_mistyped_option_suggested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

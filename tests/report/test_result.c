@@ -105,6 +105,41 @@ static void test_write_json_atomic(void **state)
     gs_run_free(run);
 }
 
+/* Series whose file names would collide (names that differ only in characters made '_', a probe
+ * run twice) get files of their own; a very long name is cut to fit. */
+static void test_csv_names_distinct(void **state)
+{
+    (void)state;
+    gs_run *run = sample_run();
+    gs_probe_out *p = json_array_get(run->probes, 0);
+    double x[] = {1}, y[] = {2};
+    gs_series(p, "a b", "x", "", "y", "", x, y, 1);
+    gs_series(p, "a/b", "x", "", "y", "", x, y, 1);
+    char long_name[400];
+    memset(long_name, 'n', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    gs_series(p, long_name, "x", "", "y", "", x, y, 1);
+    gs_probe_out *again = gs_run_add_probe(run, "cache");          /* the same probe twice */
+    gs_param_string(again, "level", "l1");
+    gs_series(again, "sweep", "size", "B", "latency", "cycles", x, y, 1);
+    char dir[] = "/tmp/gs_test_XXXXXX", path[300], cmd[400];
+    assert_non_null(mkdtemp(dir));
+    gs_error err;
+    assert_int_equal(gs_report_csv(run->doc, dir, &err), 0);
+    const char *names[] = {"cache-l1-a_b.csv", "cache-l1-a_b-2.csv", "cache-l1-sweep.csv",
+                           "cache-l1-sweep-2.csv"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (access(path, F_OK) != 0)
+            fail_msg("no %s", names[i]);
+    }
+    snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) -eq 5", dir);   /* the long one, cut */
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    gs_run_free(run);
+}
+
 static void test_load_rejects_other_documents(void **state)
 {
     (void)state;
@@ -152,6 +187,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_write_json_atomic),
+        cmocka_unit_test(test_csv_names_distinct),
         cmocka_unit_test(test_load_rejects_other_documents),
         cmocka_unit_test(test_non_utf8_text_kept),
     };

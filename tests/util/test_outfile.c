@@ -2,10 +2,15 @@
  * kept; a FIFO, /dev/null and "-" are written in place; /dev/full is an error naming the path; a
  * link stays a link (to an existing or a missing target); and the checks before measuring refuse
  * missing folders, folders given as files, read-only files and unwritable folders without
- * creating anything. As root, the permission cases run under an unprivileged effective uid. */
+ * creating anything; links of another user in a sticky world-writable folder are not followed,
+ * another user's file there is refused before writing, names up to NAME_MAX bytes work, a FIFO
+ * without a reader is refused, no output may be an input, and a signal removes the temporary
+ * file. As root, the permission cases run under an unprivileged effective uid and the other
+ * user is nobody (65534). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +22,7 @@
 
 #include "gs_test.h"
 
+#include "util/interrupt.h"
 #include "util/outfile.h"
 
 static char dir[64];
@@ -24,6 +30,7 @@ static char dir[64];
 static int make_dir(void **state)
 {
     (void)state;
+    gs_claims_reset();                           /* each test is a run of its own */
     snprintf(dir, sizeof dir, "/tmp/gs_outfile_XXXXXX");
     assert_non_null(mkdtemp(dir));
     assert_int_equal(chmod(dir, 0777), 0);
@@ -310,6 +317,123 @@ static void outdir_checks(void **state)
     assert_int_equal(gs_outdir_make(file, &err), GS_ERR_IO);
 }
 
+/* A sticky world-writable folder, as /tmp: a link there is followed only when it belongs to the
+ * user or to the folder's owner (protected_symlinks); another user's file there cannot be renamed
+ * over, which the check says before anything is measured. */
+static void sticky_folder(void **state)
+{
+    (void)state;
+    char shared[PATH_MAX], victim[PATH_MAX], link[PATH_MAX], theirs[PATH_MAX], buf[64];
+    gs_error err;
+    in_dir(shared, "shared");
+    in_dir(victim, "victim");
+    assert_int_equal(mkdir(shared, 0777), 0);
+    assert_int_equal(chmod(shared, 01777), 0);
+    assert_int_equal(write_text(victim, "secret", &err), 0);
+    in_dir(link, "shared/result.json");
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(gs_outfile_check(link, "--json", &err), 0);     /* the user's own link */
+    if (geteuid() != 0) {
+        skip();                                  /* another user's link needs root to make */
+        return;
+    }
+    assert_int_equal(lchown(link, 65534, 65534), 0);
+    check_fails(gs_outfile_check(link, "--json", &err), &err, "protected_symlinks");
+    assert_int_equal(write_text(link, "replaced", &err), GS_ERR_IO);
+    read_back(victim, buf, sizeof buf);
+    assert_string_equal(buf, "secret");
+    in_dir(theirs, "shared/theirs.json");               /* root's file, seen by nobody */
+    assert_int_equal(write_text(theirs, "x", &err), 0);
+    assert_int_equal(chmod(theirs, 0666), 0);            /* writable: only the rename is refused */
+    drop_privileges();
+    int rc = gs_outfile_check(theirs, "--json", &err);
+    restore_privileges();
+    check_fails(rc, &err, "another user");
+}
+
+/* The temporary file's name must fit too: a 255-byte name works, a 256-byte one is refused by
+ * the check. */
+static void longest_names(void **state)
+{
+    (void)state;
+    char name[300], path[PATH_MAX], buf[16];
+    gs_error err;
+    memset(name, 'n', 250);
+    snprintf(name + 250, sizeof name - 250, ".json");
+    in_dir(path, name);
+    assert_int_equal(gs_outfile_check(path, "--json", &err), 0);
+    assert_int_equal(write_text(path, "long", &err), 0);
+    read_back(path, buf, sizeof buf);
+    assert_string_equal(buf, "long");
+    assert_int_equal(entries(), 1);
+    memmove(name + 1, name, strlen(name) + 1);
+    in_dir(path, name);
+    check_fails(gs_outfile_check(path, "--json", &err), &err, "too long");
+}
+
+static void fifo_without_reader(void **state)
+{
+    (void)state;
+    char path[PATH_MAX];
+    gs_error err;
+    in_dir(path, "pipe");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    check_fails(gs_outfile_check(path, "--json", &err), &err, "no process reads");
+}
+
+/* An output may not be an input (by device and inode, through links too) or another output. */
+static void outputs_are_not_inputs(void **state)
+{
+    (void)state;
+    char doc[PATH_MAX], alias[PATH_MAX], fresh[PATH_MAX];
+    gs_error err;
+    gs_claims_reset();
+    in_dir(doc, "doc.json");
+    in_dir(alias, "alias.json");
+    in_dir(fresh, "fresh.json");
+    assert_int_equal(write_text(doc, "{}", &err), 0);
+    assert_int_equal(symlink("doc.json", alias), 0);
+    assert_int_equal(gs_input_claim(alias, "result document", &err), 0);
+    check_fails(gs_outfile_check(doc, "--json", &err), &err, "result document");
+    assert_int_equal(gs_outfile_check(fresh, "--json", &err), 0);
+    assert_int_equal(gs_outfile_check(fresh, "--json", &err), 0);    /* checked twice: fine */
+    assert_int_equal(gs_outfile_claim(fresh, "--trace", &err), GS_ERR_USAGE);
+    gs_claims_reset();
+    assert_int_equal(gs_outfile_check(doc, "--json", &err), 0);
+    assert_int_equal(gs_input_claim(doc, "model file", &err), GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "model file"));
+    gs_claims_reset();
+}
+
+/* A signal while an output is being written removes its temporary file; the process ends with
+ * the signal (exit status 128 + signal). */
+static void signal_removes_temporary(void **state)
+{
+    (void)state;
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+        char path[PATH_MAX];
+        in_dir(path, "page.html");
+        pid_t pid = fork();
+        if (pid == 0) {
+            gs_interrupt_install();
+            gs_outfile out;
+            gs_error err;
+            if (gs_outfile_open(&out, path, &err))
+                _exit(3);
+            fputs("partial", out.f);
+            fflush(out.f);
+            raise(sigs[k]);
+            _exit(4);                            /* the first signal must not be ignored */
+        }
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(WTERMSIG(status), sigs[k]);
+        assert_int_equal(entries(), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +446,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(devices_written_in_place, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(outfile_checks, make_dir, remove_dir),
         cmocka_unit_test_setup_teardown(outdir_checks, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(sticky_folder, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(longest_names, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(fifo_without_reader, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(outputs_are_not_inputs, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(signal_removes_temporary, make_dir, remove_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

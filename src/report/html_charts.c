@@ -205,6 +205,9 @@ static void walk_spaces(FILE *out, const json_t *doc)
                            .id = "chart-walk-spaces", .lines = lines, .nlines = nl,
                            .width = 640, .height = 340};
         gs_html_chart_draw(out, &c);
+    } else {
+        empty_chart(out, "chart-walk-spaces", "Latency per memory space: no random-walk record "
+                    "in this document (gpusonar run random-walk draws it).");
     }
     for (int i = 0; i < 4; i++)
         json_decref(fits[i]);

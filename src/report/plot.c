@@ -1,6 +1,10 @@
 /* Plots of a result document's series through gnuplot (DESIGN.md, Output): one PNG per series,
- * with the data file and the gnuplot script beside it so a user can restyle it. Nothing is
- * measured: the plots are made from the JSON alone.
+ * with the data file and the gnuplot script beside it so a user can restyle it. By default only
+ * the series people look for are drawn (the random walk's staircases, the caches' average-mode
+ * sweeps, bandwidth against footprint, the roofline per instruction type, the bank sweeps, the
+ * clock); all of them on request. Byte axes are labelled in KiB/MiB/GiB at powers of two, a few
+ * ticks apart, and the y axis starts at zero unless a value is negative. Nothing is measured:
+ * the plots are made from the JSON alone.
  * No shell is involved: gnuplot is started with an argument vector, in the plot folder, on a
  * script whose file names are the file-safe base names (letters, digits, '-', '_', '.'). Text from
  * the document (probe and series names, labels, units) reaches the script only as gnuplot
@@ -12,6 +16,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +28,7 @@
 #include "util/outfile.h"
 
 #define GNUPLOT_OUTPUT_MAX 512
+#define GS_PLOT_MAX_TICKS 24
 
 void gs_gnuplot_quote(FILE *f, const char *text)
 {
@@ -50,7 +57,11 @@ static void quote_axis(FILE *f, const json_t *s, const char *label_key, const ch
     free(text);
 }
 
-static int write_data(const char *path, const json_t *s, double *lo, double *hi, gs_error *err)
+typedef struct extent {
+    double xlo, xhi, ylo, yhi;
+} extent;
+
+static int write_data(const char *path, const json_t *s, extent *e, gs_error *err)
 {
     gs_outfile out;
     int rc = gs_outfile_open(&out, path, err);
@@ -62,16 +73,72 @@ static int write_data(const char *path, const json_t *s, double *lo, double *hi,
         const json_t *xv = json_array_get(x, i), *yv = json_array_get(y, i);
         if (!json_is_number(xv) || !json_is_number(yv))
             continue;                                /* null: no point, not a made-up 0 */
-        double v = json_number_value(xv);
-        fprintf(out.f, "%.10g %.10g\n", v, json_number_value(yv));
-        *lo = first || v < *lo ? v : *lo;
-        *hi = first || v > *hi ? v : *hi;
+        double v = json_number_value(xv), w = json_number_value(yv);
+        fprintf(out.f, "%.10g %.10g\n", v, w);
+        e->xlo = first || v < e->xlo ? v : e->xlo;
+        e->xhi = first || v > e->xhi ? v : e->xhi;
+        e->ylo = first || w < e->ylo ? w : e->ylo;
+        e->yhi = first || w > e->yhi ? w : e->yhi;
         first = false;
     }
     return gs_outfile_commit(&out, err);
 }
 
-static int write_script(const char *path, const char *base, const json_t *s, double lo, double hi,
+static bool is_bytes(const json_t *s, const char *key)
+{
+    const char *u = json_string_value(json_object_get(s, key));
+    return u && (strcmp(u, "B") == 0 || strcmp(u, "bytes") == 0);
+}
+
+/* A size in binary units for a tick label: "512 B", "16 KiB", "1.5 MiB". */
+static void binary_label(double v, char *buf, size_t len)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (fabs(v) >= 1024 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%.4g %s", v, units[u]);
+}
+
+/* "set Xtics (...)" with binary labels: on a log axis every k-th power of two (k of 1, 2, 4 or
+ * a multiple of 10, so that at most 8 show), on a linear one 1, 2 or 5 binary units apart. Labels are numbers
+ * formatted here, never text from the document. */
+static void byte_tics(FILE *f, char axis, double lo, double hi, bool log_axis)
+{
+    double ticks[GS_PLOT_MAX_TICKS];
+    int n = 0;
+    if (log_axis) {
+        double e0 = ceil(log2(lo)), e1 = floor(log2(hi));
+        double k = ceil((e1 - e0 + 1) / 8);
+        k = k <= 1 ? 1 : k <= 2 ? 2 : k <= 4 ? 4 : 10 * ceil(k / 10);
+        e0 = ceil(e0 / k) * k;             /* 4 KiB, 64 KiB, 1 MiB; 1 KiB, 1 MiB, 1 GiB */
+        for (double e = e0; e <= e1 && n < GS_PLOT_MAX_TICKS; e += k)
+            ticks[n++] = exp2(e);
+    } else {
+        double span = hi - lo, unit = 1;
+        while (span / unit >= 1024 && unit < 1e18)
+            unit *= 1024;
+        double raw = span / unit / 6, mag = raw > 0 ? pow(10, floor(log10(raw))) : 1;
+        double step = (raw / mag <= 1 ? 1 : raw / mag <= 2 ? 2 : raw / mag <= 5 ? 5 : 10) * mag
+                      * unit;
+        for (double v = ceil(lo / step) * step; step > 0 && v <= hi && n < GS_PLOT_MAX_TICKS;
+             v += step)
+            ticks[n++] = v;
+    }
+    if (n == 0 || !isfinite(lo) || !isfinite(hi))
+        return;
+    fprintf(f, "set %ctics (", axis);
+    for (int i = 0; i < n; i++) {
+        char label[48];
+        binary_label(ticks[i], label, sizeof label);
+        fprintf(f, "%s\"%s\" %.17g", i ? ", " : "", label, ticks[i]);
+    }
+    fputs(")\n", f);
+}
+
+static int write_script(const char *path, const char *base, const json_t *s, const extent *e,
                         gs_error *err)
 {
     gs_outfile out;
@@ -94,8 +161,16 @@ static int write_script(const char *path, const char *base, const json_t *s, dou
     fprintf(out.f, " noenhanced\nset ylabel ");
     quote_axis(out.f, s, "y_label", "y_unit");
     /* A log x axis where x spans more than two decades and is positive (size sweeps). */
-    fprintf(out.f, " noenhanced\nset grid\n%splot ", lo > 0 && hi / lo > 100 ?
-            "set logscale x 2\n" : "");
+    bool log_x = e->xlo > 0 && e->xhi / e->xlo > 100;
+    fprintf(out.f, " noenhanced\nset grid\n%s", log_x ? "set logscale x 2\n" : "");
+    if (is_bytes(s, "x_unit"))
+        byte_tics(out.f, 'x', e->xlo, e->xhi, log_x);
+    if (is_bytes(s, "y_unit"))
+        byte_tics(out.f, 'y', e->ylo >= 0 ? 0 : e->ylo, e->yhi, false);
+    /* From zero unless a value is negative: noise is not drawn as a step. */
+    if (e->ylo >= 0)
+        fprintf(out.f, "set yrange [0:*]\n");
+    fprintf(out.f, "plot ");
     snprintf(file, sizeof file, "%s.dat", base);
     gs_gnuplot_quote(out.f, file);
     fprintf(out.f, " using 1:2 with linespoints pt 7 ps 0.6 notitle\n");
@@ -171,26 +246,73 @@ static int write_one(const char *dir, const char *base, const json_t *s, gs_erro
     snprintf(dat, sizeof dat, "%s/%s.dat", dir, base);
     snprintf(gp, sizeof gp, "%s/%s.gp", dir, base);
     snprintf(script, sizeof script, "./%s.gp", base);    /* "./": never read as an option */
-    double lo = 0, hi = 0;
-    int rc = write_data(dat, s, &lo, &hi, err);
+    extent e = {0};
+    int rc = write_data(dat, s, &e, err);
     if (!rc)
-        rc = write_script(gp, base, s, lo, hi, err);
+        rc = write_script(gp, base, s, &e, err);
     if (!rc)
         rc = gs_gnuplot_run(dir, script, err);
     return rc;
 }
 
+/* The series people look for, by the names the probes give them. */
+static bool curated(const char *probe, const char *name)
+{
+    size_t n = strlen(name);
+    if (strcmp(probe, "random-walk") == 0)
+        return n > 5 && strcmp(name + n - 5, "_walk") == 0;
+    if (strcmp(probe, "cache") == 0)
+        return strcmp(name, "average_sweep") == 0;
+    if (strcmp(probe, "mem-bandwidth") == 0)
+        return strncmp(name, "read_", 5) == 0 || strncmp(name, "write_", 6) == 0
+               || strncmp(name, "copy_", 5) == 0;
+    if (strcmp(probe, "roofline") == 0)
+        return n > 14 && strcmp(name + n - 14, "_by_block_size") == 0;
+    if (strcmp(probe, "smem-banks") == 0)
+        return strncmp(name, "latency_w", 9) == 0;
+    if (strcmp(probe, "clock") == 0)
+        return strcmp(name, "frequency") == 0;
+    return false;
+}
+
+typedef struct plot_ctx {
+    const json_t *doc;
+    bool all;
+    int count;
+} plot_ctx;
+
+/* Whether series (a value inside doc) is one of the curated ones. */
+static bool series_curated(const json_t *doc, const json_t *series)
+{
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p) {
+        const char *name;
+        json_t *s;
+        json_object_foreach(json_object_get(p, "series"), name, s)
+            if (s == series)
+                return curated(json_string_value(json_object_get(p, "name")) ?
+                               json_string_value(json_object_get(p, "name")) : "", name);
+    }
+    return false;
+}
+
 static int plot_one(const char *dir, const char *base, const json_t *series, void *ctx,
                     gs_error *err)
 {
+    plot_ctx *c = ctx;
+    if (!c->all && !series_curated(c->doc, series))
+        return 0;
     int rc = write_one(dir, base, series, err);
     if (!rc)
-        (*(int *)ctx)++;
+        c->count++;
     return rc;
 }
 
-int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err)
+int gs_report_plots(const json_t *doc, const char *dir, bool all, int *count, gs_error *err)
 {
-    *count = 0;
-    return gs_report_each_series(doc, dir, true, plot_one, count, err);
+    plot_ctx c = {.doc = doc, .all = all};
+    int rc = gs_report_each_series(doc, dir, true, plot_one, &c, err);
+    *count = c.count;
+    return rc;
 }

@@ -76,9 +76,10 @@ typedef int (*gs_series_fn)(const char *dir, const char *base, const json_t *ser
 int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
                           void *ctx, gs_error *err);
 
-/* One PNG per series, made by gnuplot, with its data file and script, into dir (created if
- * missing); *count gets the number of plots. */
-int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err);
+/* PNGs made by gnuplot, each with its data file and script, into dir (created if missing): of
+ * every series when all is set, else of the curated ones (staircases, average-mode sweeps,
+ * bandwidth, roofline, bank sweeps, clock); *count gets the number of plots. */
+int gs_report_plots(const json_t *doc, const char *dir, bool all, int *count, gs_error *err);
 
 /* Write text as a gnuplot string expression of single-quoted strings, a quote joined in as "'"
  * ('it'."'".'s'), control characters as spaces (gnuplot substitutes nothing inside single

@@ -286,7 +286,7 @@ void gs_html_roofline(FILE *out, const json_t *doc, const char *id, double w, do
     gs_html_line lines[MAX_LINES];
     for (int i = 0; i < nt; i++) {
         char name[64];
-        snprintf(name, sizeof name, "%s_by_block_size", types[i]);
+        snprintf(name, sizeof name, "%.31s_by_block_size", types[i]);
         lines[i] = (gs_html_line){.series = series_of(rec, name), .legend = types[i],
                                   .kind = GS_HTML_DATA, .color = i};
     }
@@ -312,22 +312,22 @@ static void roofline_each(FILE *out, const json_t *doc)
         gs_html_mark marks[MAX_MARKS];
         int nl = 0, nm = 0;
         double v;
-        snprintf(name, sizeof name, "%s_by_block_size", types[i]);
-        snprintf(model, sizeof model, "%s_model", types[i]);
+        snprintf(name, sizeof name, "%.31s_by_block_size", types[i]);
+        snprintf(model, sizeof model, "%.31s_model", types[i]);
         lines[nl++] = (gs_html_line){.series = series_of(rec, name), .legend = "measured",
                                      .kind = GS_HTML_DATA, .color = 0};
         if (series_of(rec, model))
             lines[nl++] = (gs_html_line){.series = series_of(rec, model),
                                          .legend = "pipeline model", .kind = GS_HTML_FIT,
                                          .color = 1};
-        snprintf(name, sizeof name, "%s_peak_ops_per_cycle_per_sm", types[i]);
+        snprintf(name, sizeof name, "%.31s_peak_ops_per_cycle_per_sm", types[i]);
         if (figure_number(rec, name, &v))
             add_mark(marks, &nm, v, true, "peak", "");
-        snprintf(name, sizeof name, "%s_ilp1_ridge_warps", types[i]);
+        snprintf(name, sizeof name, "%.31s_ilp1_ridge_warps", types[i]);
         if (figure_number(rec, name, &v))
             add_mark(marks, &nm, v, false, "ridge", "warps");
         snprintf(id, sizeof id, "chart-roofline-%d", i);
-        snprintf(title, sizeof title, "%s: occupancy roofline", types[i]);
+        snprintf(title, sizeof title, "%.31s: occupancy roofline", types[i]);
         gs_html_chart c = {.title = title, .id = id, .lines = lines, .nlines = nl, .marks = marks,
                            .nmarks = nm, .width = 440, .height = 270};
         fputs("<figure class=\"small\">", out);

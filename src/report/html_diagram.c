@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#define W 704.0
+#define W 720.0
 #define H 540.0
-#define COL 530.0          /* the right edge of the SM / L2 / DRAM column */
+#define COL 560.0          /* the right edge of the SM / L2 / DRAM column */
 
 static const json_t *find_record(const json_t *doc, const char *name, const char *level)
 {

@@ -263,7 +263,7 @@ static void linear_ticks(FILE *out, const axis *ax, const axis *ay, bool is_x)
 }
 
 /* Ticks of a log2 axis at powers of two, every k-th so that labels (about 60 units wide) do not
- * overlap; on a byte axis k is a power of two times 1 or 10 binary orders where it can be. */
+ * overlap; on a byte axis k is 2, 4 or a multiple of 10, from a multiple of k. */
 static void log_ticks(FILE *out, const axis *ax, const axis *ay)
 {
     double e0 = ceil(ax->lo), e1 = floor(ax->hi);
@@ -271,10 +271,10 @@ static void log_ticks(FILE *out, const axis *ax, const axis *ay)
     double k = ceil((e1 - e0 + 1) / (fit > 1 ? fit : 1));
     if (k < 1)
         k = 1;
-    if (k > 1 && k < 10 && ax->bytes)
-        k = k <= 2 ? 2 : k <= 5 ? 5 : 10;
-    if (ax->bytes && k == 2 && fmod(e0, 2) != 0)
-        e0 += 1;   /* 1 KiB, 4 KiB, 16 KiB rather than 2, 8, 32 KiB */
+    if (k > 1 && ax->bytes) {
+        k = k <= 2 ? 2 : k <= 4 ? 4 : 10 * ceil(k / 10);
+        e0 = ceil(e0 / k) * k;   /* 4 KiB, 64 KiB, 1 MiB; 1 KiB, 1 MiB, 1 GiB */
+    }
     for (int i = 0; i < MAX_TICKS; i++) {
         double e = e0 + i * k;
         if (e > e1)
@@ -286,12 +286,13 @@ static void log_ticks(FILE *out, const axis *ax, const axis *ay)
 /* "label [unit]", escaped, the unit as the axis shows it; a byte axis carries its units on its
  * ticks. */
 static void axis_title(FILE *out, const json_t *s, const char *label_key, const axis *a,
-                       const char *unit)
+                       const char *unit, double room)
 {
     const char *label = json_string_value(json_object_get(s, label_key));
     gs_html_escape(out, label && *label ? label : "?");
     const char *shown = a->shown_unit ? a->shown_unit : unit;
-    if (!a->bytes && shown && *shown) {
+    double chars = (double)(strlen(label ? label : "?") + strlen(shown ? shown : "") + 3);
+    if (!a->bytes && shown && *shown && chars * 6.5 <= room) {   /* the unit where it fits */
         fputs(" [", out);
         gs_html_escape(out, shown);
         fputc(']', out);
@@ -442,10 +443,10 @@ static void frame(FILE *out, const gs_html_chart *c, const axis *ax, const axis 
     const json_t *s = c->lines[0].series;
     fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
             (ax->p0 + ax->p1) / 2, h - 8);
-    axis_title(out, s, "x_label", ax, unit_of(s, "x_unit"));
+    axis_title(out, s, "x_label", ax, unit_of(s, "x_unit"), ax->p1 - ax->p0);
     fprintf(out, "</text>\n<text class=\"label\" transform=\"translate(14 %.1f) rotate(-90)\" "
             "text-anchor=\"middle\">", (ay->p0 + ay->p1) / 2);
-    axis_title(out, s, "y_label", ay, unit_of(s, "y_unit"));
+    axis_title(out, s, "y_label", ay, unit_of(s, "y_unit"), h);
     fputs("</text>\n", out);
     (void)w;
 }

@@ -43,6 +43,7 @@ static const char style[] =
     "#overview>figure:first-child{grid-row:span 2}\n"
     "figure{margin:0;min-width:0}figcaption{font-size:.85em;color:#444}\n"
     ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1em}\n"
+    ".grid.key{grid-template-columns:repeat(auto-fill,minmax(600px,1fr))}\n"
     "svg.plot,svg.diagram{display:block;max-width:100%;height:auto;background:#fff}\n"
     "svg.plot{border:1px solid #ddd}\n"
     "svg.plot .grid{stroke:#ebebeb}svg.plot .axes{fill:none;stroke:#333}\n"
@@ -336,7 +337,7 @@ static void record_title(const json_t *p, char *buf, size_t len)
              level ? ")" : "");
 }
 
-/* The interval cell: ±ci95 with the unit, 0 when exact or one sample, ±[a, b] for a list
+/* The interval cell: ±ci95 with the unit (a size in KiB/MiB/GiB), 0 when exact or one sample, ±[a, b] for a list
  * figure's half-widths, - when not a number. */
 static void interval(FILE *out, const json_t *f)
 {
@@ -351,8 +352,14 @@ static void interval(FILE *out, const json_t *f)
         fputs("-", out);
         return;
     }
-    fprintf(out, "&#177;%.3g", json_number_value(ci));
     const char *unit = str_or(f, "unit", "");
+    if (gs_html_unit_is_bytes(unit) && json_number_value(ci) > 0) {
+        char bytes[48];   /* in the unit people read sizes in, as the value is */
+        gs_html_format_bytes(json_number_value(ci), bytes, sizeof bytes);
+        fprintf(out, "&#177;%s", bytes);
+        return;
+    }
+    fprintf(out, "&#177;%.3g", json_number_value(ci));
     if (*unit && json_number_value(ci) > 0) {
         fputc(' ', out);
         gs_html_escape(out, unit);
@@ -364,9 +371,7 @@ static void figure_row(FILE *out, const char *name, const json_t *f)
     char value[1024];
     gs_report_format_value(f, value, sizeof value);
     bool nd = !json_object_get(f, "value") || json_is_null(json_object_get(f, "value"));
-    fputs("<tr title=\"method: ", out);
-    gs_html_escape(out, str_or(f, "method", "not recorded"));
-    fputs("\"><td class=\"name\">", out);
+    fputs("<tr><td class=\"name\">", out);
     gs_html_escape(out, name);
     fprintf(out, "</td><td class=\"value%s\">", nd ? " nd" : "");
     gs_html_escape(out, value);

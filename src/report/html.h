@@ -61,6 +61,7 @@ typedef struct gs_html_chart {
     const gs_html_mark *marks;
     int nmarks;
     double width, height;   /* the drawing's size in SVG units; 0: 720 x 380 */
+    bool compact;           /* markers without hover titles (a page with many charts) */
 } gs_html_chart;
 
 /* Draw chart as an inline <svg class="plot">. */

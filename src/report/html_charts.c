@@ -388,7 +388,7 @@ static void figure_close(FILE *out, const char *caption)
 
 void gs_html_key_plots(FILE *out, const json_t *doc)
 {
-    fputs("<section id=\"plots\">\n<h2>Plots</h2>\n<div class=\"grid\">\n", out);
+    fputs("<section id=\"plots\">\n<h2>Plots</h2>\n<div class=\"grid key\">\n", out);
     figure_open(out, "wide");
     gs_html_bandwidth(out, doc, "chart-bandwidth", 640, 340);
     figure_close(out, "Bandwidth against footprint: the plateaus of each level and the DRAM "
@@ -538,7 +538,7 @@ void gs_html_record_series(FILE *out, const json_t *rec, size_t index, const cha
         snprintf(id, sizeof id, "plot-%zu-%zu", index, my);
         snprintf(plot_title, sizeof plot_title, "%s: %s", title, name);
         gs_html_chart c = {.title = plot_title, .id = id, .lines = lines, .nlines = nl,
-                           .width = 560, .height = 320};
+                           .width = 560, .height = 320, .compact = true};
         fputs("<figure class=\"small\">", out);
         gs_html_chart_draw(out, &c);
         fputs("<figcaption>", out);

@@ -320,7 +320,8 @@ static void point_title(FILE *out, const json_t *s, double x, double y, double h
 
 /* The line (broken where a point is missing), error bars, and for short data series a marker
  * per point. */
-static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const axis *ay)
+static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const axis *ay,
+                      bool compact)
 {
     size_t n = point_count(l->series);
     const char *color = palette[(unsigned)l->color % PALETTE_SIZE];
@@ -351,15 +352,22 @@ static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const ax
     }
     if (n > MAX_MARKERS)
         return;
+    fprintf(out, "<g fill=\"%s\">", color);
     for (size_t i = 0; i < n; i++) {
         double x, y;
         if (!point_at(l->series, i, &x, &y) || (ax->log && x <= 0))
             continue;
-        fprintf(out, "<circle class=\"point\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.3\">",
-                color, pixel(ax, x), pixel(ay, y));
+        fprintf(out, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.3\"", pixel(ax, x),
+                pixel(ay, y));
+        if (compact) {
+            fputs("/>", out);
+            continue;
+        }
+        fputc('>', out);
         point_title(out, l->series, x, y, l->ci95 ? half_width(l, i) : 0);
         fputs("</circle>\n", out);
     }
+    fputs("</g>\n", out);
 }
 
 /* The marks inside the axes: dashed lines with their labels, stacked so that neighbours do not
@@ -367,6 +375,7 @@ static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const ax
 static void draw_marks(FILE *out, const gs_html_chart *c, const axis *ax, const axis *ay)
 {
     int vertical = 0;
+    double last_py = -1000;
     for (int m = 0; m < c->nmarks; m++) {
         const gs_html_mark *mk = &c->marks[m];
         double at = mk->at;
@@ -376,9 +385,12 @@ static void draw_marks(FILE *out, const gs_html_chart *c, const axis *ax, const 
             double py = pixel(ay, at);
             if (py < ay->p1 - 0.5 || py > ay->p0 + 0.5)
                 continue;
+            /* a label within a line's height of the previous one goes below its line */
+            bool below = fabs(py - last_py) < 12;
             fprintf(out, "<g class=\"mark\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", ax->p0, py, ax->p1, py,
-                    ax->p1 - 4, py - 3);
+                    ax->p1 - 4, below ? py + 11 : py - 3);
+            last_py = below ? py + 14 : py;
         } else {
             if ((ax->log && at <= 0))
                 continue;
@@ -505,7 +517,7 @@ void gs_html_chart_draw(FILE *out, const gs_html_chart *c)
             ax.p0, ay.p1, ax.p1 - ax.p0, ay.p0 - ay.p1);
     draw_marks(out, c, &ax, &ay);
     for (int k = 0; k < c->nlines; k++)
-        draw_line(out, &c->lines[k], &ax, &ay);
+        draw_line(out, &c->lines[k], &ax, &ay, c->compact);
     draw_legend(out, c, &ax);
     fputs("</svg>\n", out);
 }

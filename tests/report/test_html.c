@@ -86,6 +86,7 @@ static const char *doc_text =
     "   \"warnings\": [\"SM clock moved by 3%\"], \"figures\": {"
     "     \"size_bytes\": " FIG("16384", "B", "0", "1") ","
     "     \"hit_latency_cycles\": " FIG("33.25", "cycles", "0.4", "12") ","
+    "     \"near_size_bytes\": " FIG("23628160", "B", "996722", "4") ","
     "     \"sets\": {\"value\": null, \"unit\": \"\", \"ci95\": null, \"n\": 0,"
     "        \"method\": \"index bits\", \"reason\": \"the trace buffer is too small\"}},"
     "   \"series\": {\"average_sweep\": {\"x_label\": \"footprint\", \"x_unit\": \"B\","
@@ -123,7 +124,9 @@ static void test_page(void **state)
                               "<td class=\"ci95\">&#177;0</td><td class=\"n\">1</td>"));
     assert_non_null(strstr(h, "33.2 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
                               "<td class=\"n\">12</td><td class=\"method\">m-cycles</td>"));
-    assert_non_null(strstr(h, "<tr title=\"method: m-cycles\">"));
+    assert_non_null(strstr(h, "<td class=\"method\">m-cycles</td>"));
+    /* An interval of a size reads in the binary unit sizes are read in, not in bytes. */
+    assert_non_null(strstr(h, "<td class=\"ci95\">&#177;973 KiB</td>"));
     assert_non_null(strstr(h, "class=\"value nd\">not determined: the trace buffer is too small"));
     assert_non_null(strstr(h, "SM clock 1645 MHz before, 1600 MHz after"));
     assert_non_null(strstr(h, "<li>warning: SM clock moved by 3%</li>"));

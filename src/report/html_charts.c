@@ -121,9 +121,11 @@ static json_t *eq6_curve(const json_t *walk, const json_t *data, const char *spa
         return NULL;
     json_t *xs = json_array(), *ys = json_array();
     for (int j = 0; j < FIT_POINTS; j++) {
-        double s = lo * pow(hi / lo, (double)j / (FIT_POINTS - 1));
+        double s = lo * pow(hi / lo, (double)j / (FIT_POINTS - 1)), y = gs_eq6_eval(&fit, s);
+        if (!isfinite(s) || !isfinite(y))
+            continue;                      /* a hostile capacity of 0: no point, pairs kept */
         json_array_append_new(xs, json_real(s));
-        json_array_append_new(ys, json_real(gs_eq6_eval(&fit, s)));
+        json_array_append_new(ys, json_real(y));
     }
     return json_pack("{s:o, s:o}", "x", xs, "y", ys);
 }

@@ -260,6 +260,26 @@ static void test_axis_from_zero(void **state)
     free(h);
 }
 
+/* An Eq. 6 fit whose figures would give no finite curve (a capacity of 0, latencies at the
+ * ends of the doubles, a huge sharpness) draws only finite points, or none. */
+static void test_hostile_fit(void **state)
+{
+    (void)state;
+    char *h = html_of(
+        "{\"schema\": \"gpusonar/1\", \"complete\": true, \"probes\": ["
+        " {\"name\": \"random-walk\", \"figures\": {"
+        "  \"global_latencies_cycles\": {\"value\": [1.7e308, -1.7e308, 5]},"
+        "  \"global_capacities_bytes\": {\"value\": [0, -4]},"
+        "  \"global_step_sharpness\": {\"value\": [1e308, -3]}},"
+        "  \"series\": {\"global_walk\": {\"x_unit\": \"B\", \"x\": [1, 1e300],"
+        "   \"y\": [1, 2]}}}]}");
+    assert_non_null(strstr(h, "id=\"chart-staircase\""));
+    assert_null(strstr(h, "nan"));
+    assert_null(strstr(h, "inf"));
+    assert_null(strstr(h, "NaN"));
+    free(h);
+}
+
 /* A byte axis ticks at whole KiB (10 KiB, 20 KiB), not at decimal steps (9.77 KB). */
 static void test_byte_ticks(void **state)
 {
@@ -331,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_hostile_numbers),
         cmocka_unit_test(test_axis_from_zero),
         cmocka_unit_test(test_staircase_and_overlays),
+        cmocka_unit_test(test_hostile_fit),
         cmocka_unit_test(test_byte_ticks),
         cmocka_unit_test(test_not_a_document),
     };

@@ -1,6 +1,7 @@
 /* The memory hierarchy of a result document as an inline SVG diagram for the HTML report
  * (src/report/html.c): the SM with its shared memory and L1-level caches (data, texture,
- * read-only, constant), the L2 with its near and far partitions, DRAM, and the TLB levels. Each
+ * read-only, constant), the L2 with its near and far partitions (from the cache probe's walks
+ * and, where the document has one, the l2-partitions record), DRAM, and the TLB levels. Each
  * box shows what the document measured (size, line, latency) and says "not determined" where a
  * probe could not tell, with its reason as the box's tooltip, or "not measured" where no record
  * is in the document. Names drawn are this file's own; numbers are formatted here; every string
@@ -43,7 +44,7 @@ static bool number(const json_t *rec, const char *key, double *v)
 
 /* One line of text inside a box: "what value" or "what not determined" (the reason as its
  * tooltip), or nothing when the record lacks the figure entirely and skip_absent is set. */
-typedef enum kind { BYTES, CYCLES, COUNT, GBPS } kind;
+typedef enum kind { BYTES, CYCLES, COUNT, GBPS, SHARE } kind;
 
 static void value_text(char *buf, size_t len, double v, kind k)
 {
@@ -51,6 +52,8 @@ static void value_text(char *buf, size_t len, double v, kind k)
         gs_html_format_bytes(v, buf, len);
     else if (k == CYCLES)
         snprintf(buf, len, "%.0f cycles", v);
+    else if (k == SHARE)
+        snprintf(buf, len, "%.0f%%", v * 100);
     else if (k == GBPS)
         snprintf(buf, len, v >= 1000 ? "%.2f TB/s" : "%.0f GB/s", v >= 1000 ? v / 1000 : v);
     else
@@ -134,7 +137,7 @@ static void sm_box(FILE *out, const json_t *doc)
     double w = (COL - 28 - 3 * 8) / 4;
     for (int i = 0; i < 4; i++)
         cache_box(out, doc, 18 + i * (w + 8), 112, w, levels[i][0], levels[i][1]);
-    fprintf(out, "<text class=\"note\" x=\"18\" y=\"222\">constant L2 (per GPC): </text>\n");
+    fprintf(out, "<text class=\"note\" x=\"18\" y=\"222\">constant L2: </text>\n");
     const json_t *c2 = find_record(doc, "cache", "const2");
     text_line(out, 150, 222, "size", c2, "size_bytes", BYTES);
     text_line(out, 300, 222, "hit", c2, "hit_latency_cycles", CYCLES);
@@ -143,13 +146,15 @@ static void sm_box(FILE *out, const json_t *doc)
 static void l2_box(FILE *out, const json_t *doc)
 {
     const json_t *l2 = find_record(doc, "cache", "l2");
+    const json_t *parts = find_record(doc, "l2-partitions", NULL);
     double y = 270;
-    box(out, 8, y, COL - 8, 122, l2 ? "level" : "level absent", "L2");
+    box(out, 8, y, COL - 8, 124, l2 || parts ? "level" : "level absent", "L2");
     text_line(out, 40, y + 16, "size", l2, "size_bytes", BYTES);
     text_line(out, 200, y + 16, "line", l2, "line_bytes", BYTES);
     text_line(out, 330, y + 16, "hit", l2, "hit_latency_cycles", CYCLES);
     double near_bytes;
-    if (number(l2, "near_size_bytes", &near_bytes)) {
+    bool near_bytes_known = number(l2, "near_size_bytes", &near_bytes);
+    if (near_bytes_known) {
         double half = (COL - 36) / 2;
         fprintf(out, "<rect class=\"part\" x=\"18\" y=\"%.1f\" width=\"%.1f\" height=\"60\" "
                 "rx=\"4\"/><rect class=\"part\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
@@ -160,10 +165,16 @@ static void l2_box(FILE *out, const json_t *doc)
         fprintf(out, "<text class=\"name\" x=\"%.1f\" y=\"%.1f\">far partition</text>\n",
                 33 + half, y + 44);
         text_line(out, 33 + half, y + 62, "hit", l2, "far_hit_latency_cycles", CYCLES);
-    } else {
+    } else if (!parts) {
         text_line(out, 25, y + 50, "near/far partitions:", l2, "near_size_bytes", BYTES);
     }
-    text_line(out, 25, y + 112, "miss penalty +", l2, "miss_penalty_cycles", CYCLES);
+    if (parts) {   /* the l2-partitions probe: latencies seen from one SM, share of far lines */
+        double py = near_bytes_known ? y + 100 : y + 50;
+        text_line(out, 25, py, "near hit", parts, "l2_near_latency_cycles", CYCLES);
+        text_line(out, 170, py, "far hit", parts, "l2_far_latency_cycles", CYCLES);
+        text_line(out, 310, py, "lines far", parts, "l2_far_fraction", SHARE);
+    }
+    text_line(out, 25, y + 116, "miss penalty +", l2, "miss_penalty_cycles", CYCLES);
 }
 
 static void dram_box(FILE *out, const json_t *doc)
@@ -213,7 +224,7 @@ void gs_html_hierarchy(FILE *out, const json_t *doc)
             "<title>The memory hierarchy as measured (hover a grey line for why a figure was "
             "not determined)</title>\n", W, H, W, H);
     sm_box(out, doc);
-    fprintf(out, "<path class=\"link\" d=\"M%.1f 240 L%.1f 270 M%.1f 392 L%.1f 420\"/>\n",
+    fprintf(out, "<path class=\"link\" d=\"M%.1f 240 L%.1f 270 M%.1f 394 L%.1f 420\"/>\n",
             COL / 2, COL / 2, COL / 2, COL / 2);
     l2_box(out, doc);
     dram_box(out, doc);

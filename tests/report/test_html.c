@@ -280,6 +280,29 @@ static void test_hostile_fit(void **state)
     free(h);
 }
 
+/* The diagram's L2 shows the l2-partitions record's latencies and share of far lines; a level
+ * without a record says "not measured", a figure without a value "not determined" with its
+ * reason as the tooltip. */
+static void test_diagram_partitions(void **state)
+{
+    (void)state;
+    char *h = html_of(
+        "{\"schema\": \"gpusonar/1\", \"complete\": true, \"probes\": ["
+        " {\"name\": \"l2-partitions\", \"figures\": {"
+        "  \"l2_near_latency_cycles\": {\"value\": 463, \"unit\": \"cycles\"},"
+        "  \"l2_far_latency_cycles\": {\"value\": 573.2, \"unit\": \"cycles\"},"
+        "  \"l2_far_fraction\": {\"value\": null, \"reason\": \"<b>too few lines</b>\"}}}]}");
+    const char *svg = strstr(h, "id=\"hierarchy\"");
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, ">near hit 463 cycles</text>"));
+    assert_non_null(strstr(svg, ">far hit 573 cycles</text>"));
+    assert_non_null(strstr(svg, ">lines far not determined<title>&lt;b&gt;too few lines&lt;/b&gt;"
+                                "</title></text>"));
+    assert_non_null(strstr(svg, ">L1 data</text>"));
+    assert_non_null(strstr(svg, ">size not measured</text>"));
+    free(h);
+}
+
 /* A byte axis ticks at whole KiB (10 KiB, 20 KiB), not at decimal steps (9.77 KB). */
 static void test_byte_ticks(void **state)
 {
@@ -352,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_axis_from_zero),
         cmocka_unit_test(test_staircase_and_overlays),
         cmocka_unit_test(test_hostile_fit),
+        cmocka_unit_test(test_diagram_partitions),
         cmocka_unit_test(test_byte_ticks),
         cmocka_unit_test(test_not_a_document),
     };

@@ -370,10 +370,21 @@ static void banks(FILE *out, const json_t *doc)
                     "document (gpusonar run smem-banks draws it).");
         return;
     }
+    gs_html_mark marks[MAX_MARKS];
+    int nm = 0;
+    double v, banks_found, width;
+    if (figure_number(rec, "latency_w4_stride1_cycles", &v))
+        add_mark(marks, &nm, v, true, "conflict-free, 4-byte words:", "cycles");
     gs_html_chart c = {.title = "shared memory: latency against stride (bank conflicts)",
-                       .id = "chart-banks", .lines = lines, .nlines = nl, .width = 640,
-                       .height = 340};
+                       .id = "chart-banks", .lines = lines, .nlines = nl, .marks = marks,
+                       .nmarks = nm, .width = 640, .height = 340};
     gs_html_chart_draw(out, &c);
+    if (figure_number(rec, "banks", &banks_found) && figure_number(rec, "bank_width_bytes", &width)) {
+        fprintf(out, "<p class=\"levels\">%.0f banks of %.0f B", banks_found, width);
+        if (figure_number(rec, "conflict_cycles_per_way", &v))
+            fprintf(out, ", %.3g cycles more per way of conflict", v);
+        fputs(".</p>\n", out);
+    }
 }
 
 static void figure_open(FILE *out, const char *cls)

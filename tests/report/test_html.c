@@ -332,7 +332,9 @@ static void test_staircase_and_overlays(void **state)
         "  \"series\": {\"global_walk\": {\"x_label\": \"array\", \"x_unit\": \"B\","
         "   \"y_label\": \"latency\", \"y_unit\": \"cycles\","
         "   \"x\": [4096, 16384, 65536, 262144, 1048576], \"y\": [30, 30, 31, 290, 300]}}},"
-        " {\"name\": \"smem-banks\", \"figures\": {}, \"series\": {"
+        " {\"name\": \"smem-banks\", \"figures\": {\"banks\": {\"value\": 32},"
+        "  \"bank_width_bytes\": {\"value\": 4}, \"latency_w4_stride1_cycles\": {\"value\": 20}},"
+        "  \"series\": {"
         "  \"latency_w4\": {\"y_label\": \"latency\", \"x\": [1, 2, 3], \"y\": [20, 22, 24]},"
         "  \"latency_ci95_w4\": {\"y_label\": \"ci95\", \"x\": [1, 2, 3], \"y\": [1, 0, 2]},"
         "  \"fit_w4\": {\"y_label\": \"latency\", \"x\": [1, 2, 3], \"y\": [20, 22, 24]}}}]}");
@@ -342,6 +344,11 @@ static void test_staircase_and_overlays(void **state)
     const char *fit = strstr(stair, "<path class=\"fit\"");
     assert_true(fit && fit < end);
     assert_true(strstr(stair, "level 1: 64 KiB") < end);
+    /* The key bank chart: its conflict-free level marked, the bank figures said. */
+    const char *banks = strstr(h, "id=\"chart-banks\"");
+    assert_non_null(banks);
+    assert_true(strstr(banks, "conflict-free, 4-byte words: 20 cycles") < strstr(banks, "</svg>"));
+    assert_non_null(strstr(h, "<p class=\"levels\">32 banks of 4 B.</p>"));
     /* The banks' record: one plot, with two error bars (one half-width is 0) and a dashed fit. */
     const char *rec = strstr(h, "<section class=\"probe\" id=\"probe-1\"");
     assert_non_null(rec);

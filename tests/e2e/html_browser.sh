@@ -77,7 +77,8 @@ grep -q ':CONSOLE.*gs-control' "$T/control.log" \
 # $T/NAME-measured.html. The page's policy stays; it lets only this one script run, named by its
 # hash, so a script that escaped the escaping would still be blocked (and found by html_dom.py).
 MEASURE='document.body.setAttribute("data-scroll-width",document.documentElement.scrollWidth)'
-MEASURE_HASH=$(printf '%s' "$MEASURE" | openssl dgst -sha256 -binary | base64)
+MEASURE_HASH=$($PY -c 'import base64, hashlib, sys
+print(base64.b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode())' "$MEASURE")
 measured() {
   sed -e "s|content=\"default-src 'none';|content=\"default-src 'none'; script-src 'sha256-$MEASURE_HASH';|" \
       -e "s|</body>|<script id=\"gs-measure\">$MEASURE</script></body>|" \

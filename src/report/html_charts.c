@@ -13,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/eq6.h"
+#include "report/report.h"
 
 #define MAX_LINES 24
 #define MAX_MARKS 12
-#define FIT_POINTS 160
 
 static const json_t *find_record(const json_t *doc, const char *name, const char *level)
 {
@@ -81,55 +80,6 @@ static void empty_chart(FILE *out, const char *id, const char *why)
     fputs("</p>\n", out);
 }
 
-/* The Eq. 6 curve of the walk's figures for space (global_latencies_cycles, ..._capacities_bytes,
- * ..._step_sharpness) over the walk's sizes, as a series; NULL when the figures are not there. */
-static json_t *eq6_curve(const json_t *walk, const json_t *data, const char *space)
-{
-    char key[64];
-    snprintf(key, sizeof key, "%s_latencies_cycles", space);
-    const json_t *lat = figure_list(walk, key);
-    snprintf(key, sizeof key, "%s_capacities_bytes", space);
-    const json_t *cap = figure_list(walk, key);
-    snprintf(key, sizeof key, "%s_step_sharpness", space);
-    const json_t *sharp = figure_list(walk, key);
-    gs_eq6_fit fit = {0};
-    size_t levels = json_array_size(lat) > 0 ? json_array_size(lat) - 1 : 0;
-    if (!lat || levels > GS_EQ6_MAX_LEVELS || json_array_size(cap) < levels)
-        return NULL;
-    fit.levels = (int)levels;
-    for (size_t k = 0; k <= levels; k++) {
-        if (!json_is_number(json_array_get(lat, k)))
-            return NULL;
-        fit.latency[k] = json_number_value(json_array_get(lat, k));
-    }
-    for (size_t k = 0; k < levels; k++) {
-        if (!json_is_number(json_array_get(cap, k)))
-            return NULL;
-        fit.capacity_bytes[k] = json_number_value(json_array_get(cap, k));
-        const json_t *g = json_array_get(sharp, k);
-        fit.sharpness[k] = json_is_number(g) ? json_number_value(g) : 1;
-    }
-    double lo = INFINITY, hi = 0;
-    size_t i;
-    const json_t *x;
-    json_array_foreach(json_object_get(data, "x"), i, x)
-        if (json_is_number(x) && json_number_value(x) > 0) {
-            lo = fmin(lo, json_number_value(x));
-            hi = fmax(hi, json_number_value(x));
-        }
-    if (!(hi > lo) || !isfinite(lo))
-        return NULL;
-    json_t *xs = json_array(), *ys = json_array();
-    for (int j = 0; j < FIT_POINTS; j++) {
-        double s = lo * pow(hi / lo, (double)j / (FIT_POINTS - 1)), y = gs_eq6_eval(&fit, s);
-        if (!isfinite(s) || !isfinite(y))
-            continue;                      /* a hostile capacity of 0: no point, pairs kept */
-        json_array_append_new(xs, json_real(s));
-        json_array_append_new(ys, json_real(y));
-    }
-    return json_pack("{s:o, s:o}", "x", xs, "y", ys);
-}
-
 /* Latency against footprint: the global random walk with its Eq. 6 fit and the capacities it
  * found, or, without a walk, the cache records' average-mode sweeps with their sizes. */
 void gs_html_staircase(FILE *out, const json_t *doc, const char *id, double w, double h)
@@ -143,7 +93,7 @@ void gs_html_staircase(FILE *out, const json_t *doc, const char *id, double w, d
     if (data) {
         lines[nl++] = (gs_html_line){.series = data, .legend = "global random walk",
                                      .kind = GS_HTML_DATA, .color = 0};
-        fit = eq6_curve(walk, data, "global");
+        fit = gs_report_eq6_curve(walk, data, "global");
         if (fit)
             lines[nl++] = (gs_html_line){.series = fit, .legend = "Eq. 6 fit",
                                          .kind = GS_HTML_FIT, .color = 1};
@@ -198,7 +148,7 @@ static void walk_spaces(FILE *out, const json_t *doc)
             continue;
         lines[nl++] = (gs_html_line){.series = s, .legend = spaces[i], .kind = GS_HTML_DATA,
                                      .color = i};
-        fits[i] = eq6_curve(walk, s, spaces[i]);
+        fits[i] = gs_report_eq6_curve(walk, s, spaces[i]);
         if (fits[i])
             lines[nl++] = (gs_html_line){.series = fits[i], .kind = GS_HTML_FIT, .color = i};
     }

@@ -2,7 +2,9 @@
  * with the data file and the gnuplot script beside it so a user can restyle it. By default only
  * the series people look for are drawn (the random walk's staircases, the caches' average-mode
  * sweeps, bandwidth against footprint, the roofline per instruction type, the bank sweeps, the
- * clock); all of them on request. Byte axes are labelled in KiB/MiB/GiB at powers of two, a few
+ * clock), with what was measured alongside drawn over them (the bank sweep's 95% intervals as
+ * error bars and its fit, the roofline's pipeline model, the walk's Eq. 6 curve); all of them on
+ * request. Byte axes are labelled in KiB/MiB/GiB at powers of two, a few
  * ticks apart, and the y axis starts at zero unless a value is negative. Nothing is measured:
  * the plots are made from the JSON alone.
  * No shell is involved: gnuplot is started with an argument vector, in the plot folder, on a
@@ -61,7 +63,16 @@ typedef struct extent {
     double xlo, xhi, ylo, yhi;
 } extent;
 
-static int write_data(const char *path, const json_t *s, extent *e, gs_error *err)
+/* What is drawn over a series: its 95% half-widths (index for index) as error bars and a fit
+ * or model as a dashed line, each NULL when the document has none. */
+typedef struct overlay {
+    const json_t *ci95;
+    json_t *fit;             /* owned */
+    const char *fit_title;   /* this file's own text */
+} overlay;
+
+static int write_data(const char *path, const json_t *s, const json_t *ci95, extent *e,
+                      gs_error *err)
 {
     gs_outfile out;
     int rc = gs_outfile_open(&out, path, err);
@@ -74,7 +85,12 @@ static int write_data(const char *path, const json_t *s, extent *e, gs_error *er
         if (!json_is_number(xv) || !json_is_number(yv))
             continue;                                /* null: no point, not a made-up 0 */
         double v = json_number_value(xv), w = json_number_value(yv);
-        fprintf(out.f, "%.10g %.10g\n", v, w);
+        const json_t *h = json_array_get(json_object_get(ci95, "y"), i);
+        if (ci95)
+            fprintf(out.f, "%.10g %.10g %.10g\n", v, w, json_is_number(h) ? json_number_value(h)
+                                                                         : 0.0);
+        else
+            fprintf(out.f, "%.10g %.10g\n", v, w);
         e->xlo = first || v < e->xlo ? v : e->xlo;
         e->xhi = first || v > e->xhi ? v : e->xhi;
         e->ylo = first || w < e->ylo ? w : e->ylo;
@@ -139,7 +155,7 @@ static void byte_tics(FILE *f, char axis, double lo, double hi, bool log_axis)
 }
 
 static int write_script(const char *path, const char *base, const json_t *s, const extent *e,
-                        gs_error *err)
+                        const overlay *o, gs_error *err)
 {
     gs_outfile out;
     int rc = gs_outfile_open(&out, path, err);
@@ -170,10 +186,26 @@ static int write_script(const char *path, const char *base, const json_t *s, con
     /* From zero unless a value is negative: noise is not drawn as a step. */
     if (e->ylo >= 0)
         fprintf(out.f, "set yrange [0:*]\n");
-    fprintf(out.f, "plot ");
     snprintf(file, sizeof file, "%s.dat", base);
+    bool titled = o->ci95 || o->fit;
+    if (titled)
+        fputs("set key below\n", out.f);   /* the legend never covers the curve */
+    fprintf(out.f, "plot ");
     gs_gnuplot_quote(out.f, file);
-    fprintf(out.f, " using 1:2 with linespoints pt 7 ps 0.6 notitle\n");
+    fprintf(out.f, " using 1:2 with linespoints lc 1 pt 7 ps 0.6 %s",
+            titled ? "title 'measured'" : "notitle");
+    if (o->ci95) {
+        fputs(", ", out.f);
+        gs_gnuplot_quote(out.f, file);
+        fputs(" using 1:2:3 with yerrorbars lc 1 pt 0 title '95% interval'", out.f);
+    }
+    if (o->fit) {
+        snprintf(file, sizeof file, "%s-fit.dat", base);
+        fputs(", ", out.f);
+        gs_gnuplot_quote(out.f, file);
+        fprintf(out.f, " using 1:2 with lines lc 7 dt 2 lw 2 title '%s'", o->fit_title);
+    }
+    fputc('\n', out.f);
     return gs_outfile_commit(&out, err);
 }
 
@@ -240,16 +272,20 @@ int gs_gnuplot_run(const char *dir, const char *script, gs_error *err)
                    got ? text : "no output");
 }
 
-static int write_one(const char *dir, const char *base, const json_t *s, gs_error *err)
+static int write_one(const char *dir, const char *base, const json_t *s, const overlay *o,
+                     gs_error *err)
 {
-    char dat[4200], gp[4200], script[300];
+    char dat[4200], fit[4200], gp[4200], script[300];
     snprintf(dat, sizeof dat, "%s/%s.dat", dir, base);
+    snprintf(fit, sizeof fit, "%s/%s-fit.dat", dir, base);
     snprintf(gp, sizeof gp, "%s/%s.gp", dir, base);
     snprintf(script, sizeof script, "./%s.gp", base);    /* "./": never read as an option */
-    extent e = {0};
-    int rc = write_data(dat, s, &e, err);
+    extent e = {0}, fe = {0};
+    int rc = write_data(dat, s, o->ci95, &e, err);
+    if (!rc && o->fit)
+        rc = write_data(fit, o->fit, NULL, &fe, err);
     if (!rc)
-        rc = write_script(gp, base, s, &e, err);
+        rc = write_script(gp, base, s, &e, o, err);
     if (!rc)
         rc = gs_gnuplot_run(dir, script, err);
     return rc;
@@ -281,29 +317,73 @@ typedef struct plot_ctx {
     int count;
 } plot_ctx;
 
-/* Whether series (a value inside doc) is one of the curated ones. */
-static bool series_curated(const json_t *doc, const json_t *series)
+/* The record holding series (a value inside doc) and the series' name; NULL if none. */
+static const json_t *record_of(const json_t *doc, const json_t *series, const char **name)
 {
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p) {
-        const char *name;
+        const char *key;
         json_t *s;
-        json_object_foreach(json_object_get(p, "series"), name, s)
-            if (s == series)
-                return curated(json_string_value(json_object_get(p, "name")) ?
-                               json_string_value(json_object_get(p, "name")) : "", name);
+        json_object_foreach(json_object_get(p, "series"), key, s)
+            if (s == series) {
+                *name = key;
+                return p;
+            }
     }
-    return false;
+    return NULL;
+}
+
+static const json_t *sibling(const json_t *rec, const char *prefix, const char *rest, size_t len)
+{
+    char key[256];
+    snprintf(key, sizeof key, "%s%.*s", prefix, (int)len, rest);
+    const json_t *s = json_object_get(json_object_get(rec, "series"), key);
+    return json_array_size(json_object_get(s, "x")) > 0 ? s : NULL;
+}
+
+/* What the probes measured alongside a curated series: the bank sweep's intervals and fit
+ * (latency_wN: latency_ci95_wN, fit_wN), the roofline's pipeline model (T_by_block_size:
+ * T_model), the random walk's Eq. 6 curve (S_walk: the S_ fit figures). */
+static overlay overlay_of(const json_t *rec, const char *probe, const char *name,
+                          const json_t *series)
+{
+    overlay o = {0};
+    size_t n = strlen(name);
+    if (strcmp(probe, "smem-banks") == 0 && strncmp(name, "latency_w", 9) == 0) {
+        o.ci95 = sibling(rec, "latency_ci95_", name + 8, n - 8);
+        const json_t *fit = sibling(rec, "fit_", name + 8, n - 8);
+        o.fit = fit ? json_incref((json_t *)fit) : NULL;
+        o.fit_title = "bank model fit";
+    } else if (strcmp(probe, "roofline") == 0 && n > 14
+               && strcmp(name + n - 14, "_by_block_size") == 0) {
+        char model[256];
+        snprintf(model, sizeof model, "%.*s_model", (int)(n - 14), name);
+        const json_t *fit = sibling(rec, "", model, strlen(model));
+        o.fit = fit ? json_incref((json_t *)fit) : NULL;
+        o.fit_title = "pipeline model";
+    } else if (strcmp(probe, "random-walk") == 0 && n > 5 && strcmp(name + n - 5, "_walk") == 0) {
+        char space[64];
+        snprintf(space, sizeof space, "%.*s", (int)(n - 5), name);
+        o.fit = gs_report_eq6_curve(rec, series, space);
+        o.fit_title = "Eq. 6 fit";
+    }
+    return o;
 }
 
 static int plot_one(const char *dir, const char *base, const json_t *series, void *ctx,
                     gs_error *err)
 {
     plot_ctx *c = ctx;
-    if (!c->all && !series_curated(c->doc, series))
+    const char *name = "";
+    const json_t *rec = record_of(c->doc, series, &name);
+    const char *probe = json_string_value(json_object_get(rec, "name"));
+    probe = probe ? probe : "";
+    if (!c->all && !curated(probe, name))
         return 0;
-    int rc = write_one(dir, base, series, err);
+    overlay o = overlay_of(rec, probe, name, series);
+    int rc = write_one(dir, base, series, &o, err);
+    json_decref(o.fit);
     if (!rc)
         c->count++;
     return rc;

@@ -213,6 +213,39 @@ static void curated_plots_and_byte_ticks(void **state)
     assert_non_null(strstr(script, "set yrange [0:*]"));
 }
 
+/* A curated series gets what was measured alongside it: the bank sweep its intervals as error
+ * bars (a third data column) and its fit as a second line from its own data file; the fit and
+ * interval series get no plot of their own. */
+static void overlays_on_curated_plots(void **state)
+{
+    (void)state;
+    json_t *doc = json_pack(
+        "{s:s, s:[{s:s, s:{}, s:{s:{s:[i,i,i], s:[f,f,f]}, s:{s:[i,i,i], s:[f,f,f]},"
+        " s:{s:[i,i,i], s:[f,f,f]}}, s:s, s:[]}]}",
+        "schema", "gpusonar/1", "probes", "name", "smem-banks", "figures", "series",
+        "latency_w4", "x", 1, 2, 3, "y", 20.0, 22.0, 24.0,
+        "latency_ci95_w4", "x", 1, 2, 3, "y", 0.5, 0.0, 1.5,
+        "fit_w4", "x", 1, 2, 3, "y", 20.1, 22.0, 23.9, "status", "ok", "warnings");
+    assert_non_null(doc);
+    char out[PATH_MAX], path[PATH_MAX + 64];
+    snprintf(out, sizeof out, "%s/banks", root);
+    int count = 0;
+    gs_error err;
+    gs_error_clear(&err);
+    if (gs_report_plots(doc, out, false, &count, &err))
+        fail_msg("%s", err.msg);
+    json_decref(doc);
+    assert_int_equal(count, 1);
+    snprintf(path, sizeof path, "%s/0-smem-banks-latency_w4.dat", out);
+    assert_string_equal(read_text(path), "1 20 0.5\n2 22 0\n3 24 1.5\n");
+    snprintf(path, sizeof path, "%s/0-smem-banks-latency_w4-fit.dat", out);
+    assert_string_equal(read_text(path), "1 20.1\n2 22\n3 23.9\n");
+    snprintf(path, sizeof path, "%s/0-smem-banks-latency_w4.gp", out);
+    const char *script = read_text(path);
+    assert_non_null(strstr(script, "using 1:2:3 with yerrorbars"));
+    assert_non_null(strstr(script, "'0-smem-banks-latency_w4-fit.dat' using 1:2 with lines"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +253,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(quoted_strings_survive_gnuplot, make_root, remove_root),
         cmocka_unit_test_setup_teardown(failures_are_reported, make_root, remove_root),
         cmocka_unit_test_setup_teardown(curated_plots_and_byte_ticks, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(overlays_on_curated_plots, make_root, remove_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

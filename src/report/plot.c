@@ -188,9 +188,15 @@ static int write_script(const char *path, const char *base, const json_t *s, con
         fprintf(out.f, "set yrange [0:*]\n");
     snprintf(file, sizeof file, "%s.dat", base);
     bool titled = o->ci95 || o->fit;
-    if (titled)
-        fputs("set key below\n", out.f);   /* the legend never covers the curve */
+    if (titled)   /* the legend between the title and the axes: it never covers the curve */
+        fputs("set key tmargin center horizontal\n", out.f);
     fprintf(out.f, "plot ");
+    if (o->fit) {  /* first, so the measured points are drawn over it */
+        snprintf(file, sizeof file, "%s-fit.dat", base);
+        gs_gnuplot_quote(out.f, file);
+        fprintf(out.f, " using 1:2 with lines lc 7 dt 2 lw 2 title '%s', ", o->fit_title);
+    }
+    snprintf(file, sizeof file, "%s.dat", base);
     gs_gnuplot_quote(out.f, file);
     fprintf(out.f, " using 1:2 with linespoints lc 1 pt 7 ps 0.6 %s",
             titled ? "title 'measured'" : "notitle");
@@ -198,12 +204,6 @@ static int write_script(const char *path, const char *base, const json_t *s, con
         fputs(", ", out.f);
         gs_gnuplot_quote(out.f, file);
         fputs(" using 1:2:3 with yerrorbars lc 1 pt 0 title '95% interval'", out.f);
-    }
-    if (o->fit) {
-        snprintf(file, sizeof file, "%s-fit.dat", base);
-        fputs(", ", out.f);
-        gs_gnuplot_quote(out.f, file);
-        fprintf(out.f, " using 1:2 with lines lc 7 dt 2 lw 2 title '%s'", o->fit_title);
     }
     fputc('\n', out.f);
     return gs_outfile_commit(&out, err);

@@ -1,10 +1,14 @@
 /* The HTML report (`gpusonar html RESULT.json`): one self-contained page made from the result
- * document alone (DESIGN.md, principle 4): a header (device, backend, version, command line,
- * completeness, the device and environment records), the one-page summary, then per probe record
- * its figures (value, ci95, n, method; the reason of a "not determined" one), status, warnings
- * and an inline SVG plot of every series (src/report/html_plot.c). The page loads nothing from
- * anywhere and runs no script; its Content-Security-Policy forbids both, as a second wall behind
- * the escaping that every string from the document goes through (gs_html_escape). */
+ * document alone (DESIGN.md, principle 4). Its first screen holds what a reader looks for: the
+ * heading, the banners, one line about the run, the memory hierarchy as a diagram
+ * (src/report/html_diagram.c) beside latency against footprint and the occupancy roofline; then
+ * the other key plots (src/report/html_charts.c), the one-page summary, and per probe record its
+ * figures (value, ci95, n, method; the reason of a "not determined" one), status, warnings and its
+ * series, closed until opened; the run's details (command line, device and environment records)
+ * close the page. Charts are inline SVG drawn in C (src/report/html_plot.c). The page loads
+ * nothing from anywhere and runs no script; its Content-Security-Policy forbids both, as a
+ * second wall behind the escaping that every string from the document goes through
+ * (gs_html_escape). Long text wraps: nothing reaches past the window's right edge. */
 #define _GNU_SOURCE
 #include "report/html.h"
 

@@ -174,7 +174,6 @@ void gs_html_bandwidth(FILE *out, const json_t *doc, const char *id, double w, d
     gs_html_line lines[MAX_LINES];
     gs_html_mark marks[MAX_MARKS];
     int nl = 0, nm = 0;
-    const char *last = NULL;
     const char *name;
     json_t *s;
     json_object_foreach(json_object_get(bw, "series"), name, s)
@@ -184,9 +183,7 @@ void gs_html_bandwidth(FILE *out, const json_t *doc, const char *id, double w, d
                 lines[nl] = (gs_html_line){.series = s, .legend = name, .kind = GS_HTML_DATA,
                                            .color = nl};
                 nl++;
-                last = name;
             }
-    (void)last;
     if (nl == 0) {
         empty_chart(out, id, "Bandwidth against footprint: no mem-bandwidth record in this "
                     "document (gpusonar run mem-bandwidth draws it).");

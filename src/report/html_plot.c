@@ -449,8 +449,7 @@ static double legend_rows(const gs_html_chart *c, double width)
     return rows;
 }
 
-static void frame(FILE *out, const gs_html_chart *c, const axis *ax, const axis *ay, double w,
-                  double h)
+static void frame(FILE *out, const gs_html_chart *c, const axis *ax, const axis *ay, double h)
 {
     const json_t *s = c->lines[0].series;
     fprintf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
@@ -460,7 +459,6 @@ static void frame(FILE *out, const gs_html_chart *c, const axis *ax, const axis 
             "text-anchor=\"middle\">", (ay->p0 + ay->p1) / 2);
     axis_title(out, s, "y_label", ay, unit_of(s, "y_unit"), h);
     fputs("</text>\n", out);
-    (void)w;
 }
 
 /* Fix both axes from the data; false when nothing can be drawn. */
@@ -507,7 +505,7 @@ void gs_html_chart_draw(FILE *out, const gs_html_chart *c)
                 r.any ? "values too far apart to plot" : "no data points");
         return;
     }
-    frame(out, c, &ax, &ay, w, h);
+    frame(out, c, &ax, &ay, h);
     if (ax.log)
         log_ticks(out, &ax, &ay);
     else

@@ -325,6 +325,7 @@ static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const ax
 {
     size_t n = point_count(l->series);
     const char *color = palette[(unsigned)l->color % PALETTE_SIZE];
+    int digits = compact ? 0 : 1;   /* whole units are enough on a chart drawn small */
     bool pen_down = false;
     fprintf(out, "<path class=\"%s\" stroke=\"%s\" d=\"",
             l->kind == GS_HTML_FIT ? "fit" : "line", color);
@@ -334,7 +335,8 @@ static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const ax
             pen_down = false;
             continue;
         }
-        fprintf(out, "%s%.1f %.1f ", pen_down ? "L" : "M", pixel(ax, x), pixel(ay, y));
+        fprintf(out, "%s%.*f %.*f ", pen_down ? "L" : "M", digits, pixel(ax, x), digits,
+                pixel(ay, y));
         pen_down = true;
     }
     fputs("\"/>\n", out);
@@ -357,8 +359,8 @@ static void draw_line(FILE *out, const gs_html_line *l, const axis *ax, const ax
         double x, y;
         if (!point_at(l->series, i, &x, &y) || (ax->log && x <= 0))
             continue;
-        fprintf(out, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.3\"", pixel(ax, x),
-                pixel(ay, y));
+        fprintf(out, "<circle class=\"point\" cx=\"%.*f\" cy=\"%.*f\" r=\"2.3\"", digits,
+                pixel(ax, x), digits, pixel(ay, y));
         if (compact) {
             fputs("/>", out);
             continue;

@@ -1,5 +1,7 @@
-/* `gpusonar plot FILE.json [--out DIR]`: one PNG per series of a saved document, drawn by
- * gnuplot, with its data and script beside it. Nothing is measured. */
+/* `gpusonar plot FILE.json [--out DIR] [--all]`: PNGs of the series people look for in a saved
+ * document (of every series with --all), drawn by gnuplot, with data and script beside each.
+ * Nothing is measured. */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -7,9 +9,12 @@
 #include "report/report.h"
 
 static const char *out_dir;       /* --out DIR */
+static bool all_series;           /* --all */
 
 const gs_opt gs_cmd_plot_opts[] = {
     {"out", GS_OPT_STRING, &out_dir, "DIR", "folder for the plots (default: plots)", NULL, 0, 0},
+    {"all", GS_OPT_FLAG, &all_series, NULL, "a plot of every series, not only the curated ones",
+     NULL, 0, 0},
 };
 const int gs_cmd_plot_opt_count = sizeof gs_cmd_plot_opts / sizeof gs_cmd_plot_opts[0];
 
@@ -29,7 +34,7 @@ int gs_cmd_plot(int argc, char **argv)
     if (gs_report_load(gs_args.positional[0], &doc, &err))
         return gs_cli_fail(&err);
     int count = 0;
-    int rc = gs_report_plots(doc, dir, &count, &err);
+    int rc = gs_report_plots(doc, dir, all_series, &count, &err);
     json_decref(doc);
     if (rc)
         return gs_cli_fail(&err);

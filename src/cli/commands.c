@@ -63,17 +63,25 @@ const gs_command gs_commands[] = {
      "the built-in simulator models",
      "Lists the built-in simulator models (use one with --device sim:NAME); each is validated\n"
      "as it is listed."},
-    {"plot", gs_cmd_plot, 0, gs_cmd_plot_opts, 1, 1, "gpusonar plot FILE.json [--out DIR]",
-     "PNG plots (gnuplot) of every series of a saved result document",
-     "Makes one PNG per series of a saved result document with gnuplot, with its data (.dat)\n"
-     "and script (.gp) beside it. Nothing is measured."},
+    {"plot", gs_cmd_plot, 0, gs_cmd_plot_opts, 2, 1,
+     "gpusonar plot FILE.json [--out DIR] [--all]",
+     "PNG plots (gnuplot) of the key series of a saved result document",
+     "Makes PNGs of the series people look for in a saved result document with gnuplot: the\n"
+     "random walk's latency against footprint, the caches' average-mode sweeps, bandwidth\n"
+     "against footprint, the occupancy roofline per instruction type, the shared-memory bank\n"
+     "sweeps and the clock; --all draws every series. Each has its data (.dat) and script (.gp)\n"
+     "beside it. Byte axes read in KiB/MiB/GiB. Nothing is measured."},
     {"html", gs_cmd_html, 0, gs_cmd_html_opts, 1, 1, "gpusonar html RESULT.json [-o FILE]",
      "one self-contained HTML page of a saved result document",
-     "Writes one HTML page made from a saved result document alone: device, backend, version,\n"
-     "command line, completeness and the environment record; the one-page summary; every probe\n"
-     "record's figures (value, 95% interval, n, method; why a figure was not determined) and an\n"
-     "inline SVG plot of every series. The page loads nothing and runs no script, so it can be\n"
-     "mailed or archived as it is. Nothing is measured."},
+     "Writes one HTML page made from a saved result document alone. First the memory hierarchy\n"
+     "as a diagram (each level's measured size, line and latency, or why not determined) beside\n"
+     "latency against footprint (the random walk's staircase with its Eq. 6 fit) and the\n"
+     "occupancy roofline; then bandwidth against footprint, every memory space's walk, the\n"
+     "shared-memory banks and one roofline per instruction type; the one-page summary; every\n"
+     "probe record's figures (value, 95% interval, n, method; why a figure was not determined)\n"
+     "with its other series one click away, fits dashed and intervals as error bars; the run's\n"
+     "details. The page loads nothing and runs no script, so it can be mailed or archived as it\n"
+     "is. Nothing is measured."},
     {"compare", gs_cmd_compare, 0, gs_cmd_compare_opts, 1, 2,
      "gpusonar compare A.json B.json [--tolerance PCT]",
      "two saved result documents side by side",

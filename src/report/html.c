@@ -1,10 +1,14 @@
 /* The HTML report (`gpusonar html RESULT.json`): one self-contained page made from the result
- * document alone (DESIGN.md, principle 4): a header (device, backend, version, command line,
- * completeness, the device and environment records), the one-page summary, then per probe record
- * its figures (value, ci95, n, method; the reason of a "not determined" one), status, warnings
- * and an inline SVG plot of every series (src/report/html_plot.c). The page loads nothing from
- * anywhere and runs no script; its Content-Security-Policy forbids both, as a second wall behind
- * the escaping that every string from the document goes through (gs_html_escape). */
+ * document alone (DESIGN.md, principle 4). Its first screen holds what a reader looks for: the
+ * heading, the banners, one line about the run, the memory hierarchy as a diagram
+ * (src/report/html_diagram.c) beside latency against footprint and the occupancy roofline; then
+ * the other key plots (src/report/html_charts.c), the one-page summary, and per probe record its
+ * figures (value, ci95, n, method; the reason of a "not determined" one), status, warnings and its
+ * series, closed until opened; the run's details (command line, device and environment records)
+ * close the page. Charts are inline SVG drawn in C (src/report/html_plot.c). The page loads
+ * nothing from anywhere and runs no script; its Content-Security-Policy forbids both, as a
+ * second wall behind the escaping that every string from the document goes through
+ * (gs_html_escape). Long text wraps: nothing reaches past the window's right edge. */
 #define _GNU_SOURCE
 #include "report/html.h"
 
@@ -17,23 +21,49 @@
 #define MAX_DEPTH 8   /* nesting shown of a generic record (environment, parameters) */
 
 static const char style[] =
-    "body{font-family:sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#111}\n"
-    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}\n"
-    "table{border-collapse:collapse;margin:.5em 0}\n"
-    "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
+    "*{box-sizing:border-box}\n"
+    "body{font-family:sans-serif;margin:.6em auto;max-width:1440px;padding:0 1em;color:#111;"
+    "overflow-wrap:anywhere}\n"
+    "h1{font-size:1.35em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;"
+    "border-bottom:1px solid #ccc}h3{font-size:1.05em}\n"
+    "p.run{margin:.2em 0 .5em;color:#333}\n"
+    "table{border-collapse:collapse;margin:.5em 0;max-width:100%}\n"
+    "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top;"
+    "overflow-wrap:anywhere}\n"
     "table.kv th{background:#f4f4f4;font-weight:normal}\n"
-    "table.figures td.value,table.figures td.ci95{white-space:nowrap}td.method{font-size:.85em;color:#444}\n"
-    ".nd{color:#a15c00}.banner{padding:.6em 1em;font-weight:bold;border-radius:4px}\n"
+    "table.figures{width:100%;table-layout:fixed}table.figures col.name{width:22%}"
+    "table.figures col.value{width:26%}table.figures col.ci95{width:12%}"
+    "table.figures col.n{width:6%}\n"
+    "td.method{font-size:.85em;color:#444}\n"
+    ".nd{color:#a15c00}.banner{padding:.4em 1em;margin:.3em 0;font-weight:bold;"
+    "border-radius:4px}\n"
     ".simulated{background:#fff3c4;border:2px solid #c9a000}\n"
     ".incomplete{background:#ffe0e0;border:2px solid #c00}\n"
     ".status{font-size:.8em;padding:.1em .4em;border-radius:3px;background:#ddd}\n"
     ".status.ok{background:#d8f0d8}.status.failed{background:#f6caca}\n"
     ".message{color:#900}.warnings li{color:#8a5a00}\n"
     "pre.summary{background:#f8f8f8;border:1px solid #ddd;padding:.8em;overflow-x:auto}\n"
-    "svg.plot{display:block;margin:1em 0;border:1px solid #ddd;background:#fff}\n"
-    "svg.plot .grid{stroke:#e4e4e4}svg.plot .axes{fill:none;stroke:#333}\n"
-    "svg.plot .line{fill:none;stroke:#1f5fbf;stroke-width:1.5}svg.plot .point{fill:#1f5fbf}\n"
-    "svg.plot text{font-size:12px;fill:#222}svg.plot .title{font-size:14px;font-weight:bold}\n";
+    "#overview{display:grid;grid-template-columns:minmax(0,48fr) minmax(0,52fr);gap:.6em 1em}\n"
+    "#overview>figure:first-child{grid-row:span 2}\n"
+    "figure{margin:0;min-width:0}figcaption{font-size:.85em;color:#444}\n"
+    ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1em}\n"
+    ".grid.key{grid-template-columns:repeat(auto-fill,minmax(600px,1fr))}\n"
+    "svg.plot,svg.diagram{display:block;max-width:100%;height:auto;background:#fff}\n"
+    "svg.plot{border:1px solid #ddd}\n"
+    "svg.plot .grid{stroke:#ebebeb}svg.plot .axes{fill:none;stroke:#333}\n"
+    "svg.plot .line{fill:none;stroke-width:1.6}svg.plot .fit{fill:none;stroke-width:1.6;"
+    "stroke-dasharray:6 4}\n"
+    "svg.plot .errorbar{fill:none;stroke-width:1}\n"
+    "svg.plot .mark line{stroke:#777;stroke-dasharray:3 3}svg.plot .mark text{fill:#444;"
+    "font-size:11px}\n"
+    "svg text{font-size:12px;fill:#222}svg.plot .legend text{font-size:11px}\n"
+    "svg.diagram rect{fill:#f3f6fb;stroke:#567}svg.diagram rect.sm{fill:#fbfbf5}"
+    "svg.diagram rect.absent{fill:#f4f4f4;stroke:#aaa;stroke-dasharray:4 3}"
+    "svg.diagram rect.part{fill:#e6eefa}\n"
+    "svg.diagram text{font-size:11.5px}svg.diagram .name{font-weight:bold;font-size:12px}svg.diagram text.nd{fill:#a15c00}"
+    "svg.diagram .note{fill:#555;font-size:11px}svg.diagram .link{stroke:#567;stroke-width:3}\n"
+    "p.missing{border:1px dashed #bbb;padding:1em;color:#555}\n"
+    "details{margin:.5em 0}summary{cursor:pointer;color:#1f5fbf}\n";
 
 void gs_html_escape(FILE *out, const char *s)
 {
@@ -177,14 +207,65 @@ static void banners(FILE *out, const json_t *doc)
     }
 }
 
-/* Device, backend, version, commit, command line, time and completeness. */
+/* The device record and the environment record, whatever their keys. */
+static void records(FILE *out, const json_t *doc)
+{
+    const json_t *env = json_object_get(doc, "environment");
+    if (env) {
+        fputs("<section id=\"environment\">\n<h2>Environment</h2>\n", out);
+        value_html(out, env, 0);
+        fputs("</section>\n", out);
+    }
+    const json_t *dev = json_object_get(doc, "device");
+    if (dev) {
+        fputs("<details id=\"device\"><summary>Device record</summary>\n", out);
+        value_html(out, dev, 0);
+        fputs("</details>\n", out);
+    }
+}
+
+/* One line under the heading: backend, device, version, time, completeness. */
+static void run_line(FILE *out, const json_t *doc)
+{
+    const json_t *dev = json_object_get(doc, "device"), *tool = json_object_get(doc, "tool");
+    fputs("<p class=\"run\">", out);
+    gs_html_escape(out, str_or(dev, "backend", "?"));
+    if (json_is_true(json_object_get(dev, "simulated"))) {
+        fputs(" (simulated model ", out);
+        gs_html_escape(out, str_or(dev, "model", "?"));
+        fputs(")", out);
+    } else if (dev) {
+        fputs(", compute capability ", out);
+        gs_html_escape(out, str_or(dev, "compute_capability", "?"));
+        fprintf(out, ", %lld SMs", (long long)json_integer_value(json_object_get(dev, "sm_count")));
+    }
+    fputs(" &#183; gpusonar ", out);
+    gs_html_escape(out, str_or(tool, "version", "?"));
+    fputs(" &#183; ", out);
+    gs_html_escape(out, str_or(doc, "time_utc", "?"));
+    fputs(" UTC &#183; ", out);
+    fputs(json_is_true(json_object_get(doc, "complete")) ? "complete" : "incomplete", out);
+    fputs(" &#183; <a href=\"#plots\">plots</a> &#183; <a href=\"#summary\">summary</a> "
+          "&#183; <a href=\"#contents\">probe records</a> &#183; <a href=\"#run-details\">run "
+          "details</a></p>\n", out);
+}
+
+/* The heading, the banners that must not be missed, and the run's line. */
+static void heading(FILE *out, const json_t *doc)
+{
+    fputs("<h1>gpusonar report: ", out);
+    gs_html_escape(out, str_or(json_object_get(doc, "device"), "name", "no device"));
+    fputs("</h1>\n", out);
+    banners(out, doc);
+    run_line(out, doc);
+}
+
+/* Device, backend, version, commit, command line, time and completeness, with the device and
+ * environment records, closed at the end of the page. */
 static void header(FILE *out, const json_t *doc)
 {
     const json_t *dev = json_object_get(doc, "device"), *tool = json_object_get(doc, "tool");
-    fputs("<h1>gpusonar report: ", out);
-    gs_html_escape(out, str_or(dev, "name", "no device"));
-    fputs("</h1>\n", out);
-    banners(out, doc);
+    fputs("<details id=\"run-details\"><summary>Run details</summary>\n", out);
     fputs("<table class=\"kv\" id=\"run\">\n", out);
     header_row(out, "device", str_or(dev, "name", "no device"));
     fputs("<tr><th>backend</th><td>", out);
@@ -212,23 +293,23 @@ static void header(FILE *out, const json_t *doc)
     else
         gs_html_escape(out, str_or(doc, "incomplete_reason", "incomplete: the run did not finish"));
     fputs("</td></tr>\n</table>\n", out);
+    records(out, doc);
+    fputs("</details>\n", out);
 }
 
-/* The device record and the environment record, whatever their keys. */
-static void records(FILE *out, const json_t *doc)
+/* The first screen: the hierarchy beside the staircase and the roofline. */
+static void overview(FILE *out, const json_t *doc)
 {
-    const json_t *env = json_object_get(doc, "environment");
-    if (env) {
-        fputs("<section id=\"environment\">\n<h2>Environment</h2>\n", out);
-        value_html(out, env, 0);
-        fputs("</section>\n", out);
-    }
-    const json_t *dev = json_object_get(doc, "device");
-    if (dev) {
-        fputs("<details id=\"device\"><summary>Device record</summary>\n", out);
-        value_html(out, dev, 0);
-        fputs("</details>\n", out);
-    }
+    fputs("<section id=\"overview\">\n<figure>", out);
+    gs_html_hierarchy(out, doc);
+    fputs("<figcaption>The memory hierarchy as measured; grey text was not determined (hover it "
+          "for the reason).</figcaption></figure>\n<figure>", out);
+    gs_html_staircase(out, doc, "chart-staircase", 680, 300);
+    fputs("<figcaption>Latency against footprint: one step per cache level, the Eq. 6 fit "
+          "dashed, the capacities it found marked.</figcaption></figure>\n<figure>", out);
+    gs_html_roofline(out, doc, "chart-roofline", 680, 300);
+    fputs("<figcaption>Occupancy roofline: throughput against warps per SM, per instruction "
+          "type.</figcaption></figure>\n</section>\n", out);
 }
 
 /* The one-page summary of the text report (src/report/summary.c), escaped, as preformatted text
@@ -260,7 +341,7 @@ static void record_title(const json_t *p, char *buf, size_t len)
              level ? ")" : "");
 }
 
-/* The interval cell: ±ci95 with the unit, 0 when exact or one sample, ±[a, b] for a list
+/* The interval cell: ±ci95 with the unit (a size in KiB/MiB/GiB), 0 when exact or one sample, ±[a, b] for a list
  * figure's half-widths, - when not a number. */
 static void interval(FILE *out, const json_t *f)
 {
@@ -275,8 +356,14 @@ static void interval(FILE *out, const json_t *f)
         fputs("-", out);
         return;
     }
-    fprintf(out, "&#177;%.3g", json_number_value(ci));
     const char *unit = str_or(f, "unit", "");
+    if (gs_html_unit_is_bytes(unit) && json_number_value(ci) > 0) {
+        char bytes[48];   /* in the unit people read sizes in, as the value is */
+        gs_html_format_bytes(json_number_value(ci), bytes, sizeof bytes);
+        fprintf(out, "&#177;%s", bytes);
+        return;
+    }
+    fprintf(out, "&#177;%.3g", json_number_value(ci));
     if (*unit && json_number_value(ci) > 0) {
         fputc(' ', out);
         gs_html_escape(out, unit);
@@ -288,9 +375,7 @@ static void figure_row(FILE *out, const char *name, const json_t *f)
     char value[1024];
     gs_report_format_value(f, value, sizeof value);
     bool nd = !json_object_get(f, "value") || json_is_null(json_object_get(f, "value"));
-    fputs("<tr title=\"method: ", out);
-    gs_html_escape(out, str_or(f, "method", "not recorded"));
-    fputs("\"><td class=\"name\">", out);
+    fputs("<tr><td class=\"name\">", out);
     gs_html_escape(out, name);
     fprintf(out, "</td><td class=\"value%s\">", nd ? " nd" : "");
     gs_html_escape(out, value);
@@ -308,7 +393,8 @@ static void figures_table(FILE *out, const json_t *p)
 {
     const char *name;
     json_t *f;
-    fputs("<table class=\"figures\">\n<thead><tr><th>figure</th><th>value</th><th>ci95</th>"
+    fputs("<table class=\"figures\"><colgroup><col class=\"name\"><col class=\"value\">"
+          "<col class=\"ci95\"><col class=\"n\"><col class=\"method\"></colgroup>\n<thead><tr><th>figure</th><th>value</th><th>ci95</th>"
           "<th>n</th><th>method</th></tr></thead>\n<tbody>\n", out);
     json_object_foreach(json_object_get(p, "figures"), name, f)
         figure_row(out, name, f);
@@ -358,19 +444,6 @@ static void warnings(FILE *out, const json_t *p)
     fputs("</ul>\n", out);
 }
 
-static void plots(FILE *out, const json_t *p, size_t index, const char *title)
-{
-    const char *name;
-    json_t *s;
-    size_t j = 0;
-    json_object_foreach(json_object_get(p, "series"), name, s) {
-        char id[64], plot_title[512];
-        snprintf(id, sizeof id, "plot-%zu-%zu", index, j++);
-        snprintf(plot_title, sizeof plot_title, "%s: %s", title, name);
-        gs_html_plot(out, s, plot_title, id);
-    }
-}
-
 static void record(FILE *out, const json_t *p, size_t index)
 {
     char title[400];
@@ -386,7 +459,7 @@ static void record(FILE *out, const json_t *p, size_t index)
     }
     figures_table(out, p);
     warnings(out, p);
-    plots(out, p, index, title);
+    gs_html_record_series(out, p, index, title);
     fputs("</section>\n", out);
 }
 
@@ -413,8 +486,9 @@ int gs_report_html(FILE *out, const json_t *doc, gs_error *err)
     if (!json_is_object(doc))
         return gs_fail(err, GS_ERR_INPUT, "not a result document (not a JSON object)");
     head(out, doc);
-    header(out, doc);
-    records(out, doc);
+    heading(out, doc);
+    overview(out, doc);
+    gs_html_key_plots(out, doc);
     int rc = summary(out, doc, err);
     if (rc)
         return rc;
@@ -423,6 +497,7 @@ int gs_report_html(FILE *out, const json_t *doc, gs_error *err)
     const json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)
         record(out, p, i);
+    header(out, doc);
     fputs("</body>\n</html>\n", out);
     if (fflush(out) != 0 || ferror(out))
         return gs_fail(err, GS_ERR_IO, "cannot write the HTML report");

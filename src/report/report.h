@@ -77,9 +77,15 @@ typedef int (*gs_series_fn)(const char *dir, const char *base, const json_t *ser
 int gs_report_each_series(const json_t *doc, const char *dir, bool numbered, gs_series_fn fn,
                           void *ctx, gs_error *err);
 
-/* One PNG per series, made by gnuplot, with its data file and script, into dir (created if
- * missing); *count gets the number of plots. */
-int gs_report_plots(const json_t *doc, const char *dir, int *count, gs_error *err);
+/* PNGs made by gnuplot, each with its data file and script, into dir (created if missing): of
+ * every series when all is set, else of the curated ones (staircases, average-mode sweeps,
+ * bandwidth, roofline, bank sweeps, clock); *count gets the number of plots. */
+int gs_report_plots(const json_t *doc, const char *dir, bool all, int *count, gs_error *err);
+
+/* The Eq. 6 curve of a random-walk record's fit figures for space ("global": its
+ * global_latencies_cycles, global_capacities_bytes, global_step_sharpness) over the sizes of
+ * data, as a new series {x, y}; NULL when the figures are not there. */
+json_t *gs_report_eq6_curve(const json_t *walk, const json_t *data, const char *space);
 
 /* Write text as a gnuplot string expression of single-quoted strings, a quote joined in as "'"
  * ('it'."'".'s'), control characters as spaces (gnuplot substitutes nothing inside single

@@ -81,13 +81,21 @@ def check(cond, what):
     return cond
 
 
+MEASURE = ('document.body.setAttribute("data-scroll-width",'
+           'document.documentElement.scrollWidth)')
+
+
 def safe(root):
     for n in root.walk():
+        if n.tag == "script" and n.attrs.get("id") == "gs-measure" and n.text() == MEASURE:
+            continue   # the test's own width probe (tests/e2e/html_browser.sh), not the page's
         check(n.tag not in FORBIDDEN, f"forbidden element <{n.tag}>")
         if n.tag == "style":
             check("url(" not in n.text() and "@import" not in n.text(), "style loads something")
         for name, value in n.attrs.items():
             check(not name.startswith("on"), f"event handler attribute {name} on <{n.tag}>")
+            if n.tag == "body" and name == "data-scroll-width":
+                continue
             check(name not in ("src", "srcdoc", "xlink:href", "formaction", "style"),
                   f"attribute {name} on <{n.tag}>")
             if name == "href":
@@ -109,13 +117,33 @@ def check_plot(svg, where, name, series):
     paths = list(svg.find("path", cls="line"))
     if want == 0:
         return
-    if not check(len(paths) == 1, f"{where}: {len(paths)} line paths"):
+    if not check(len(paths) == 1, f"{where}: {len(paths)} data line paths"):
         return
     visits = len(re.findall(r"[ML]", paths[0].attrs.get("d", "")))
     check(visits == want, f"{where}: the line visits {visits} points of {want}")
     if want <= 400:
         points = len(list(svg.find("circle", cls="point")))
         check(points == want, f"{where}: {points} point markers of {want}")
+
+
+def check_overlay(sec, where, name, series):
+    """A fit or ci95 series is drawn onto the plot of the series it belongs to: as a dashed fit
+    line visiting its points, or as error bars."""
+    log = False
+    for svg in sec.find("svg", cls="plot"):
+        log = svg.attrs.get("data-xscale") == "log2"
+        want = plottable(series, log)
+        for g in svg.find("g", cls="legend"):
+            if g.text() == name:
+                fits = [p for p in svg.find("path", cls="fit")]
+                ok = any(len(re.findall(r"[ML]", p.attrs.get("d", ""))) == want for p in fits)
+                check(ok, f"{where}: fit {name!r} is not drawn with its {want} points")
+                return
+        fig = svg.parent
+        if "ci95" in name and fig is not None and "error bars" in fig.text() \
+                and name.replace("_ci95", "").replace("ci95_", "") in fig.text():
+            return
+    check(False, f"{where}: series {name!r} has no plot and is drawn on none")
 
 
 def check_record(root, i, rec):
@@ -134,13 +162,48 @@ def check_record(root, i, rec):
         check(names == list(rec.get("figures", {})), f"{where}: figure rows {names}")
     for j, (name, series) in enumerate((rec.get("series") or {}).items()):
         svgs = list(sec.find("svg", id_=f"plot-{i}-{j}"))
-        if check(len(svgs) == 1, f"{where}: series {name!r} has {len(svgs)} plots"):
+        if svgs:
+            check(len(svgs) == 1, f"{where}: series {name!r} has {len(svgs)} plots")
             check_plot(svgs[0], f"{where} series {name!r}", name, series)
+        else:
+            check_overlay(sec, f"{where} series {name!r}", name, series)
     for w in rec.get("warnings") or []:
         check(any(li.text() == "warning: " + w for li in sec.find("li")), f"{where}: warning {w!r}")
     if rec.get("message"):
         check(any(p.text() == rec["message"] for p in sec.find("p", cls="message")),
               f"{where}: message")
+
+
+def check_overview(root, doc):
+    """The first screen: the hierarchy diagram, the staircase and the roofline, each drawn when
+    the document has its record, a line saying what is missing when not."""
+    probes = doc.get("probes") or []
+    names = {p.get("name") for p in probes}
+    diagram = next(root.find("svg", id_="hierarchy"), None)
+    if check(diagram is not None, "no hierarchy diagram"):
+        text = diagram.text()
+        for box in ("SM", "shared memory", "L1 data", "texture", "constant L1", "L2", "DRAM",
+                    "L1 TLB", "L2 TLB"):
+            check(box in text, f"hierarchy diagram lacks {box!r}")
+    walk = next((p for p in probes if p.get("name") == "random-walk"), None)
+    stair = next(root.find(id_="chart-staircase"), None)
+    if check(stair is not None, "no staircase chart"):
+        if walk and (walk.get("series") or {}).get("global_walk"):
+            check(stair.tag == "svg" and len(list(stair.find("path", cls="line"))) == 1
+                  and len(list(stair.find("path", cls="fit"))) == 1,
+                  "staircase: the walk and its Eq. 6 fit are not both drawn")
+        elif "cache" not in names:
+            check(stair.tag == "p", "staircase drawn without a record")
+    roof = next(root.find(id_="chart-roofline"), None)
+    rec = next((p for p in probes if p.get("name") == "roofline"), None)
+    if check(roof is not None, "no roofline chart") and rec:
+        types = [n for n in rec.get("series") or {} if n.endswith("_by_block_size")]
+        check(roof.tag == "svg" and len(list(roof.find("path", cls="line"))) == len(types),
+              f"roofline: {len(types)} instruction types not all drawn")
+    order = [n.attrs.get("id") for n in root.walk() if n.attrs.get("id") in
+             ("hierarchy", "chart-staircase", "chart-roofline", "plots", "summary")]
+    check(order[:3] == ["hierarchy", "chart-staircase", "chart-roofline"],
+          f"the first screen's order is {order}")
 
 
 def main():
@@ -165,6 +228,7 @@ def main():
         if check(sec is not None, "no environment section"):
             keys = {th.text() for th in sec.find("th")}
             check(set(env) <= keys, f"environment keys missing: {set(env) - keys}")
+    check_overview(root, doc)
     probes = doc.get("probes") or []
     check(len(list(root.find("section", cls="probe"))) == len(probes), "probe section count")
     for i, rec in enumerate(probes):

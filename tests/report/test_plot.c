@@ -1,7 +1,8 @@
 /* Tests of src/report/plot.c: text from a hostile document (probe, level and series names, labels
  * and units holding backquotes, quotes, newlines, system("..."), ';touch X;') and a hostile plot
  * folder name never runs a command, and the plots are still drawn; gnuplot's own quoting is
- * checked against the real gnuplot. Needs gnuplot (scripts/setup.sh installs gnuplot-nox). */
+ * checked against the real gnuplot; by default only the curated series are drawn, byte axes with
+ * binary tick labels and y from zero (--all draws every series). Needs gnuplot (scripts/setup.sh installs gnuplot-nox). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <limits.h>
@@ -93,7 +94,7 @@ static void hostile_text_runs_nothing(void **state)
     int count = 0;
     gs_error err;
     gs_error_clear(&err);
-    int rc = gs_report_plots(doc, out, &count, &err);
+    int rc = gs_report_plots(doc, out, true, &count, &err);
     json_decref(doc);
     assert_int_equal(chdir(cwd), 0);
     if (rc)
@@ -163,12 +164,96 @@ static void failures_are_reported(void **state)
     assert_non_null(strstr(err.msg, "cannot run /nonexistent/gnuplot"));
 }
 
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The cache's average-mode sweep is curated, a pipeline series is not: one plot, then two with
+ * all; the sweep's x ticks are binary sizes at powers of two, a few apart, and y starts at 0. */
+static void curated_plots_and_byte_ticks(void **state)
+{
+    (void)state;
+    json_t *doc = json_pack(
+        "{s:s, s:[{s:s, s:{s:s}, s:{}, s:{s:{s:s, s:s, s:s, s:s, s:[i,i,i,i,i], s:[f,f,f,f,f]}},"
+        " s:s, s:[]}, {s:s, s:{}, s:{s:{s:[i,i], s:[i,i]}}, s:s, s:[]}]}",
+        "schema", "gpusonar/1", "probes",
+        "name", "cache", "params", "level", "l1", "figures", "series", "average_sweep",
+        "x_label", "footprint", "x_unit", "B", "y_label", "latency", "y_unit", "cycles",
+        "x", 4096, 65536, 1048576, 16777216, 268435456, "y", 30.0, 31.0, 200.0, 210.0, 600.0,
+        "status", "ok", "warnings",
+        "name", "pipeline", "figures", "series", "fadd_ilp1_cpi", "x", 1, 2, "y", 3, 4,
+        "status", "ok", "warnings");
+    assert_non_null(doc);
+    char out[PATH_MAX], all[PATH_MAX], gp[PATH_MAX + 64];
+    snprintf(out, sizeof out, "%s/curated", root);
+    snprintf(all, sizeof all, "%s/all", root);
+    int count = 0;
+    gs_error err;
+    gs_error_clear(&err);
+    if (gs_report_plots(doc, out, false, &count, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(count, 1);
+    assert_int_equal(pngs_in(out), 1);
+    if (gs_report_plots(doc, all, true, &count, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(count, 2);
+    assert_int_equal(pngs_in(all), 2);
+    json_decref(doc);
+    snprintf(gp, sizeof gp, "%s/0-cache-l1-average_sweep.gp", out);
+    const char *script = read_text(gp);
+    assert_non_null(strstr(script, "set xtics (\"4 KiB\" 4096, \"64 KiB\" 65536, \"1 MiB\" "
+                                   "1048576, \"16 MiB\" 16777216, \"256 MiB\" 268435456)"));
+    assert_non_null(strstr(script, "set yrange [0:*]"));
+}
+
+/* A curated series gets what was measured alongside it: the bank sweep its intervals as error
+ * bars (a third data column) and its fit as a second line from its own data file; the fit and
+ * interval series get no plot of their own. */
+static void overlays_on_curated_plots(void **state)
+{
+    (void)state;
+    json_t *doc = json_pack(
+        "{s:s, s:[{s:s, s:{}, s:{s:{s:[i,i,i], s:[f,f,f]}, s:{s:[i,i,i], s:[f,f,f]},"
+        " s:{s:[i,i,i], s:[f,f,f]}}, s:s, s:[]}]}",
+        "schema", "gpusonar/1", "probes", "name", "smem-banks", "figures", "series",
+        "latency_w4", "x", 1, 2, 3, "y", 20.0, 22.0, 24.0,
+        "latency_ci95_w4", "x", 1, 2, 3, "y", 0.5, 0.0, 1.5,
+        "fit_w4", "x", 1, 2, 3, "y", 20.1, 22.0, 23.9, "status", "ok", "warnings");
+    assert_non_null(doc);
+    char out[PATH_MAX], path[PATH_MAX + 64];
+    snprintf(out, sizeof out, "%s/banks", root);
+    int count = 0;
+    gs_error err;
+    gs_error_clear(&err);
+    if (gs_report_plots(doc, out, false, &count, &err))
+        fail_msg("%s", err.msg);
+    json_decref(doc);
+    assert_int_equal(count, 1);
+    snprintf(path, sizeof path, "%s/0-smem-banks-latency_w4.dat", out);
+    assert_string_equal(read_text(path), "1 20 0.5\n2 22 0\n3 24 1.5\n");
+    snprintf(path, sizeof path, "%s/0-smem-banks-latency_w4-fit.dat", out);
+    assert_string_equal(read_text(path), "1 20.1\n2 22\n3 23.9\n");
+    snprintf(path, sizeof path, "%s/0-smem-banks-latency_w4.gp", out);
+    const char *script = read_text(path);
+    assert_non_null(strstr(script, "using 1:2:3 with yerrorbars"));
+    assert_non_null(strstr(script, "'0-smem-banks-latency_w4-fit.dat' using 1:2 with lines"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(hostile_text_runs_nothing, make_root, remove_root),
         cmocka_unit_test_setup_teardown(quoted_strings_survive_gnuplot, make_root, remove_root),
         cmocka_unit_test_setup_teardown(failures_are_reported, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(curated_plots_and_byte_ticks, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(overlays_on_curated_plots, make_root, remove_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

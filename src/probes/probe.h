@@ -97,10 +97,6 @@ int gs_probe_pchase_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_pchase_opts[];
 extern const int gs_probe_pchase_opt_count;
 
-int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_cache_opts[];
-extern const int gs_probe_cache_opt_count;
-
 int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err);
 extern const gs_opt gs_probe_global_patterns_opts[];
 extern const int gs_probe_global_patterns_opt_count;

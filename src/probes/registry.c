@@ -1,5 +1,6 @@
 /* The probe registry: one row per probe, in the order the full report runs them. Adding a probe
  * is one row here plus its file (CONTRIBUTING.md, "Style", after git's command table). */
+#include "probes/cache/cache.h"
 #include "probes/probe.h"
 
 const gs_probe_def gs_probes[] = {

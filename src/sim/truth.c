@@ -1,6 +1,6 @@
 /* The truth of a simulator model, named as the probes name their figures (truth.h): the cache
  * probe's records per level and TLB level (which level each target reaches follows the probe's
- * targets in src/probes/cache.c: l1 = path ca, tex = tex, ro = nc, l2 = cg, const1.. = the const
+ * targets in src/probes/cache/cache.c: l1 = path ca, tex = tex, ro = nc, l2 = cg, const1.. = the const
  * path's levels smaller than the constant space), smem-banks, pipeline and clock. It reads the
  * parsed model (memory.h, banks.h, the pipeline accessor), never the probes' results. */
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end test of the L2's sets, ways and mapping from prime+probe eviction sets
-# (docs/methods.md "cache", "L2 sets and ways"; src/probes/cache_l2_structure.c, the backend's
+# (docs/methods.md "cache", "L2 sets and ways"; src/probes/cache/l2_structure.c, the backend's
 # evict operation), run as on the card: `cache --target l2 --structure average --thorough`, the
 # L2 too large for the trace buffer. Each figure is held to the model's truth: ways exact; sets
 # within their ci95 (the capacity's spread in sets; 0 where the capacity or the XOR fit makes

@@ -1,4 +1,4 @@
-/* Unit tests of cw_group_reduce (src/probes/cache_avg_structure.c), the group reduction of the
+/* Unit tests of cw_group_reduce (src/probes/cache/avg_structure.c), the group reduction of the
  * eviction-set searches: a fake verdict over numbered lines, a set of W "mates" of which any W
  * miss. With exact verdicts the reduction leaves exactly the mates; with a verdict that lies
  * once ("still misses" after a mate was dropped) it takes the drop back and still leaves exactly
@@ -10,7 +10,7 @@
 
 #include "gs_test.h"
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define N 4096
 #define W 16

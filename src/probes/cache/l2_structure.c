@@ -21,7 +21,7 @@
 #include "analysis/evict_verdict.h"
 #include "analysis/gf2.h"
 #include "analysis/stats.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define L2E_DRAWS 3              /* reductions from independent pools and targets; all agree */
 #define L2E_POOL_FACTOR 2        /* pool lines: 2 x the capacity's (2 x ways per set, evenly) */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/gf2.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define XM_MAX_BATCH 32     /* candidate lines walked with the set's other ways at once */
 #define XM_MAX_WALKS 1500   /* walks of the whole search, at most */

@@ -3,11 +3,11 @@
  * overflowed (and their latency is the miss latency); adding blocks one at a time, the missing
  * blocks jump by ways + 1 when a new set overflows, which lists unequal sets (the L2 TLB's
  * 17 + 6 x 8) and tells a modulo mapping from a hashed one. Used where the index is not a bit
- * selection (cache_mapping.c). */
+ * selection (cache/mapping.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define CW_OVERFLOW_STEPS 64   /* blocks added past capacity, at most, to list the sets */
 

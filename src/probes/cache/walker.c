@@ -3,13 +3,13 @@
  * latency of every access, kept in shared memory) and in the average mode of Listing 2 (one
  * average over many accesses). It holds the trace buffer, the shared-memory budget every chase of
  * a study holds, and the steady-state conflict verdict every method asks it for. Every other
- * cache_*.c file reaches the device only through these functions. */
+ * file of src/probes/cache/ reaches the device only through these functions. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/chain.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 #include "util/interrupt.h"
 #include "util/u64set.h"
 

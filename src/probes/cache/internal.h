@@ -2,18 +2,18 @@
  * its row in registry.c). The probe is split along its methods, one file each, named by what it
  * finds:
  *   cache.c               targets, options, and the order of the methods for one target
- *   cache_walker.c        the walker: fine-grained (Listing 4) and average chases (Listing 2)
- *   cache_level.c         one level, fine-grained, in the order of section 3.2
- *   cache_capacity.c      capacity: fine-grained and average-mode footprint sweeps (3.2 (1))
- *   cache_line.c          fetch granularity (sector) and the L2 line in average mode (3.2 (2))
- *   cache_sets.c          the overflowing set; sets and ways from blocks added past capacity
- *   cache_mapping.c       set-index bits and the bit-select geometry (3.2 (3), Fig. 12)
- *   cache_policy.c        replacement policy (3.2 (4), Fig. 8)
- *   cache_avg_structure.c line, sets, ways, mapping of an L1 from average-mode walks
- *   cache_cross_check.c   fine-grained levels checked by average-mode sweeps; the L2's near part
- *   cache_trace_budget.c  the shared memory every chase holds; L1 size per carve-out
- *   cache_tlb.c           TLBs in average mode, and the check of the fine-grained TLB level
- *   cache_record.c        one result record per level
+ *   cache/walker.c        the walker: fine-grained (Listing 4) and average chases (Listing 2)
+ *   cache/level.c         one level, fine-grained, in the order of section 3.2
+ *   cache/capacity.c      capacity: fine-grained and average-mode footprint sweeps (3.2 (1))
+ *   cache/line.c          fetch granularity (sector) and the L2 line in average mode (3.2 (2))
+ *   cache/sets.c          the overflowing set; sets and ways from blocks added past capacity
+ *   cache/mapping.c       set-index bits and the bit-select geometry (3.2 (3), Fig. 12)
+ *   cache/policy.c        replacement policy (3.2 (4), Fig. 8)
+ *   cache/avg_structure.c line, sets, ways, mapping of an L1 from average-mode walks
+ *   cache/cross_check.c   fine-grained levels checked by average-mode sweeps; the L2's near part
+ *   cache/trace_budget.c  the shared memory every chase holds; L1 size per carve-out
+ *   cache/tlb.c           TLBs in average mode, and the check of the fine-grained TLB level
+ *   cache/record.c        one result record per level
  * Section numbers are those of the memory-hierarchy paper (Mei et al., "Benchmarking the Memory
  * Hierarchy of Modern GPUs"). Everything here talks to the backend only through chase plans. */
 #ifndef GS_PROBES_CACHE_INTERNAL_H
@@ -56,7 +56,7 @@ typedef enum cw_mapping {
     CW_MAP_XOR                /* index bit i = parity(address & xor_masks[i]) (analysis/gf2.h) */
 } cw_mapping;
 
-/* TLB walks alias physical memory, which a backend may round up to this (cache_walker.c,
+/* TLB walks alias physical memory, which a backend may round up to this (cache/walker.c,
  * stagger): two elements of one TLB chain must differ modulo it. */
 #define CW_ALIAS_PERIOD (2ull << 20)
 
@@ -104,7 +104,7 @@ typedef struct cw_policy_trace {  /* block and latency of the first accesses of 
 
 typedef struct cw_level {
     bool tlb;
-    /* the L2's eviction curve (cache_l2_structure.c): share of targets evicted against the
+    /* the L2's eviction curve (cache/l2_structure.c): share of targets evicted against the
      * pool's bytes; n 0: not measured */
     double evict_curve_x[CW_EVICT_CURVE_POINTS], evict_curve_y[CW_EVICT_CURVE_POINTS];
     size_t evict_curve_n;
@@ -185,7 +185,7 @@ int cw_walker_init(cw_walker *w, gs_probe_ctx *ctx, gs_space space, gs_load_path
 int cw_walker_set_smem(cw_walker *w, uint64_t smem_bytes, gs_error *err);
 void cw_walker_free(cw_walker *w);
 
-/* ---- fine-grained chases (cache_walker.c) ---------------------------------------------------- */
+/* ---- fine-grained chases (cache/walker.c) ---------------------------------------------------- */
 
 /* One chase of chain (len entries) with warmup whole passes, recording up to record latencies in
  * w->lat (*got of them). TLB walks alias physical memory. */
@@ -224,7 +224,7 @@ int cw_conflict_got(cw_walker *w, const uint64_t *chain, size_t len, bool *yes, 
 int cw_group_conflict(cw_walker *w, const uint64_t *members, size_t m, bool *yes,
                       gs_error *err);
 
-/* ---- the steps of one level (cache_capacity.c, cache_sets.c, cache_line.c, cache_mapping.c) -- */
+/* ---- the steps of one level (cache/capacity.c, cache/sets.c, cache/line.c, cache/mapping.c) -- */
 
 /* Capacity: double footprints from start until a conflict, then bisect; lo fits. Sets
  * lv->size_bytes, or lv->why_structure when nothing misses up to bound. */
@@ -262,7 +262,7 @@ int cw_infer_level(cw_walker *w, unsigned depth, uint64_t prev_size_bytes,
 int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
                     unsigned depth, gs_error *err);
 
-/* ---- average-mode walks (cache_walker.c, cache_capacity.c, cache_line.c, cache_tlb.c, ...) --- */
+/* ---- average-mode walks (cache/walker.c, cache/capacity.c, cache/line.c, cache/tlb.c, ...) --- */
 
 #define CW_AVG_MAX_LEVELS 4
 
@@ -362,7 +362,7 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 #define CW_TLB_STEP_REL 0.01
 #define CW_TLB_PENALTY_REPS 5   /* the first level's penalty: walks at entries + 1 and 1 region */
 
-/* The second TLB level in average mode (cache_tlb_second.c, docs/methods.md "TLBs"): counts of
+/* The second TLB level in average mode (cache/tlb_second.c, docs/methods.md "TLBs"): counts of
  * regions that fit (no second step over the first level's misses) at strides of odd multiples of
  * the first level's page (1, 3, 17, 67, 257 pages) give entries and coverage (analysis/tlb_reach.h);
  * counts at 2, 4, 8 ... x coverage give sets and ways (or fully associative). Where the odd
@@ -438,12 +438,12 @@ typedef struct cw_avg_tlb_result {
 
 int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err);
 
-/* L2 line in average mode (cache_line.c, cw_avg_line): from walks of 1.5 x capacity_bytes / s
+/* L2 line in average mode (cache/line.c, cw_avg_line): from walks of 1.5 x capacity_bytes / s
  * elements, one per s-byte slot, s doubling from min_stride; 0 when not seen. */
 int cw_avg_line(cw_walker *w, uint64_t capacity_bytes, double hit_cycles, double next_cycles,
                 uint64_t min_stride, uint64_t *line_bytes, gs_error *err);
 
-/* Ways from stride walks in average mode (cache_avg_structure.c, cw_avg_fits): for strides S
+/* Ways from stride walks in average mode (cache/avg_structure.c, cw_avg_fits): for strides S
  * doubling from 2 x line up to CW_FIT_MAX_STRIDE (a larger stride puts few elements on each 2 MB
  * page and brings TLB misses into the average), fit[i] = the most blocks at stride S that a cyclic walk
  * holds with its average within 10 % of hit_cycles (0: more than CW_FIT_MAX_BLOCKS). Under a
@@ -465,7 +465,7 @@ int cw_avg_fits(cw_walker *w, uint64_t line_bytes, double hit_cycles, cw_avg_fit
  * budget); returns an error code. */
 typedef int (*cw_misses_fn)(void *ctx, const uint64_t *lines, size_t n, bool *yes, bool *more,
                             gs_error *err);
-/* The group reduction of eviction-set searches (cache_avg_structure.c): groups of s[0..*m) are
+/* The group reduction of eviction-set searches (cache/avg_structure.c): groups of s[0..*m) are
  * dropped while the rest still misses, in finer groups when none can go, until no single line
  * can or misses says *more false; t holds *m scratch lines. Where no group can go and the lines
  * left no longer miss (a verdict flipped and dropped lines the miss needed), the last drop goes
@@ -493,7 +493,7 @@ typedef int (*cw_in_set_fn)(void *ctx, const uint64_t *set, size_t m, uint64_t x
 /* The highest address bit cw_xor_index moves a line by: 16 x the capacity (device memory), at
  * most bit 40, below the walker's bound in the other spaces. */
 unsigned cw_xor_top_bit(const cw_walker *w, uint64_t size_bytes);
-/* The set index as XOR masks of address bits (gs_gf2; cache_avg_structure.c): lines set[0] ^ v,
+/* The set index as XOR masks of address bits (gs_gf2; cache/avg_structure.c): lines set[0] ^ v,
  * v of one or two bits from the line's up to cw_xor_top_bit, judged by in_set against ways + 1
  * lines of one set; the masks are the null space of the differences that stay in the set and
  * of known[0..n_known) (differences of lines found in one set: a hash of three or more bits
@@ -530,7 +530,7 @@ static inline void cw_bands_add(cw_bands *b, bool yes, double v)
     (*n)++;
 }
 
-/* The set index as XOR masks from lines of one set found by group tests (cache_xor_members.c):
+/* The set index as XOR masks from lines of one set found by group tests (cache/xor_members.c):
  * set[0..m) are ways + 1 lines of one set, candidates lie below bit top. On success lv->mapping
  * is CW_MAP_XOR with the masks; else why says what stopped it. */
 int cw_xor_members(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
@@ -538,7 +538,7 @@ int cw_xor_members(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, ui
 
 /* ---- the probe's steps for one target (cache.c calls them in order) -------------------------- */
 
-/* Records (cache_record.c): a record for level depth of target t with the parameters every level
+/* Records (cache/record.c): a record for level depth of target t with the parameters every level
  * carries; a level's whole record; a level not determined (why). */
 gs_probe_out *cw_level_record(gs_probe_ctx *ctx, const target_def *t, unsigned depth);
 gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
@@ -546,7 +546,7 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
 void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                        const char *why);
 
-/* Trace budget (cache_trace_budget.c): the shared memory and carve-out preference every chase of
+/* Trace budget (cache/trace_budget.c): the shared memory and carve-out preference every chase of
  * an L1-like target holds (*pinned false, with why, when none leaves the L1 as it is), from sw0,
  * the sweep with no shared memory held; and the series of the L1 size per carve-out. */
 int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
@@ -555,7 +555,7 @@ int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
 int cw_add_carveout_series(gs_probe_ctx *ctx, cw_walker *w, uint64_t bound,
                            uint64_t stride_bytes, gs_probe_out *p, gs_error *err);
 
-/* Cross-checks (cache_cross_check.c): the fine-grained level against an average-mode footprint
+/* Cross-checks (cache/cross_check.c): the fine-grained level against an average-mode footprint
  * sweep (into sw); keeping only what the average sweep measured; the L2's near-part figures. */
 extern const char cw_avg_miss_m[];   /* method of a miss penalty from average-mode plateaus */
 int cw_cross_check(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t bound,
@@ -564,25 +564,25 @@ void cw_adopt_average(cw_level *lv, const cw_avg_level *a, double beyond_cycles,
                       uint64_t fetch_bytes, const char *why);
 void cw_add_near_figures(gs_probe_ctx *ctx, gs_probe_out *p, const cw_avg_sweep *sw);
 
-/* The L2 hit latency from every SM (cache_sm_latency.c): an average walk inside the L2 pinned to
+/* The L2 hit latency from every SM (cache/sm_latency.c): an average walk inside the L2 pinned to
  * each SM, two passes; series hit_latency_by_sm and the hit_latency_sm_* figures on p. */
 int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_avg_sweep *sw,
                      gs_error *err);
 
-/* Structure in average mode (cache_avg_structure.c): line, sets, ways, mapping and policy of an
+/* Structure in average mode (cache/avg_structure.c): line, sets, ways, mapping and policy of an
  * L1-like level whose fine-grained structure was not determined; fits gets the ways_by_stride
  * series. */
 int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
                      cw_avg_fits_result *fits, gs_error *err);
 
-/* The L2's size in average mode, partition-aware (cache_l2_size.c): a bisection on the
+/* The L2's size in average mode, partition-aware (cache/l2_size.c): a bisection on the
  * miss excess (a walk less the same lines visited twice in a row) from lv->size_bytes (the
  * sweep's), then extrapolated to where the excess starts; sets lv->size_bytes, size_method and
  * size_interval_bytes. cw_add_l2_size_figures records the interval. */
 int cw_l2_size(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 void cw_add_l2_size_figures(gs_probe_out *p, const cw_level *lv);
 
-/* The L2's end from above (cache_l2_size.c): the smallest footprint whose random walk misses on
+/* The L2's end from above (cache/l2_size.c): the smallest footprint whose random walk misses on
  * every access (its average within noise of the plateau behind the L2), bisected between the
  * sweep's points. A capacity lies below it under any policy that evicts only from a full set.
  * Where it lies more than a quarter past the sweep's end (lv->size_bytes) the end is gradual:
@@ -597,7 +597,7 @@ int cw_l2_full_miss(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, uint64_t
 int cw_l2_miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *twice,
                       double *excess, double *hit, gs_error *err);
 
-/* The L2's ways, sets and mapping from eviction sets found by prime+probe (cache_l2_structure.c,
+/* The L2's ways, sets and mapping from eviction sets found by prime+probe (cache/l2_structure.c,
  * docs/methods.md "L2 sets and ways"; the backend's evict operation): three pools of random
  * lines, twice the capacity, each reduced to the lines that still evict a target; ways = their
  * count where three agree, sets = capacity / (ways x line), the XOR index where the sets are a
@@ -605,7 +605,7 @@ int cw_l2_miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *t
  * determined (why). sw gives the far partition's hit where it saw two L2 plateaus. */
 int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
 
-/* TLBs (cache_tlb.c): the fine-grained first level checked against average-mode stride walks
+/* TLBs (cache/tlb.c): the fine-grained first level checked against average-mode stride walks
  * (*ok false, with lv->why_structure, when they disagree; r gets the walks); the records made
  * from those walks when the fine-grained level is refuted (or --structure average). */
 int cw_tlb_check(cw_walker *w, cw_level *lv, cw_avg_tlb_result *r, bool *ok, gs_error *err);

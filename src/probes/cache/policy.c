@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 /* Policy chains start with a priming element d in block 0's line and then block 0 itself: the
  * first access of a cold chase may miss a TLB and leave the cache unfilled (Fermi's L1). If block

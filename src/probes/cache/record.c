@@ -4,7 +4,7 @@
  * figure with the method that made it, or "not determined" with why. */
 #include <math.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define SECTOR_UNIT_BYTES 32  /* the smallest unit NVIDIA's memory system moves (a request's
                                  sector; no NVIDIA cache tracks less) */
@@ -224,4 +224,15 @@ void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
     gs_probe_out *p = cw_level_record(ctx, t, depth);
     gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "%s", why);
     gs_probe_status(p, "ok", NULL);
+}
+
+/* The page stays not determined: stride walks see the region one entry covers. */
+void cw_page_nd(gs_probe_out *p, uint64_t region_bytes)
+{
+    gs_figure_nd(p, "page_bytes", "B", "stride walks over aliased memory", "stride walks see the "
+                 "region one entry of the first level covers (%llu B, coverage_bytes); a smaller "
+                 "page, an entry holding the translations of several pages, reads the same (the "
+                 "same walks over a region whose pages are mapped to scattered physical pages "
+                 "would decide it: an entry that holds contiguous pages then covers one)",
+                 (unsigned long long)region_bytes);
 }

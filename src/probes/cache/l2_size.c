@@ -1,5 +1,5 @@
 /* The L2's size in average mode, partition-aware (docs/methods.md, "cache", "L2 size"):
- * a footprint sweep's plateau (cache_cross_check.c) ends where the average latency leaves the
+ * a footprint sweep's plateau (cache/cross_check.c) ends where the average latency leaves the
  * plateau by 10 %, which a mix of near and far hits and a gradual step push past the capacity
  * (the H100's 52 642 688 B against the driver's 52 428 800 B; the H200's 69 MB against 60 MB).
  * Here hit or miss is never read from one latency threshold: each walk over lines T is paired
@@ -8,14 +8,14 @@
  * x (miss penalty) whatever mix of near and far lines T holds, so a far hit is not read as a
  * miss. The capacity is bisected on that excess, then the excess just past it is extrapolated
  * back to zero (it grows linearly with the lines past the capacity: each one overflows one set).
- * Sets and ways of the L2 come from eviction sets under the same excess (cache_l2_structure.c). */
+ * Sets and ways of the L2 come from eviction sets under the same excess (cache/l2_structure.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/stats.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define L2_MAX_LINES (1ull << 19)   /* lines of one walk, at most (walks of up to 2^20 elements) */
 

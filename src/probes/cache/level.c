@@ -1,15 +1,15 @@
 /* One level, fine-grained: the steps of section 3.2 of the memory-hierarchy paper in their order
  * (docs/methods.md, "cache", steps 1-9): the hit band from a trace that fits, the capacity
- * (cache_capacity.c), the overflowing set and its miss latency (cache_sets.c), the fetch
- * granularity (cache_line.c), the set-index bits and a bit-select geometry (cache_mapping.c), or
- * sets from the growth of missing blocks (cache_sets.c), then the replacement policy
- * (cache_policy.c). */
+ * (cache/capacity.c), the overflowing set and its miss latency (cache/sets.c), the fetch
+ * granularity (cache/line.c), the set-index bits and a bit-select geometry (cache/mapping.c), or
+ * sets from the growth of missing blocks (cache/sets.c), then the replacement policy
+ * (cache/policy.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 static int learn_band(cw_walker *w, const uint64_t *chain, size_t len, gs_error *err)
 {

@@ -6,7 +6,7 @@
  * sector, the line and the near and far parts one SM sees. */
 #include <stdio.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 static const char avg_size_m[] = "end of the level's latency plateau in an average-mode footprint "
                                  "sweep (random cyclic walk, no trace in shared memory; footprints "

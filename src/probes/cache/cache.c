@@ -12,13 +12,14 @@
  * leaves it. Where they still disagree the average-mode figures are reported and the rest is
  * "not determined". The l1 record also gets the L1 size per shared-memory carve-out.
  * This file holds the targets, the options and the order in which the methods run for one
- * target; each method is a file of its own (cache_internal.h lists them). It only builds chase
+ * target; each method is a file of its own (cache/internal.h lists them). It only builds chase
  * plans, so it runs unchanged on every backend.
  * Usage: gpusonar run cache --target l1|tex|ro|l2|const|tlb|all */
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/cache.h"
+#include "probes/cache/internal.h"
 #include "util/interrupt.h"
 #include "util/profile.h"
 

@@ -2,7 +2,7 @@
  * Fine-grained: footprints double, then bisect, judged by steady-state traces, with slow hits (a
  * far L2 partition, a TLB miss) told from capacity misses by chasing a small subset. Average mode
  * (Listing 2): a footprint sweep of random cyclic walks whose averages split into plateaus, each
- * plateau's end bisected (cw_avg_levels; the L2 and the cross-checks of cache_cross_check.c). */
+ * plateau's end bisected (cw_avg_levels; the L2 and the cross-checks of cache/cross_check.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include "analysis/plateaus.h"
 #include "analysis/stats.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 /* ---- fine-grained footprint sweep ------------------------------------------------------------ */
 

@@ -1,7 +1,7 @@
 /* TLBs in average mode (memory-hierarchy paper, section 4.2, Fig. 10, Table 4; docs/methods.md
  * "TLBs"): stride walks over aliased physical memory, each compared with a base walk of the same
  * physical words inside one page, give the entries, the page and the miss penalty of the first
- * level and the reach of a second; the fine-grained TLB level (found by cache_level.c like any
+ * level and the reach of a second; the fine-grained TLB level (found by cache/level.c like any
  * cache) must agree with them, else these figures replace it. */
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 #include "util/interrupt.h"
 
 #define TLB_PIECE (2ull << 20)       /* a page of CUDA's VMM: the period of the physical words */
@@ -152,7 +152,7 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
             page = 0;                 /* a step must hold at every larger stride */
     }
     out->page_points = k;
-    /* the second level: strides of odd multiples of the page (cache_tlb_second.c) */
+    /* the second level: strides of odd multiples of the page (cache/tlb_second.c) */
     if (!rc)
         rc = cw_tlb_second(w, e, page, page > CW_TLB_MIN_STRIDE, &out->l2, err);
     out->chases = w->chases - start;
@@ -197,16 +197,6 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 }
 
 /* ---- the fine-grained level checked, and the records ----------------------------------------- */
-
-void cw_page_nd(gs_probe_out *p, uint64_t region_bytes)
-{
-    gs_figure_nd(p, "page_bytes", "B", "stride walks over aliased memory", "stride walks see the "
-                 "region one entry of the first level covers (%llu B, coverage_bytes); a smaller "
-                 "page, an entry holding the translations of several pages, reads the same (the "
-                 "same walks over a region whose pages are mapped to scattered physical pages "
-                 "would decide it: an entry that holds contiguous pages then covers one)",
-                 (unsigned long long)region_bytes);
-}
 
 /* The first TLB level from fine-grained walks must agree with average-mode stride walks
  * (cw_avg_tlb): the same entries, and the same page (or a page below the walks' smallest stride

@@ -9,7 +9,7 @@
 
 #include "analysis/chain.h"
 #include "analysis/sm_spread.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 #define SM_LAT_LINES 2048u           /* 256 KB of 128-B lines: inside any L2 and its near part */
 #define SM_LAT_REGION (32ull << 20)   /* drawn from 32 MB: 16 pages of 2 MB, not one page's */

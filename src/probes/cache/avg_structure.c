@@ -1,17 +1,17 @@
 /* Structure in average mode, for an L1 whose replacement or trace budget defeats the fine-grained
  * walks (docs/methods.md, "Structure from average-mode walks"; the stride walks of the
- * memory-hierarchy paper, section 3.2, without a trace): the line (cache_line.c), ways from the
+ * memory-hierarchy paper, section 3.2, without a trace): the line (cache/line.c), ways from the
  * blocks stride walks fit at the largest strides and sets = capacity / (ways x line), accepted
  * for a bit-select index when random blocks agreeing on its bits conflict as predicted; else sets
  * and ways from eviction-set reductions over random lines. The policy then comes from the
- * fine-grained tests on the one set found (cache_policy.c). */
+ * fine-grained tests on the one set found (cache/policy.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/gf2.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 /* ---- ways from stride walks (cw_avg_fits) ---------------------------------------------------- */
 

@@ -22,11 +22,11 @@
 #include "analysis/step_search.h"
 #include "analysis/tlb_ladder.h"
 #include "analysis/tlb_reach.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 #include "util/interrupt.h"
 
 #define TLB2_SHIFT 8ull            /* element j sits 8 j bytes (mod the page) into its region:
-                                      * packed words, few lines (cache_tlb.c, TLB_SHIFT) */
+                                      * packed words, few lines (cache/tlb.c, TLB_SHIFT) */
 #define TLB2_MIN_COUNT 64ull       /* regions of the first walk, at least: past the first level */
 #define TLB2_TOL 0.05              /* counts that agree within 5 % are equal */
 #define TLB2_FIT_TOL (2.0 / 64)    /* a found level's prediction of every count: two counts'

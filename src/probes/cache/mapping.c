@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 /* Move the group's added block by 2^k: if the conflict goes, bit k selects the set. */
 int cw_index_bits(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m, gs_error *err)

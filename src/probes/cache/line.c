@@ -2,11 +2,11 @@
  * distance between misses of a cold fine-grained stride walk, or (average mode) from cold stride
  * walks whose average stops growing with the stride; the L2 line in average mode, from the
  * stride at which 1.5 x capacity / stride elements start to fit. (The fine-grained line comes
- * with the set geometry: cache_mapping.c, cache_sets.c.) */
+ * with the set geometry: cache/mapping.c, cache/sets.c.) */
 #include <stdlib.h>
 
 #include "analysis/chain.h"
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 int cw_fetch_granularity(cw_walker *w, cw_level *lv, gs_error *err)
 {

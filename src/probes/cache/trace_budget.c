@@ -6,7 +6,7 @@
  * under each carve-out preference (series l1_size_by_carveout). */
 #include <stdio.h>
 
-#include "probes/cache_internal.h"
+#include "probes/cache/internal.h"
 
 /* preferences tried: every percent to 10 (the driver rounds small ones to few sizes), then
  * coarser */

@@ -494,6 +494,7 @@ static int evict_l2(chase_job *j, gs_error *err)
                        "warmup_passes >= 1", bytes);
     }
     CUDA_TRY(e);
+    gs_cuda_spare_register(gs_cuda_chase_flush_release);
     flush.ordinal = j->c->ordinal;
     CUDA_TRY(cudaMemset(flush.buf, 0x5a, bytes));
     CUDA_TRY(cudaDeviceSynchronize());
@@ -719,6 +720,7 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
         rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
         if (rc == 0 && key) {
             kept.ordinal = j->c->ordinal, kept.buf = j->buf, kept.footprint = p->footprint_bytes;
+            gs_cuda_spare_register(gs_cuda_chase_release);
             kept.key = key;
             j->buf = NULL;            /* kept: job_release leaves it */
         }

@@ -31,6 +31,8 @@ static inline gs_cuda *gs_cuda_of(gs_backend *b) { return (gs_cuda *)b->impl; }
 /* *buf of at least bytes (*have long): kept, or allocated anew at twice *have, or at bytes where
  * that does not fit; *grown set when it was allocated anew (scratch.cu; evict.cu's buffers too). */
 cudaError_t gs_cuda_grow(void **buf, size_t *have, size_t bytes, bool *grown);
+/* A buffer kept between plans that gs_cuda_scratch may free when it finds no room. */
+void gs_cuda_spare_register(void (*release)(void));
 #define GS_SCRATCH_BUFFERS 3
 #define GS_WARM_FRESH_MS 20.0f    /* untimed launches on fresh scratch buffers, at least */
 /* A scratch buffer's first allocation, at least (less where that does not fit): from 16 KB a

@@ -56,6 +56,22 @@ static cudaError_t grow(int i, size_t bytes, bool *fresh)
     return e;
 }
 
+/* The other files' spare buffers, freed when the scratch buffers find no room (registered by
+ * their owners, so this file knows none of them). */
+static struct {
+    void (*release[4])(void);
+    int n;
+} spare;
+
+void gs_cuda_spare_register(void (*release)(void))
+{
+    for (int i = 0; i < spare.n; i++)
+        if (spare.release[i] == release)
+            return;
+    if (spare.n < (int)(sizeof spare.release / sizeof *spare.release))
+        spare.release[spare.n++] = release;
+}
+
 int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fresh, gs_error *err)
 {
     int rc = 0;
@@ -73,8 +89,8 @@ int gs_cuda_scratch(int ordinal, int count, size_t bytes, void **out, bool *fres
     if (e == cudaErrorMemoryAllocation) {        /* the others' spare room: give it all back */
         (void)cudaGetLastError();
         gs_cuda_scratch_release();
-        gs_cuda_chase_release();
-        gs_cuda_chase_flush_release();
+        for (int i = 0; i < spare.n; i++)
+            spare.release[i]();
         scratch.ordinal = ordinal;
         e = cudaSuccess;
         for (int i = 0; i < count && e == cudaSuccess; i++)

@@ -117,7 +117,7 @@ static void test_page(void **state)
     /* The summary, then every record with its level, figures, intervals and methods. */
     assert_non_null(strstr(h, "Caches (after Table 4 of Mei et al."));
     assert_non_null(strstr(h, "<h2>cache (l1)</h2>"));
-    assert_non_null(strstr(h, "<td class=\"name\">size_bytes</td><td class=\"value\">16 KB</td>"
+    assert_non_null(strstr(h, "<td class=\"name\">size_bytes</td><td class=\"value\">16 KiB</td>"
                               "<td class=\"ci95\">&#177;0</td><td class=\"n\">1</td>"));
     assert_non_null(strstr(h, "33.2 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
                               "<td class=\"n\">12</td><td class=\"method\">m-cycles</td>"));
@@ -133,7 +133,7 @@ static void test_page(void **state)
     assert_int_equal(count(h, "<svg class=\"plot\""), 3);
     assert_int_equal(count(h, "</svg>"), 3);
     assert_non_null(strstr(h, "id=\"plot-0-0\" data-xscale=\"log2\""));
-    assert_non_null(strstr(h, ">256 KB</text>"));
+    assert_non_null(strstr(h, ">256 KiB</text>"));
     assert_non_null(strstr(h, "footprint [B]</text>"));
     assert_non_null(strstr(h, ">cache (l1): average_sweep</text>"));
     assert_int_equal(count(h, "<circle class=\"point\""), 4 + 4);
@@ -238,7 +238,7 @@ static void test_close_ticks(void **state)
     free(h);
 }
 
-/* A byte axis ticks at whole KB (10 KB, 20 KB), not at decimal steps (9.77 KB). */
+/* A byte axis ticks at whole KiB (10 KiB, 20 KiB), not at decimal steps (9.77 KiB). */
 static void test_byte_ticks(void **state)
 {
     (void)state;
@@ -246,9 +246,9 @@ static void test_byte_ticks(void **state)
         "{\"schema\": \"gpusonar/1\", \"complete\": true, \"probes\": [{\"name\": \"p\","
         " \"figures\": {}, \"series\": {\"f\": {\"y_unit\": \"B\", \"x\": [0, 1, 2],"
         " \"y\": [16384, 49152, 16384]}}}]}");
-    assert_non_null(strstr(h, ">20 KB</text>"));
-    assert_non_null(strstr(h, ">40 KB</text>"));
-    assert_null(strstr(h, ".77 KB"));
+    assert_non_null(strstr(h, ">20 KiB</text>"));
+    assert_non_null(strstr(h, ">40 KiB</text>"));
+    assert_null(strstr(h, ".77 KiB"));
     free(h);
 }
 

@@ -48,6 +48,7 @@ typedef struct gs_cli {
     bool quiet, thorough, help;
     bool concurrent;              /* --concurrent: a device list measured at once */
     bool probe_only;              /* print only the probes' figures, no summary (run) */
+    bool details;                 /* --details: every figure of each record, not its headline */
     const char *positional[512];  /* words that are not options, in order (fleet takes many) */
     int npositional;
     char *rest[256];              /* options left for a probe (run), when the command allows it */
@@ -157,6 +158,9 @@ int gs_cli_list_models(const char *prefix);
 
 /* The --format asked for (text by default). */
 gs_report_format gs_cli_format(void);
+/* What the text and markdown report show (report.h's GS_REPORT_*): `run PROBE` every figure of
+ * its records; the report its summary and headline figures, every figure with --details. */
+unsigned gs_cli_report_parts(void);
 
 /* --budget (src/cli/budget.c): what the plan kept and cut. */
 #define GS_BUDGET_MAX_CUT 32

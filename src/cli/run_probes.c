@@ -31,6 +31,13 @@ gs_report_format gs_cli_format(void)
     return f;
 }
 
+unsigned gs_cli_report_parts(void)
+{
+    if (gs_args.probe_only)
+        return GS_REPORT_DETAILS;
+    return GS_REPORT_SUMMARY | (gs_args.details ? GS_REPORT_DETAILS : 0);
+}
+
 int gs_cli_fail(const gs_error *err)
 {
     fprintf(stderr, "gpusonar: %s\n", err->msg);
@@ -223,7 +230,7 @@ static int emit(gs_run *run, const gs_device_info *info, bool text, gs_error *er
     if (gs_args.csv && (rc = gs_report_csv(run->doc, gs_args.csv, err)))
         return rc;
     if (text && (!gs_args.json || strcmp(gs_args.json, "-") != 0))
-        gs_report_print(stdout, run->doc, gs_cli_format(), !gs_args.probe_only);
+        gs_report_print(stdout, run->doc, gs_cli_format(), gs_cli_report_parts());
     return 0;
 }
 

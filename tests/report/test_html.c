@@ -119,7 +119,7 @@ static void test_page(void **state)
     assert_non_null(strstr(h, "<h2>cache (l1)</h2>"));
     assert_non_null(strstr(h, "<td class=\"name\">size_bytes</td><td class=\"value\">16 KiB</td>"
                               "<td class=\"ci95\">&#177;0</td><td class=\"n\">1</td>"));
-    assert_non_null(strstr(h, "33.2 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
+    assert_non_null(strstr(h, "33.25 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
                               "<td class=\"n\">12</td><td class=\"method\">m-cycles</td>"));
     assert_non_null(strstr(h, "<tr title=\"method: m-cycles\">"));
     assert_non_null(strstr(h, "class=\"value nd\">not determined: the trace buffer is too small"));

@@ -2,7 +2,8 @@
 # End-to-end tests of the text report's shape: the one-page summary, then per probe its headline
 # figures and a pointer to the rest; --details restores every figure with its whole reason; a
 # "not determined" reason shortened to its first clause and wrapped within 100 columns; figure
-# names that differ by more than case (issue λ / completion Λ); sizes with binary prefixes.
+# names that differ by more than case (issue λ / completion Λ); sizes with binary prefixes, here
+# and in `info`.
 set -u
 . "$(dirname "$0")/common.bash"
 passes=0
@@ -113,6 +114,13 @@ PYEOF
 $B run pipeline --device sim:hopper -q --json "$T/p.json" >"$T/run.txt" 2>"$T/err" || bad "run pipeline"
 grep -q "^  ffma_ilp2_completion_latency_cycles " "$T/run.txt" && ok || bad "run pipeline hides figures"
 grep -q "more figure" "$T/run.txt" && bad "run points to --details" || ok
+
+# info: sizes with binary prefixes, and the L2's size said to be the driver's.
+$B info --device sim:hopper -q >"$T/info.txt" 2>"$T/err" || bad "info"
+grep -Eq "^L2 cache \(driver\) +[0-9.]+ (KiB|MiB); the report's L2 size is measured" "$T/info.txt" \
+  && ok || bad "info's L2 line: $(grep L2 "$T/info.txt")"
+grep -Eq "^global memory +[0-9.]+ GiB" "$T/info.txt" && ok || bad "info's memory in GiB"
+grep -Eq "[0-9] ?(KB|MB|GB)\b" "$T/info.txt" && bad "info with decimal prefixes" || ok
 
 echo "report_text: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

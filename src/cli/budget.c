@@ -56,8 +56,8 @@ double gs_cli_eta_s(const double *expected_s, const bool *done, int n, double sp
     double finished = 0, left = 0;
     for (int i = 0; i < n; i++)
         *(done[i] ? &finished : &left) += expected_s[i];
-    /* Below a second of expected work the ratio is mostly start-up noise. */
-    double ratio = finished >= 1 && spent_s > 0 ? spent_s / finished : 1;
+    /* Below 5 s of expected work the ratio is mostly start-up and short probes' noise. */
+    double ratio = finished >= 5 && spent_s > 0 ? spent_s / finished : 1;
     return left * ratio;
 }
 

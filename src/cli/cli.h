@@ -178,7 +178,7 @@ double gs_cli_expected_s(const char *probe, bool thorough);
 /* The same on the backend that runs: the simulator's own seconds when simulated. */
 double gs_cli_expected_on_s(const char *probe, bool thorough, bool simulated);
 /* Seconds left in a run: the expected seconds of the probes not done, scaled by how long the
- * done ones took (spent_s) against their expectation once that is a second or more. */
+ * done ones took (spent_s) against their expectation once that is 5 s or more. */
 double gs_cli_eta_s(const double *expected_s, const bool *done, int n, double spent_s);
 /* Fit defs[0..*n) into budget_s: drop *thorough first, then probes in a fixed order. */
 void gs_cli_plan_budget(const gs_probe_def **defs, int *n, double budget_s, bool *thorough,

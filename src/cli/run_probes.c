@@ -372,8 +372,9 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     gs_apart_outcome ao = {o.failed, o.bad_input, o.interrupted};
     if (ap.child)
         gs_apart_finish_child(&ap, run, counts, n, &ao);
-    if (ap.pid && !o.interrupted)
-        say_waiting(defs, n, &ap, time_left_s(defs, n, n, now_s() - t0, &ap, info.simulated));
+    double wait_s = ap.pid ? time_left_s(defs, n, n, now_s() - t0, &ap, info.simulated) : 0;
+    if (ap.pid && !o.interrupted && wait_s >= 0.5)  /* the other process may be done already */
+        say_waiting(defs, n, &ap, wait_s);
     gs_apart_merge(&ap, run, defs, counts, n, &ao);
     o.failed = ao.failed, o.bad_input = ao.bad_input, o.interrupted = ao.interrupted;
     gs_progress_clear();

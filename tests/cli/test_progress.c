@@ -15,11 +15,13 @@ static void eta_scales_by_the_pace_so_far(void **state)
     (void)state;
     double expected[] = {0.05, 1.2, 200, 5};
     bool done[] = {true, false, false, false};
-    /* Under a second of finished work: no scaling (start-up noise would dominate). */
+    /* Under 5 s of finished work: no scaling (start-up noise would dominate). */
     assert_double_equal(gs_cli_eta_s(expected, done, 4, 0.01), 206.2, 1e-9);
-    /* Twice as slow as expected so far: twice the time left. */
     done[1] = true;
-    assert_double_equal(gs_cli_eta_s(expected, done, 4, 2.5), 410, 1e-9);
+    assert_double_equal(gs_cli_eta_s(expected, done, 4, 0.5), 205, 1e-9);
+    /* Twice as slow as expected so far: twice the time left. */
+    bool after_cache[] = {true, true, true, false};
+    assert_double_equal(gs_cli_eta_s(expected, after_cache, 4, 402.5), 10, 1e-9);
     done[2] = done[3] = true;
     assert_double_equal(gs_cli_eta_s(expected, done, 4, 400), 0, 1e-9);
     assert_double_equal(gs_cli_eta_s(expected, done, 0, 0), 0, 1e-9);

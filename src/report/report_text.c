@@ -111,11 +111,16 @@ static void put_padded(FILE *out, const char *s, size_t width)
 
 /* One figure line: its text name in a column of width name_w, then its value, wrapped. */
 static void figure_line(FILE *out, const char *name, const json_t *f, size_t name_w, bool details,
-                        int width)
+                        int width, const char *same_as)
 {
     char label[128], buf[1200];
     gs_headline_label(name, label, sizeof label);
     format_figure(f, true, details, buf, sizeof buf);
+    if (same_as) {
+        char other[128];
+        gs_headline_label(same_as, other, sizeof other);
+        snprintf(buf, sizeof buf, "not determined: as %s", other);
+    }
     const json_t *ci = json_object_get(f, "ci95");
     bool some_ci = (json_is_number(ci) && json_number_value(ci) > 0) ||
                    (json_is_array(ci) && json_array_size(ci) > 0);
@@ -219,13 +224,21 @@ void gs_report_probe(FILE *out, const json_t *p, unsigned parts)
             name_w = gs_wrap_chars(label);
     }
     name_w = name_w > 34 ? 34 : name_w < 20 ? 20 : name_w;
+    /* In the headline, a reason the line above gave already is named, not repeated. */
+    const char *last_nd = NULL, *last_reason = NULL;
     json_object_foreach((json_t *)figures, name, f) {
         char row[32];
         int c;
-        if (gs_headline_line(h, name))
-            figure_line(out, name, f, name_w, details, width);
-        else if (!gs_headline_cell(h, name, &c, row, sizeof row))
+        const char *reason = json_is_null(json_object_get(f, "value"))
+                                 ? json_string_value(json_object_get(f, "reason")) : NULL;
+        bool same = !details && reason && last_reason && strcmp(reason, last_reason) == 0;
+        if (gs_headline_line(h, name)) {
+            figure_line(out, name, f, name_w, details, width, same ? last_nd : NULL);
+            if (!same)
+                last_nd = reason ? name : NULL, last_reason = reason;
+        } else if (!gs_headline_cell(h, name, &c, row, sizeof row)) {
             hidden++;
+        }
     }
     if (hidden)
         fprintf(out, "  (%zu more figure%s: --details, or the JSON document)\n", hidden,

@@ -21,6 +21,8 @@ for p in doc["probes"]:
         f = p["figures"]["driver_sm_clock_khz"]
         f.update(value=None, ci95=None, reason="the driver reports no clock for this device: "
                  + "the application clock query failed, " * 12 + "and the last word is TAILWORD")
+        p["figures"]["measured_vs_driver_percent"].update(value=None, ci95=None,
+                                                          reason=f["reason"])
 json.dump(doc, open(sys.argv[2], "w"))
 PYEOF
 $B report --from "$T/nd.json" >"$T/head.txt" || bad "report --from"
@@ -92,6 +94,11 @@ if "TAILWORD" in head or "the driver reports no clock for this device …" not i
     errors.append("the reason is not shortened to its first clause")
 if "TAILWORD" not in full:
     errors.append("--details lost the reason's end")
+# The same reason twice in a row: named, not repeated, in the headline; whole with --details.
+if not re.search(r"^  measured_vs_driver_percent +not determined: as driver_sm_clock_khz$", head, re.M):
+    errors.append("a repeated reason is not named")
+if full.count("TAILWORD") != 2:
+    errors.append("--details does not repeat the reason")
 for text, what in ((head, "report"), (full, "--details")):
     long = [l for l in text.splitlines() if len(l) > 100 and " " in l.strip()
             and not l.startswith("gpusonar ")]

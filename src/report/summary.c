@@ -3,7 +3,8 @@
  * ILP 1/2/4; then per memory space the bandwidth, λ, Λ of each level and the cache sizes) and the
  * cache table after Table 4 of the memory-hierarchy paper (Mei et al.: one column per `cache`
  * record with its size N, line b, sets a, ways, policy and hit latency). A missing figure prints
- * as "-", a "not determined" one as "n/d"; the per-probe tables that follow give the reasons.
+ * as "-", a "not determined" one as "n/d" ("nd" inside an a/b/c cell); the per-probe tables that
+ * follow give the reasons.
  * Figure names read here: bandwidth (copy_<E>B_{constant,dynamic}_gbps, copy_<E>B_lambda_cycles,
  * memcpy_d2d_gbps, copy_over_memcpy, best_copy_config, h2d_gbps, d2h_gbps), random-walk
  * (<space>_latencies_cycles, <space>_capacities_bytes, walkers_*), and any record's
@@ -68,6 +69,14 @@ static void fmt_bytes(char *buf, size_t len, double b)
     gs_units_scale(b, "B", &s);
     double v = b / s.divisor;
     snprintf(buf, len, v >= 10 || v == floor(v) ? "%.0f %s" : "%.1f %s", v, s.unit);
+}
+
+/* Inside an a/b/c cell a not-determined value is "nd": "4/4/n/d" would read as four values. */
+#define ND_IN_LIST "nd"
+
+static const char *in_list(const char *cell_text)
+{
+    return strcmp(cell_text, "n/d") == 0 ? ND_IN_LIST : cell_text;
 }
 
 /* One figure into a cell: its number (or bytes), "n/d", or "-". */
@@ -140,7 +149,7 @@ static bool ilp_cell(const json_t *doc, const char *itype, const char *what, cha
         if (r == 1)
             fmt_num(one, sizeof one, v);
         else
-            snprintf(one, sizeof one, "n/d");
+            snprintf(one, sizeof one, "%s", ND_IN_LIST);
         size_t used = strlen(buf);
         snprintf(buf + used, CELL - used, "%s%s", used ? "/" : "", one);
     }
@@ -202,7 +211,7 @@ static void print_global(FILE *out, const json_t *bw, const json_t *walk)
         cell(c, bw, name, false);
         snprintf(name, sizeof name, "copy_%uB_dynamic_gbps", sizes[i]);
         cell(d, bw, name, false);
-        snprintf(both, sizeof both, "%s/%s", c, d);
+        snprintf(both, sizeof both, "%s/%s", in_list(c), in_list(d));
         snprintf(name, sizeof name, "copy_%uB_lambda_cycles", sizes[i]);
         cell(lam, bw, name, false);
         if (sizes[i] == 4) {
@@ -382,8 +391,8 @@ void gs_report_summary(FILE *out, const json_t *doc)
             "bandwidth in GB/s,\nlatencies in cycles. issue λ: cycles between two independent "
             "instructions of a warp (throughput);\ncompletion Λ: cycles until a result can be "
             "used (latency). a/b/c: at ILP 1/2/4 (independent\ninstructions per warp), or one "
-            "value per level from the fastest to memory; n/d: not determined\n(the probe's "
-            "section says why); -: not measured.\n\n");
+            "value per level from the fastest to memory. n/d (nd within\na/b/c): not determined (the "
+            "probe's section says why); -: not measured.\n\n");
     print_computations(out, doc);
     print_global(out, bw, walk);
     print_space(out, walk, "shared", "Shared memory (OpenCL's local memory, as the paper names it)");

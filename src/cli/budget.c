@@ -2,9 +2,10 @@
  * --thorough first (fewer samples), then whole probes, keeping the most wanted that fit (the
  * clock always); it says on stderr and in the document what it cut. The
  * expected seconds come from the quick report on an H100 (the probes of the default report:
- * docs/hardware/h100.md; paths, l2-partitions and divergence:
- * docs/hardware/h100.md); the same table shares out the time left on the progress
- * line. */
+ * docs/hardware/h100.md); the same table shares out the time left on the progress line. A
+ * simulated device runs at the simulator's speed, not the card's: its column holds the seconds of
+ * the same probes on the built-in hopper model (one process, one CPU core), and the progress
+ * line scales either by how fast the run went so far (gs_cli_eta_s). */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,10 +14,12 @@
 static const struct {
     const char *name;
     double quick_s;               /* seconds in the quick report on an H100 */
+    double sim_s;                 /* seconds on the simulator's hopper model */
 } typical[] = {
-    {"clock", 0.25},        {"smem-banks", 0.15}, {"cache", 17},  {"global-patterns", 1.1},
-    {"bandwidth", 0.7},     {"mem-bandwidth", 2.9}, {"random-walk", 8}, {"pipeline", 0.9},
-    {"roofline", 0.8},      {"paths", 5},        {"l2-partitions", 5}, {"divergence", 1},
+    {"clock", 0.25, 0.05},        {"smem-banks", 0.15, 1.2},   {"cache", 17, 200},
+    {"global-patterns", 1.1, 5},  {"bandwidth", 0.7, 0.05},    {"mem-bandwidth", 2.9, 0.05},
+    {"random-walk", 8, 140},      {"pipeline", 0.9, 0.05},     {"roofline", 0.8, 0.05},
+    {"paths", 5, 27},             {"l2-partitions", 5, 3},     {"divergence", 1, 0.15},
 };
 
 /* Which probes a short budget keeps, most wanted first; a probe that does not fit in what is left
@@ -35,11 +38,26 @@ static int rank(const char *name)
 
 double gs_cli_expected_s(const char *probe, bool thorough)
 {
+    return gs_cli_expected_on_s(probe, thorough, false);
+}
+
+double gs_cli_expected_on_s(const char *probe, bool thorough, bool simulated)
+{
     double factor = thorough ? 4 : 1;
     for (size_t i = 0; i < sizeof typical / sizeof *typical; i++)
         if (strcmp(typical[i].name, probe) == 0)
-            return typical[i].quick_s * factor;
+            return (simulated ? typical[i].sim_s : typical[i].quick_s) * factor;
     return factor;
+}
+
+double gs_cli_eta_s(const double *expected_s, const bool *done, int n, double spent_s)
+{
+    double finished = 0, left = 0;
+    for (int i = 0; i < n; i++)
+        *(done[i] ? &finished : &left) += expected_s[i];
+    /* Below 5 s of expected work the ratio is mostly start-up and short probes' noise. */
+    double ratio = finished >= 5 && spent_s > 0 ? spent_s / finished : 1;
+    return left * ratio;
 }
 
 static double total_s(const gs_probe_def **defs, int n, bool thorough)

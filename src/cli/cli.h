@@ -50,6 +50,7 @@ typedef struct gs_cli {
     bool quiet, thorough, help;
     bool concurrent;              /* --concurrent: a device list measured at once */
     bool probe_only;              /* print only the probes' figures, no summary (run) */
+    bool details;                 /* --details: every figure of each record, not its headline */
     const char *positional[512];  /* words that are not options, in order (fleet takes many) */
     int npositional;
     char *rest[256];              /* options left for a probe (run), when the command allows it */
@@ -170,6 +171,9 @@ int gs_cli_list_models(const char *prefix);
 
 /* The --format asked for (text by default). */
 gs_report_format gs_cli_format(void);
+/* What the text and markdown report show (report.h's GS_REPORT_*): `run PROBE` every figure of
+ * its records; the report its summary and headline figures, every figure with --details. */
+unsigned gs_cli_report_parts(void);
 
 /* --budget (src/cli/budget.c): what the plan kept and cut. */
 #define GS_BUDGET_MAX_CUT 32
@@ -184,6 +188,11 @@ extern gs_budget_plan gs_budget;  /* the plan of this run (budget_s 0: no budget
 
 /* Expected seconds of a probe (quick or thorough), from the H100's quick report. */
 double gs_cli_expected_s(const char *probe, bool thorough);
+/* The same on the backend that runs: the simulator's own seconds when simulated. */
+double gs_cli_expected_on_s(const char *probe, bool thorough, bool simulated);
+/* Seconds left in a run: the expected seconds of the probes not done, scaled by how long the
+ * done ones took (spent_s) against their expectation once that is 5 s or more. */
+double gs_cli_eta_s(const double *expected_s, const bool *done, int n, double spent_s);
 /* Fit defs[0..*n) into budget_s: drop *thorough first, then probes in a fixed order. */
 void gs_cli_plan_budget(const gs_probe_def **defs, int *n, double budget_s, bool *thorough,
                         gs_budget_plan *plan);

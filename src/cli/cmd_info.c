@@ -1,5 +1,5 @@
 /* `gpusonar info`: the device's properties as the driver (or the model) reports them, and the SM
- * clock measured now. */
+ * clock measured now; sizes with binary prefixes (util/units.h). */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -7,11 +7,13 @@
 
 static void print_info(const gs_device_info *d, double measured_khz)
 {
-    char l2[32], smem[32], mem[32], cmem[32];
+    char l2[32], smem[32], mem[32], cmem[32], block[32], optin[32];
     gs_format_bytes(d->l2_bytes, l2, sizeof l2);
     gs_format_bytes(d->smem_per_sm_bytes, smem, sizeof smem);
     gs_format_bytes(d->global_mem_bytes, mem, sizeof mem);
     gs_format_bytes(d->const_mem_bytes, cmem, sizeof cmem);
+    gs_format_bytes(d->smem_per_block_bytes, block, sizeof block);
+    gs_format_bytes(d->smem_per_block_optin_bytes, optin, sizeof optin);
     printf("device              %s%s\n", d->name, d->simulated ? "  [SIMULATED model]" : "");
     printf("backend             %s%s%s\n", d->backend, d->simulated ? ":" : "", d->model);
     printf("compute capability  %d.%d\n", d->cc_major, d->cc_minor);
@@ -28,10 +30,10 @@ static void print_info(const gs_device_info *d, double measured_khz)
         printf("global memory       %s (%d-bit bus)\n", mem, d->mem_bus_bits);
     else
         printf("global memory       %s\n", mem);
-    printf("L2 cache            %s\n", l2);
-    printf("shared memory / SM  %s (%llu B per block, %llu B opt-in)\n", smem,
-           (unsigned long long)d->smem_per_block_bytes,
-           (unsigned long long)d->smem_per_block_optin_bytes);
+    /* The driver's figure is the whole L2; the report's (cache:l2 size_bytes) is measured, what
+     * loads can hold, and may be smaller. */
+    printf("L2 cache (driver)   %s; the report's L2 size is measured: what loads can hold\n", l2);
+    printf("shared memory / SM  %s (%s per block, %s opt-in)\n", smem, block, optin);
     printf("constant memory     %s\n", cmem);
     printf("threads / SM        %d (%d blocks, %d registers)\n", d->max_threads_per_sm,
            d->max_blocks_per_sm, d->regs_per_sm);

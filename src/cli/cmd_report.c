@@ -18,6 +18,9 @@ const gs_opt gs_cmd_report_opts[] = {
     {"budget", GS_OPT_DOUBLE, &budget_s, "SECONDS",
      "plan the probes to finish within SECONDS: quick samples instead of --thorough first, then "
      "fewer probes; says what it cut", NULL, 0, 0},
+    {"details", GS_OPT_FLAG, &gs_args.details, NULL,
+     "after the summary, every figure of each probe with its whole reason, not only the headline "
+     "figures", NULL, 0, 0},
 };
 const int gs_cmd_report_opt_count = sizeof gs_cmd_report_opts / sizeof gs_cmd_report_opts[0];
 
@@ -38,7 +41,7 @@ static int print_saved(void)
     json_t *doc = NULL;
     if (gs_report_load(from_path, &doc, &err))
         return gs_cli_fail(&err);
-    gs_report_print(stdout, doc, gs_cli_format(), true);
+    gs_report_print(stdout, doc, gs_cli_format(), gs_cli_report_parts());
     json_decref(doc);
     return GS_EXIT_OK;
 }

@@ -36,17 +36,20 @@ extern const gs_opt gs_cmd_compare_opts[];
 /* Option counts must be constant expressions here, so the tables' lengths are restated and
  * checked against the exported counts by tests/cli/test_args.c. */
 const gs_command gs_commands[] = {
-    {"report", gs_cmd_report, GS_COMMON_MEASURE, gs_cmd_report_opts, 3, 0,
-     "gpusonar [report] [--probes A,B] [--budget SECONDS] [--from FILE] [OPTIONS]",
+    {"report", gs_cmd_report, GS_COMMON_MEASURE, gs_cmd_report_opts, 4, 0,
+     "gpusonar [report] [--probes A,B] [--budget SECONDS] [--from FILE] [--details] [OPTIONS]",
      "run every default probe (quick) and print the report (the default command)",
      "Runs every default probe in its quick configuration (or the --probes given), with\n"
-     "progress on stderr, and prints the one-page report on stdout. With --from FILE it prints\n"
-     "the report of a saved result document instead of measuring."},
+     "progress on stderr, and prints the one-page report on stdout: the summary, then each\n"
+     "probe's headline figures; --details prints every figure with its whole reason (the JSON\n"
+     "document holds them all). With --from FILE it prints the report of a saved result\n"
+     "document instead of measuring."},
     {"run", gs_cmd_run, GS_COMMON_MEASURE, NULL, 0, 1,
      "gpusonar run PROBE [PROBE OPTIONS] [OPTIONS]",
      "one probe with its own options ('gpusonar run PROBE --help')",
-     "Runs one probe. 'gpusonar list' names them; 'gpusonar run PROBE --help' lists a probe's\n"
-     "options. Every option is checked before the device is touched."},
+     "Runs one probe and prints every figure it made. 'gpusonar list' names them; 'gpusonar\n"
+     "run PROBE --help' lists a probe's options. Every option is checked before the device is\n"
+     "touched."},
     {"list", gs_cmd_list, 0, NULL, 0, 0, "gpusonar list",
      "the probes, one line each ('*': in the default report)",
      "Lists the probes; '*' marks those in the default report."},

@@ -33,6 +33,13 @@ gs_report_format gs_cli_format(void)
     return f;
 }
 
+unsigned gs_cli_report_parts(void)
+{
+    if (gs_args.probe_only)
+        return GS_REPORT_DETAILS;
+    return GS_REPORT_SUMMARY | (gs_args.details ? GS_REPORT_DETAILS : 0);
+}
+
 int gs_cli_fail(const gs_error *err)
 {
     fprintf(stderr, "gpusonar: %s\n", err->msg);
@@ -137,19 +144,46 @@ static void close_records(gs_run *run, size_t first, double before, double after
 
 gs_budget_plan gs_budget;
 
-static double expected_s(const char *probe)
+/* The run's seconds left as probe `index` starts: this process's probes from index on, at the
+ * pace of those it finished (gs_cli_eta_s), on the backend that runs; in a split simulated run
+ * (sim_apart.h) the other process's probes have run since the start at the same pace. */
+static double time_left_s(const gs_probe_def **defs, int n, int index, double spent_s,
+                          const gs_apart *ap, bool simulated)
 {
-    return gs_cli_expected_s(probe, gs_args.thorough);
+    double expected[GS_APART_MAX_PROBES + 1] = {0}, others = 0;
+    bool done[GS_APART_MAX_PROBES + 1] = {false};
+    int k = 0;
+    for (int i = 0; i < n && k < GS_APART_MAX_PROBES; i++) {
+        double e = gs_cli_expected_on_s(defs[i]->name, gs_args.thorough, simulated);
+        if (!gs_apart_mine(ap, i)) {
+            others += e;
+            continue;
+        }
+        expected[k] = e;
+        done[k++] = i < index;
+    }
+    double mine = gs_cli_eta_s(expected, done, k, spent_s);
+    if (others <= 0)
+        return mine;
+    expected[k] = others;
+    done[k] = false;
+    double theirs = gs_cli_eta_s(expected, done, k + 1, spent_s) - mine - spent_s;
+    return mine > theirs ? mine : theirs;
 }
 
-/* The time left before probe `index` of defs starts: its and the later probes' expected
- * seconds, scaled by how fast the run went so far against the same expectation. */
-static double time_left_s(const gs_probe_def **defs, int n, int index, double spent_s)
+/* On the progress line while the other process of a split run finishes: its probes' names. */
+static void say_waiting(const gs_probe_def **defs, int n, const gs_apart *ap, double left_s)
 {
-    double done = 0, left = 0;
-    for (int i = 0; i < n; i++)
-        *(i < index ? &done : &left) += expected_s(defs[i]->name);
-    return done > 0 && spent_s > 0 ? left * spent_s / done : left;
+    char text[96] = "waiting for";
+    const char *sep = " ";
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(text);
+        if (gs_apart_mine(ap, i) || used + strlen(defs[i]->name) + 3 >= sizeof text)
+            continue;
+        snprintf(text + used, sizeof text - used, "%s%s", sep, defs[i]->name);
+        sep = ", ";
+    }
+    gs_progress_stage(text, "", left_s);
 }
 
 static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int total, outcome *o)
@@ -174,6 +208,7 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
                          : rc == GS_ERR_UNSUPPORTED ? "unsupported"
                                                     : "failed";
     close_records(ctx->run, first, before, after, elapsed, status, rc ? err.msg : NULL);
+    gs_progress_done(status, elapsed);
     (void)index;
     (void)total;
     if (rc == GS_ERR_INTERRUPTED || gs_interrupted()) {
@@ -255,7 +290,7 @@ static int emit(gs_run *run, const gs_device_info *info, bool text)
         fprintf(stderr, "gpusonar: --csv %s: %s\n", gs_args.csv, err.msg);
     }
     if (text && (!gs_args.json || strcmp(gs_args.json, "-") != 0))
-        gs_report_print(stdout, run->doc, gs_cli_format(), !gs_args.probe_only);
+        gs_report_print(stdout, run->doc, gs_cli_format(), gs_cli_report_parts());
     return failed;
 }
 
@@ -349,13 +384,13 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     gs_apart ap;
     int counts[GS_APART_MAX_PROBES] = {0};
     gs_interrupt_defer(true);   /* from here a first signal stops the run, which is written */
+    gs_progress_init(gs_args.quiet);
     gs_apart_start(defs, n, info.simulated, &ap);
     /* For the tests of Ctrl-C: GS_TEST_INTERRUPT_AFTER=K sends this process SIGINT after K probes
      * (GS_TEST_SIGNAL=TERM sends SIGTERM), exactly as a user's Ctrl-C or a batch system would. */
     const char *stop_after = getenv("GS_TEST_INTERRUPT_AFTER");
     const char *sig = getenv("GS_TEST_SIGNAL");
     double t0 = now_s();
-    gs_progress_init(gs_args.quiet);
     for (int i = 0; i < n && !o.interrupted; i++) {
         if (!gs_apart_mine(&ap, i))
             continue;
@@ -366,7 +401,8 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
                   : sig && strcmp(sig, "HUP") == 0 ? SIGHUP : SIGINT);
         char stage[96];
         snprintf(stage, sizeof stage, "[%d/%d] %s", i + 1, n, defs[i]->name);
-        gs_progress_stage(stage, defs[i]->name, time_left_s(defs, n, i, now_s() - t0));
+        gs_progress_stage(stage, defs[i]->name,
+                          time_left_s(defs, n, i, now_s() - t0, &ap, info.simulated));
         run_one(defs[i], &ctx, i + 1, n, &o);
         json_t *last = json_array_get(run->probes, json_array_size(run->probes) - 1);
         const char *st = json_string_value(json_object_get(last, "status"));
@@ -378,6 +414,9 @@ int gs_cli_measure(const gs_probe_def **defs, int n, int probe_argc, char **prob
     gs_apart_outcome ao = {o.failed, o.bad_input, o.interrupted};
     if (ap.child)
         gs_apart_finish_child(&ap, run, counts, n, &ao);
+    double wait_s = ap.pid ? time_left_s(defs, n, n, now_s() - t0, &ap, info.simulated) : 0;
+    if (ap.pid && !o.interrupted && wait_s >= 0.5)  /* the other process may be done already */
+        say_waiting(defs, n, &ap, wait_s);
     gs_apart_merge(&ap, run, defs, counts, n, &ao);
     o.failed = ao.failed, o.bad_input = ao.bad_input, o.interrupted = ao.interrupted;
     gs_progress_clear();

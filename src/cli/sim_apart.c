@@ -40,7 +40,7 @@ void gs_apart_start(const gs_probe_def **defs, int n, bool simulated, gs_apart *
         close(p[0]);
         a->child = true;
         a->fd = p[1];
-        gs_progress_init(true);      /* the first process shows the progress */
+        gs_progress_second_process();   /* the first process draws the terminal line */
         return;
     }
     close(p[1]);

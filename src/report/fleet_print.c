@@ -1,6 +1,6 @@
 /* Printers of a fleet analysis (fleet.h): text for a terminal, markdown for the fleet page (one
  * pipe table per GPU model, outliers in bold), CSV for spreadsheets and JSON (the analysis as
- * is). Values are formatted by the report's own figure printer, so "50 MB" reads as it does in a
+ * is). Values are formatted by the report's own figure printer, so "50 MiB" reads as it does in a
  * single GPU's report. */
 #include <math.h>
 #include <string.h>
@@ -25,7 +25,7 @@ int gs_fleet_format_parse(const char *name, gs_fleet_format *out)
     return -1;
 }
 
-/* A value with its unit, as the report prints figures ("50 MB", "33.5 cycles"). */
+/* A value with its unit, as the report prints figures ("50 MiB", "33.5 cycles"). */
 static void format_value(double v, const char *unit, char *buf, size_t len)
 {
     json_t *f = json_pack("{s:f, s:s, s:f}", "value", v, "unit", unit ? unit : "", "ci95", 0.0);

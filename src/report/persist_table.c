@@ -40,7 +40,7 @@ void gs_report_persist_table(FILE *out, const json_t *probe)
     cell(figs, "max_window_bytes", 1.0 / (1 << 20), c[2], sizeof c[2]);
     cell(figs, "l2_hit_cycles", 1, c[3], sizeof c[3]);
     cell(figs, "dram_cycles", 1, c[4], sizeof c[4]);
-    fprintf(out, "  L2 persistence: set-aside %s of %s MB, window up to %s MB; L2 hit %s, DRAM %s "
+    fprintf(out, "  L2 persistence: set-aside %s of %s MiB, window up to %s MiB; L2 hit %s, DRAM %s "
             "cycles\n", c[0], c[1], c[2], c[3], c[4]);
     fprintf(out, "  %-11s %-9s %-11s %-9s\n", "window", "hit rate", "hot cycles", "hot GB/s");
     for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {

@@ -11,12 +11,21 @@
 #include "result/validate.h"
 #include "util/error.h"
 
+/* What a report shows: the one-page summary, and every figure of each record (details) instead
+ * of its headline figures (src/report/headline.c). */
+#define GS_REPORT_SUMMARY 1u
+#define GS_REPORT_DETAILS 2u
+
 /* The whole text report: a header (device, backend, completeness), the one-page summary
- * (gs_report_summary) and every probe record's figures. */
+ * (gs_report_summary) and each probe record's headline figures. */
 void gs_report_text(FILE *out, const json_t *doc);
 
-/* The same without the one-page summary when summary is false (`run PROBE`: only its figures). */
+/* The same without the one-page summary when summary is false (`run PROBE`: every figure of its
+ * records, the summary's place taken by the details). */
 void gs_report_text_part(FILE *out, const json_t *doc, bool summary);
+
+/* The text report of the parts asked for (GS_REPORT_SUMMARY | GS_REPORT_DETAILS). */
+void gs_report_text_parts(FILE *out, const json_t *doc, unsigned parts);
 
 /* Output formats of the report (--format). */
 typedef enum gs_report_format {
@@ -34,16 +43,19 @@ void gs_csv_field(FILE *out, const char *text);
 /* The probe record whose "name[:level]" is key ("cache:l1", "smem-banks"), or NULL. */
 const json_t *gs_report_find_record(const json_t *doc, const char *key);
 
-/* The report of doc in a format; summary false prints only the probes' figures. */
-void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool summary);
+/* The report of doc in a format. parts: GS_REPORT_SUMMARY and/or GS_REPORT_DETAILS (true is
+ * the summary and headline figures; false, every figure without the summary). CSV always holds
+ * every figure. */
+void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, unsigned parts);
 
 /* The HTML report: one self-contained page (header, environment, summary, every record's
  * figures and an inline SVG plot of every series) made from the document alone
  * (src/report/html.c). GS_ERR_INPUT if doc is not an object, GS_ERR_IO if writing fails. */
 int gs_report_html(FILE *out, const json_t *doc, gs_error *err);
 
-/* One probe record's figures as an indented table (used by gs_report_text). */
-void gs_report_probe(FILE *out, const json_t *probe);
+/* One probe record's headline figures, or every figure with GS_REPORT_DETAILS in parts, as an
+ * indented table (used by gs_report_text); long reasons wrapped, shortened without details. */
+void gs_report_probe(FILE *out, const json_t *probe, unsigned parts);
 /* The table of an `atomics` record, one row per operation and type (atomics_table.c). */
 void gs_report_atomics_table(FILE *out, const json_t *probe);
 /* The table of a `tensor` record, one row per instruction and type (tensor_table.c). */
@@ -59,11 +71,11 @@ void gs_report_summary(FILE *out, const json_t *doc);
  * created if missing. */
 int gs_report_csv(const json_t *doc, const char *dir, gs_error *err);
 
-/* Format a figure's value with its unit ("16 KB", "33.2 cycles ±0.4", "not determined: ...")
- * into buf. */
+/* Format a figure's value with its unit and interval in the value's unit (util/units.h: "16 KiB",
+ * "33.2 cycles ± 0.4 (n=16)", "not determined: ..." with the whole reason) into buf. */
 void gs_report_format_figure(const json_t *figure, char *buf, size_t len);
 
-/* Format a figure's value with its unit alone, without its interval ("16 KB", "33.2 cycles",
+/* Format a figure's value with its unit alone, without its interval ("16 KiB", "33.2 cycles",
  * "not determined: ..."), into buf. */
 void gs_report_format_value(const json_t *figure, char *buf, size_t len);
 

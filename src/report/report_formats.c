@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/headline.h"
 #include "report/report.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
@@ -37,7 +38,7 @@ static void md_cell(FILE *out, const char *s)
     }
 }
 
-static void md_probe(FILE *out, const json_t *p)
+static void md_probe(FILE *out, const json_t *p, bool details)
 {
     const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
     fputs("\n### ", out);
@@ -53,19 +54,30 @@ static void md_probe(FILE *out, const json_t *p)
         fputs("\n\n", out);
     }
     fputs("| figure | value | method |\n|---|---|---|\n", out);
+    const gs_headline *h = details ? NULL : gs_headline_find(str_or(p, "name", ""));
     const char *name;
     json_t *f;
+    size_t hidden = 0;
     json_object_foreach(json_object_get(p, "figures"), name, f) {
-        char buf[600];
+        char buf[1200], label[128], row[32];
+        int column;
+        if (!gs_headline_line(h, name) && !gs_headline_cell(h, name, &column, row, sizeof row)) {
+            hidden++;
+            continue;
+        }
         gs_report_format_figure(f, buf, sizeof buf);
+        gs_headline_label(name, label, sizeof label);
         fputs("| ", out);
-        md_cell(out, name);
+        md_cell(out, label);
         fputs(" | ", out);
         md_cell(out, buf);
         fputs(" | ", out);
         md_cell(out, str_or(f, "method", ""));
         fputs(" |\n", out);
     }
+    if (hidden)
+        fprintf(out, "\n%zu more figure%s: `--details`, or the JSON document.\n", hidden,
+                hidden == 1 ? "" : "s");
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(p, "warnings"), i, w) {
@@ -75,7 +87,7 @@ static void md_probe(FILE *out, const json_t *p)
     }
 }
 
-static void markdown(FILE *out, const json_t *doc, bool summary)
+static void markdown(FILE *out, const json_t *doc, unsigned parts)
 {
     const json_t *dev = json_object_get(doc, "device");
     fputs("## gpusonar ", out);
@@ -91,7 +103,7 @@ static void markdown(FILE *out, const json_t *doc, bool summary)
         md_cell(out, str_or(doc, "incomplete_reason", "the run did not finish"));
     }
     fputc('\n', out);
-    if (summary) {
+    if (parts & GS_REPORT_SUMMARY) {
         /* The one-page summary is a fixed-width table: a fenced block keeps its columns. */
         fputs("\n```\n", out);
         gs_report_summary(out, doc);
@@ -100,7 +112,7 @@ static void markdown(FILE *out, const json_t *doc, bool summary)
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)
-        md_probe(out, p);
+        md_probe(out, p, parts & GS_REPORT_DETAILS);
 }
 
 void gs_csv_field(FILE *out, const char *s)
@@ -159,17 +171,17 @@ static void csv(FILE *out, const json_t *doc)
     }
 }
 
-void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, bool summary)
+void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, unsigned parts)
 {
     switch (fmt) {
     case GS_FORMAT_MARKDOWN:
-        markdown(out, doc, summary);
+        markdown(out, doc, parts);
         break;
     case GS_FORMAT_CSV:
         csv(out, doc);
         break;
     default:
-        gs_report_text_part(out, doc, summary);
+        gs_report_text_parts(out, doc, parts);
     }
 }
 

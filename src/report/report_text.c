@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/headline.h"
+#include "report/wrap.h"
 #include "util/input.h"
 #include "util/opts.h"
+#include "util/units.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
@@ -14,47 +17,61 @@ static const char *str_or(const json_t *obj, const char *key, const char *fallba
     return s && *s ? s : fallback;
 }
 
-static void format_number(double v, const char *unit, char *buf, size_t len)
+/* A list figure: each element with its unit, and its half-width when known ("[34, 256, 499]
+ * cycles ± [0.99, 1.1, 9.3]"; sizes per element: "[207 KiB ± 55, 48.0 MiB ± 1.2]"). */
+static void format_list(const json_t *v, const json_t *cis, const char *unit, bool with_ci,
+                        char *buf, size_t len)
 {
-    if (strcmp(unit, "B") == 0 && v >= 1024 && v < 18446744073709551616.0 && v == floor(v)) {
-        gs_format_bytes((uint64_t)v, buf, len);
-        return;
+    bool bytes = strcmp(unit, "B") == 0;
+    size_t used = 0, i;
+    json_t *e;
+    buf[0] = '\0';
+    json_array_foreach(v, i, e) {
+        char one[64];
+        const json_t *c = with_ci && json_is_array(cis) ? json_array_get(cis, i) : NULL;
+        double ci = json_is_number(c) ? json_number_value(c) : 0;
+        if (bytes)
+            gs_units_interval(json_number_value(e), ci, unit, one, sizeof one);
+        else
+            gs_units_number(json_number_value(e), one, sizeof one);
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "[", one);
+        if (w < 0 || (size_t)w >= len - used)
+            return;
+        used += (size_t)w;
     }
-    if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, len, "%.0f%s%s", v, *unit ? " " : "", unit);
-    else if (fabs(v) >= 100)
-        snprintf(buf, len, "%.1f%s%s", v, *unit ? " " : "", unit);
-    else
-        snprintf(buf, len, "%.3g%s%s", v, *unit ? " " : "", unit);
+    snprintf(buf + used, len - used, "]%s%s", *unit && !bytes ? " " : "", bytes ? "" : unit);
+    used = strlen(buf);
+    if (!bytes && with_ci && json_is_array(cis) && json_array_size(cis) > 0 && used < len) {
+        char list[256];
+        gs_report_format_list_ci(cis, list, sizeof list);
+        snprintf(buf + used, len - used, " ± %s", list);
+    }
 }
 
-void gs_report_format_value(const json_t *f, char *buf, size_t len)
+static void format_figure(const json_t *f, bool with_ci, bool full_reason, char *buf, size_t len)
 {
     const json_t *v = json_object_get(f, "value");
     const char *unit = str_or(f, "unit", "");
     if (json_is_null(v) || !v) {
-        snprintf(buf, len, "not determined: %s", str_or(f, "reason", "no reason given"));
+        char clause[600];
+        const char *reason = str_or(f, "reason", "no reason given");
+        bool cut = !full_reason && gs_wrap_first_clause(reason, clause, sizeof clause);
+        snprintf(buf, len, "not determined: %s%s", cut ? clause : reason, cut ? " …" : "");
     } else if (json_is_string(v)) {
         snprintf(buf, len, "%s", json_string_value(v));
     } else if (json_is_array(v) && json_array_size(v) == 0) {
         snprintf(buf, len, "none");
     } else if (json_is_array(v)) {
-        size_t used = 0, i;
-        json_t *e;
-        buf[0] = '\0';
-        json_array_foreach(v, i, e) {
-            char one[32];
-            format_number(json_number_value(e), "", one, sizeof one);
-            int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "[", one);
-            if (w < 0 || (size_t)w >= len - used)
-                break;
-            used += (size_t)w;
-        }
-        if (used + 2 < len)
-            snprintf(buf + used, len - used, "]%s%s", *unit ? " " : "", unit);
+        format_list(v, json_object_get(f, "ci95"), unit, with_ci, buf, len);
     } else {
-        format_number(json_number_value(v), unit, buf, len);
+        double ci = json_number_value(json_object_get(f, "ci95"));
+        gs_units_interval(json_number_value(v), with_ci ? ci : 0, unit, buf, len);
     }
+}
+
+void gs_report_format_value(const json_t *f, char *buf, size_t len)
+{
+    format_figure(f, false, true, buf, len);
 }
 
 void gs_report_format_list_ci(const json_t *cis, char *buf, size_t len)
@@ -65,7 +82,7 @@ void gs_report_format_list_ci(const json_t *cis, char *buf, size_t len)
     json_array_foreach(cis, i, e) {
         char one[32] = "-";
         if (json_is_number(e))
-            snprintf(one, sizeof one, "%.3g", json_number_value(e));
+            gs_units_halfwidth(json_number_value(e), one, sizeof one);
         int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "[", one);
         if (w < 0 || (size_t)w >= len - used)
             return;
@@ -76,22 +93,103 @@ void gs_report_format_list_ci(const json_t *cis, char *buf, size_t len)
 
 void gs_report_format_figure(const json_t *f, char *buf, size_t len)
 {
-    gs_report_format_value(f, buf, len);
-    double ci = json_number_value(json_object_get(f, "ci95"));
-    json_int_t n = json_integer_value(json_object_get(f, "n"));
+    format_figure(f, true, true, buf, len);
+    const json_t *ci = json_object_get(f, "ci95");
     size_t used = strlen(buf);
-    const json_t *cis = json_object_get(f, "ci95");
-    if (json_is_number(json_object_get(f, "value")) && ci > 0 && used < len)
-        snprintf(buf + used, len - used, "  ±%.3g (n=%lld)", ci, (long long)n);
-    else if (json_is_array(cis) && json_array_size(cis) > 0 && used < len) {
-        char list[256];
-        gs_report_format_list_ci(cis, list, sizeof list);
-        snprintf(buf + used, len - used, "  ±%s (n=%lld)", list, (long long)n);
+    bool some_ci = (json_is_number(ci) && json_number_value(ci) > 0) ||
+                   (json_is_array(ci) && json_array_size(ci) > 0);
+    if (!json_is_null(json_object_get(f, "value")) && some_ci && used < len)
+        snprintf(buf + used, len - used, " (n=%lld)",
+                 (long long)json_integer_value(json_object_get(f, "n")));
+}
+
+/* Pad s (UTF-8) with blanks to width characters. */
+static void put_padded(FILE *out, const char *s, size_t width)
+{
+    size_t n = gs_wrap_chars(s);
+    fputs(s, out);
+    for (; n < width; n++)
+        fputc(' ', out);
+}
+
+/* One figure line: its text name in a column of width name_w, then its value, wrapped. */
+static void figure_line(FILE *out, const char *name, const json_t *f, size_t name_w, bool details,
+                        int width, const char *same_as)
+{
+    char label[128], buf[1200];
+    gs_headline_label(name, label, sizeof label);
+    format_figure(f, true, details, buf, sizeof buf);
+    if (same_as) {
+        char other[128];
+        gs_headline_label(same_as, other, sizeof other);
+        snprintf(buf, sizeof buf, "not determined: as %s", other);
+    }
+    const json_t *ci = json_object_get(f, "ci95");
+    bool some_ci = (json_is_number(ci) && json_number_value(ci) > 0) ||
+                   (json_is_array(ci) && json_array_size(ci) > 0);
+    size_t used = strlen(buf);
+    if (details && !json_is_null(json_object_get(f, "value")) && some_ci && used < sizeof buf)
+        snprintf(buf + used, sizeof buf - used, " (n=%lld)",
+                 (long long)json_integer_value(json_object_get(f, "n")));
+    fputs("  ", out);
+    put_padded(out, label, name_w);
+    fputc(' ', out);
+    size_t col = 3 + (gs_wrap_chars(label) > name_w ? gs_wrap_chars(label) : name_w);
+    gs_wrap_print(out, buf, (int)col, (int)(col < 40 ? col : 8), width);
+}
+
+/* A headline table: one row per row name (instruction type), one column per suffix. */
+static void headline_table(FILE *out, const json_t *figures, const gs_headline *h)
+{
+    char rows[32][32];
+    size_t nrows = 0;
+    const char *name;
+    json_t *f;
+    json_object_foreach((json_t *)figures, name, f) {
+        char row[32];
+        int c;
+        if (!gs_headline_cell(h, name, &c, row, sizeof row))
+            continue;
+        size_t r = 0;
+        while (r < nrows && strcmp(rows[r], row) != 0)
+            r++;
+        if (r == nrows && nrows < 32)
+            snprintf(rows[nrows++], sizeof rows[0], "%s", row);
+    }
+    if (nrows == 0)
+        return;
+    fputs("  ", out);
+    put_padded(out, h->row_label, 11);
+    for (int c = 0; h->columns[c].suffix; c++) {
+        fputc(' ', out);
+        put_padded(out, h->columns[c].label, h->columns[c + 1].suffix ? 
+                   gs_wrap_chars(h->columns[c].label) + 1 : 0);
+    }
+    fputc('\n', out);
+    for (size_t r = 0; r < nrows; r++) {
+        fputs("  ", out);
+        put_padded(out, rows[r], 11);
+        for (int c = 0; h->columns[c].suffix; c++) {
+            char key[96], cell[64] = "-";
+            snprintf(key, sizeof key, "%s_%s", rows[r], h->columns[c].suffix);
+            const json_t *fig = json_object_get(figures, key);
+            const json_t *v = json_object_get(fig, "value");
+            if (json_is_number(v))
+                gs_units_number(json_number_value(v), cell, sizeof cell);
+            else if (fig)
+                snprintf(cell, sizeof cell, "n/d");
+            fputc(' ', out);
+            put_padded(out, cell, h->columns[c + 1].suffix ?
+                       gs_wrap_chars(h->columns[c].label) + 1 : 0);
+        }
+        fputc('\n', out);
     }
 }
 
-void gs_report_probe(FILE *out, const json_t *p)
+void gs_report_probe(FILE *out, const json_t *p, unsigned parts)
 {
+    bool details = parts & GS_REPORT_DETAILS;
+    int width = gs_wrap_width(out);
     const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
     fprintf(out, "\n== %s%s%s%s ==", str_or(p, "name", "?"), level ? " (" : "", level ? level : "",
             level ? ")" : "");
@@ -104,25 +202,56 @@ void gs_report_probe(FILE *out, const json_t *p)
         fprintf(out, ", SM clock %.0f MHz", khz / 1000);
     fprintf(out, "]\n");
     const char *msg = json_string_value(json_object_get(p, "message"));
-    if (msg)
-        fprintf(out, "  %s\n", msg);
-    if (strcmp(str_or(p, "name", ""), "atomics") == 0)
+    if (msg) {
+        fputs("  ", out);
+        gs_wrap_print(out, msg, 2, 2, width);
+    }
+    const char *probe = str_or(p, "name", "");
+    if (strcmp(probe, "atomics") == 0)
         gs_report_atomics_table(out, p);
-    if (strcmp(str_or(p, "name", ""), "tensor") == 0)
+    if (strcmp(probe, "tensor") == 0)
         gs_report_tensor_table(out, p);
-    if (strcmp(str_or(p, "name", ""), "l2-persist") == 0)
+    if (strcmp(probe, "l2-persist") == 0)
         gs_report_persist_table(out, p);
+    const gs_headline *h = details ? NULL : gs_headline_find(probe);
+    const json_t *figures = json_object_get(p, "figures");
+    if (h && h->columns)
+        headline_table(out, figures, h);
     const char *name;
     json_t *f;
-    json_object_foreach(json_object_get(p, "figures"), name, f) {
-        char buf[600];
-        gs_report_format_figure(f, buf, sizeof buf);
-        fprintf(out, "  %-28s %s\n", name, buf);
+    size_t name_w = 0, hidden = 0;
+    json_object_foreach((json_t *)figures, name, f) {
+        char label[128];
+        gs_headline_label(name, label, sizeof label);
+        if (gs_headline_line(h, name) && gs_wrap_chars(label) > name_w)
+            name_w = gs_wrap_chars(label);
     }
+    name_w = name_w > 34 ? 34 : name_w < 20 ? 20 : name_w;
+    /* In the headline, a reason the line above gave already is named, not repeated. */
+    const char *last_nd = NULL, *last_reason = NULL;
+    json_object_foreach((json_t *)figures, name, f) {
+        char row[32];
+        int c;
+        const char *reason = json_is_null(json_object_get(f, "value"))
+                                 ? json_string_value(json_object_get(f, "reason")) : NULL;
+        bool same = !details && reason && last_reason && strcmp(reason, last_reason) == 0;
+        if (gs_headline_line(h, name)) {
+            figure_line(out, name, f, name_w, details, width, same ? last_nd : NULL);
+            if (!same)
+                last_nd = reason ? name : NULL, last_reason = reason;
+        } else if (!gs_headline_cell(h, name, &c, row, sizeof row)) {
+            hidden++;
+        }
+    }
+    if (hidden)
+        fprintf(out, "  (%zu more figure%s: --details, or the JSON document)\n", hidden,
+                hidden == 1 ? "" : "s");
     size_t i;
     json_t *w;
-    json_array_foreach(json_object_get(p, "warnings"), i, w)
-        fprintf(out, "  warning: %s\n", json_string_value(w));
+    json_array_foreach(json_object_get(p, "warnings"), i, w) {
+        fputs("  warning: ", out);
+        gs_wrap_print(out, json_string_value(w), 11, 4, width);
+    }
 }
 
 /* One line of a state reading: "61 C, 85.3 W of 700 W, SM 1980 MHz, memory 2619 MHz, ...". */
@@ -186,10 +315,15 @@ static void print_environment(FILE *out, const json_t *env)
 
 void gs_report_text(FILE *out, const json_t *doc)
 {
-    gs_report_text_part(out, doc, true);
+    gs_report_text_parts(out, doc, GS_REPORT_SUMMARY);
 }
 
 void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
+{
+    gs_report_text_parts(out, doc, summary ? GS_REPORT_SUMMARY : GS_REPORT_DETAILS);
+}
+
+void gs_report_text_parts(FILE *out, const json_t *doc, unsigned parts)
 {
     const json_t *dev = json_object_get(doc, "device");
     fprintf(out, "gpusonar %s  --  %s", str_or(json_object_get(doc, "tool"), "version", "?"),
@@ -205,12 +339,12 @@ void gs_report_text_part(FILE *out, const json_t *doc, bool summary)
     print_environment(out, json_object_get(doc, "environment"));
     if (!json_is_true(json_object_get(doc, "complete")))
         fprintf(out, "INCOMPLETE: %s\n", str_or(doc, "incomplete_reason", "the run did not finish"));
-    if (summary)
+    if (parts & GS_REPORT_SUMMARY)
         gs_report_summary(out, doc);
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)
-        gs_report_probe(out, p);
+        gs_report_probe(out, p, parts);
 }
 
 /* Keeps *doc only if it says it is a gpusonar/1 result document; name is for the message. */

@@ -3,7 +3,8 @@
  * ILP 1/2/4; then per memory space the bandwidth, λ, Λ of each level and the cache sizes) and the
  * cache table after Table 4 of the memory-hierarchy paper (Mei et al.: one column per `cache`
  * record with its size N, line b, sets a, ways, policy and hit latency). A missing figure prints
- * as "-", a "not determined" one as "n/d"; the per-probe tables that follow give the reasons.
+ * as "-", a "not determined" one as "n/d" ("nd" inside an a/b/c cell); the per-probe tables that
+ * follow give the reasons.
  * Figure names read here: bandwidth (copy_<E>B_{constant,dynamic}_gbps, copy_<E>B_lambda_cycles,
  * memcpy_d2d_gbps, copy_over_memcpy, best_copy_config, h2d_gbps, d2h_gbps), random-walk
  * (<space>_latencies_cycles, <space>_capacities_bytes, walkers_*), and any record's
@@ -17,8 +18,10 @@
 
 #include "backend.h"
 #include "report/report.h"
+#include "report/wrap.h"
+#include "util/units.h"
 
-#define CELL 48
+#define CELL 128
 #define MAX_LIST 8
 
 static const json_t *find_record(const json_t *doc, const char *name)
@@ -51,20 +54,29 @@ static int number(const json_t *rec, const char *name, double *v)
     return 1;
 }
 
+/* Three significant digits keep the a/b/c cells narrow; whole numbers stay whole. */
 static void fmt_num(char *buf, size_t len, double v)
 {
-    snprintf(buf, len, fabs(v) >= 100 ? "%.0f" : "%.3g", v);   /* 3 significant digits */
+    if (fabs(v) >= 100 || v == floor(v))
+        gs_units_number(round(v), buf, len);
+    else
+        snprintf(buf, len, "%.3g", v);
 }
 
 static void fmt_bytes(char *buf, size_t len, double b)
 {
-    static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
-    int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
-        u++;
-    }
-    snprintf(buf, len, b >= 10 || b == floor(b) ? "%.0f%s" : "%.1f%s", b, units[u]);
+    gs_unit_scale s;
+    gs_units_scale(b, "B", &s);
+    double v = b / s.divisor;
+    snprintf(buf, len, v >= 10 || v == floor(v) ? "%.0f %s" : "%.1f %s", v, s.unit);
+}
+
+/* Inside an a/b/c cell a not-determined value is "nd": "4/4/n/d" would read as four values. */
+#define ND_IN_LIST "nd"
+
+static const char *in_list(const char *cell_text)
+{
+    return strcmp(cell_text, "n/d") == 0 ? ND_IN_LIST : cell_text;
 }
 
 /* One figure into a cell: its number (or bytes), "n/d", or "-". */
@@ -137,7 +149,7 @@ static bool ilp_cell(const json_t *doc, const char *itype, const char *what, cha
         if (r == 1)
             fmt_num(one, sizeof one, v);
         else
-            snprintf(one, sizeof one, "n/d");
+            snprintf(one, sizeof one, "%s", ND_IN_LIST);
         size_t used = strlen(buf);
         snprintf(buf + used, CELL - used, "%s%s", used ? "/" : "", one);
     }
@@ -150,8 +162,8 @@ static void print_computations(FILE *out, const json_t *doc)
     static const char *const what[] = { "gops", "lambda_cycles", "Lambda_cycles", "ridge_warps" };
     int rows = 0;
     /* λ and Λ are two bytes in UTF-8: the header is spelt out so its columns line up. */
-    fprintf(out, "Computations\n  itype      Performance        λ                  "
-            "Λ                    ridge point\n");
+    fprintf(out, "Computations\n  itype      Gop/s              issue λ            "
+            "completion Λ         ridge (warps)\n");
     for (int t = 0; t < GS_INSTR_COUNT; t++) {
         const char *itype = gs_instr_name((gs_instr)t);
         char cells[4][CELL];
@@ -172,10 +184,16 @@ static void print_computations(FILE *out, const json_t *doc)
         fprintf(out, "  (no instruction-type figures in this document)\n");
 }
 
+/* One row of a memory table; a cell longer than its column is cut at a word, never inside one. */
 static void print_memory_row(FILE *out, const char *element, const char *bw, const char *lambda,
                              const char *Lambda, const char *sizes)
 {
-    fprintf(out, "  %-10s %-18s %-10s %-28s %s\n", element, bw, lambda, Lambda, sizes);
+    char c[4][CELL];
+    gs_wrap_cell(element, 10, c[0], CELL);
+    gs_wrap_cell(bw, 18, c[1], CELL);
+    gs_wrap_cell(lambda, 10, c[2], CELL);
+    gs_wrap_cell(Lambda, 28, c[3], CELL);
+    fprintf(out, "  %-10s %-18s %-10s %-28s %s\n", c[0], c[1], c[2], c[3], sizes);
 }
 
 /* Global memory: copy bandwidth (constant/dynamic bound) and λ per element size; the random
@@ -183,9 +201,9 @@ static void print_memory_row(FILE *out, const char *element, const char *bw, con
 static void print_global(FILE *out, const json_t *bw, const json_t *walk)
 {
     static const unsigned sizes[] = { 1, 2, 4, 8, 16 };
-    fprintf(out, "Global memory\n");
-    fprintf(out, "  Element    Bandwidth c/d      λ          "
-            "Λ (levels)                   cache size\n");
+    fprintf(out, "Global memory (copy GB/s with a constant/dynamic loop bound)\n");
+    fprintf(out, "  Element    copy GB/s c/d      issue λ    "
+            "completion Λ (levels)        cache sizes\n");
     for (int i = 0; i < 5; i++) {
         char name[64], c[CELL], d[CELL], both[2 * CELL + 2], lam[CELL], el[16];
         char Lam[CELL] = "-", caps[CELL] = "-";
@@ -193,7 +211,7 @@ static void print_global(FILE *out, const json_t *bw, const json_t *walk)
         cell(c, bw, name, false);
         snprintf(name, sizeof name, "copy_%uB_dynamic_gbps", sizes[i]);
         cell(d, bw, name, false);
-        snprintf(both, sizeof both, "%s/%s", c, d);
+        snprintf(both, sizeof both, "%s/%s", in_list(c), in_list(d));
         snprintf(name, sizeof name, "copy_%uB_lambda_cycles", sizes[i]);
         cell(lam, bw, name, false);
         if (sizes[i] == 4) {
@@ -209,15 +227,20 @@ static void print_global(FILE *out, const json_t *bw, const json_t *walk)
     cell(cfg, bw, "best_copy_config", false);
     cell(h, bw, "h2d_gbps", false);
     cell(dh, bw, "d2h_gbps", false);
-    fprintf(out, "  cudaMemcpy D2D %s GB/s; best copy kernel / memcpy = %s (%s)\n", m, r, cfg);
+    fprintf(out, "  cudaMemcpy D2D %s GB/s; best copy kernel / memcpy = %s\n", m, r);
+    fprintf(out, "  best copy kernel: %s\n", cfg);
     fprintf(out, "  PCIe (pinned) host-to-device %s GB/s, device-to-host %s GB/s\n", h, dh);
     char sat[CELL], per[CELL], peak[CELL], lat[CELL];
     cell(sat, walk, "walkers_saturation", false);
     cell(per, walk, "walkers_saturation_per_sm", false);
     cell(peak, walk, "walkers_peak_accesses_per_ns", false);
     cell(lat, walk, "walkers_latency_at_saturation_cycles", false);
-    fprintf(out, "  Walkers saturating memory: %s warps (%s per SM), peak %s accesses/ns,\n"
-            "  loaded latency %s cycles\n", sat, per, peak, lat);
+    if (strcmp(sat, "n/d") == 0)
+        fprintf(out, "  Random walkers: memory not saturated by the most tried (n/d); peak %s "
+                "accesses/ns\n", peak);
+    else
+        fprintf(out, "  Random walkers saturating memory: %s warps (%s per SM), peak %s "
+                "accesses/ns,\n  loaded latency %s cycles\n", sat, per, peak, lat);
 }
 
 /* Shared, constant and local memory: the random walk's levels and capacities. */
@@ -234,7 +257,7 @@ static void print_space(FILE *out, const json_t *walk, const char *space, const 
     print_memory_row(out, "4B", "-", "-", Lam, caps);
 }
 
-#define CACHE_COLUMNS 7
+#define CACHE_COLUMNS 6             /* 16 + 6 x 14 columns: within 100 */
 #define COLUMN 14
 
 typedef struct cache_row {
@@ -265,13 +288,15 @@ static void cache_cell(char *buf, const json_t *rec, const cache_row *row)
         cell(buf, rec, name, row->bytes);
 }
 
-/* One column of the cache table: padded, except the last (no trailing blanks). */
+/* One column of the cache table: padded, except the last (no trailing blanks); a longer text is
+ * cut at a word with "…", never inside one. */
 static void put_column(FILE *out, const char *text, bool last)
 {
-    if (last)
-        fprintf(out, "%.*s", COLUMN - 1, text);
-    else
-        fprintf(out, "%-*.*s", COLUMN, COLUMN - 1, text);
+    char cut[CELL];
+    gs_wrap_cell(text, COLUMN - 1, cut, sizeof cut);
+    fputs(cut, out);
+    for (size_t n = gs_wrap_chars(cut); !last && n < COLUMN; n++)
+        fputc(' ', out);
 }
 
 /* Columns [first, first + count) of the cache records. */
@@ -308,7 +333,7 @@ static void print_caches(FILE *out, const json_t *doc, const json_t *walk)
     const json_t *recs[64];
     size_t n = 0, i;
     const json_t *p;
-    fprintf(out, "\nCaches (after Table 4 of Mei et al.; sizes in bytes, latencies in cycles)\n");
+    fprintf(out, "\nCaches (after Table 4 of Mei et al.; latencies in cycles)\n");
     json_array_foreach(json_object_get(doc, "probes"), i, p) {
         const char *name = json_string_value(json_object_get(p, "name"));
         if (name && strcmp(name, "cache") == 0 && n < 64)
@@ -363,13 +388,16 @@ void gs_report_summary(FILE *out, const json_t *doc)
 {
     const json_t *bw = find_record(doc, "bandwidth"), *walk = find_record(doc, "random-walk");
     fprintf(out, "\nPerformance report (after Table III of Lemeire et al.): performance in Gop/s, "
-            "bandwidth in GB/s,\nlatencies in cycles; a/b/c = ILP 1/2/4, or one value per "
-            "level from the fastest to memory.\n\n");
+            "bandwidth in GB/s,\nlatencies in cycles. issue λ: cycles between two independent "
+            "instructions of a warp (throughput);\ncompletion Λ: cycles until a result can be "
+            "used (latency). a/b/c: at ILP 1/2/4 (independent\ninstructions per warp), or one "
+            "value per level from the fastest to memory. n/d (nd within\na/b/c): not determined (the "
+            "probe's section says why); -: not measured.\n\n");
     print_computations(out, doc);
     print_global(out, bw, walk);
-    print_space(out, walk, "shared", "Shared memory (the paper's local memory)");
+    print_space(out, walk, "shared", "Shared memory (OpenCL's local memory, as the paper names it)");
     print_space(out, walk, "constant", "Constant memory");
-    print_space(out, walk, "local", "Local memory (the paper's private memory)");
+    print_space(out, walk, "local", "Local memory (per-thread; OpenCL's private memory in the paper)");
     print_caches(out, doc, walk);
     print_stores(out, doc);
 }

@@ -1,5 +1,6 @@
 /* Table-driven option parsing (see opts.h). Accepts "--name value" and "--name=value". */
 #include "util/opts.h"
+#include "util/units.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,17 +43,7 @@ int gs_parse_bytes(const char *text, uint64_t *out)
 
 void gs_format_bytes(uint64_t bytes, char *buf, size_t len)
 {
-    static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
-    int u = 0;
-    double v = (double)bytes;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    if (v == floor(v))
-        snprintf(buf, len, "%.0f %s", v, units[u]);
-    else
-        snprintf(buf, len, "%.2f %s", v, units[u]);
+    gs_units_bytes((double)bytes, buf, len);
 }
 
 static const gs_opt *find_opt(const gs_opt *opts, int count, const char *name, size_t len)

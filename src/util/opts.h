@@ -41,7 +41,7 @@ void gs_opts_print(FILE *out, const gs_opt *opts, int count);
 
 /* "64KB" -> 65536. 0 or -1 (bad text). */
 int gs_parse_bytes(const char *text, uint64_t *out);
-/* 65536 -> "64 KB" (exact powers of 1024 print without decimals). */
+/* 65536 -> "64 KiB" (gs_units_bytes: binary prefixes, whole sizes without decimals). */
 void gs_format_bytes(uint64_t bytes, char *buf, size_t len);
 
 #endif

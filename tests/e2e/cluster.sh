@@ -132,7 +132,7 @@ PYEOF
 
 if run hopper run cluster --device sim:hopper; then
   check "$T/hopper.json" "$HOPPER" || fails=$((fails+1))
-  grep -Eq "cluster_16_rank_15_latency_cycles *20[0-4](\.[0-9])? cycles" "$T/hopper.txt" \
+  grep -Eq "cluster_16_rank_15_latency_cycles *20[0-4](\.[0-9]+)? cycles" "$T/hopper.txt" \
     || { echo "FAIL text report: no cluster_16_rank_15_latency_cycles"; fails=$((fails+1)); }
   grep -q "bulk_over_vector_dram" "$T/hopper.txt" \
     || { echo "FAIL text report: no bulk_over_vector_dram"; fails=$((fails+1)); }

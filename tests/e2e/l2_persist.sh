@@ -123,7 +123,7 @@ import json, re, sys
 (probe,) = [p for p in json.load(open(sys.argv[1]))["probes"] if p["name"] == "l2-persist"]
 f = {k: v["value"] for k, v in probe["figures"].items()}
 text = open(sys.argv[2]).read()
-want = [r"^  L2 persistence: set-aside 3 of 3 MB, window up to 4 MB; L2 hit %.0f, DRAM %.0f cycles$"
+want = [r"^  L2 persistence: set-aside 3 of 3 MiB, window up to 4 MiB; L2 hit %.0f, DRAM %.0f cycles$"
         % (f["l2_hit_cycles"], f["dram_cycles"]),
         r"^  window +hit rate +hot cycles +hot GB/s *$"]
 for w in ("none", "persisting", "normal"):

@@ -133,7 +133,7 @@ static void test_planted_outlier_is_flagged_alone(void **state)
     assert_double_equal(json_number_value(json_object_get(o, "value")), 25165824, 0);
     assert_double_equal(json_number_value(json_object_get(o, "median")), 50331648, 0);
     assert_double_equal(json_number_value(json_object_get(o, "relative")), -0.5, 1e-12);
-    /* the others agree exactly: MAD 0, scored against the mean absolute deviation (1/7 of 24 MB) */
+    /* the others agree exactly: MAD 0, scored against the mean absolute deviation (1/7 of 24 MiB) */
     assert_double_equal(json_number_value(json_object_get(o, "robust_z")), -7 / 1.253314, 1e-9);
     release(&f, a);
 }
@@ -317,11 +317,11 @@ static void test_printers(void **state)
 
     char *text = print(a, GS_FLEET_TEXT);
     assert_non_null(strstr(text, "1 outlier"));
-    assert_non_null(strstr(text, "node3 GPU-3  cache:l2.size_bytes = 24 MB (median 48 MB; -50.0 % from the median, robust z -4.0)"));
+    assert_non_null(strstr(text, "node3 GPU-3  cache:l2.size_bytes = 24 MiB (median 48 MiB; -50.0 % from the median, robust z -4.0)"));
     free(text);
 
     char *md = print(a, GS_FLEET_MARKDOWN);
-    assert_non_null(strstr(md, "| **node3** | GPU-3 | H100 | cache:l2.size\\_bytes | **24 MB** | 48 MB | -50.0 % from the median, robust z -4.0 |"));
+    assert_non_null(strstr(md, "| **node3** | GPU-3 | H100 | cache:l2.size\\_bytes | **24 MiB** | 48 MiB | -50.0 % from the median, robust z -4.0 |"));
     assert_non_null(strstr(md, "## H100\\|\\<b\\> (compute capability 9.0): 3 GPUs"));
     assert_null(strstr(md, "<b>"));   /* a device name cannot open a tag in the page */
     assert_non_null(strstr(md, "- doc1.json: not a gpusonar/1 result document"));

@@ -120,9 +120,9 @@ static void test_page(void **state)
     /* The summary, then every record with its level, figures, intervals and methods. */
     assert_non_null(strstr(h, "Caches (after Table 4 of Mei et al."));
     assert_non_null(strstr(h, "<h2>cache (l1)</h2>"));
-    assert_non_null(strstr(h, "<td class=\"name\">size_bytes</td><td class=\"value\">16 KB</td>"
+    assert_non_null(strstr(h, "<td class=\"name\">size_bytes</td><td class=\"value\">16 KiB</td>"
                               "<td class=\"ci95\">&#177;0</td><td class=\"n\">1</td>"));
-    assert_non_null(strstr(h, "33.2 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
+    assert_non_null(strstr(h, "33.25 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
                               "<td class=\"n\">12</td><td class=\"method\">m-cycles</td>"));
     assert_non_null(strstr(h, "<td class=\"method\">m-cycles</td>"));
     /* An interval of a size reads in the binary unit sizes are read in, not in bytes. */

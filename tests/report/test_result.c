@@ -57,7 +57,7 @@ static void test_figures(void **state)
     assert_string_equal(buf, "not determined: trace buffer holds 4096 entries");
     gs_report_format_figure(json_object_get(json_object_get(p, "figures"), "size_bytes"), buf,
                             sizeof buf);
-    assert_string_equal(buf, "16 KB");
+    assert_string_equal(buf, "16 KiB");
     gs_report_format_figure(json_object_get(json_object_get(p, "figures"), "ways_per_set"), buf,
                             sizeof buf);
     assert_string_equal(buf, "[17, 8, 8]");

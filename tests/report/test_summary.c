@@ -54,7 +54,7 @@ static const char *full_doc =
     FIG("2800", "GB/s") ", \"copy_16B_lambda_cycles\": " FIG("37.7", "cycles") ","
     "   \"copy_1B_constant_gbps\": " ND ","
     "   \"memcpy_d2d_gbps\": " FIG("2876", "GB/s") ", \"copy_over_memcpy\": " FIG("1.04", "") ","
-    "   \"best_copy_config\": {\"value\": \"copy, 16-byte elements\", \"n\": 1, \"method\": \"m\"},"
+    "   \"best_copy_config\": {\"value\": \"copy, 16-byte elements, constant loop bound, 256 threads per block\", \"n\": 1, \"method\": \"m\"},"
     "   \"h2d_gbps\": " FIG("52", "GB/s") ", \"d2h_gbps\": " FIG("50", "GB/s") "}},"
     " {\"name\": \"random-walk\", \"params\": {}, \"figures\": {"
     "   \"global_latencies_cycles\": " FIG("[34, 246.1, 544.2]", "cycles") ","
@@ -89,18 +89,29 @@ static void test_table_iii_rows(void **state)
     assert_non_null(strstr(line, "2992/2800"));
     assert_non_null(strstr(line, "37.7"));
     line_with(text, "  1B ", line, sizeof line);
-    assert_non_null(strstr(line, "n/d/-"));
+    assert_non_null(strstr(line, "nd/-"));           /* not "n/d/-": one value, not two */
+    assert_null(strstr(line, "n/d/"));
     line_with(text, "  4B ", line, sizeof line);       /* the global walk sits on the 4 B row */
     assert_non_null(strstr(line, "34/246/544"));
-    assert_non_null(strstr(line, "192KB/50MB"));
-    assert_non_null(strstr(text, "best copy kernel / memcpy = 1.04 (copy, 16-byte elements)"));
+    assert_non_null(strstr(line, "192 KiB/50 MiB"));
+    assert_non_null(strstr(text, "best copy kernel / memcpy = 1.04\n"));
+    /* A long word cell on a line of its own, whole: never cut inside a word. */
+    assert_non_null(strstr(text, "best copy kernel: copy, 16-byte elements, constant loop bound, "
+                              "256 threads per block\n"));
+    /* λ and Λ are named by more than their case. */
+    line_with(text, "  itype", line, sizeof line);
+    assert_non_null(strstr(line, "issue λ"));
+    assert_non_null(strstr(line, "completion Λ"));
+    line_with(text, "  Element", line, sizeof line);
+    assert_non_null(strstr(line, "issue λ"));
+    assert_non_null(strstr(line, "completion Λ"));
     assert_non_null(strstr(text, "host-to-device 52 GB/s, device-to-host 50 GB/s"));
     assert_non_null(strstr(text, "4096 warps"));
     line_with(text, "Constant memory", line, sizeof line);
     const char *constant = strstr(text, "Constant memory");
     line_with(constant, "  4B", line, sizeof line);
     assert_non_null(strstr(line, "25/61/200"));
-    assert_non_null(strstr(line, "2KB/32KB"));
+    assert_non_null(strstr(line, "2 KiB/32 KiB"));
     free(text);
 }
 
@@ -112,15 +123,15 @@ static void test_cache_table(void **state)
     assert_non_null(strstr(line, "l1 "));
     assert_non_null(strstr(line, "l1tlb"));
     line_with(text, "N (size)", line, sizeof line);
-    assert_non_null(strstr(line, "192KB"));
-    assert_non_null(strstr(line, "32MB"));
+    assert_non_null(strstr(line, "192 KiB"));
+    assert_non_null(strstr(line, "32 MiB"));
     line_with(text, "b (line)", line, sizeof line);
-    assert_non_null(strstr(line, "128B"));
-    assert_non_null(strstr(line, "2MB"));             /* a TLB's coverage in the line row */
+    assert_non_null(strstr(line, "128 B"));
+    assert_non_null(strstr(line, "2 MiB"));             /* a TLB's coverage in the line row */
     line_with(text, "  sector", line, sizeof line);   /* not determined: never the fetch */
     assert_non_null(strstr(line, "n/d"));
     line_with(text, "  fetch (miss)", line, sizeof line);
-    assert_non_null(strstr(line, "64B"));
+    assert_non_null(strstr(line, "64 B"));
     line_with(text, "a (sets)", line, sizeof line);
     assert_non_null(strstr(line, "n/d"));
     line_with(text, "  ways", line, sizeof line);
@@ -128,7 +139,7 @@ static void test_cache_table(void **state)
     line_with(text, "  policy", line, sizeof line);
     assert_non_null(strstr(line, "lru"));
     assert_null(strstr(text, "  page"));              /* no record has it: no row */
-    assert_non_null(strstr(text, "capacities 192KB/50MB, latencies 34/246/544"));
+    assert_non_null(strstr(text, "capacities 192 KiB/50 MiB, latencies 34/246/544"));
     free(text);
 }
 

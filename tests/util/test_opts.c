@@ -25,9 +25,9 @@ static void test_bytes(void **state)
     assert_int_equal(gs_parse_bytes("0.3B", &v), -1);
     char buf[32];
     gs_format_bytes(65536, buf, sizeof buf);
-    assert_string_equal(buf, "64 KB");
+    assert_string_equal(buf, "64 KiB");
     gs_format_bytes(50331648, buf, sizeof buf);
-    assert_string_equal(buf, "48 MB");
+    assert_string_equal(buf, "48 MiB");
     gs_format_bytes(100, buf, sizeof buf);
     assert_string_equal(buf, "100 B");
 }

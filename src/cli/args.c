@@ -44,8 +44,8 @@ bool gs_cli_option_takes_value(const char *name, size_t len)
     for (int i = 0; !o && i < gs_command_count; i++)
         o = find_in(gs_commands[i].opts, gs_commands[i].opt_count, name, len);
     for (int i = 0; !o && i < gs_probe_count; i++)
-        if (gs_probes[i].opts && gs_probes[i].opt_count)
-            o = find_in(gs_probes[i].opts, *gs_probes[i].opt_count, name, len);
+        if (gs_probes[i]->opts)
+            o = find_in(gs_probes[i]->opts, gs_opts_len(gs_probes[i]->opts), name, len);
     return o && o->kind != GS_OPT_FLAG;
 }
 
@@ -100,8 +100,8 @@ bool gs_cli_option_known(const char *name, size_t len)
         if (find_in(gs_commands[i].opts, gs_commands[i].opt_count, name, len))
             return true;
     for (int i = 0; i < gs_probe_count; i++)
-        if (gs_probes[i].opts && gs_probes[i].opt_count &&
-            find_in(gs_probes[i].opts, *gs_probes[i].opt_count, name, len))
+        if (gs_probes[i]->opts &&
+            find_in(gs_probes[i]->opts, gs_opts_len(gs_probes[i]->opts), name, len))
             return true;
     return false;
 }

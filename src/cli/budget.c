@@ -1,53 +1,24 @@
 /* --budget SECONDS: the report plans its probes to finish inside a time budget. It drops
  * --thorough first (fewer samples), then whole probes, keeping the most wanted that fit (the
- * clock always); it says on stderr and in the document what it cut. The
- * expected seconds come from the quick report on an H100 (the probes of the default report:
- * docs/hardware/h100.md); the same table shares out the time left on the progress line. A
- * simulated device runs at the simulator's speed, not the card's: its column holds the seconds of
- * the same probes on the built-in hopper model (one process, one CPU core), and the progress
- * line scales either by how fast the run went so far (gs_cli_eta_s). */
+ * first rank always); it says on stderr and in the document what it cut. The expected seconds
+ * and ranks are each probe's descriptor's (probe.h): the quick report on an H100 or H200
+ * (docs/hardware/), and on the simulator's hopper model for a simulated device, which runs at
+ * the simulator's speed, not the card's; the same figures share out the time left on the
+ * progress line, which scales them by how fast the run went so far (gs_cli_eta_s). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 
-static const struct {
-    const char *name;
-    double quick_s;               /* seconds in the quick report on an H100 */
-    double sim_s;                 /* seconds on the simulator's hopper model */
-} typical[] = {
-    {"clock", 0.25, 0.05},        {"smem-banks", 0.15, 1.2},   {"cache", 17, 200},
-    {"global-patterns", 1.1, 5},  {"bandwidth", 0.7, 0.05},    {"mem-bandwidth", 2.9, 0.05},
-    {"random-walk", 8, 140},      {"pipeline", 0.9, 0.05},     {"roofline", 0.8, 0.05},
-    {"paths", 5, 27},             {"l2-partitions", 5, 3},     {"divergence", 1, 0.15},
-};
-
-/* Which probes a short budget keeps, most wanted first; a probe that does not fit in what is left
- * is cut and the next one tried, so a cheap probe is never cut to make room for nothing. */
-static const char *const keep_order[] = {"clock", "cache", "smem-banks", "pipeline", "bandwidth",
-                                         "global-patterns", "mem-bandwidth", "roofline",
-                                         "random-walk", "divergence", "paths", "l2-partitions"};
-
-static int rank(const char *name)
+double gs_cli_expected_s(const gs_probe_def *def, bool thorough, bool simulated)
 {
-    for (size_t i = 0; i < sizeof keep_order / sizeof *keep_order; i++)
-        if (strcmp(keep_order[i], name) == 0)
-            return (int)i;
-    return (int)(sizeof keep_order / sizeof *keep_order);
+    return (simulated ? def->expected_sim_s : def->expected_s) * (thorough ? 4 : 1);
 }
 
-double gs_cli_expected_s(const char *probe, bool thorough)
+/* A probe's place in the order --budget keeps them: its rank, unranked ones last. */
+static int rank(const gs_probe_def *def)
 {
-    return gs_cli_expected_on_s(probe, thorough, false);
-}
-
-double gs_cli_expected_on_s(const char *probe, bool thorough, bool simulated)
-{
-    double factor = thorough ? 4 : 1;
-    for (size_t i = 0; i < sizeof typical / sizeof *typical; i++)
-        if (strcmp(typical[i].name, probe) == 0)
-            return (simulated ? typical[i].sim_s : typical[i].quick_s) * factor;
-    return factor;
+    return def->keep_rank > 0 ? def->keep_rank : 1 << 20;
 }
 
 double gs_cli_eta_s(const double *expected_s, const bool *done, int n, double spent_s)
@@ -64,7 +35,7 @@ static double total_s(const gs_probe_def **defs, int n, bool thorough)
 {
     double sum = 0;
     for (int i = 0; i < n; i++)
-        sum += gs_cli_expected_s(defs[i]->name, thorough);
+        sum += gs_cli_expected_s(defs[i], thorough, false);
     return sum;
 }
 
@@ -81,13 +52,20 @@ void gs_cli_plan_budget(const gs_probe_def **defs, int *n, double budget_s, bool
         bool keep[64] = {false};
         double left = budget_s;
         /* Visit the probes by rank (ties in run order), keeping each that still fits. */
-        for (int r = 0; r <= (int)(sizeof keep_order / sizeof *keep_order); r++)
-            for (int i = 0; i < *n && i < 64; i++)
-                if (rank(defs[i]->name) == r) {
-                    double s = gs_cli_expected_s(defs[i]->name, *thorough);
-                    keep[i] = s <= left || strcmp(defs[i]->name, "clock") == 0;
-                    left -= keep[i] ? s : 0;
-                }
+        int order[64], m = 0;
+        for (int i = 0; i < *n && i < 64; i++)
+            order[m++] = i;
+        for (int a = 1; a < m; a++)                  /* insertion sort: stable, m is small */
+            for (int b = a; b > 0 && rank(defs[order[b]]) < rank(defs[order[b - 1]]); b--) {
+                int t = order[b];
+                order[b] = order[b - 1], order[b - 1] = t;
+            }
+        for (int k = 0; k < m; k++) {
+            int i = order[k];
+            double s = gs_cli_expected_s(defs[i], *thorough, false);
+            keep[i] = s <= left || defs[i]->keep_rank == 1;
+            left -= keep[i] ? s : 0;
+        }
         int kept = 0;
         for (int i = 0; i < *n; i++) {
             if (keep[i])

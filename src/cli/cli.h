@@ -186,10 +186,9 @@ typedef struct gs_budget_plan {
 } gs_budget_plan;
 extern gs_budget_plan gs_budget;  /* the plan of this run (budget_s 0: no budget) */
 
-/* Expected seconds of a probe (quick or thorough), from the H100's quick report. */
-double gs_cli_expected_s(const char *probe, bool thorough);
-/* The same on the backend that runs: the simulator's own seconds when simulated. */
-double gs_cli_expected_on_s(const char *probe, bool thorough, bool simulated);
+/* The seconds a probe is expected to take (its descriptor's; x 4 with --thorough), on a card or
+ * on the simulator. */
+double gs_cli_expected_s(const gs_probe_def *def, bool thorough, bool simulated);
 /* Seconds left in a run: the expected seconds of the probes not done, scaled by how long the
  * done ones took (spent_s) against their expectation once that is 5 s or more. */
 double gs_cli_eta_s(const double *expected_s, const bool *done, int n, double spent_s);

@@ -52,8 +52,8 @@ static int pick_probes(const gs_probe_def **defs, int max)
     int n = 0;
     if (!probes_arg) {
         for (int i = 0; i < gs_probe_count && n < max; i++)
-            if (gs_probes[i].flags & GS_PROBE_DEFAULT)
-                defs[n++] = &gs_probes[i];
+            if (gs_probes[i]->flags & GS_PROBE_DEFAULT)
+                defs[n++] = gs_probes[i];
         return n;
     }
     return gs_cli_probe_list(probes_arg, defs, max);
@@ -64,7 +64,7 @@ const char *gs_cli_suggest_probe(const char *word, char *buf, size_t len)
     gs_suggest sg;
     gs_suggest_init(&sg, word);
     for (int i = 0; i < gs_probe_count; i++)
-        gs_suggest_offer(&sg, gs_probes[i].name, strlen(gs_probes[i].name));
+        gs_suggest_offer(&sg, gs_probes[i]->name, strlen(gs_probes[i]->name));
     return gs_suggest_text(&sg, NULL, buf, len);
 }
 

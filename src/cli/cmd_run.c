@@ -23,8 +23,8 @@ int gs_cmd_run(int argc, char **argv)
                                                             sizeof hint));
         return GS_EXIT_USAGE;
     }
-    if (def->opts && def->opt_count) {
-        if (gs_opts_parse(def->opts, *def->opt_count, gs_args.nrest, gs_args.rest, NULL, NULL, 0,
+    if (def->opts) {
+        if (gs_opts_parse(def->opts, gs_opts_len(def->opts), gs_args.nrest, gs_args.rest, NULL, NULL, 0,
                           NULL, &err)) {
             fprintf(stderr, "gpusonar: run %s: %s\n", def->name, err.msg);
             return GS_EXIT_USAGE;
@@ -55,6 +55,6 @@ void gs_cmd_run_help(const char *probe)
     one.synopsis = synopsis;
     one.description = def->summary;
     one.opts = def->opts;
-    one.opt_count = def->opt_count ? *def->opt_count : 0;
+    one.opt_count = gs_opts_len(def->opts);
     gs_cli_print_help(&one);
 }

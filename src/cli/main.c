@@ -40,7 +40,7 @@ static int not_a_command(char **argv, int at)
     gs_suggest_text(&sg, NULL, hint, sizeof hint);
     if (!hint[0]) {                                  /* a probe's name: `gpusonar cahce` */
         for (int i = 0; i < gs_probe_count; i++)
-            gs_suggest_offer(&sg, gs_probes[i].name, strlen(gs_probes[i].name));
+            gs_suggest_offer(&sg, gs_probes[i]->name, strlen(gs_probes[i]->name));
         gs_suggest_text(&sg, "run ", hint, sizeof hint);
     }
     fprintf(stderr, "gpusonar: '%s' is not a command%s; 'gpusonar --help' lists them\n",

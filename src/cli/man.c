@@ -66,13 +66,13 @@ static void probes(void)
     printf(".SH PROBES\nEach probe runs with \\fBgpusonar run\\fR \\fIPROBE\\fR and its own options; "
            "those marked (default) make up the report.\n");
     for (int i = 0; i < gs_probe_count; i++) {
-        const gs_probe_def *p = &gs_probes[i];
+        const gs_probe_def *p = gs_probes[i];
         printf(".SS ");
         roff(p->name);
         printf("%s\n", p->flags & GS_PROBE_DEFAULT ? " (default)" : "");
         roff(p->summary);
         printf("\n");
-        options(p->opts, p->opt_count ? *p->opt_count : 0);
+        options(p->opts, gs_opts_len(p->opts));
     }
 }
 

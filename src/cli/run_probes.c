@@ -154,7 +154,7 @@ static double time_left_s(const gs_probe_def **defs, int n, int index, double sp
     bool done[GS_APART_MAX_PROBES + 1] = {false};
     int k = 0;
     for (int i = 0; i < n && k < GS_APART_MAX_PROBES; i++) {
-        double e = gs_cli_expected_on_s(defs[i]->name, gs_args.thorough, simulated);
+        double e = gs_cli_expected_s(defs[i], gs_args.thorough, simulated);
         if (!gs_apart_mine(ap, i)) {
             others += e;
             continue;
@@ -268,11 +268,27 @@ static int check_out_dir_file(const gs_device_info *info, gs_error *err)
     return rc ? rc : gs_outfile_check(path, "--out-dir", err);
 }
 
+/* Each record gets its probe's report hints (result/hints.h), so that the printers, of this run
+ * or of the saved document anywhere later, read how it is shown from the record itself. */
+static void attach_hints(json_t *doc)
+{
+    size_t i;
+    json_t *rec;
+    json_array_foreach(json_object_get(doc, "probes"), i, rec) {
+        const gs_probe_def *def = gs_probe_find(json_string_value(json_object_get(rec, "name"))
+                                                    ?: "");
+        json_t *h = def ? gs_hints_json(&def->hints) : NULL;
+        if (h)
+            json_object_set_new(rec, "hints", h);
+    }
+}
+
 /* Write what the run holds: JSON if asked (--json, or --out-dir's file), CSV if asked, the text
  * report unless JSON went to stdout. Each output is written whatever became of the others: a
  * failed one is one message naming its path and cause. Returns how many failed. */
 static int emit(gs_run *run, const gs_device_info *info, bool text)
 {
+    attach_hints(run->doc);
     int failed = 0;
     gs_error err;
     char path[PATH_MAX];

@@ -52,9 +52,8 @@ const gs_opt gs_probe_atomics_opts[] = {
     {"threads", GS_OPT_INT, &opt.threads, "N", "threads per block (default 256)", NULL, 32, 1024},
     {"blocks-per-sm", GS_OPT_INT, &opt.blocks_per_sm, "N",
      "blocks per SM (default: the SM's thread limit / threads)", NULL, 1, 64},
+    GS_OPT_END,
 };
-const int gs_probe_atomics_opt_count =
-    sizeof gs_probe_atomics_opts / sizeof gs_probe_atomics_opts[0];
 
 typedef struct op_type {
     gs_atomic_op op;
@@ -298,7 +297,7 @@ static int measure_all(atomics_ctx *a, gs_error *err)
     return rc;
 }
 
-int gs_probe_atomics_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_atomics_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.ops = "add.u32,add.u64,add.f32,add.f64,cas.u32,exch.u32,min.u32,max.u32";
     opt.spaces = "global,shared";
@@ -309,7 +308,7 @@ int gs_probe_atomics_run(gs_probe_ctx *ctx, gs_error *err)
     opt.threads = 256;
     opt.blocks_per_sm = 0;
     atomics_ctx a = {.ctx = ctx};
-    int rc = gs_probe_parse_opts(ctx, gs_probe_atomics_opts, gs_probe_atomics_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_atomics_opts, err);
     if (rc || (rc = parse_lists(&a, err)))
         return rc;
     if (opt.threads % 32)
@@ -338,3 +337,18 @@ int gs_probe_atomics_run(gs_probe_ctx *ctx, gs_error *err)
     free(a.values);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"-", NULL};
+const gs_probe_def gs_probe_atomics_def = {
+    .name = "atomics",
+    .run = gs_probe_atomics_run,
+    .flags = 0,
+    .summary = "atomics per operation and type: latency of a dependent chain, Gop/s on one "
+               "address, distinct words, contended lines, shared banks",
+    .opts = gs_probe_atomics_opts,
+    .expected_s = 0.4,
+    .expected_sim_s = 0.05,
+    .keep_rank = 0,
+    .hints = {.headline = headline, .table = "atomics"},
+};

@@ -38,10 +38,9 @@ const gs_opt gs_probe_bandwidth_opts[] = {
      MAX_REPEATS},
     {"threads", GS_OPT_INT, &opt.threads, "N",
      "threads per block of the kernels (default: the backend's, 256 on CUDA)", NULL, 0, 1024},
+    GS_OPT_END,
 };
 
-const int gs_probe_bandwidth_opt_count =
-    sizeof gs_probe_bandwidth_opts / sizeof gs_probe_bandwidth_opts[0];
 
 #define RETRY_CI 0.01             /* a configuration measured again above this ci95 / median */
 #define RETRY_CI_THOROUGH 0.001   /* the same with --thorough's 60 repetitions (below) */
@@ -282,14 +281,13 @@ static uint64_t default_bytes(const gs_device_info *info)
     return bytes;
 }
 
-int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.bytes = default_bytes(ctx->info);
     opt.pcie_bytes = ctx->thorough ? 256ull << 20 : 64ull << 20;
     opt.repeats = ctx->thorough ? 60 : 10;
     opt.threads = 0;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_bandwidth_opts, gs_probe_bandwidth_opt_count,
-                                 err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_bandwidth_opts, err);
     if (rc)
         return rc;
     if (opt.bytes < (1u << 20) || opt.pcie_bytes < (1u << 20))
@@ -338,3 +336,18 @@ int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     gs_param_int(p, "remeasured", remeasured);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"best_copy_gbps", "best_copy_config", "memcpy_d2d_gbps", "copy_over_memcpy", "h2d_gbps", "d2h_gbps", NULL};
+const gs_probe_def gs_probe_bandwidth_def = {
+    .name = "bandwidth",
+    .run = gs_probe_bandwidth_run,
+    .flags = GS_PROBE_DEFAULT | GS_PROBE_HOST_LINK,
+    .summary = "copy and read kernels per element size and loop bound, cudaMemcpy D2D/H2D/D2H, "
+               "in GB/s",
+    .opts = gs_probe_bandwidth_opts,
+    .expected_s = 0.7,
+    .expected_sim_s = 0.05,
+    .keep_rank = 5,
+    .hints = {.headline = headline},
+};

@@ -18,9 +18,9 @@ const gs_opt gs_probe_clock_opts[] = {
      NULL, 1, 10000},
     {"window-ms", GS_OPT_DOUBLE, &opt.window_ms, "MS", "length of each window in ms (default 20)",
      NULL, 0, 0},
+    GS_OPT_END,
 };
 
-const int gs_probe_clock_opt_count = sizeof gs_probe_clock_opts / sizeof gs_probe_clock_opts[0];
 
 /* Figures from the windows: frequency median/ci95 and stability (max-min over median). */
 static void record_frequency(gs_probe_out *p, const gs_clock_result *r, unsigned windows,
@@ -47,11 +47,11 @@ static void record_frequency(gs_probe_out *p, const gs_clock_result *r, unsigned
     free(idx);
 }
 
-int gs_probe_clock_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_clock_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.windows = ctx->thorough ? 25 : 10;
     opt.window_ms = 20;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_clock_opts, gs_probe_clock_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_clock_opts, err);
     if (rc)
         return rc;
     if (opt.window_ms <= 0 || opt.window_ms > 10000)
@@ -98,3 +98,17 @@ int gs_probe_clock_run(gs_probe_ctx *ctx, gs_error *err)
     free(ns);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"sm_clock_khz", "driver_sm_clock_khz", "measured_vs_driver_percent", NULL};
+const gs_probe_def gs_probe_clock_def = {
+    .name = "clock",
+    .run = gs_probe_clock_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "SM clock frequency, its stability, and the cost of clock64 and globaltimer reads",
+    .opts = gs_probe_clock_opts,
+    .expected_s = 0.25,
+    .expected_sim_s = 0.05,
+    .keep_rank = 1,
+    .hints = {.headline = headline},
+};

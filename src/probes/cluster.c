@@ -51,9 +51,9 @@ const gs_opt gs_probe_cluster_opts[] = {
     {"l2-bytes", GS_OPT_BYTES, &opt.l2_bytes, "BYTES",
      "footprint of the L2-sized bulk copies (default 16 MB, at most a third of the L2)", NULL,
      0, 0},
+    GS_OPT_END,
 };
 
-const int gs_probe_cluster_opt_count = sizeof gs_probe_cluster_opts / sizeof gs_probe_cluster_opts[0];
 
 #define CHAIN_STRIDE 128
 #define SMEM_READ_ARRAY (64u << 10)      /* each block's shared array for the bandwidth kind */
@@ -337,7 +337,7 @@ static int parse(gs_probe_ctx *ctx, gs_error *err)
         opt.l2_bytes = ctx->info->l2_bytes / 3;
     if (opt.l2_bytes < COPY_BAND)        /* an L2 under 768 KB: no device with clusters */
         opt.l2_bytes = COPY_BAND;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_cluster_opts, gs_probe_cluster_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_cluster_opts, err);
     if (rc)
         return rc;
     /* whole 256 KB bands: the tensor copy's boxes tile them exactly, and every copy kind moves
@@ -351,7 +351,7 @@ static int parse(gs_probe_ctx *ctx, gs_error *err)
     return 0;
 }
 
-int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err)
 {
     int rc = parse(ctx, err);
     if (rc)
@@ -394,3 +394,18 @@ int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err)
         rc = copies(ctx, p, "dram", opt.dram_bytes, err);
     return rc ? rc : copies(ctx, p, "l2", opt.l2_bytes, err);
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"max_cluster_size", "local_smem_*", "cluster_*_remote_latency_cycles", "cluster_*_remote_gbps", NULL};
+const gs_probe_def gs_probe_cluster_def = {
+    .name = "cluster",
+    .run = gs_probe_cluster_run,
+    .flags = 0,
+    .summary = "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs "
+               "vector copies",
+    .opts = gs_probe_cluster_opts,
+    .expected_s = 0.2,
+    .expected_sim_s = 0.05,
+    .keep_rank = 0,
+    .hints = {.headline = headline},
+};

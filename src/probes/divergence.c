@@ -30,9 +30,8 @@ const gs_opt gs_probe_divergence_opts[] = {
      "repetitions of each point (default 3; 25 with --thorough)", NULL, 1, 1000},
     {"target-cycles", GS_OPT_DOUBLE, &opt.target_cycles, "N",
      "cycles each one-path kernel is sized to run (default 50000; 200000 with --thorough)", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_probe_divergence_opt_count =
-    sizeof gs_probe_divergence_opts / sizeof gs_probe_divergence_opts[0];
 
 /* Least-squares slope through the origin of (P, cycles(P) / cycles(1)). */
 static double serialization_slope(const double *paths, const double *relative, size_t n)
@@ -107,7 +106,7 @@ static int check_one_path(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, const 
     return 0;
 }
 
-int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
 {
     gs_instr t;
     double paths[MAX_PATHS], ops[MAX_PATHS], cycles[MAX_PATHS], relative[MAX_PATHS];
@@ -117,7 +116,7 @@ int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
     opt.ilp = 4;
     opt.reps = ctx->thorough ? 25 : 3;
     opt.target_cycles = ctx->thorough ? 200000 : 50000;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_divergence_opts, gs_probe_divergence_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_divergence_opts, err);
     if (rc)
         return rc;
     if (gs_instr_parse(opt.type, &t) != 0 || t == GS_INSTR_MMA)
@@ -164,3 +163,17 @@ int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
     gs_series(p, "relative_cycles", "paths", "", "cycles_over_one_path", "", paths, relative, n);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"ceiling_ops_per_cycle_per_sm", "efficiency_2_paths", "efficiency_32_paths", "serialization_slope", NULL};
+const gs_probe_def gs_probe_divergence_def = {
+    .name = "divergence",
+    .run = gs_probe_divergence_run,
+    .flags = 0,
+    .summary = "throughput against the number of divergent paths in a warp (1 to 32)",
+    .opts = gs_probe_divergence_opts,
+    .expected_s = 1,
+    .expected_sim_s = 0.15,
+    .keep_rank = 10,
+    .hints = {.headline = headline},
+};

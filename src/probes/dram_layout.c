@@ -50,9 +50,8 @@ const gs_opt gs_probe_dram_layout_opts[] = {
      "--thorough)", NULL, 2, MAX_REPEATS},
     {"pairs", GS_OPT_INT, &opt.pairs, "N", "load pairs per offset in the row-buffer chase "
      "(default 64, 192 with --thorough)", NULL, 8, 4096},
+    GS_OPT_END,
 };
-const int gs_probe_dram_layout_opt_count =
-    sizeof gs_probe_dram_layout_opts / sizeof gs_probe_dram_layout_opts[0];
 
 /* ---- 1. interleaving -------------------------------------------------------------------------- */
 
@@ -348,11 +347,10 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.pairs = ctx->thorough ? 192 : 64;
 }
 
-int gs_probe_dram_layout_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_dram_layout_run(gs_probe_ctx *ctx, gs_error *err)
 {
     set_defaults(ctx);
-    int rc = gs_probe_parse_opts(ctx, gs_probe_dram_layout_opts, gs_probe_dram_layout_opt_count,
-                                 err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_dram_layout_opts, err);
     if (rc)
         return rc;
     if (opt.chunk < 16 || (opt.chunk & (opt.chunk - 1)) || opt.max_stride < 4 * opt.chunk ||
@@ -373,3 +371,18 @@ int gs_probe_dram_layout_run(gs_probe_ctx *ctx, gs_error *err)
         rc = run_rows(ctx, p, &rng, err);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"dram_channels", "dram_interleave_bytes", "dram_channel_span_bytes", "dram_row_hit_latency_cycles", "dram_row_miss_latency_cycles", NULL};
+const gs_probe_def gs_probe_dram_layout_def = {
+    .name = "dram-layout",
+    .run = gs_probe_dram_layout_run,
+    .flags = 0,
+    .summary = "DRAM channels: interleave granularity and channel count from strided reads; "
+               "row-buffer hit and miss latency",
+    .opts = gs_probe_dram_layout_opts,
+    .expected_s = 0.3,
+    .expected_sim_s = 0.05,
+    .keep_rank = 0,
+    .hints = {.headline = headline},
+};

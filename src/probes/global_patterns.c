@@ -45,9 +45,8 @@ const gs_opt gs_probe_global_patterns_opts[] = {
     {"tlb-span", GS_OPT_BYTES, &opt.tlb_span, "BYTES",
      "virtual span of the tlb_miss pattern's 8192 regions, aliased onto at most 64MB of device "
      "memory (default 1TB; at least 16GB)", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_probe_global_patterns_opt_count =
-    sizeof gs_probe_global_patterns_opts / sizeof gs_probe_global_patterns_opts[0];
 
 #define ELEMENT_SPACING 256u      /* bytes between chain elements of the latency patterns */
 #define BLOCK_BYTES 65536u        /* the L2-miss pattern stays inside blocks this large */
@@ -577,7 +576,7 @@ static void record_sweep(gs_probe_out *p, const char *prefix, const sweep_out *o
         gs_figure_nd(p, "line_bytes", "B", m, "%s", fit.line_reason);
 }
 
-int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
 {
     int per_sm = ctx->info->max_blocks_per_sm > 0 && ctx->info->max_blocks_per_sm < 32
                ? ctx->info->max_blocks_per_sm : 32;
@@ -587,8 +586,7 @@ int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
     opt.paths = "default,ca,cg,cv,nc";
     opt.tlb_footprint = tlb_footprint_default(ctx->info);
     opt.tlb_span = TLB_SPAN_DEFAULT;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_global_patterns_opts,
-                                 gs_probe_global_patterns_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_global_patterns_opts, err);
     if (rc)
         return rc;
     if (opt.tlb_span < TLB_SPAN_MIN)
@@ -622,3 +620,18 @@ int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err)
     }
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"latency_*_default_cycles", "sector_bytes", "line_bytes", "l1_coalesced_cycles", "l1_scattered_cycles", "l2_coalesced_cycles", "l2_scattered_cycles", NULL};
+const gs_probe_def gs_probe_global_patterns_def = {
+    .name = "global-patterns",
+    .run = gs_probe_global_patterns_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "global-memory latency per pattern and load path (Table 3), and warp coalescing: "
+               "line and sector of a request",
+    .opts = gs_probe_global_patterns_opts,
+    .expected_s = 1.1,
+    .expected_sim_s = 5,
+    .keep_rank = 6,
+    .hints = {.headline = headline},
+};

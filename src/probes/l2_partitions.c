@@ -31,9 +31,8 @@ const gs_opt gs_probe_l2_partitions_opts[] = {
      0, 0},
     {"windows", GS_OPT_INT, &opt.windows, "N", "trace windows of one trace buffer each (default "
      "2, 8 with --thorough)", NULL, 1, 1024},
+    GS_OPT_END,
 };
-const int gs_probe_l2_partitions_opt_count =
-    sizeof gs_probe_l2_partitions_opts / sizeof gs_probe_l2_partitions_opts[0];
 
 typedef struct samples {
     uint64_t *offset;
@@ -238,11 +237,10 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.windows = ctx->thorough ? 8 : 2;
 }
 
-int gs_probe_l2_partitions_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_l2_partitions_run(gs_probe_ctx *ctx, gs_error *err)
 {
     set_defaults(ctx);
-    int rc = gs_probe_parse_opts(ctx, gs_probe_l2_partitions_opts,
-                                 gs_probe_l2_partitions_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_l2_partitions_opts, err);
     if (rc)
         return rc;
     if (opt.stride < 8 || (opt.stride & (opt.stride - 1)) || opt.footprint < 64 * opt.stride)
@@ -288,3 +286,18 @@ int gs_probe_l2_partitions_run(gs_probe_ctx *ctx, gs_error *err)
     free(s.offset), free(s.latency);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"l2_partition_hash", "l2_near_latency_cycles", "l2_hit_latency_cycles", "l2_far_latency_cycles", "l2_far_fraction", "memory_latency_cycles", NULL};
+const gs_probe_def gs_probe_l2_partitions_def = {
+    .name = "l2-partitions",
+    .run = gs_probe_l2_partitions_run,
+    .flags = 0,
+    .summary = "L2 near and far partitions from one SM: latencies, share of far lines, address "
+               "hash",
+    .opts = gs_probe_l2_partitions_opts,
+    .expected_s = 5,
+    .expected_sim_s = 3,
+    .keep_rank = 12,
+    .hints = {.headline = headline},
+};

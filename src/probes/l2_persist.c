@@ -53,10 +53,9 @@ const gs_opt gs_probe_l2_persist_opts[] = {
     {"set-aside", GS_OPT_BYTES, &opt.set_aside_bytes, "BYTES",
      "persisting L2 set-aside asked for, this process only, restored after (default the "
      "device's maximum)", NULL, 0, 0},
+    GS_OPT_END,
 };
 
-const int gs_probe_l2_persist_opt_count =
-    sizeof gs_probe_l2_persist_opts / sizeof gs_probe_l2_persist_opts[0];
 
 static const char *const chase_method =
     "one thread chases a random cyclic chain over H with ld.global.cg after a sweep of S, on a "
@@ -330,13 +329,12 @@ static int experiment(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
     return 0;
 }
 
-int gs_probe_l2_persist_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_l2_persist_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.rounds = ctx->thorough ? 21 : 7;
     opt.accesses = 2048;
     opt.hot_bytes = opt.stream_bytes = opt.set_aside_bytes = 0;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_l2_persist_opts, gs_probe_l2_persist_opt_count,
-                                 err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_l2_persist_opts, err);
     if (rc)
         return rc;
     gs_probe_out *p = gs_run_add_probe(ctx->run, "l2-persist");
@@ -346,3 +344,18 @@ int gs_probe_l2_persist_run(gs_probe_ctx *ctx, gs_error *err)
     }
     return experiment(ctx, p, err);
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"max_set_aside_bytes", "max_window_bytes", NULL};
+const gs_probe_def gs_probe_l2_persist_def = {
+    .name = "l2-persist",
+    .run = gs_probe_l2_persist_run,
+    .flags = 0,
+    .summary = "L2 persistence window: set-aside and window limits, hot-region latency, hit rate "
+               "and GB/s with and without it",
+    .opts = gs_probe_l2_persist_opts,
+    .expected_s = 0.2,
+    .expected_sim_s = 9,
+    .keep_rank = 0,
+    .hints = {.headline = headline, .table = "l2-persist"},
+};

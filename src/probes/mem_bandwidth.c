@@ -69,10 +69,9 @@ const gs_opt gs_probe_mem_bandwidth_opts[] = {
      "each array of gpu-stream's launch order, the DRAM figures' second kernel (default 20 x L2, "
      "at most --max-bytes and a sixth of the free memory, 0 where that is under 5 x L2; at "
      "least 5 x L2; 0: not run)", NULL, 0, 0},
+    GS_OPT_END,
 };
 
-const int gs_probe_mem_bandwidth_opt_count =
-    sizeof gs_probe_mem_bandwidth_opts / sizeof gs_probe_mem_bandwidth_opts[0];
 
 /* One kind and width over a list of footprints. */
 typedef struct sweep {
@@ -440,11 +439,10 @@ static uint64_t launch_default(const gs_device_info *info)
     return b < GS_BW_DRAM_FROM_L2 * info->l2_bytes ? 0 : b;
 }
 
-int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
 {
     set_defaults(ctx);
-    int rc = gs_probe_parse_opts(ctx, gs_probe_mem_bandwidth_opts,
-                                 gs_probe_mem_bandwidth_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_mem_bandwidth_opts, err);
     if (rc)
         return rc;
     if (opt.min_bytes < 1024 || opt.max_bytes <= opt.min_bytes || (opt.threads % 32))
@@ -493,3 +491,18 @@ int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     record_peak(ctx, p, &best);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"smem_read_gbps", "l1_read_gbps", "l2_read_gbps", "dram_read_gbps", "dram_write_gbps", "dram_copy_gbps", "stream_triad_gbps", "dram_peak_gbps", "dram_efficiency", NULL};
+const gs_probe_def gs_probe_mem_bandwidth_def = {
+    .name = "mem-bandwidth",
+    .run = gs_probe_mem_bandwidth_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "read, write, copy and STREAM kernels over footprints from the L1 to DRAM: GB/s "
+               "per level",
+    .opts = gs_probe_mem_bandwidth_opts,
+    .expected_s = 2.9,
+    .expected_sim_s = 0.05,
+    .keep_rank = 7,
+    .hints = {.headline = headline},
+};

@@ -42,9 +42,9 @@ const gs_opt gs_probe_p2p_opts[] = {
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
      "timed repetitions of each measurement (default 10, 30 with --thorough)", NULL, 2,
      MAX_REPEATS},
+    GS_OPT_END,
 };
 
-const int gs_probe_p2p_opt_count = sizeof gs_probe_p2p_opts / sizeof gs_probe_p2p_opts[0];
 
 static const struct {
     gs_p2p_kind kind;
@@ -225,7 +225,7 @@ static int parse(gs_probe_ctx *ctx, gs_error *err)
     opt.stride = 4096 + 128;
     opt.accesses = 4096;
     opt.repeats = ctx->thorough ? 30 : 10;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_p2p_opts, gs_probe_p2p_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_p2p_opts, err);
     if (rc)
         return rc;
     if (opt.bytes < 4096 || opt.stride < 8 || opt.stride % 8 || opt.latency_bytes < 2 * opt.stride)
@@ -234,7 +234,7 @@ static int parse(gs_probe_ctx *ctx, gs_error *err)
     return 0;
 }
 
-int gs_probe_p2p_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_p2p_run(gs_probe_ctx *ctx, gs_error *err)
 {
     int rc = parse(ctx, err);
     if (rc)
@@ -262,3 +262,17 @@ int gs_probe_p2p_run(gs_probe_ctx *ctx, gs_error *err)
                        MAX_DEVICES);
     return measure_node(ctx, p, n, err);
 }
+
+/* The probe's descriptor (probe.h). */
+const gs_probe_def gs_probe_p2p_def = {
+    .name = "p2p",
+    .run = gs_probe_p2p_run,
+    .flags = GS_PROBE_HOST_LINK,
+    .summary = "GPU to GPU in one node: peer access, link, copy-engine and kernel GB/s, chase "
+               "latency per pair",
+    .opts = gs_probe_p2p_opts,
+    .expected_s = 2,
+    .expected_sim_s = 0.05,
+    .keep_rank = 0,
+    .hints = {},
+};

@@ -35,8 +35,8 @@ const gs_opt gs_probe_paths_opts[] = {
      "largest footprint of the global paths (default 4 x L2)", NULL, 0, 0},
     {"accesses", GS_OPT_INT, &opt.accesses, "N", "timed accesses per footprint (default 4096, "
      "16384 with --thorough)", NULL, 64, 1 << 24},
+    GS_OPT_END,
 };
-const int gs_probe_paths_opt_count = sizeof gs_probe_paths_opts / sizeof gs_probe_paths_opts[0];
 
 typedef struct sweep {
     gs_load_path path;
@@ -180,10 +180,10 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.accesses = ctx->thorough ? 16384 : 4096;
 }
 
-int gs_probe_paths_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_paths_run(gs_probe_ctx *ctx, gs_error *err)
 {
     set_defaults(ctx);
-    int rc = gs_probe_parse_opts(ctx, gs_probe_paths_opts, gs_probe_paths_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_paths_opts, err);
     if (rc)
         return rc;
     if (opt.stride < 8 || opt.stride % 8)
@@ -227,3 +227,17 @@ int gs_probe_paths_run(gs_probe_ctx *ctx, gs_error *err)
     free(s), free(pl);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+const gs_probe_def gs_probe_paths_def = {
+    .name = "paths",
+    .run = gs_probe_paths_run,
+    .flags = 0,
+    .summary = "per global load path (ld, ca, cg, cv, nc, tex, const): latency plateaus and the "
+               "levels it passes",
+    .opts = gs_probe_paths_opts,
+    .expected_s = 5,
+    .expected_sim_s = 27,
+    .keep_rank = 11,
+    .hints = {},
+};

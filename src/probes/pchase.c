@@ -10,7 +10,7 @@
 #include "analysis/chain.h"
 #include "analysis/stats.h"
 #include "probes/probe.h"
-#include "report/trace_csv.h"
+#include "result/trace_csv.h"
 #include "util/outfile.h"
 
 static struct {
@@ -41,8 +41,8 @@ const gs_opt gs_probe_pchase_opts[] = {
     {"average", GS_OPT_FLAG, &opt.average, NULL, "time the accesses as one block (Listing 2)",
      NULL, 0, 0},
     {"trace", GS_OPT_STRING, &opt.trace, "FILE", "write the raw trace as CSV", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_probe_pchase_opt_count = sizeof gs_probe_pchase_opts / sizeof gs_probe_pchase_opts[0];
 
 static void reset_opts(const gs_probe_ctx *ctx)
 {
@@ -130,12 +130,12 @@ static void record(gs_probe_ctx *ctx, const gs_chase_plan *plan, const gs_chase_
     free(y);
 }
 
-int gs_probe_pchase_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_pchase_run(gs_probe_ctx *ctx, gs_error *err)
 {
     reset_opts(ctx);
     gs_space space = GS_SPACE_GLOBAL;
     gs_load_path path = GS_PATH_DEFAULT;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_pchase_opts, gs_probe_pchase_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_pchase_opts, err);
     if (!rc)
         rc = check_opts(&space, &path, err);
     if (rc)
@@ -184,3 +184,17 @@ int gs_probe_pchase_run(gs_probe_ctx *ctx, gs_error *err)
     free(chain);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+const gs_probe_def gs_probe_pchase_def = {
+    .name = "pchase",
+    .run = gs_probe_pchase_run,
+    .flags = 0,
+    .summary = "one pointer chase (space, path, array, stride, warm-up); summary and raw trace "
+               "(--trace)",
+    .opts = gs_probe_pchase_opts,
+    .expected_s = 0.1,
+    .expected_sim_s = 0.05,
+    .keep_rank = 0,
+    .hints = {},
+};

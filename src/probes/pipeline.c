@@ -32,8 +32,8 @@ const gs_opt gs_probe_pipeline_opts[] = {
      "repetitions of each point (default 5; 25, the paper's, with --thorough)", NULL, 1, 1000},
     {"target-cycles", GS_OPT_DOUBLE, &opt.target_cycles, "N",
      "cycles each kernel is sized to run (default 100000; 400000 with --thorough)", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_probe_pipeline_opt_count = sizeof gs_probe_pipeline_opts / sizeof gs_probe_pipeline_opts[0];
 
 /* One curve: the points of the warps grid at one ILP. */
 typedef struct curve {
@@ -242,13 +242,13 @@ static int run_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, gs_error *er
     return 0;
 }
 
-int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err)
 {
     bool want[GS_INSTR_COUNT];
     opt.types = "all";
     opt.reps = ctx->thorough ? 25 : 5;
     opt.target_cycles = ctx->thorough ? 400000 : 100000;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_pipeline_opts, gs_probe_pipeline_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_pipeline_opts, err);
     if (!rc)
         rc = gs_issue_parse_types(opt.types, want, err);
     if (rc)
@@ -266,3 +266,25 @@ int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err)
             rc = run_type(ctx, p, (gs_instr)t, err);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"mma_peak_flops_per_cycle_per_sm", NULL};
+static const gs_hint_column columns[] = {
+    {"lambda_cycles", "issue λ (cycles)"},
+    {"Lambda_cycles", "completion Λ (cycles)"},
+    {"peak_ops_per_cycle_per_sm", "ops/cycle/SM"},
+    {"ridge_warps", "ridge (warps)"},
+    {NULL, NULL},
+};
+const gs_probe_def gs_probe_pipeline_def = {
+    .name = "pipeline",
+    .run = gs_probe_pipeline_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "issue latency lambda and completion latency Lambda per instruction type at ILP "
+               "1, 2, 4",
+    .opts = gs_probe_pipeline_opts,
+    .expected_s = 0.9,
+    .expected_sim_s = 0.05,
+    .keep_rank = 4,
+    .hints = {.headline = headline, .rows = "itype", .columns = columns},
+};

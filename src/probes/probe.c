@@ -14,8 +14,8 @@
 const gs_probe_def *gs_probe_find(const char *name)
 {
     for (int i = 0; i < gs_probe_count; i++)
-        if (strcmp(gs_probes[i].name, name) == 0)
-            return &gs_probes[i];
+        if (strcmp(gs_probes[i]->name, name) == 0)
+            return gs_probes[i];
     return NULL;
 }
 
@@ -34,10 +34,10 @@ void gs_progress(const gs_probe_ctx *ctx, const char *fmt, ...)
     gs_progress_detail(text);
 }
 
-int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, int count, gs_error *err)
+int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, gs_error *err)
 {
     bool help = false;
-    int rc = gs_opts_parse(opts, count, ctx->argc, ctx->argv, &help, NULL, 0, NULL, err);
+    int rc = gs_opts_parse(opts, gs_opts_len(opts), ctx->argc, ctx->argv, &help, NULL, 0, NULL, err);
     if (!rc && help)
         rc = gs_fail(err, GS_ERR_USAGE, "--help is answered before a probe runs");
     return rc;

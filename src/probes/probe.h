@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "result/hints.h"
 #include "result/result.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -36,17 +37,22 @@ typedef struct gs_probe_ctx {
 
 typedef int (*gs_probe_fn)(gs_probe_ctx *ctx, gs_error *err);
 
+/* A probe, as its own file declares it: everything the tool knows of a probe is here. */
 typedef struct gs_probe_def {
     const char *name;
     gs_probe_fn run;
     unsigned flags;
     const char *summary;          /* one line for `gpusonar list` */
-    const gs_opt *opts;           /* the probe's exported option table (for --help); may be NULL */
-    const int *opt_count;         /* its length; NULL with opts NULL */
+    const gs_opt *opts;           /* the probe's options, ended by GS_OPT_END (--help, parsing) */
+    double expected_s;            /* seconds of the quick report on an H100 or H200
+                                     (docs/hardware/); --thorough takes about 4 times */
+    double expected_sim_s;        /* seconds on the simulator's hopper model, one core */
+    int keep_rank;                /* --budget keeps rank 1 first, then 2, ...; 0: last */
+    gs_hints hints;               /* how its records read in the text report */
 } gs_probe_def;
 
-/* The registry (src/probes/registry.c). */
-extern const gs_probe_def gs_probes[];
+/* The registry (src/probes/registry.c), in the order the full report runs the probes. */
+extern const gs_probe_def *const gs_probes[];
 extern const int gs_probe_count;
 const gs_probe_def *gs_probe_find(const char *name);
 
@@ -56,7 +62,7 @@ void gs_progress(const gs_probe_ctx *ctx, const char *fmt, ...) __attribute__((f
 /* Parse the probe's own options from ctx->argc/argv against its table (the same table as in its
  * registry row, whose targets the probe reset to defaults first). GS_ERR_USAGE on bad input;
  * --help is handled by the CLI before the probe runs. */
-int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, int count, gs_error *err);
+int gs_probe_parse_opts(const gs_probe_ctx *ctx, const gs_opt *opts, gs_error *err);
 
 /* A backend's GS_ERR_UNSUPPORTED is an answer, not a failure: its message goes into why (the
  * reason the probe's figures give), err is cleared and 0 returns. Any other rc returns as it is,
@@ -69,81 +75,25 @@ double gs_probe_clock_khz(gs_backend *b);
 /* Convert cycles to ns with the measured clock; NAN when it is unknown. */
 double gs_cycles_to_ns(const gs_probe_ctx *ctx, double cycles);
 
-/* Probes' run functions and option tables, one probe per file. A probe file exports
- * `const gs_opt gs_probe_NAME_opts[]` and `const int gs_probe_NAME_opt_count`, and its registry
- * row is {"name", gs_probe_NAME_run, flags, "summary", gs_probe_NAME_opts,
- * &gs_probe_NAME_opt_count}. */
-int gs_probe_clock_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_clock_opts[];
-extern const int gs_probe_clock_opt_count;
-
-int gs_probe_smem_banks_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_smem_banks_opts[];
-extern const int gs_probe_smem_banks_opt_count;
-
-int gs_probe_bandwidth_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_bandwidth_opts[];
-extern const int gs_probe_bandwidth_opt_count;
-
-int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_mem_bandwidth_opts[];
-extern const int gs_probe_mem_bandwidth_opt_count;
-
-int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_random_walk_opts[];
-extern const int gs_probe_random_walk_opt_count;
-
-int gs_probe_pchase_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_pchase_opts[];
-extern const int gs_probe_pchase_opt_count;
-
-int gs_probe_global_patterns_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_global_patterns_opts[];
-extern const int gs_probe_global_patterns_opt_count;
-
-int gs_probe_paths_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_paths_opts[];
-extern const int gs_probe_paths_opt_count;
-
-int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_pipeline_opts[];
-extern const int gs_probe_pipeline_opt_count;
-
-int gs_probe_roofline_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_roofline_opts[];
-extern const int gs_probe_roofline_opt_count;
-
-int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_divergence_opts[];
-extern const int gs_probe_divergence_opt_count;
-
-int gs_probe_l2_partitions_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_l2_partitions_opts[];
-extern const int gs_probe_l2_partitions_opt_count;
-
-int gs_probe_p2p_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_p2p_opts[];
-extern const int gs_probe_p2p_opt_count;
-
-int gs_probe_atomics_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_atomics_opts[];
-extern const int gs_probe_atomics_opt_count;
-int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_cluster_opts[];
-extern const int gs_probe_cluster_opt_count;
-int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_write_policy_opts[];
-extern const int gs_probe_write_policy_opt_count;
-int gs_probe_dram_layout_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_dram_layout_opts[];
-extern const int gs_probe_dram_layout_opt_count;
-
-int gs_probe_l2_persist_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_l2_persist_opts[];
-extern const int gs_probe_l2_persist_opt_count;
-
-int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_tensor_opts[];
-extern const int gs_probe_tensor_opt_count;
+/* The probes' descriptors, one per probe file (the cache probe's in probes/cache/cache.h). */
+extern const gs_probe_def gs_probe_clock_def;
+extern const gs_probe_def gs_probe_smem_banks_def;
+extern const gs_probe_def gs_probe_mem_bandwidth_def;
+extern const gs_probe_def gs_probe_pchase_def;
+extern const gs_probe_def gs_probe_global_patterns_def;
+extern const gs_probe_def gs_probe_bandwidth_def;
+extern const gs_probe_def gs_probe_random_walk_def;
+extern const gs_probe_def gs_probe_paths_def;
+extern const gs_probe_def gs_probe_pipeline_def;
+extern const gs_probe_def gs_probe_roofline_def;
+extern const gs_probe_def gs_probe_divergence_def;
+extern const gs_probe_def gs_probe_l2_partitions_def;
+extern const gs_probe_def gs_probe_p2p_def;
+extern const gs_probe_def gs_probe_atomics_def;
+extern const gs_probe_def gs_probe_cluster_def;
+extern const gs_probe_def gs_probe_write_policy_def;
+extern const gs_probe_def gs_probe_dram_layout_def;
+extern const gs_probe_def gs_probe_l2_persist_def;
+extern const gs_probe_def gs_probe_tensor_def;
 
 #endif

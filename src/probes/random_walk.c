@@ -65,10 +65,9 @@ const gs_opt gs_probe_random_walk_opts[] = {
     {"lanes", GS_OPT_INT, &opt.lanes, "N", "lanes of each walker's warp that chase, each its own "
      "copy of the chain (default 32: a warp-wide random gather per step; 1: the paper's single "
      "chase)", NULL, 1, 32},
+    GS_OPT_END,
 };
 
-const int gs_probe_random_walk_opt_count =
-    sizeof gs_probe_random_walk_opts / sizeof gs_probe_random_walk_opts[0];
 
 typedef struct space_walk {
     gs_space space;
@@ -594,11 +593,10 @@ static void set_defaults(const gs_probe_ctx *ctx)
     opt.warmup = "auto";
 }
 
-int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
 {
     set_defaults(ctx);
-    int rc = gs_probe_parse_opts(ctx, gs_probe_random_walk_opts, gs_probe_random_walk_opt_count,
-                                 err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_random_walk_opts, err);
     if (rc)
         return rc;
     /* The slot must not exceed any line on the way (else capacities come out slot / line too
@@ -641,3 +639,18 @@ int gs_probe_random_walk_run(gs_probe_ctx *ctx, gs_error *err)
         rc = sweep_walkers(ctx, p, opt.walker_slot, &rng, err);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"*_latencies_cycles", "*_capacities_bytes", "walkers_*", NULL};
+const gs_probe_def gs_probe_random_walk_def = {
+    .name = "random-walk",
+    .run = gs_probe_random_walk_run,
+    .flags = GS_PROBE_DEFAULT | GS_PROBE_APART,
+    .summary = "Sattolo random walks in global/shared/constant/local memory, Eq. 6 levels, "
+               "walkers sweep",
+    .opts = gs_probe_random_walk_opts,
+    .expected_s = 8,
+    .expected_sim_s = 140,
+    .keep_rank = 9,
+    .hints = {.headline = headline},
+};

@@ -36,8 +36,8 @@ const gs_opt gs_probe_roofline_opts[] = {
     {"schedulers", GS_OPT_INT, &opt.schedulers, "N",
      "warp schedulers per SM for the model (default 0: fitted to the curves from 1, 2, 4, 8)",
      NULL, 0, 64},
+    GS_OPT_END,
 };
-const int gs_probe_roofline_opt_count = sizeof gs_probe_roofline_opts / sizeof gs_probe_roofline_opts[0];
 
 /* One series of launches: its points and each point's launch (for the runs equations). */
 typedef struct series {
@@ -277,7 +277,7 @@ static void record_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, unsigned
               d->by_blocks.warps, pred_blocks, d->by_blocks.n);
 }
 
-int gs_probe_roofline_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_roofline_run(gs_probe_ctx *ctx, gs_error *err)
 {
     bool want[GS_INSTR_COUNT];
     opt.types = "all";
@@ -285,7 +285,7 @@ int gs_probe_roofline_run(gs_probe_ctx *ctx, gs_error *err)
     opt.reps = ctx->thorough ? 25 : 3;
     opt.target_cycles = ctx->thorough ? 400000 : 100000;
     opt.schedulers = 0;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_roofline_opts, gs_probe_roofline_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_roofline_opts, err);
     if (!rc)
         rc = gs_issue_parse_types(opt.types, want, err);
     if (rc)
@@ -323,3 +323,25 @@ int gs_probe_roofline_run(gs_probe_ctx *ctx, gs_error *err)
             record_type(ctx, p, (gs_instr)t, schedulers);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"schedulers", NULL};
+static const gs_hint_column columns[] = {
+    {"peak_ops_per_cycle_per_sm", "ops/cycle/SM"},
+    {"ilp1_ridge_warps", "ridge (warps)"},
+    {"model_ridge_warps", "model ridge (warps)"},
+    {"model_error_percent", "model error (%)"},
+    {NULL, NULL},
+};
+const gs_probe_def gs_probe_roofline_def = {
+    .name = "roofline",
+    .run = gs_probe_roofline_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "occupancy roofline per instruction type, ridge point, and the pipeline model's "
+               "prediction",
+    .opts = gs_probe_roofline_opts,
+    .expected_s = 0.8,
+    .expected_sim_s = 0.05,
+    .keep_rank = 8,
+    .hints = {.headline = headline, .rows = "itype", .columns = columns},
+};

@@ -26,9 +26,8 @@ const gs_opt gs_probe_smem_banks_opts[] = {
      NULL, 2, 1024},
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
      "timed repetitions per stride (default 16, 64 with --thorough)", NULL, 1, 4096},
+    GS_OPT_END,
 };
-const int gs_probe_smem_banks_opt_count =
-    sizeof gs_probe_smem_banks_opts / sizeof gs_probe_smem_banks_opts[0];
 
 static const unsigned groups[] = { 2, 4, 8, 16, 32 };
 static const unsigned group_strides[] = { 1, 2, 32 };
@@ -197,12 +196,12 @@ static void record_fit(gs_probe_out *p, const gs_bank_fit *fit)
     }
 }
 
-int gs_probe_smem_banks_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_smem_banks_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.widths = "2,4,8,16";
     opt.max_stride = 64;
     opt.repeats = ctx->thorough ? 64 : 16;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_smem_banks_opts, gs_probe_smem_banks_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_smem_banks_opts, err);
     unsigned widths[4];
     int nw = 0;
     if (rc || (rc = parse_widths(opt.widths, widths, &nw, err)))
@@ -230,3 +229,18 @@ int gs_probe_smem_banks_run(gs_probe_ctx *ctx, gs_error *err)
     free(r.points); free(r.ci95);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"banks", "bank_width_bytes", "conflict_cycles_per_way", "broadcast_rule", "latency_w4_stride1_cycles", NULL};
+const gs_probe_def gs_probe_smem_banks_def = {
+    .name = "smem-banks",
+    .run = gs_probe_smem_banks_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "shared-memory bank count, bank width and cost per way of conflict, from stride "
+               "sweeps",
+    .opts = gs_probe_smem_banks_opts,
+    .expected_s = 0.15,
+    .expected_sim_s = 1.2,
+    .keep_rank = 3,
+    .hints = {.headline = headline},
+};

@@ -51,8 +51,8 @@ const gs_opt gs_probe_tensor_opts[] = {
      "mma.sync throughput: warps per block (default 8; wgmma uses 4, one warpgroup)", NULL, 1, 32},
     {"blocks-per-sm", GS_OPT_INT, &opt.blocks_per_sm, "N",
      "throughput blocks per SM (default 2 for mma.sync, 4 for wgmma)", NULL, 1, 32},
+    GS_OPT_END,
 };
-const int gs_probe_tensor_opt_count = sizeof gs_probe_tensor_opts / sizeof gs_probe_tensor_opts[0];
 
 typedef struct tensor_ctx {
     gs_probe_ctx *ctx;
@@ -296,7 +296,7 @@ static int measure_all(tensor_ctx *t, gs_error *err)
     return rc;
 }
 
-int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.types = "all";
     opt.instrs = "all";
@@ -306,7 +306,7 @@ int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err)
     opt.warps = 8;
     opt.blocks_per_sm = 0;
     tensor_ctx t = {.ctx = ctx};
-    int rc = gs_probe_parse_opts(ctx, gs_probe_tensor_opts, gs_probe_tensor_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_tensor_opts, err);
     if (!rc)
         rc = parse_list(opt.types, "types", GS_MMA_TYPE_COUNT, type_name, t.type, err);
     if (!rc)
@@ -330,3 +330,18 @@ int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err)
     free(t.values);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"-", NULL};
+const gs_probe_def gs_probe_tensor_def = {
+    .name = "tensor",
+    .run = gs_probe_tensor_run,
+    .flags = 0,
+    .summary = "tensor cores: mma.sync (and sm_90 wgmma) latency and dense FLOP/s per type "
+               "against the published peak",
+    .opts = gs_probe_tensor_opts,
+    .expected_s = 0.1,
+    .expected_sim_s = 0.05,
+    .keep_rank = 0,
+    .hints = {.headline = headline, .table = "tensor"},
+};

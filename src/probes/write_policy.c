@@ -43,9 +43,8 @@ const gs_opt gs_probe_write_policy_opts[] = {
      "wait between a store and the timed load (default 2000)", NULL, 0, 1000000},
     {"window", GS_OPT_INT, &opt.window_cycles, "CYCLES",
      "how long the other SM watches for the store (default 400000)", NULL, 1000, 100000000},
+    GS_OPT_END,
 };
-const int gs_probe_write_policy_opt_count =
-    sizeof gs_probe_write_policy_opts / sizeof gs_probe_write_policy_opts[0];
 
 /* The seven load-after-store cases: where the line is, whether and which words are stored and
  * loaded (in units of the line: 0 = word 0, 1 = the middle of the first sector, 2 = the middle of
@@ -269,7 +268,7 @@ static int run_path(gs_probe_ctx *ctx, gs_probe_out *p, gs_load_path path, doubl
     return rc;
 }
 
-int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.paths = "default,ca,cg,nc";
     opt.repeats = ctx->thorough ? 48 : 16;
@@ -281,8 +280,7 @@ int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err)
     opt.window_cycles = 400000;
     gs_load_path paths[5];
     int np = 0;
-    int rc = gs_probe_parse_opts(ctx, gs_probe_write_policy_opts,
-                                 gs_probe_write_policy_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_write_policy_opts, err);
     if (rc || (rc = parse_paths(opt.paths, paths, &np, err)) || (rc = check_sizes(err)))
         return rc;
     gs_probe_out *p = gs_run_add_probe(ctx->run, "write-policy");
@@ -307,3 +305,17 @@ int gs_probe_write_policy_run(gs_probe_ctx *ctx, gs_error *err)
     free(store);
     return rc;
 }
+
+/* The probe's descriptor (probe.h). */
+const gs_probe_def gs_probe_write_policy_def = {
+    .name = "write-policy",
+    .run = gs_probe_write_policy_run,
+    .flags = 0,
+    .summary = "L1 policy for global stores per load path: write-allocate, write-through/back, "
+               "store hit",
+    .opts = gs_probe_write_policy_opts,
+    .expected_s = 0.1,
+    .expected_sim_s = 0.15,
+    .keep_rank = 0,
+    .hints = {},
+};

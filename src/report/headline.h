@@ -1,11 +1,14 @@
-/* Which figures of a probe record the text report shows without --details: its headline. The
- * choice lives with the printer, in one table, so that it applies to every document, those
- * written before as well (the document itself keeps every figure). A probe without a row shows
- * every figure. Adding a probe: a row here when it writes more than about a dozen figures. */
+/* Which figures of a probe record the text report shows without --details: its headline, as
+ * the record's hints say (result/hints.h; the runner writes them from the probe's descriptor). A
+ * record without hints shows every figure; the document itself keeps every figure. */
 #ifndef GS_HEADLINE_H
 #define GS_HEADLINE_H
 
 #include <stdbool.h>
+
+#include <jansson.h>
+
+#define GS_HEADLINE_MAX 32
 
 /* A column of a headline table: figures "<row>_<suffix>", one row per row name without '_'
  * (the instruction types of pipeline and roofline), the label naming the column and its unit. */
@@ -14,15 +17,19 @@ typedef struct gs_headline_column {
     const char *label;
 } gs_headline_column;
 
+/* A record's headline, read from its hints (strings borrowed from the document). */
 typedef struct gs_headline {
-    const char *probe;
     const char *const *figures;               /* glob patterns (fnmatch), NULL-terminated */
     const char *row_label;                    /* the first column's heading, with columns */
     const gs_headline_column *columns;        /* NULL, or a table ended by a NULL suffix */
+    const char *table;                        /* a table printer's name, or NULL */
+    const char *figure_store[GS_HEADLINE_MAX + 1];
+    gs_headline_column column_store[GS_HEADLINE_MAX + 1];
 } gs_headline;
 
-/* The row of probe, or NULL: every figure is a headline. */
-const gs_headline *gs_headline_find(const char *probe);
+/* The headline of a probe record from its "hints"; NULL (every figure a headline) when it has
+ * none. h is the storage. */
+const gs_headline *gs_headline_of(const json_t *record, gs_headline *h);
 
 /* Whether figure is printed as a line of the headline (matches one of the patterns). */
 bool gs_headline_line(const gs_headline *h, const char *figure);

@@ -54,7 +54,8 @@ static void md_probe(FILE *out, const json_t *p, bool details)
         fputs("\n\n", out);
     }
     fputs("| figure | value | method |\n|---|---|---|\n", out);
-    const gs_headline *h = details ? NULL : gs_headline_find(str_or(p, "name", ""));
+    gs_headline store;
+    const gs_headline *h = details ? NULL : gs_headline_of(p, &store);
     const char *name;
     json_t *f;
     size_t hidden = 0;

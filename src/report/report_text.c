@@ -206,14 +206,16 @@ void gs_report_probe(FILE *out, const json_t *p, unsigned parts)
         fputs("  ", out);
         gs_wrap_print(out, msg, 2, 2, width);
     }
-    const char *probe = str_or(p, "name", "");
-    if (strcmp(probe, "atomics") == 0)
+    gs_headline store;
+    const gs_headline *hints = gs_headline_of(p, &store);
+    const char *table = hints ? hints->table : NULL;
+    if (table && strcmp(table, "atomics") == 0)
         gs_report_atomics_table(out, p);
-    if (strcmp(probe, "tensor") == 0)
+    if (table && strcmp(table, "tensor") == 0)
         gs_report_tensor_table(out, p);
-    if (strcmp(probe, "l2-persist") == 0)
+    if (table && strcmp(table, "l2-persist") == 0)
         gs_report_persist_table(out, p);
-    const gs_headline *h = details ? NULL : gs_headline_find(probe);
+    const gs_headline *h = details ? NULL : hints;
     const json_t *figures = json_object_get(p, "figures");
     if (h && h->columns)
         headline_table(out, figures, h);

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "backend.h"
+#include "plan.h"
 
 #define GS_SCHEMA "gpusonar/1"
 

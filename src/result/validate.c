@@ -327,11 +327,41 @@ static int check_members(const json_t *record, const char *path, const char *key
     return 0;
 }
 
+/* A record's report hints (result/hints.h): headline patterns, a table's columns, a printer. */
+static int check_hints(const json_t *h, const char *path, gs_error *err)
+{
+    static const char *const keys[] = {"headline", "rows", "columns", "table", NULL};
+    char p[PATH_LEN];
+    if (!h)
+        return 0;
+    sub(p, path, "hints");
+    if (!json_is_object(h))
+        return bad(err, p, "must be an object");
+    int rc = check_keys(h, p, keys, err);
+    if (!rc)
+        rc = check(h, p, "headline", false, is_string_list, "must be a list of strings", err);
+    if (!rc)
+        rc = check(h, p, "rows", false, is_string, "must be a string", err);
+    if (!rc)
+        rc = check(h, p, "table", false, is_string, "must be a string", err);
+    const json_t *cols = json_object_get(h, "columns");
+    if (!rc && cols && !json_is_array(cols))
+        return bad(err, p, "columns: must be a list of {suffix, label}");
+    size_t i;
+    json_t *c;
+    json_array_foreach(cols, i, c) {
+        if (!json_is_object(c) || !json_is_string(json_object_get(c, "suffix")) ||
+            !json_is_string(json_object_get(c, "label")) || json_object_size(c) != 2)
+            return bad(err, p, "columns: each must be {suffix, label} strings");
+    }
+    return rc;
+}
+
 static int check_probe(const json_t *p, const char *path, gs_error *err)
 {
     static const char *const keys[] = {"name", "params", "figures", "series", "status", "message",
                                        "warnings", "clock_khz_before", "clock_khz_after",
-                                       "elapsed_s", NULL};
+                                       "elapsed_s", "hints", NULL};
     if (!json_is_object(p))
         return bad(err, path, "must be an object");
     int rc = check_keys(p, path, keys, err);
@@ -348,6 +378,8 @@ static int check_probe(const json_t *p, const char *path, gs_error *err)
         rc = check(p, path, "message", false, is_string, "must be a string", err);
     for (int i = 7; i <= 9 && !rc; i++)
         rc = check(p, path, keys[i], false, number_or_null, "must be a number or null", err);
+    if (!rc)
+        rc = check_hints(json_object_get(p, "hints"), path, err);
     if (!rc)
         rc = check_members(p, path, "figures", check_figure, err);
     if (!rc)

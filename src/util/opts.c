@@ -194,3 +194,11 @@ void gs_opts_print(FILE *out, const gs_opt *opts, int count)
         fputc('\n', out);
     }
 }
+
+int gs_opts_len(const gs_opt *opts)
+{
+    int n = 0;
+    while (opts && opts[n].name)
+        n++;
+    return n;
+}

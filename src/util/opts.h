@@ -30,6 +30,12 @@ typedef struct gs_opt {
     long long min, max;      /* for GS_OPT_INT: inclusive range when min < max */
 } gs_opt;
 
+/* The row that ends an option table: tables end with it, so no count is written anywhere. */
+#define GS_OPT_END {NULL, 0, NULL, NULL, NULL, NULL, 0, 0}
+
+/* The rows of a table ended by GS_OPT_END (0 for NULL). */
+int gs_opts_len(const gs_opt *opts);
+
 /* Parse argv[0..argc) against opts (count entries). "--help"/"-h" sets *help_requested and
  * stops. Positional arguments are an error unless positional != NULL, which then receives up to
  * max_positional of them. Errors name the option and what would fix it (GS_ERR_USAGE). */

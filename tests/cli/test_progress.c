@@ -1,4 +1,4 @@
-/* Tests of the progress estimate (src/cli/budget.c: gs_cli_eta_s, gs_cli_expected_on_s) and of
+/* Tests of the progress estimate (src/cli/budget.c: gs_cli_eta_s, gs_cli_expected_s) and of
  * progress lines when stderr is not a terminal (src/util/progress.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +30,15 @@ static void eta_scales_by_the_pace_so_far(void **state)
 static void the_simulator_has_its_own_seconds(void **state)
 {
     (void)state;
-    /* The card's seconds stay what --budget plans with; the simulator's are its own. */
-    assert_double_equal(gs_cli_expected_on_s("cache", false, false), gs_cli_expected_s("cache", false),
-                        1e-12);
-    assert_true(gs_cli_expected_on_s("cache", false, true) !=
-                gs_cli_expected_on_s("cache", false, false));
-    assert_double_equal(gs_cli_expected_on_s("cache", true, true),
-                        4 * gs_cli_expected_on_s("cache", false, true), 1e-9);
-    assert_double_equal(gs_cli_expected_on_s("no-such-probe", false, true), 1, 1e-12);
+    /* Every probe states both figures, and the simulator's are its own. */
+    for (int i = 0; i < gs_probe_count; i++) {
+        assert_true(gs_probes[i]->expected_s > 0);
+        assert_true(gs_probes[i]->expected_sim_s > 0);
+    }
+    const gs_probe_def *cache = gs_probe_find("cache");
+    assert_true(gs_cli_expected_s(cache, false, true) != gs_cli_expected_s(cache, false, false));
+    assert_double_equal(gs_cli_expected_s(cache, true, true),
+                        4 * gs_cli_expected_s(cache, false, true), 1e-9);
 }
 
 /* Everything progress writes to stderr while fn runs with stderr on a file. */

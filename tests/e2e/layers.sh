@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layers of DESIGN.md as include arrows, checked on the source tree: util <- plan (the shared
-# vocabulary, src/plan.h) <- sim, cuda <- backend (open by --device spec) <- probes <- cli, with
-# analysis pure (util only). A source that includes a header of a layer above its own fails here,
+# vocabulary, src/plan.h and a header per operation in src/plan/) <- sim, cuda <- backend (open by
+# --device spec) <- result (the result model) <- probes, report <- cli, with analysis pure (util
+# only): a probe adds figures to the result tree and never depends on printing. A source that includes a header of a layer above its own fails here,
 # naming the file and the include.
 set -u
 . "$(dirname "$0")/common.bash"
@@ -20,14 +21,17 @@ check() {
   done
 }
 
-check 'src/util/*'        '^util/'
-check 'src/plan.[ch]'     '^(util/|plan\.h$)'
-check 'src/analysis/*'    '^(util/|analysis/)'
-check 'src/sim/*'         '^(util/|plan\.h$|sim/)'
-check 'src/cuda/*'        '^(util/|plan\.h$|analysis/|cuda/)'
-check 'src/backend.[ch]'  '^(util/|plan\.h$|backend\.h$|sim/sim_backend\.h$|cuda/cuda_backend\.h$)'
-check 'src/probes/*'      '^(util/|plan\.h$|backend\.h$|analysis/|report/|probes/)'
-check 'src/report/*'      '^(util/|plan\.h$|backend\.h$|analysis/|report/)'
+check 'src/util/*'         '^util/'
+check 'src/plan.[ch]'      '^(util/|plan\.h$|plan/)'
+check 'src/plan/*'         '^(util/|plan/)'
+check 'src/analysis/*'     '^(util/|analysis/)'
+check 'src/sim/*'          '^(util/|plan\.h$|plan/|sim/)'
+check 'src/cuda/*'         '^(util/|plan\.h$|plan/|analysis/|cuda/)'
+check 'src/backend.[ch]'   '^(util/|plan\.h$|backend\.h$|sim/sim_backend\.h$|cuda/cuda_backend\.h$)'
+check 'src/result/*'       '^(util/|plan\.h$|plan/|result/)'
+check 'src/probes/*'       '^(util/|plan\.h$|backend\.h$|analysis/|result/|probes/)'
+check 'src/probes/cache/*' '^(util/|plan\.h$|backend\.h$|analysis/|result/|probes/)'
+check 'src/report/*'       '^(util/|plan\.h$|backend\.h$|analysis/|result/|report/)'
 
 if [ "$fails" -ne 0 ]; then
   echo "$fails include(s) against the layers"

@@ -35,18 +35,18 @@ static int split_args(char *buf, size_t len, char **argv)
 static void parse_probe_tables(int argc, char **argv)
 {
     for (int i = 0; i < gs_probe_count; i++) {
-        const gs_probe_def *d = &gs_probes[i];
+        const gs_probe_def *d = gs_probes[i];
         if (!d->opts)
             continue;
         bool help = false;
         const char *positional[2];
         int npositional = 0;
         gs_error err;
-        gs_opts_parse(d->opts, *d->opt_count, argc, argv, &help, NULL, 0, NULL, &err);
-        gs_opts_parse(d->opts, *d->opt_count, argc, argv, &help, positional, 2, &npositional,
+        gs_opts_parse(d->opts, gs_opts_len(d->opts), argc, argv, &help, NULL, 0, NULL, &err);
+        gs_opts_parse(d->opts, gs_opts_len(d->opts), argc, argv, &help, positional, 2, &npositional,
                       &err);
         gs_probe_ctx ctx = {.argc = argc, .argv = argv};
-        gs_probe_parse_opts(&ctx, d->opts, *d->opt_count, &err);
+        gs_probe_parse_opts(&ctx, d->opts, &err);
     }
 }
 
@@ -139,7 +139,7 @@ static void parse_command_line(int argc, char **argv)
         return;
     const gs_probe_def *def = gs_probe_find(gs_args.positional[0]);
     if (def && def->opts)
-        gs_opts_parse(def->opts, *def->opt_count, gs_args.nrest, gs_args.rest, NULL, NULL, 0, NULL,
+        gs_opts_parse(def->opts, gs_opts_len(def->opts), gs_args.nrest, gs_args.rest, NULL, NULL, 0, NULL,
                       &err);
 }
 

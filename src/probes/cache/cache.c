@@ -39,8 +39,8 @@ const gs_opt gs_probe_cache_opts[] = {
      "walks where those fail (auto, the default), or average-mode walks only (average; TLBs "
      "too; with --thorough the L2's sets, ways and mapping from prime+probe eviction sets)",
      "auto|average", 0, 0},
+    GS_OPT_END,
 };
-const int gs_probe_cache_opt_count = sizeof gs_probe_cache_opts / sizeof gs_probe_cache_opts[0];
 
 static const target_def targets[] = {
     {"tlb", GS_SPACE_GLOBAL, GS_PATH_CG, true, 3, {"l1tlb", "l2tlb", "l3tlb"}},
@@ -264,11 +264,11 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
     return rc;
 }
 
-int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err)
+static int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.target = "all";
     opt.structure = "auto";
-    int rc = gs_probe_parse_opts(ctx, gs_probe_cache_opts, gs_probe_cache_opt_count, err);
+    int rc = gs_probe_parse_opts(ctx, gs_probe_cache_opts, err);
     if (rc)
         return rc;
     bool all = strcmp(opt.target, "all") == 0;
@@ -292,3 +292,18 @@ int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err)
         *err = first;
     return (int)first.status;
 }
+
+/* The probe's descriptor (probe.h). */
+static const char *const headline[] = {"size_bytes", "line_bytes", "sector_bytes", "fetch_bytes", "sets", "ways", "entries", "coverage_bytes", "mapping", "policy", "hit_latency_cycles", "miss_penalty_cycles", "near_size_bytes", NULL};
+const gs_probe_def gs_probe_cache_def = {
+    .name = "cache",
+    .run = gs_probe_cache_run,
+    .flags = GS_PROBE_DEFAULT,
+    .summary = "cache and TLB structure: size, line, fetch, sector, sets, ways, mapping, policy, "
+               "latencies",
+    .opts = gs_probe_cache_opts,
+    .expected_s = 17,
+    .expected_sim_s = 200,
+    .keep_rank = 2,
+    .hints = {.headline = headline},
+};

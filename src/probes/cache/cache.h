@@ -6,8 +6,6 @@
 
 #include "probes/probe.h"
 
-int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err);
-extern const gs_opt gs_probe_cache_opts[];
-extern const int gs_probe_cache_opt_count;
+extern const gs_probe_def gs_probe_cache_def;
 
 #endif

@@ -1,5 +1,5 @@
 /* Raw fine-grained traces as CSV (trace_csv.h). */
-#include "report/trace_csv.h"
+#include "result/trace_csv.h"
 
 #include <stdio.h>
 

@@ -74,16 +74,18 @@ const gs_command gs_commands[] = {
      "record's figures (value, 95% interval, n, method; why a figure was not determined) and an\n"
      "inline SVG plot of every series. The page loads nothing and runs no script, so it can be\n"
      "mailed or archived as it is. Nothing is measured."},
-    {"compare", gs_cmd_compare, 0, gs_cmd_compare_opts, 1, 2,
-     "gpusonar compare A.json B.json [--tolerance PCT]",
-     "two saved result documents side by side",
-     "Prints every figure of two result documents side by side, matched by probe, level and\n"
-     "name, and marks with * those that differ beyond their two 95% intervals together and by\n"
-     "more than PCT percent of the larger value (--tolerance, default 1), lists element by\n"
-     "element under the same rule, or whose word changed; with ! those present or determined\n"
-     "in one document only (a figure that became not determined, a record that is missing).\n"
-     "Where the two runs' SM clocks differ beyond their intervals and 0.1%, a last line names\n"
-     "both: the card's state, which figures in ns, GB/s or per second follow.\n"
+    {"compare", gs_cmd_compare, 0, gs_cmd_compare_opts, 2, 2,
+     "gpusonar compare A.json B.json [--tolerance PCT] [--all]",
+     "what changed between two saved result documents",
+     "Prints what changed between two result documents, matched by probe, level and name:\n"
+     "with * a figure that differs beyond its two 95% intervals and its resolution together\n"
+     "(a median of clock reads moves in whole cycles: 1 cycle) and by more than PCT percent of\n"
+     "the larger value (--tolerance, default 1), a list whose element does, a word that\n"
+     "changed; with ! a figure present or determined in one document only (one that became not\n"
+     "determined, a record that is missing). Values carry their units and intervals. --all\n"
+     "lists every figure of both documents. Where the two runs' SM clocks differ beyond their\n"
+     "intervals and 0.1%, a last line names both: the card's state, which figures in ns, GB/s\n"
+     "or per second follow.\n"
      "Both documents are validated first. Exit status as diff's: 0 no figure differs, 1 some\n"
      "figure differs or is in one document only, 2 trouble (an unreadable or invalid\n"
      "document, a bad option)."},

@@ -107,21 +107,23 @@ const gs_command gs_commands[] = {
      "the device's properties. An option the document does not determine, or that GPGPU-Sim\n"
      "cannot express, is a comment saying why. docs/accel-sim-export.md names the figure\n"
      "behind each option. Nothing is measured."},
-    {"fleet", gs_cmd_fleet, 0, gs_cmd_fleet_opts, 4, 512,
-     "gpusonar fleet DIR|FILES... [--format text|markdown|csv|json] [--threshold Z]",
+    {"fleet", gs_cmd_fleet, 0, gs_cmd_fleet_opts, 5, 512,
+     "gpusonar fleet DIR|FILES... [--format text|markdown|csv|json] [--threshold Z] [--allow-few]",
      "many GPUs' result documents together: per model the median, spread and outliers",
      "Reads result documents (a folder's *.json, or files), groups them by GPU model (name and\n"
      "compute capability) and prints per figure the fleet's median, spread (1.4826 MAD), min and\n"
      "max, and every outlier: host, GPU UUID, figure, value and how far off. A value is an\n"
      "outlier when its robust z-score (0.6745 (x - median) / MAD) exceeds --threshold, it lies\n"
      "more than --min-deviation % from the median, and the gap exceeds its own 95% interval plus\n"
-     "the fleet's median interval; a model needs 3 GPUs (5 to flag a lone GPU when all others\n"
-     "agree exactly). Placement-dependent figures (L2 hit latency: near or far partition) and\n"
+     "the fleet's median interval. A model needs 3 GPUs to be judged (5 to flag a lone GPU when\n"
+     "all others agree exactly); one with fewer is summarised and said to be NOT JUDGED, and the\n"
+     "exit status is 2 unless --allow-few. Placement-dependent figures (L2 hit latency: near or far partition) and\n"
      "fit residuals are summarised, not judged, unless --judge-all. Documents of another schema or gpusonar\n"
      "version than the majority are listed and not compared; unreadable ones are listed.\n"
      "--format markdown is the fleet page (a table per model, outliers in bold).\n"
-     "Exit status: 0 no outlier, 1 an outlier was found, 2 trouble (usage, or a document\n"
-     "unreadable or set aside, so the comparison is not whole)."},
+     "The first line of the text is the verdict. Exit status: 0 no outlier, 1 an outlier was\n"
+     "found, 2 trouble (usage, a document unreadable or set aside, or a model not judged\n"
+     "without --allow-few: the comparison is not whole)."},
     {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
      "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"

@@ -14,7 +14,9 @@
  * half, between two middle samples), so it moves in steps of one cycle whatever its interval
  * says: its resolution is 1 cycle. A figure in ns that is such a median converted at the
  * document's SM clock (its value is a whole or half number of cycles at that clock, the measured
- * one where the document has the clock probe's record) has one SM cycle's worth of ns. Every other figure has none: its interval alone decides. */
+ * one where the document has the clock probe's record) has one SM cycle's worth of ns. Every
+ * other figure has none: its interval alone decides. The rms of a fit's residuals that states no
+ * interval gets the sampling interval of a standard deviation from its n points. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -46,7 +48,7 @@ static const char *level_of(const json_t *p)
     return json_string_value(json_object_get(json_object_get(p, "params"), "level"));
 }
 
-/* ---- the index of records by name and level ------------------------------------------------- */
+/* ---- the index of records by name and level -------------------------------------------------- */
 /* A key that no two (name, level) pairs share: the name's length, the name, then "N" for no level
  * or "L" and the level. NULL when out of memory (freed by the caller). */
 static char *record_key(const json_t *p)
@@ -102,7 +104,7 @@ static long next_rank(json_t *seen, const char *key)
     return rank;
 }
 
-/* ---- values as people read them ----------------------------------------------------------- */
+/* ---- values as people read them -------------------------------------------------------------- */
 /* A number without exponent where one is not needed: whole values in full up to 10^15, others to
  * six significant digits. */
 static void plain_number(char *buf, size_t len, double x)
@@ -199,7 +201,7 @@ static void value_text(char *buf, size_t len, const json_t *figure)
         snprintf(buf, len, "n/d");
 }
 
-/* ---- the resolution --------------------------------------------------------------------------- */
+/* ---- the resolution -------------------------------------------------------------------------- */
 /* Whether x is a whole or half number (a median of integers is one of them). */
 static bool whole_or_half(double x)
 {
@@ -233,7 +235,7 @@ static double resolution_of(const json_t *f, double x, double cycle_ns)
     return 0;
 }
 
-/* ---- the rule --------------------------------------------------------------------------------- */
+/* ---- the rule -------------------------------------------------------------------------------- */
 /* x +- ca against y +- cb: apart beyond both intervals and the resolution, the tolerance and
  * 0.001. */
 static bool apart(double x, double ca, double y, double cb, double resolution,
@@ -251,13 +253,25 @@ static double pair_resolution(const context *cx, const json_t *fa, double x, con
     return fmax(resolution_of(fa, x, cx->cycle_ns_a), resolution_of(fb, y, cx->cycle_ns_b));
 }
 
+/* The half-width of figure f at value x: its ci95 (null reads as 0); for the rms of a fit's
+ * residuals that states none, the sampling interval of a standard deviation estimated from its
+ * n points, 1.96 / sqrt(2 n) of it (as the probes that state one compute it). */
+static double interval_of(const json_t *f, double x)
+{
+    double ci = json_number_value(json_object_get(f, "ci95"));
+    const char *method = json_string_value(json_object_get(f, "method"));
+    json_int_t n = json_integer_value(json_object_get(f, "n"));
+    if (ci > 0 || !method || !strstr(method, "residual rms") || n < 2)
+        return ci;
+    return 1.96 / sqrt(2.0 * (double)n) * fabs(x);
+}
+
 static bool numbers_differ(const context *cx, const json_t *fa, const json_t *fb)
 {
     double x = json_number_value(json_object_get(fa, "value"));
     double y = json_number_value(json_object_get(fb, "value"));
-    return apart(x, json_number_value(json_object_get(fa, "ci95")),   /* null reads as 0 */
-                 y, json_number_value(json_object_get(fb, "ci95")),
-                 pair_resolution(cx, fa, x, fb, y), cx->tolerance_percent);
+    return apart(x, interval_of(fa, x), y, interval_of(fb, y), pair_resolution(cx, fa, x, fb, y),
+                 cx->tolerance_percent);
 }
 
 /* Lists of numbers of one length: element by element, each with its own half-width where ci95
@@ -302,7 +316,7 @@ static char classify(const context *cx, const json_t *fa, const json_t *fb)
     return json_equal(va, vb) ? ' ' : '*';
 }
 
-/* ---- rows --------------------------------------------------------------------------------------- */
+/* ---- rows ------------------------------------------------------------------------------------ */
 static int add_row(rows *r, const char *name, const char *level, const char *figure,
                    const json_t *fa, const json_t *fb, char mark)
 {

@@ -302,6 +302,19 @@ static void medians_move_by_their_resolution(void **state)
                                one_figure("hit_ns", 30, 0, "ns", median, 0, 0)), 1);
 }
 
+/* The rms of a fit's residuals that states no interval has the sampling spread of a standard
+ * deviation from its n (16) points, 1.96 / sqrt(32) = 35 % of it: two seeds' 0.336 and 0.362
+ * agree, 0.3 and 0.9 do not. */
+static void residuals_have_a_sampling_interval(void **state)
+{
+    (void)state;
+    const char *rms = "residual rms of the chosen hypothesis";
+    assert_int_equal(differing(one_figure("fit_rms_cycles", 0.336, 0, "cycles", rms, 0, 0),
+                               one_figure("fit_rms_cycles", 0.362, 0, "cycles", rms, 0, 0)), 0);
+    assert_int_equal(differing(one_figure("fit_rms_cycles", 0.3, 0, "cycles", rms, 0, 0),
+                               one_figure("fit_rms_cycles", 0.9, 0, "cycles", rms, 0, 0)), 1);
+}
+
 /* Only what changed is printed, in units people read: 48 MiB, not 5.03346e+07; every figure with
  * all. */
 static void changes_in_readable_units(void **state)
@@ -466,6 +479,7 @@ int main(void)
         cmocka_unit_test(tolerance_moves_the_line),
         cmocka_unit_test(lists_compare_by_element),
         cmocka_unit_test(medians_move_by_their_resolution),
+        cmocka_unit_test(residuals_have_a_sampling_interval),
         cmocka_unit_test(changes_in_readable_units),
         cmocka_unit_test(many_records_compare_in_linear_time),
         cmocka_unit_test(broken_documents),

@@ -78,11 +78,13 @@ const gs_command gs_commands[] = {
      "gpusonar compare A.json B.json [--tolerance PCT] [--all]",
      "what changed between two saved result documents",
      "Prints what changed between two result documents, matched by probe, level and name:\n"
-     "with * a figure that differs beyond its two 95% intervals and its resolution together\n"
-     "(a median of clock reads moves in whole cycles: 1 cycle) and by more than PCT percent of\n"
+     "with * a figure that differs beyond its two 95% intervals, each at least its resolution\n"
+     "(a median of clock reads moves in whole cycles: 1 cycle), and by more than PCT percent of\n"
      "the larger value (--tolerance, default 1), a list whose element does, a word that\n"
      "changed; with ! a figure present or determined in one document only (one that became not\n"
-     "determined, a record that is missing). Values carry their units and intervals. --all\n"
+     "determined, a record that is missing); with ~, listed but not counted, a figure that moves\n"
+     "as each run decides (an L2 hit's partition, a fit's residual, the largest of near-equal\n"
+     "alternatives). Values carry their units and intervals. --all\n"
      "lists every figure of both documents. Where the two runs' SM clocks differ beyond their\n"
      "intervals and 0.1%, a last line names both: the card's state, which figures in ns, GB/s\n"
      "or per second follow.\n"

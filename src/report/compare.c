@@ -1,18 +1,21 @@
 /* Comparison of two result documents (for fleets: the same probe on two cards, or one card on
  * two days). Records are matched by probe name, level and order, through an index of each
  * document's records by name and level (linear in the records, however many share a name).
- * A numeric figure differs (marked *) when the gap is beyond the two intervals and the
- * measurement's resolution together (|a - b| > ci95_a + ci95_b + resolution), more than the
+ * A numeric figure differs (marked *) when the gap is beyond the two half-widths, each its
+ * interval or the measurement's resolution, whichever is larger (|a - b| > max(ci95_a, res_a) +
+ * max(ci95_b, res_b)), more than the
  * tolerance (percent of the larger, 1 by default) and above 0.001 in the figure's unit; a list of
  * numbers differs when one element does under that rule (with its own half-width where ci95 is a
  * list), a word when it is not the same. A figure or a whole record present, or determined, in
  * one document only is a change too (marked !): a figure that became "not determined" is never
- * dropped silently. Only the changes are printed unless every figure is asked for.
+ * dropped silently. A figure whose change each run decides rather than the GPU (where an L2 line
+ * lands, a fit's residual, the largest of near-equal alternatives) is listed (marked ~) but not
+ * counted. Only the changes are printed unless every figure is asked for.
  *
  * The resolution (docs/methods.md, "Comparing two documents"): a document states none, so it is
  * derived from the figure. A median of clock reads in cycles is a whole number of cycles (or a
  * half, between two middle samples), so it moves in steps of one cycle whatever its interval
- * says: its resolution is 1 cycle. A figure in ns that is such a median converted at the
+ * says: its resolution is 1 cycle, and no reading of it is surer than that. A figure in ns that is such a median converted at the
  * document's SM clock (its value is a whole or half number of cycles at that clock, the measured
  * one where the document has the clock probe's record) has one SM cycle's worth of ns. Every
  * other figure has none: its interval alone decides. The rms of a fit's residuals that states no
@@ -22,12 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/fleet.h"
 #include "report/report.h"
 
 typedef struct row {
     char *label;                  /* probe[:level].figure, in full */
     char a[80], b[80], rel[24];
-    char mark;                    /* ' ', '*' or '!' */
+    char mark;                    /* ' ', '*', '!' or '~' */
 } row;
 
 typedef struct rows {
@@ -236,21 +240,12 @@ static double resolution_of(const json_t *f, double x, double cycle_ns)
 }
 
 /* ---- the rule -------------------------------------------------------------------------------- */
-/* x +- ca against y +- cb: apart beyond both intervals and the resolution, the tolerance and
- * 0.001. */
-static bool apart(double x, double ca, double y, double cb, double resolution,
-                  double tolerance_percent)
+/* x +- ca against y +- cb (each half-width at least its value's resolution): apart beyond both,
+ * the tolerance and 0.001. */
+static bool apart(double x, double ca, double y, double cb, double tolerance_percent)
 {
     double gap = fabs(y - x);
-    return gap > ca + cb + resolution &&
-           gap > tolerance_percent / 100 * fmax(fabs(x), fabs(y)) && gap > 1e-3;
-}
-
-/* The larger resolution of a figure's two values (one quantised reading bounds the change). */
-static double pair_resolution(const context *cx, const json_t *fa, double x, const json_t *fb,
-                              double y)
-{
-    return fmax(resolution_of(fa, x, cx->cycle_ns_a), resolution_of(fb, y, cx->cycle_ns_b));
+    return gap > ca + cb && gap > tolerance_percent / 100 * fmax(fabs(x), fabs(y)) && gap > 1e-3;
 }
 
 /* The half-width of figure f at value x: its ci95 (null reads as 0); for the rms of a fit's
@@ -270,7 +265,8 @@ static bool numbers_differ(const context *cx, const json_t *fa, const json_t *fb
 {
     double x = json_number_value(json_object_get(fa, "value"));
     double y = json_number_value(json_object_get(fb, "value"));
-    return apart(x, interval_of(fa, x), y, interval_of(fb, y), pair_resolution(cx, fa, x, fb, y),
+    return apart(x, fmax(interval_of(fa, x), resolution_of(fa, x, cx->cycle_ns_a)), y,
+                 fmax(interval_of(fb, y), resolution_of(fb, y, cx->cycle_ns_b)),
                  cx->tolerance_percent);
 }
 
@@ -293,9 +289,10 @@ static bool lists_differ(const context *cx, const json_t *fa, const json_t *fb)
         }
         double x = json_number_value(e), y = json_number_value(o);
         /* a missing or null half-width reads as 0 */
-        if (apart(x, json_number_value(json_array_get(ca, i)), y,
-                  json_number_value(json_array_get(cb, i)), pair_resolution(cx, fa, x, fb, y),
-                  cx->tolerance_percent))
+        if (apart(x, fmax(json_number_value(json_array_get(ca, i)),
+                          resolution_of(fa, x, cx->cycle_ns_a)),
+                  y, fmax(json_number_value(json_array_get(cb, i)),
+                          resolution_of(fb, y, cx->cycle_ns_b)), cx->tolerance_percent))
             return true;
     }
     return false;
@@ -346,17 +343,35 @@ static int add_row(rows *r, const char *name, const char *level, const char *fig
     return 0;
 }
 
+/* Whether a change of this figure is one that each run decides, not the GPU: the figures fleet
+ * does not judge either (placement-dependent ones, residuals of a fit: gs_fleet_not_judged), and
+ * a word naming the largest of measured alternatives (its method says "largest"), which flips
+ * between near-equal ones. */
+static bool run_decides(const char *name, const char *level, const char *figure, const json_t *f)
+{
+    char key[512];
+    snprintf(key, sizeof key, "%s%s%s.%s", name ? name : "?", level ? ":" : "",
+             level ? level : "", figure);
+    const char *method = json_string_value(json_object_get(f, "method"));
+    return gs_fleet_not_judged(key) ||
+           (json_is_string(json_object_get(f, "value")) && method &&
+            strncmp(method, "largest", 7) == 0);
+}
+
 /* Count a figure's verdict and keep its row when it is to be printed. */
 static int note_figure(rows *r, const context *cx, bool all, const json_t *rec,
                        const char *figure, const json_t *fa, const json_t *fb, char mark)
 {
+    const char *name = json_string_value(json_object_get(rec, "name")), *level = level_of(rec);
+    if (mark == '*' && run_decides(name, level, figure, fa))
+        mark = '~';
     cx->counts->compared += fa && fb;
     cx->counts->differing += mark == '*';
     cx->counts->one_sided += mark == '!';
+    cx->counts->run_decided += mark == '~';
     if (mark == ' ' && !all)
         return 0;
-    return add_row(r, json_string_value(json_object_get(rec, "name")), level_of(rec), figure,
-                   fa, fb, mark);
+    return add_row(r, name, level, figure, fa, fb, mark);
 }
 
 /* Rows for a matched pair of records, or for a record of one document alone (pa or pb NULL). */
@@ -436,7 +451,7 @@ static void print_rows(FILE *out, const rows *r)
     for (size_t i = 0; i < r->count; i++) {
         const row *w = &r->items[i];
         fprintf(out, "%-*s  %*s  %*s  %9s%s\n", wl, w->label, wa, w->a, wb, w->b, w->rel,
-                w->mark == '*' ? "  *" : w->mark == '!' ? "  !" : "");
+                w->mark == '*' ? "  *" : w->mark == '!' ? "  !" : w->mark == '~' ? "  ~" : "");
     }
 }
 
@@ -466,7 +481,7 @@ static void clock_note(FILE *out, const json_t *a, const json_t *b)
         return;
     double x = json_number_value(va), y = json_number_value(vb);
     if (!apart(x, json_number_value(json_object_get(fa, "ci95")), y,
-               json_number_value(json_object_get(fb, "ci95")), 0, 0.1))
+               json_number_value(json_object_get(fb, "ci95")), 0.1))
         return;
     fprintf(out, "the SM clock differs: A %.0f MHz, B %.0f MHz (%+.2f%%), the card's state; "
             "figures in ns, GB/s or per second, and cycles per fixed work, may follow it\n",
@@ -477,13 +492,17 @@ static void print_summary(FILE *out, const gs_compare_counts *c, double toleranc
                           bool all)
 {
     if (!all && !c->differing && !c->one_sided)
-        fprintf(out, "No figure differs beyond its intervals and resolution.\n");
+        fprintf(out, "%sNo figure differs beyond its intervals and resolution.\n",
+                c->run_decided ? "\n" : "");
     fprintf(out, "\n%d figure%s compared; %d differ beyond their intervals, resolution and %g%% "
             "(marked *); %d present or determined in one document only (marked !), %d record%s "
-            "in one only%s\n", c->compared, c->compared == 1 ? "" : "s", c->differing,
+            "in one only", c->compared, c->compared == 1 ? "" : "s", c->differing,
             tolerance_percent, c->one_sided, c->records_one_sided,
-            c->records_one_sided == 1 ? "" : "s",
-            all ? "" : "; --all lists every figure");
+            c->records_one_sided == 1 ? "" : "s");
+    if (c->run_decided)
+        fprintf(out, "; %d moved as runs decide, not counted (marked ~: placement in the L2, a "
+                "fit's residual, the largest of near-equal alternatives)", c->run_decided);
+    fprintf(out, "%s\n", all ? "" : "; --all lists every figure");
 }
 
 int gs_report_compare_with(FILE *out, const json_t *a, const json_t *b,

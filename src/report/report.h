@@ -96,6 +96,7 @@ typedef struct gs_compare_counts {
     int differing;           /* beyond both intervals and the tolerance, or another word/list */
     int one_sided;           /* present, or determined, in one document only (incl. records) */
     int records_one_sided;   /* whole probe records present in one document only */
+    int run_decided;         /* moved as runs decide (placement, residuals, ties): not counted */
 } gs_compare_counts;
 
 /* The default tolerance of gs_report_compare, percent of the larger value. */

@@ -96,10 +96,12 @@ const gs_command gs_commands[] = {
      "check what the probes infer on a simulator model against the model's truth",
      "Runs the probes (default: cache --target all, smem-banks, pipeline, clock, those the\n"
      "model states figures for) on a simulated GPU and prints, for every figure the model file\n"
-     "states, the inferred value, the truth and a verdict: exact, within tolerance (latencies\n"
-     "and the clock), wrong, or not determined (the probe said so: never wrong). Only sim\n"
-     "devices have a truth: --device cuda:N is a usage error. Exit status: 0 nothing wrong,\n"
-     "1 some figure wrong, 2 trouble (bad usage or model, a probe that failed)."},
+     "states, the inferred value, the truth and a verdict: exact, within tolerance (stated per\n"
+     "figure with its reason: a latency within the model's noise, which only adds, or 0.1%\n"
+     "where the model has none; the clock within 1%; a figure within its own interval), wrong,\n"
+     "or not determined (the probe said so: never wrong). Counts, sizes and names are exact.\n"
+     "Only sim devices have a truth: --device cuda:N is a usage error. Exit status: 0 nothing\n"
+     "wrong, 1 some figure wrong, 2 trouble (bad usage or model, a probe that failed)."},
     {"export", gs_cmd_export, 0, gs_cmd_export_opts, 2, 2,
      "gpusonar export accel-sim RESULT.json [--out FILE] [--l2-sub-partitions N]",
      "a GPGPU-Sim / Accel-Sim configuration fragment from a saved result document",

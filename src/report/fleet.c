@@ -279,10 +279,10 @@ static json_t *figure_stats(const json_t *group, const char *key, const json_t *
     snprintf(few, sizeof few, "%zu GPU%s of the model report%s it; %d are needed to judge it", n,
              n == 1 ? "" : "s", n == 1 ? "s" : "", opt->min_gpus);
     bool model_judged = !json_is_false(json_object_get(group, "judged"));
-    const char *skip = !model_judged ? "the model is not judged (the group says why)"
-                       : (int)n < opt->min_gpus                          ? few
-                       : opt->judge_all                                   ? NULL
-                                                                          : gs_fleet_not_judged(key);
+    const char *skip = !model_judged             ? "the model is not judged (the group says why)"
+                       : (int)n < opt->min_gpus ? few
+                       : opt->judge_all          ? NULL
+                                                 : gs_fleet_not_judged(key);
     json_t *outliers = json_array();
     for (size_t i = 0; i < n && !skip; i++) {
         double z;

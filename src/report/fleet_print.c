@@ -313,8 +313,8 @@ static void csv_number(FILE *out, const json_t *v)
 }
 
 /* One row per model not judged, then one row per (model, figure) with its statistics and, for an
- * outlier, one row per GPU that is one: kind,device,compute_capability,figure,unit,count,median,spread,min,max,host,uuid,value,
- * relative,robust_z. */
+ * outlier, one row per GPU that is one: kind,device,compute_capability,figure,unit,count,median,
+ * spread,min,max,host,uuid,value,relative,robust_z. */
 static void csv(FILE *out, const json_t *a)
 {
     fputs("kind,device,compute_capability,figure,unit,count,median,spread,min,max,host,uuid,value,"
@@ -328,7 +328,8 @@ static void csv(FILE *out, const json_t *a)
         gs_csv_field(out, str_or(g, "device", ""));
         fputc(',', out);
         gs_csv_field(out, str_or(g, "compute_capability", ""));
-        fprintf(out, ",,,%lld,,,,,,,,,\n", (long long)json_integer_value(json_object_get(g, "gpus")));
+        fprintf(out, ",,,%lld,,,,,,,,,\n",
+                (long long)json_integer_value(json_object_get(g, "gpus")));
     }
     json_array_foreach(json_object_get(a, "groups"), i, g) {
         size_t j;

@@ -108,11 +108,12 @@ typedef struct gs_compare_opts {
     bool all;                  /* print every figure, not only those that differ */
 } gs_compare_opts;
 
-/* Print the figures of two documents side by side (full names, with units and intervals), those
- * that differ beyond ci95_a + ci95_b + the measurement's resolution and by more than
- * tolerance_percent of the larger value marked *, those present or determined in one document
- * only marked !; only these unless opts->all. Records are matched by name, level and order in
- * time linear in the records. 0, or GS_ERR_USAGE for a negative tolerance. */
+/* Print the figures of two documents side by side (full names, with units and intervals): marked
+ * * those that differ beyond both half-widths (each its ci95 or the measurement's resolution,
+ * whichever is larger) and by more than tolerance_percent of the larger value, ! those present or
+ * determined in one document only, ~ (not counted) those that moved as each run decides; only
+ * these unless opts->all. Records are matched by name, level and order in time linear in the
+ * records. 0, or GS_ERR_USAGE for a negative tolerance. */
 int gs_report_compare_with(FILE *out, const json_t *a, const json_t *b,
                            const gs_compare_opts *opts, gs_compare_counts *counts, gs_error *err);
 

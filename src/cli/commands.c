@@ -84,10 +84,9 @@ const gs_command gs_commands[] = {
      "changed; with ! a figure present or determined in one document only (one that became not\n"
      "determined, a record that is missing); with ~, listed but not counted, a figure that moves\n"
      "as each run decides (an L2 hit's partition, a fit's residual, the largest of near-equal\n"
-     "alternatives). Values carry their units and intervals. --all\n"
-     "lists every figure of both documents. Where the two runs' SM clocks differ beyond their\n"
-     "intervals and 0.1%, a last line names both: the card's state, which figures in ns, GB/s\n"
-     "or per second follow.\n"
+     "alternatives). Values carry their units and intervals. --all lists every figure of\n"
+     "both documents. Where the two runs' SM clocks differ beyond their intervals and 0.1%, a\n"
+     "last line names both: the card's state, which figures in ns, GB/s or per second follow.\n"
      "Both documents are validated first. Exit status as diff's: 0 no figure differs, 1 some\n"
      "figure differs or is in one document only, 2 trouble (an unreadable or invalid\n"
      "document, a bad option)."},

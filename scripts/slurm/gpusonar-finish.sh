@@ -5,8 +5,10 @@
 #
 #   gpusonar-finish.sh DIR [NODE...]
 #
-# Exit status: fleet's (0 no outlier, 1 an outlier, 2 trouble), and 2 when a NODE named wrote no
-# document. GPUSONAR (default gpusonar) is the binary; GPUSONAR_FLEET_ARGS more fleet options.
+# Exit status: fleet's (0 no outlier, 1 an outlier, 2 trouble: also a GPU model with fewer than 3
+# GPUs, which cannot be judged, unless GPUSONAR_FLEET_ARGS holds --allow-few), and 2 when a NODE
+# named wrote no document. GPUSONAR (default gpusonar) is the binary; GPUSONAR_FLEET_ARGS more
+# fleet options.
 set -uo pipefail
 dir=${1:?usage: gpusonar-finish.sh DIR [NODE...]}
 shift

@@ -1,16 +1,20 @@
-/* `gpusonar compare A.json B.json [--tolerance PCT]`: the figures of two saved documents side by
- * side; the exit status is diff's: 0 equal within their intervals, 1 some figure differs or is
- * present (determined) in one document only, 2 trouble. */
+/* `gpusonar compare A.json B.json [--tolerance PCT] [--all]`: what changed between two saved
+ * documents (every figure side by side with --all); the exit status is diff's: 0 equal within
+ * their intervals and resolution, 1 some figure differs or is present (determined) in one
+ * document only, 2 trouble. */
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "report/report.h"
 
 static double tolerance_percent = GS_COMPARE_TOLERANCE_PERCENT;   /* --tolerance PCT */
+static bool all;                                                   /* --all */
 
 const gs_opt gs_cmd_compare_opts[] = {
     {"tolerance", GS_OPT_DOUBLE, &tolerance_percent, "PCT",
      "a figure differs only when more than PCT percent apart as well (default 1)", NULL, 0, 0},
+    {"all", GS_OPT_FLAG, &all, NULL,
+     "list every figure of both documents, not only those that changed", NULL, 0, 0},
 };
 const int gs_cmd_compare_opt_count = sizeof gs_cmd_compare_opts / sizeof gs_cmd_compare_opts[0];
 
@@ -31,7 +35,8 @@ int gs_cmd_compare(int argc, char **argv)
             return GS_EXIT_USAGE;
         }
     gs_compare_counts counts;
-    int rc = gs_report_compare(stdout, docs[0], docs[1], tolerance_percent, &counts, &err);
+    gs_compare_opts opts = {tolerance_percent, all};
+    int rc = gs_report_compare_with(stdout, docs[0], docs[1], &opts, &counts, &err);
     json_decref(docs[0]);
     json_decref(docs[1]);
     if (rc) {

@@ -1,8 +1,9 @@
 /* `gpusonar fleet DIR|FILES...`: many result documents (one per GPU, as `--device cuda:all
  * --out-dir DIR` writes them on every node) read together: grouped by GPU model, per figure the
  * fleet's median and spread, and the outliers (src/report/fleet.c). The exit status serves a
- * health check: 0 no outlier, 1 an outlier, 2 trouble (usage, or a document that could not be
- * read or was set aside as another version: the comparison is not whole). */
+ * health check: 0 no outlier, 1 an outlier, 2 trouble (usage, a document that could not be
+ * read or was set aside as another version, or a GPU model with fewer GPUs than it takes to judge
+ * one, unless --allow-few: the comparison is not whole). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ static const char *format_arg;    /* --format */
 static double threshold_z = 3.5;  /* --threshold */
 static double min_percent = 5;    /* --min-deviation, percent of the median */
 static bool judge_all;            /* --judge-all */
+static bool allow_few;            /* --allow-few */
 
 const gs_opt gs_cmd_fleet_opts[] = {
     {"format", GS_OPT_CHOICE, &format_arg, "FMT",
@@ -28,6 +30,9 @@ const gs_opt gs_cmd_fleet_opts[] = {
     {"judge-all", GS_OPT_FLAG, &judge_all, NULL,
      "judge placement-dependent figures and fit residuals too (summarised only by default)",
      NULL, 0, 0},
+    {"allow-few", GS_OPT_FLAG, &allow_few, NULL,
+     "a GPU model with fewer than 3 GPUs is still not judged, but no longer makes the exit "
+     "status 2", NULL, 0, 0},
 };
 const int gs_cmd_fleet_opt_count = sizeof gs_cmd_fleet_opts / sizeof gs_cmd_fleet_opts[0];
 
@@ -153,9 +158,14 @@ int gs_cmd_fleet(int argc, char **argv)
     for (size_t i = 0; i < list.count; i++)
         if (list.in[i].why)
             fprintf(stderr, "gpusonar: fleet: %s: %s\n", list.in[i].path, list.in[i].why);
-    int status = gs_fleet_has_trouble(analysis) ? GS_EXIT_USAGE
-                 : gs_fleet_outlier_count(analysis) ? GS_EXIT_FAILED
-                                                    : GS_EXIT_OK;
+    size_t few = gs_fleet_not_judged_count(analysis);
+    if (few && !allow_few)
+        fprintf(stderr, "gpusonar: fleet: %zu GPU model%s not judged: fewer than %d GPUs of it; "
+                "add documents of more GPUs, or --allow-few to accept this\n", few,
+                few == 1 ? "" : "s", opt.min_gpus);
+    int status = gs_fleet_has_trouble(analysis) || (few && !allow_few) ? GS_EXIT_USAGE
+                 : gs_fleet_outlier_count(analysis)                  ? GS_EXIT_FAILED
+                                                                     : GS_EXIT_OK;
     json_decref(analysis);
     free_inputs(&list);
     return status;

@@ -21,8 +21,9 @@ const gs_opt gs_cmd_verify_opts[] = {
      "run only these probes (default: cache, smem-banks, pipeline, clock, those the model has a "
      "truth for)", NULL, 0, 0},
     {"tolerance", GS_OPT_DOUBLE, &tolerance_percent, "PCT",
-     "relative tolerance of latencies and the clock, in percent (default 5 and 1; the model's "
-     "noise when larger); counts, sizes and names are always exact", NULL, 0, 0},
+     "relative tolerance of latencies and the clock, in percent (default: a latency within "
+     "the model's noise, or 0.1 % where the model has none; the clock 1 %); the noise still "
+     "holds where larger; counts, sizes and names are always exact", NULL, 0, 0},
     {"verdicts", GS_OPT_STRING, &verdicts_path, "FILE",
      "write the verdicts as JSON to FILE ('-': to stdout instead of the table)", NULL, 0, 0},
 };

@@ -85,16 +85,19 @@ const gs_command gs_commands[] = {
      "with its other series one click away, fits dashed and intervals as error bars; the run's\n"
      "details. The page loads nothing and runs no script, so it can be mailed or archived as it\n"
      "is. Nothing is measured."},
-    {"compare", gs_cmd_compare, 0, gs_cmd_compare_opts, 1, 2,
-     "gpusonar compare A.json B.json [--tolerance PCT]",
-     "two saved result documents side by side",
-     "Prints every figure of two result documents side by side, matched by probe, level and\n"
-     "name, and marks with * those that differ beyond their two 95% intervals together and by\n"
-     "more than PCT percent of the larger value (--tolerance, default 1), lists element by\n"
-     "element under the same rule, or whose word changed; with ! those present or determined\n"
-     "in one document only (a figure that became not determined, a record that is missing).\n"
-     "Where the two runs' SM clocks differ beyond their intervals and 0.1%, a last line names\n"
-     "both: the card's state, which figures in ns, GB/s or per second follow.\n"
+    {"compare", gs_cmd_compare, 0, gs_cmd_compare_opts, 2, 2,
+     "gpusonar compare A.json B.json [--tolerance PCT] [--all]",
+     "what changed between two saved result documents",
+     "Prints what changed between two result documents, matched by probe, level and name:\n"
+     "with * a figure that differs beyond its two 95% intervals, each at least its resolution\n"
+     "(a median of clock reads moves in whole cycles: 1 cycle), and by more than PCT percent of\n"
+     "the larger value (--tolerance, default 1), a list whose element does, a word that\n"
+     "changed; with ! a figure present or determined in one document only (one that became not\n"
+     "determined, a record that is missing); with ~, listed but not counted, a figure that moves\n"
+     "as each run decides (an L2 hit's partition, a fit's residual, the largest of near-equal\n"
+     "alternatives). Values carry their units and intervals. --all lists every figure of\n"
+     "both documents. Where the two runs' SM clocks differ beyond their intervals and 0.1%, a\n"
+     "last line names both: the card's state, which figures in ns, GB/s or per second follow.\n"
      "Both documents are validated first. Exit status as diff's: 0 no figure differs, 1 some\n"
      "figure differs or is in one document only, 2 trouble (an unreadable or invalid\n"
      "document, a bad option)."},
@@ -103,10 +106,12 @@ const gs_command gs_commands[] = {
      "check what the probes infer on a simulator model against the model's truth",
      "Runs the probes (default: cache --target all, smem-banks, pipeline, clock, those the\n"
      "model states figures for) on a simulated GPU and prints, for every figure the model file\n"
-     "states, the inferred value, the truth and a verdict: exact, within tolerance (latencies\n"
-     "and the clock), wrong, or not determined (the probe said so: never wrong). Only sim\n"
-     "devices have a truth: --device cuda:N is a usage error. Exit status: 0 nothing wrong,\n"
-     "1 some figure wrong, 2 trouble (bad usage or model, a probe that failed)."},
+     "states, the inferred value, the truth and a verdict: exact, within tolerance (stated per\n"
+     "figure with its reason: a latency within the model's noise, which only adds, or 0.1%\n"
+     "where the model has none; the clock within 1%; a figure within its own interval), wrong,\n"
+     "or not determined (the probe said so: never wrong). Counts, sizes and names are exact.\n"
+     "Only sim devices have a truth: --device cuda:N is a usage error. Exit status: 0 nothing\n"
+     "wrong, 1 some figure wrong, 2 trouble (bad usage or model, a probe that failed)."},
     {"export", gs_cmd_export, 0, gs_cmd_export_opts, 2, 2,
      "gpusonar export accel-sim RESULT.json [--out FILE] [--l2-sub-partitions N]",
      "a GPGPU-Sim / Accel-Sim configuration fragment from a saved result document",
@@ -116,21 +121,23 @@ const gs_command gs_commands[] = {
      "the device's properties. An option the document does not determine, or that GPGPU-Sim\n"
      "cannot express, is a comment saying why. docs/accel-sim-export.md names the figure\n"
      "behind each option. Nothing is measured."},
-    {"fleet", gs_cmd_fleet, 0, gs_cmd_fleet_opts, 4, 512,
-     "gpusonar fleet DIR|FILES... [--format text|markdown|csv|json] [--threshold Z]",
+    {"fleet", gs_cmd_fleet, 0, gs_cmd_fleet_opts, 5, 512,
+     "gpusonar fleet DIR|FILES... [--format text|markdown|csv|json] [--threshold Z] [--allow-few]",
      "many GPUs' result documents together: per model the median, spread and outliers",
      "Reads result documents (a folder's *.json, or files), groups them by GPU model (name and\n"
      "compute capability) and prints per figure the fleet's median, spread (1.4826 MAD), min and\n"
      "max, and every outlier: host, GPU UUID, figure, value and how far off. A value is an\n"
      "outlier when its robust z-score (0.6745 (x - median) / MAD) exceeds --threshold, it lies\n"
      "more than --min-deviation % from the median, and the gap exceeds its own 95% interval plus\n"
-     "the fleet's median interval; a model needs 3 GPUs (5 to flag a lone GPU when all others\n"
-     "agree exactly). Placement-dependent figures (L2 hit latency: near or far partition) and\n"
+     "the fleet's median interval. A model needs 3 GPUs to be judged (5 to flag a lone GPU when\n"
+     "all others agree exactly); one with fewer is summarised and said to be NOT JUDGED, and the\n"
+     "exit status is 2 unless --allow-few. Placement-dependent figures (L2 hit latency: near or far partition) and\n"
      "fit residuals are summarised, not judged, unless --judge-all. Documents of another schema or gpusonar\n"
      "version than the majority are listed and not compared; unreadable ones are listed.\n"
      "--format markdown is the fleet page (a table per model, outliers in bold).\n"
-     "Exit status: 0 no outlier, 1 an outlier was found, 2 trouble (usage, or a document\n"
-     "unreadable or set aside, so the comparison is not whole)."},
+     "The first line of the text is the verdict. Exit status: 0 no outlier, 1 an outlier was\n"
+     "found, 2 trouble (usage, a document unreadable or set aside, or a model not judged\n"
+     "without --allow-few: the comparison is not whole)."},
     {"help", gs_cmd_help, 0, gs_cmd_help_opts, 1, 2, "gpusonar help [COMMAND [PROBE]] [--man]",
      "help for the program or a command",
      "Prints the help of the program, of a command, or of one probe ('gpusonar help run cache');\n"

@@ -115,29 +115,35 @@ static void version_key(const json_t *doc, char *buf, size_t len)
 }
 
 /* The key most documents share (the first such on a tie); documents without a device record do
- * not count. */
+ * not count. Counted in one pass through a table of keys, so a large fleet is read in linear
+ * time. */
 static void majority_key(const gs_fleet_input *in, size_t count, char *best, size_t len)
 {
-    size_t best_n = 0;
+    json_t *seen = json_object();
+    json_int_t best_n = 0;
+    char k[256];
     best[0] = '\0';
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < count && seen; i++) {
         if (!in[i].doc)
             continue;
-        char k[256];
         version_key(in[i].doc, k, sizeof k);
-        size_t n = 0;
-        for (size_t j = 0; j < count; j++) {
-            char kj[256];
-            if (in[j].doc) {
-                version_key(in[j].doc, kj, sizeof kj);
-                n += strcmp(k, kj) == 0;
-            }
-        }
+        json_t *n = json_object_get(seen, k);
+        if (n)
+            json_integer_set(n, json_integer_value(n) + 1);
+        else
+            json_object_set_new_nocheck(seen, k, json_integer(1));
+    }
+    for (size_t i = 0; i < count && seen; i++) {     /* in document order: the first on a tie */
+        if (!in[i].doc)
+            continue;
+        version_key(in[i].doc, k, sizeof k);
+        json_int_t n = json_integer_value(json_object_get(seen, k));
         if (n > best_n) {
             best_n = n;
             snprintf(best, len, "%s", k);
         }
     }
+    json_decref(seen);
 }
 
 /* ---- grouping --------------------------------------------------------------------------------- */
@@ -160,42 +166,46 @@ static json_t *group_of(json_t *groups, const json_t *doc)
     return g;
 }
 
-/* "probe[:level].figure", with "#k" for the k-th repeat of a probe and level in one document. */
-static void figure_key(const json_t *probes, size_t index, const char *figure, char *buf,
-                       size_t len)
+/* "probe[:level]" of record p, with "#k" for its k-th repeat in one document: seen counts the
+ * records of each name and level so far (so a document is keyed in one pass). */
+static void record_key(const json_t *p, json_t *seen, char *buf, size_t len)
 {
-    const json_t *p = json_array_get(probes, index);
     const char *name = str_or(p, "name", "?");
     const char *level = str_or(json_object_get(p, "params"), "level", NULL);
-    size_t nth = 1;
-    for (size_t k = 0; k < index; k++) {
-        const json_t *q = json_array_get(probes, k);
-        const char *ql = str_or(json_object_get(q, "params"), "level", NULL);
-        nth += strcmp(str_or(q, "name", "?"), name) == 0 &&
-               ((!ql && !level) || (ql && level && strcmp(ql, level) == 0));
+    snprintf(buf, len, "%s%s%s", name, level ? ":" : "", level ? level : "");
+    /* a separate table key: a name holding ':' must not meet a level of another name */
+    char k[300];
+    snprintf(k, sizeof k, "%zu %s", strlen(name), buf);
+    json_t *n = json_object_get(seen, k);
+    json_int_t nth = n ? json_integer_value(n) + 1 : 1;
+    if (n)
+        json_integer_set(n, nth);
+    else
+        json_object_set_new_nocheck(seen, k, json_integer(1));
+    if (nth > 1) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "#%lld", (long long)nth);
     }
-    char repeat[24] = "";
-    if (nth > 1)
-        snprintf(repeat, sizeof repeat, "#%zu", nth);
-    snprintf(buf, len, "%s%s%s%s.%s", name, level ? ":" : "", level ? level : "", repeat, figure);
 }
 
 /* Add every numeric figure of doc to the group's values: key -> [[gpu, value, ci95, unit]...]. */
 static void collect_figures(json_t *group, const json_t *doc, size_t gpu)
 {
-    json_t *values = json_object_get(group, "values");
+    json_t *values = json_object_get(group, "values"), *seen = json_object();
     const json_t *probes = json_object_get(doc, "probes");
     size_t i;
     json_t *p;
     json_array_foreach(probes, i, p) {
+        char rec[256];
+        record_key(p, seen, rec, sizeof rec);
         const char *fname;
         json_t *f;
         json_object_foreach(json_object_get(p, "figures"), fname, f) {
             const json_t *v = json_object_get(f, "value");
             if (!json_is_number(v))
                 continue;
-            char key[256];
-            figure_key(probes, i, fname, key, sizeof key);
+            char key[512];
+            snprintf(key, sizeof key, "%s.%s", rec, fname);
             json_t *list = json_object_get(values, key);
             if (!list) {
                 list = json_array();
@@ -207,6 +217,7 @@ static void collect_figures(json_t *group, const json_t *doc, size_t gpu)
                                                   str_or(f, "unit", "")));
         }
     }
+    json_decref(seen);
 }
 
 /* ---- per-figure statistics ------------------------------------------------------------------- */
@@ -264,9 +275,16 @@ static json_t *figure_stats(const json_t *group, const char *key, const json_t *
     free(v);
     free(ci);
     const char *unit = json_string_value(json_array_get(json_array_get(list, 0), 3));
-    const char *skip = opt->judge_all ? NULL : gs_fleet_not_judged(key);
+    char few[96];
+    snprintf(few, sizeof few, "%zu GPU%s of the model report%s it; %d are needed to judge it", n,
+             n == 1 ? "" : "s", n == 1 ? "s" : "", opt->min_gpus);
+    bool model_judged = !json_is_false(json_object_get(group, "judged"));
+    const char *skip = !model_judged             ? "the model is not judged (the group says why)"
+                       : (int)n < opt->min_gpus ? few
+                       : opt->judge_all          ? NULL
+                                                 : gs_fleet_not_judged(key);
     json_t *outliers = json_array();
-    for (size_t i = 0; i < n && (int)n >= opt->min_gpus && !skip; i++) {
+    for (size_t i = 0; i < n && !skip; i++) {
         double z;
         if (!is_outlier(list, i, median, mad, mean_ad, ci_median, opt, &z))
             continue;
@@ -280,9 +298,28 @@ static json_t *figure_stats(const json_t *group, const char *key, const json_t *
                           unit, "count", (json_int_t)n, "median", median, "spread",
                           MAD_TO_SIGMA * mad, "min", lo, "max", hi, "ci95", ci_median, "outliers",
                           outliers);
-    if (s && skip)
+    if (s && skip && model_judged)      /* an unjudged model says why once, not per figure */
         json_object_set_new(s, "not_judged", json_string(skip));
     return s;
+}
+
+/* Whether the group has the GPUs to be judged; when not it is marked so ("judged": false and
+ * the reason) and listed in not_judged. */
+static void judge_or_not(json_t *group, const gs_fleet_options *opt, json_t *unjudged)
+{
+    size_t n = json_array_size(json_object_get(group, "gpus"));
+    bool judged = (int)n >= opt->min_gpus;
+    json_object_set_new(group, "judged", json_boolean(judged));
+    if (judged)
+        return;
+    char why[160];
+    snprintf(why, sizeof why, "%zu GPU%s of this model; at least %d are needed to tell an outlier "
+             "from the rest", n, n == 1 ? "" : "s", opt->min_gpus);
+    json_object_set_new(group, "not_judged", json_string(why));
+    json_array_append_new(unjudged,
+                          json_pack("{s:s, s:s, s:I, s:s}", "device", str_or(group, "device", "?"),
+                                    "compute_capability", str_or(group, "compute_capability", "?"),
+                                    "gpus", (json_int_t)n, "reason", why));
 }
 
 /* Replace a group's collected values by its figures' statistics, in figure-name order. */
@@ -344,12 +381,12 @@ int gs_fleet_analyse(const gs_fleet_input *inputs, size_t count, const gs_fleet_
 {
     char majority[256];
     majority_key(inputs, count, majority, sizeof majority);
-    json_t *a = json_pack("{s:s, s:{s:f, s:f, s:i, s:b}, s:I, s:s, s:[], s:[], s:[], s:[]}",
+    json_t *a = json_pack("{s:s, s:{s:f, s:f, s:i, s:b}, s:I, s:s, s:[], s:[], s:[], s:[], s:[]}",
                           "schema", GS_FLEET_SCHEMA, "options", "z_threshold", opt->z_threshold,
                           "min_relative", opt->min_relative, "min_gpus", opt->min_gpus,
                           "judge_all", opt->judge_all,
                           "documents", (json_int_t)count, "version", majority, "invalid",
-                          "set_aside", "groups", "outliers");
+                          "set_aside", "groups", "outliers", "not_judged");
     if (!a)
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of memory analysing the fleet");
     for (size_t i = 0; i < count; i++) {
@@ -362,11 +399,13 @@ int gs_fleet_analyse(const gs_fleet_input *inputs, size_t count, const gs_fleet_
     }
     size_t i;
     json_t *g;
-    json_array_foreach(json_object_get(a, "groups"), i, g)
+    json_array_foreach(json_object_get(a, "groups"), i, g) {
+        judge_or_not(g, opt, json_object_get(a, "not_judged"));
         if (finish_group(g, opt, json_object_get(a, "outliers"))) {
             json_decref(a);
             return gs_fail(err, GS_ERR_NO_MEMORY, "out of memory analysing the fleet");
         }
+    }
     *out = a;
     return 0;
 }
@@ -374,6 +413,11 @@ int gs_fleet_analyse(const gs_fleet_input *inputs, size_t count, const gs_fleet_
 size_t gs_fleet_outlier_count(const json_t *analysis)
 {
     return json_array_size(json_object_get(analysis, "outliers"));
+}
+
+size_t gs_fleet_not_judged_count(const json_t *analysis)
+{
+    return json_array_size(json_object_get(analysis, "not_judged"));
 }
 
 bool gs_fleet_has_trouble(const json_t *analysis)

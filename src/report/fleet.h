@@ -28,11 +28,13 @@
  *    measurement itself cannot tell apart is not a difference);
  *  - the figure is judged: placement-dependent figures and fit residuals
  *    (gs_fleet_not_judged) are summarised only, unless judge_all.
- * A group needs min_gpus values of a figure before any is called an outlier. */
+ * A group (a GPU model) with fewer than min_gpus GPUs is not judged at all: with two GPUs the
+ * median cannot tell which one is off. In a judged group a figure that fewer than min_gpus GPUs
+ * report is not judged either. */
 typedef struct gs_fleet_options {
     double z_threshold;           /* default 3.5 */
     double min_relative;          /* default 0.05 (5 %) */
-    int min_gpus;                 /* default 3 */
+    int min_gpus;                 /* default 3: the fewest GPUs of a model that can be judged */
     bool judge_all;               /* default false */
 } gs_fleet_options;
 
@@ -53,10 +55,11 @@ typedef struct gs_fleet_input {
 /* Analyse the inputs into *out (a new JSON object, schema gpusonar-fleet/1):
  *   options, documents (count), invalid [{path, reason}], set_aside [{path, host, uuid, schema,
  *   version, reason}] (documents whose schema or tool version differ from the majority: listed,
- *   never mixed), groups [{device, compute_capability, simulated, gpus [{path, host, uuid,
- *   complete}], figures [{figure, unit, count, median, spread, min, max, ci95, outliers [...],
- *   not_judged (why, when not judged)}]}],
- *   outliers [{device, host, uuid, path, figure, value, unit, median, robust_z, relative}].
+ *   never mixed), groups [{device, compute_capability, simulated, judged, not_judged (why, when
+ *   not judged), gpus [{path, host, uuid, complete}], figures [{figure, unit, count, median,
+ *   spread, min, max, ci95, outliers [...], not_judged (why, when not judged)}]}],
+ *   outliers [{device, host, uuid, path, figure, value, unit, median, robust_z, relative}],
+ *   not_judged [{device, compute_capability, gpus, reason}] (models with too few GPUs).
  * Returns 0, or GS_ERR_NO_MEMORY. */
 int gs_fleet_analyse(const gs_fleet_input *inputs, size_t count, const gs_fleet_options *opt,
                      json_t **out, gs_error *err);
@@ -72,6 +75,8 @@ double gs_fleet_robust_z(double x, double median, double mad, double mean_ad);
 /* How many outliers the analysis found, and whether some input was unusable (invalid or set
  * aside). */
 size_t gs_fleet_outlier_count(const json_t *analysis);
+/* How many GPU models had too few GPUs to be judged. */
+size_t gs_fleet_not_judged_count(const json_t *analysis);
 bool gs_fleet_has_trouble(const json_t *analysis);
 
 /* Printers of an analysis: text (a table per GPU model and the outlier list), markdown (the

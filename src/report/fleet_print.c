@@ -81,9 +81,11 @@ static void text_outlier(FILE *out, const json_t *o, const char *indent)
 static void text_group(FILE *out, const json_t *g)
 {
     size_t ngpu = count_of(g, "gpus");
-    fprintf(out, "\n== %s, compute capability %s: %zu GPU%s%s ==\n", str_or(g, "device", "?"),
+    const char *few = json_string_value(json_object_get(g, "not_judged"));
+    fprintf(out, "\n== %s, compute capability %s: %zu GPU%s%s%s ==\n", str_or(g, "device", "?"),
             str_or(g, "compute_capability", "?"), ngpu, ngpu == 1 ? "" : "s",
-            json_is_true(json_object_get(g, "simulated")) ? " [SIMULATED]" : "");
+            json_is_true(json_object_get(g, "simulated")) ? " [SIMULATED]" : "",
+            few ? ", NOT JUDGED: too few to judge" : "");
     fprintf(out, "%-40s %16s %14s %16s %16s  %s\n", "figure", "median", "spread (sigma)", "min",
             "max", "outliers");
     size_t i;
@@ -125,22 +127,47 @@ static void text_trouble(FILE *out, const json_t *a)
         fprintf(out, "  %s: %s\n", str_or(d, "path", "?"), str_or(d, "reason", ""));
 }
 
+/* The models with too few GPUs to judge, one line each. */
+static void text_not_judged(FILE *out, const json_t *a)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(a, "not_judged"), i, m)
+        fprintf(out, "Not judged: %s (compute capability %s): %s.\n", str_or(m, "device", "?"),
+                str_or(m, "compute_capability", "?"), str_or(m, "reason", ""));
+}
+
 static void text(FILE *out, const json_t *a)
 {
     const json_t *opt = json_object_get(a, "options");
-    size_t n = gs_fleet_outlier_count(a);
-    fprintf(out, "gpusonar fleet: %lld documents, %zu GPU model%s, %zu outlier%s (robust z > %g, "
-            "more than %g %% from the median and beyond the intervals; %s)\n",
-            (long long)json_integer_value(json_object_get(a, "documents")),
-            count_of(a, "groups"), count_of(a, "groups") == 1 ? "" : "s", n, n == 1 ? "" : "s",
-            json_number_value(json_object_get(opt, "z_threshold")),
+    size_t n = gs_fleet_outlier_count(a), few = gs_fleet_not_judged_count(a);
+    size_t models = count_of(a, "groups");
+    fprintf(out, "gpusonar fleet: %lld documents, %zu GPU model%s",
+            (long long)json_integer_value(json_object_get(a, "documents")), models,
+            models == 1 ? "" : "s");
+    long long min_gpus = (long long)json_integer_value(json_object_get(opt, "min_gpus"));
+    if (few && few == models)
+        fprintf(out, ", NOT JUDGED: fewer than %lld GPUs of %s", min_gpus,
+                models == 1 ? "it" : "each");
+    else
+        fprintf(out, ", %zu outlier%s", n, n == 1 ? "" : "s");
+    if (few && few < models)
+        fprintf(out, "; %zu model%s NOT JUDGED: fewer than %lld GPUs", few, few == 1 ? "" : "s",
+                min_gpus);
+    fprintf(out, " (robust z > %g, more than %g %% from the median and beyond the intervals; "
+            "%s)\n", json_number_value(json_object_get(opt, "z_threshold")),
             json_number_value(json_object_get(opt, "min_relative")) * 100,
             str_or(a, "version", "?"));
     size_t i;
     json_t *g;
     json_array_foreach(json_object_get(a, "groups"), i, g)
         text_group(out, g);
-    fprintf(out, "\n%s\n", n ? "Outliers:" : "No outliers.");
+    fputc('\n', out);
+    text_not_judged(out, a);
+    if (n)
+        fprintf(out, "Outliers:\n");
+    else if (few < models)
+        fprintf(out, "No outliers%s.\n", few ? " among the models judged" : "");
     json_array_foreach(json_object_get(a, "outliers"), i, g)
         text_outlier(out, g, "  ");
     text_trouble(out, a);
@@ -158,10 +185,17 @@ static void md_text(FILE *out, const char *s)
 
 static void md_group(FILE *out, const json_t *g)
 {
+    const char *few = json_string_value(json_object_get(g, "not_judged"));
     fputs("\n## ", out);
     md_text(out, str_or(g, "device", "?"));
-    fprintf(out, " (compute capability %s): %zu GPUs%s\n\n", str_or(g, "compute_capability", "?"),
-            count_of(g, "gpus"), json_is_true(json_object_get(g, "simulated")) ? ", SIMULATED" : "");
+    fprintf(out, " (compute capability %s): %zu GPUs%s%s\n\n", str_or(g, "compute_capability", "?"),
+            count_of(g, "gpus"), json_is_true(json_object_get(g, "simulated")) ? ", SIMULATED" : "",
+            few ? ", not judged" : "");
+    if (few) {
+        fputs("Not judged: ", out);
+        md_text(out, few);
+        fputs(".\n\n", out);
+    }
     fputs("| figure | median | spread (σ) | min | max | outliers |\n|---|---|---|---|---|---|\n", out);
     size_t i, k;
     json_t *f, *o;
@@ -252,8 +286,18 @@ static void markdown(FILE *out, const json_t *a)
             "more than %g %% from its model's median, and beyond the measurements' intervals; "
             "outliers are in **bold**.\n", json_number_value(json_object_get(opt, "z_threshold")),
             json_number_value(json_object_get(opt, "min_relative")) * 100);
-    md_outliers(out, a);
     size_t i;
+    json_t *m;
+    if (gs_fleet_not_judged_count(a))
+        fputs("\n## Not judged\n\n", out);
+    json_array_foreach(json_object_get(a, "not_judged"), i, m) {
+        fputs("- **", out);
+        md_text(out, str_or(m, "device", "?"));
+        fprintf(out, "** (compute capability %s): ", str_or(m, "compute_capability", "?"));
+        md_text(out, str_or(m, "reason", ""));
+        fputc('\n', out);
+    }
+    md_outliers(out, a);
     json_t *g;
     json_array_foreach(json_object_get(a, "groups"), i, g)
         md_group(out, g);
@@ -268,15 +312,25 @@ static void csv_number(FILE *out, const json_t *v)
         fprintf(out, "%.10g", json_number_value(v));
 }
 
-/* One row per (model, figure) with its statistics and, for an outlier, one row per GPU that is
- * one: kind,device,compute_capability,figure,unit,count,median,spread,min,max,host,uuid,value,
- * relative,robust_z. */
+/* One row per model not judged, then one row per (model, figure) with its statistics and, for an
+ * outlier, one row per GPU that is one: kind,device,compute_capability,figure,unit,count,median,
+ * spread,min,max,host,uuid,value,relative,robust_z. */
 static void csv(FILE *out, const json_t *a)
 {
     fputs("kind,device,compute_capability,figure,unit,count,median,spread,min,max,host,uuid,value,"
           "relative,robust_z\n", out);
     size_t i, k;
     json_t *g, *f, *o;
+    /* a model with too few GPUs: kind not_judged, its GPU count in count */
+    json_array_foreach(json_object_get(a, "not_judged"), i, g) {
+        gs_csv_field(out, "not_judged");
+        fputc(',', out);
+        gs_csv_field(out, str_or(g, "device", ""));
+        fputc(',', out);
+        gs_csv_field(out, str_or(g, "compute_capability", ""));
+        fprintf(out, ",,,%lld,,,,,,,,,\n",
+                (long long)json_integer_value(json_object_get(g, "gpus")));
+    }
     json_array_foreach(json_object_get(a, "groups"), i, g) {
         size_t j;
         json_array_foreach(json_object_get(g, "figures"), j, f) {

@@ -115,15 +115,28 @@ typedef struct gs_compare_counts {
     int differing;           /* beyond both intervals and the tolerance, or another word/list */
     int one_sided;           /* present, or determined, in one document only (incl. records) */
     int records_one_sided;   /* whole probe records present in one document only */
+    int run_decided;         /* moved as runs decide (placement, residuals, ties): not counted */
 } gs_compare_counts;
 
 /* The default tolerance of gs_report_compare, percent of the larger value. */
 #define GS_COMPARE_TOLERANCE_PERCENT 1.0
 
-/* Print every figure of two documents side by side (full names, the column sized to the longest),
- * marking with * those that differ beyond ci95_a + ci95_b and by more than tolerance_percent of
- * the larger value, and with ! those present or determined in one document only. 0, or
- * GS_ERR_USAGE for a negative tolerance. */
+/* How gs_report_compare_with compares and what it prints. */
+typedef struct gs_compare_opts {
+    double tolerance_percent;  /* a figure differs only when more than this percent apart too */
+    bool all;                  /* print every figure, not only those that differ */
+} gs_compare_opts;
+
+/* Print the figures of two documents side by side (full names, with units and intervals): marked
+ * * those that differ beyond both half-widths (each its ci95 or the measurement's resolution,
+ * whichever is larger) and by more than tolerance_percent of the larger value, ! those present or
+ * determined in one document only, ~ (not counted) those that moved as each run decides; only
+ * these unless opts->all. Records are matched by name, level and order in time linear in the
+ * records. 0, or GS_ERR_USAGE for a negative tolerance. */
+int gs_report_compare_with(FILE *out, const json_t *a, const json_t *b,
+                           const gs_compare_opts *opts, gs_compare_counts *counts, gs_error *err);
+
+/* gs_report_compare_with printing the changes only. */
 int gs_report_compare(FILE *out, const json_t *a, const json_t *b, double tolerance_percent,
                       gs_compare_counts *counts, gs_error *err);
 

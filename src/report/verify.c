@@ -1,7 +1,9 @@
 /* The verdicts of `gpusonar verify` (verify.h): each figure of a model's truth against the value a
- * result document inferred. Structure (counts, sizes, bits, names) must be equal; latencies and
- * the clock may differ by a relative tolerance or by the model's noise, whichever is larger; way
- * shares by 0.05 each; a figure the probe left null, or did not report, is "not determined". */
+ * result document inferred, within a tolerance stated per figure with its reason (tolerance_of).
+ * Structure (counts, sizes, bits, names) must be equal unless the figure states its own
+ * interval; a latency may differ by the model's noise, or where the model has none by a small
+ * relative tolerance; the clock by its wander or 1 %; way shares by 0.05 each; a figure the probe
+ * left null, or did not report, is "not determined". */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -35,17 +37,47 @@ static double list_gap(const json_t *a, const json_t *b)
     return gap;
 }
 
-/* The allowed difference of a figure of this kind around truth value t. */
-static double tolerance_of(const char *kind, double t, double noise, const gs_verify_opts *o)
+/* The allowed difference of a figure of this kind around truth value t, and why (into why):
+ *  - structure (counts, sizes, bits, names) is exact: 0;
+ *  - a way share is counted from hits under a random policy: 0.05;
+ *  - a latency the model adds noise to: that noise, since noise only adds (0 to `noise` cycles
+ *    to each reading, so a median or mean reads above the noiseless truth by up to it);
+ *  - a latency without noise in the model is what the method computes from timings that only
+ *    a kernel's single noise draw disturbs (spread over its thousands of cycles): a small
+ *    relative tolerance, GS_VERIFY_LATENCY_PERCENT;
+ *  - the clock: the model's wander, else GS_VERIFY_CLOCK_PERCENT.
+ * --tolerance PCT replaces the relative tolerances, and the noise still holds where larger. */
+static double tolerance_of(const char *kind, double t, double noise, const gs_verify_opts *o,
+                           char *why, size_t len)
 {
-    if (strcmp(kind, "probability") == 0)
+    if (strcmp(kind, "probability") == 0) {
+        snprintf(why, len, "a way share counted from the hits of a random policy");
         return GS_VERIFY_PROBABILITY_TOLERANCE;
-    double pct = strcmp(kind, "latency") == 0 ? GS_VERIFY_LATENCY_PERCENT
-                 : strcmp(kind, "clock") == 0 ? GS_VERIFY_CLOCK_PERCENT
-                                              : 0;
-    if (pct > 0 && o && o->tolerance_percent >= 0)
-        pct = o->tolerance_percent;
-    return fmax(fabs(t) * pct / 100, noise);
+    }
+    bool latency = strcmp(kind, "latency") == 0, clock = strcmp(kind, "clock") == 0;
+    if (!latency && !clock) {
+        snprintf(why, len, "exact: a count, size, bit or name");
+        return 0;
+    }
+    bool own = o && o->tolerance_percent >= 0;
+    double pct = own ? o->tolerance_percent
+                     : latency ? GS_VERIFY_LATENCY_PERCENT : GS_VERIFY_CLOCK_PERCENT;
+    double relative = fabs(t) * pct / 100;
+    if (noise > 0 && (noise >= relative || (latency && !own))) {
+        snprintf(why, len, clock ? "the model's clock wander"
+                                 : "the model's noise, which adds 0 to %g cycles to each timed "
+                                   "load and never subtracts", noise);
+        return noise;
+    }
+    if (relative == 0)
+        snprintf(why, len, "exact: the model states it without noise");
+    else
+        snprintf(why, len, "%g %% of the truth%s", pct,
+                 own ? " (--tolerance)"
+                 : latency ? ": the model adds no noise here but one draw per kernel, spread "
+                             "over its cycles"
+                           : ": a clock measured against the global timer");
+    return relative;
 }
 
 /* The verdict of an inferred value that is present and not null. */
@@ -90,11 +122,16 @@ static void verify_figure(gs_verify_row *row, const char *key, const char *name,
     snprintf(row->figure, sizeof row->figure, "%s", name);
     row->truth = json_incref((json_t *)(want ? want : json_null()));
     row->inferred = got ? json_incref((json_t *)got) : NULL;
-    row->tolerance = json_is_number(want)
-                         ? tolerance_of(kind ? kind : "structure", json_number_value(want),
-                                        json_number_value(json_object_get(tf, "noise")), opts)
-                         : json_is_array(want) && kind && strcmp(kind, "probability") == 0
-                               ? GS_VERIFY_PROBABILITY_TOLERANCE : 0;
+    const char *unit = json_string_value(json_object_get(f, "unit"));
+    snprintf(row->unit, sizeof row->unit, "%s", unit ? unit : "");
+    if (json_is_number(want))
+        row->tolerance = tolerance_of(kind ? kind : "structure", json_number_value(want),
+                                      json_number_value(json_object_get(tf, "noise")), opts,
+                                      row->why, sizeof row->why);
+    else if (json_is_array(want) && kind && strcmp(kind, "probability") == 0)
+        row->tolerance = tolerance_of(kind, 0, 0, opts, row->why, sizeof row->why);
+    else
+        row->tolerance = tolerance_of("structure", 0, 0, opts, row->why, sizeof row->why);
     snprintf(row->note, sizeof row->note, "%s", from ? from : "");
     if (!want || json_is_null(want)) {                /* the model has no such level */
         row->verdict = !got || json_is_null(got) ? GS_VERDICT_EXACT : GS_VERDICT_WRONG;
@@ -106,9 +143,15 @@ static void verify_figure(gs_verify_row *row, const char *key, const char *name,
                                                     : reason ? reason : "no reason given");
     } else {
         /* A figure that states its own interval (ci95) is judged within it: a size bracketed by
-         * bisection is not wrong for not being exact, only if the truth lies outside. */
+         * bisection is not wrong for not being exact, only if the truth lies outside. The row
+         * then states that interval as its tolerance. */
         double ci = json_number_value(json_object_get(f, "ci95"));
-        row->verdict = judge(got, want, fmax(row->tolerance, json_is_number(want) ? ci : 0));
+        if (json_is_number(want) && ci > row->tolerance) {
+            row->tolerance = ci;
+            snprintf(row->why, sizeof row->why, "its own 95 %% interval: the method states it "
+                     "no closer");
+        }
+        row->verdict = judge(got, want, row->tolerance);
     }
 }
 

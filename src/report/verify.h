@@ -14,7 +14,7 @@
 
 typedef enum gs_verdict {
     GS_VERDICT_EXACT = 0,          /* equal (strings, lists, numbers) */
-    GS_VERDICT_WITHIN,             /* a latency, clock or way share within its tolerance */
+    GS_VERDICT_WITHIN,             /* within the row's stated tolerance, which is not 0 */
     GS_VERDICT_WRONG,              /* anything else the probe stated */
     GS_VERDICT_NOT_DETERMINED,     /* the probe said "not determined" (value null) or did not
                                       report the figure: an honest answer, never wrong */
@@ -22,7 +22,7 @@ typedef enum gs_verdict {
 } gs_verdict;
 
 #define GS_VERIFY_PROBABILITY_TOLERANCE 0.05   /* per way share, as the cache tests always held */
-#define GS_VERIFY_LATENCY_PERCENT 5.0          /* default relative tolerance of latencies */
+#define GS_VERIFY_LATENCY_PERCENT 0.1          /* relative tolerance of a latency without noise */
 #define GS_VERIFY_CLOCK_PERCENT 1.0            /* and of the SM clock */
 
 typedef struct gs_verify_row {
@@ -30,7 +30,9 @@ typedef struct gs_verify_row {
     char figure[64];
     json_t *inferred;              /* the document's value (held), NULL when not reported */
     json_t *truth;                 /* the truth's value (held; JSON null: no such level) */
-    double tolerance;              /* allowed |inferred - truth|; 0 for structure */
+    double tolerance;              /* allowed |inferred - truth|; 0: it must be exact */
+    char why[160];                 /* why the tolerance is what it is */
+    char unit[24];                 /* the figure's unit in the document ("" if none) */
     gs_verdict verdict;
     char note[256];                /* why not determined, or where the truth comes from */
 } gs_verify_row;
@@ -59,7 +61,7 @@ const char *gs_verdict_name(gs_verdict v);
 void gs_verify_print(FILE *out, const gs_verify *v, const char *model, const gs_verify_opts *opts);
 
 /* The rows as JSON: {"model", "counts": {verdict: n}, "rows": [{record, figure, inferred, truth,
- * tolerance, verdict, note}]}; NULL on out of memory. */
+ * tolerance, tolerance_why, unit, verdict, note}]}; NULL on out of memory. */
 json_t *gs_verify_json(const gs_verify *v, const char *model);
 
 #endif

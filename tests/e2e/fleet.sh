@@ -1,7 +1,9 @@
 # End-to-end test of `gpusonar fleet` and --out-dir on simulated fleets: six clean GPUs (one
 # model, seeds 1..6) flag nothing; a seventh with a planted fault (20 % less DRAM bandwidth) is
-# flagged and nothing else is; a document of another gpusonar version is set aside, an invalid one
-# listed (exit 2); the formats parse; a device list writes one document per device.
+# flagged and nothing else is; two GPUs of a model are too few to judge (the verdict on stdout
+# says NOT JUDGED, exit 2, exit 0 with --allow-few); a document of another gpusonar version is set
+# aside, an invalid one listed (exit 2); the formats parse; a device list writes one document per
+# device.
 source "$(dirname "$0")/common.bash"
 probes="clock,bandwidth,smem-banks"
 check() { # check LABEL WANT GOT
@@ -16,7 +18,26 @@ done
 check "six documents, named <host>-<uuid>.json" 6 "$(ls "$T"/clean/clean?-SIM-*.json | wc -l)"
 $B fleet "$T/clean" > "$T/clean.txt"
 check "clean fleet exit status" 0 $?
-grep -q "0 outliers" "$T/clean.txt" || { echo "FAIL: clean fleet"; cat "$T/clean.txt"; fails=$((fails+1)); }
+head -1 "$T/clean.txt" | grep -q "^gpusonar fleet: 6 documents, 1 GPU model, 0 outliers" &&
+  grep -q "^No outliers.$" "$T/clean.txt" || { echo "FAIL: clean fleet"; cat "$T/clean.txt"; fails=$((fails+1)); }
+
+# Two GPUs of a model are too few to judge: said on stdout's first line, exit 2 (a health check
+# must not read "no outlier" into it), 0 with --allow-few; never "No outliers.".
+mkdir -p "$T/two-gpus"
+cp "$(ls "$T"/clean/*.json | head -1)" "$(ls "$T"/clean/*.json | tail -1)" "$T/two-gpus/"
+$B fleet "$T/two-gpus" > "$T/two.txt" 2> "$T/two.err"
+check "two GPUs exit status" 2 $?
+head -1 "$T/two.txt" | grep -q "NOT JUDGED: fewer than 3 GPUs" && grep -q "^Not judged: " "$T/two.txt" &&
+  ! grep -q "No outliers" "$T/two.txt" && grep -q "allow-few" "$T/two.err" ||
+  { echo "FAIL: two GPUs not said to be not judged"; cat "$T/two.txt" "$T/two.err"; fails=$((fails+1)); }
+$B fleet --allow-few "$T/two-gpus" > "$T/two.txt"
+check "two GPUs --allow-few exit status" 0 $?
+head -1 "$T/two.txt" | grep -q "NOT JUDGED" || { echo "FAIL: --allow-few hid the verdict"; fails=$((fails+1)); }
+$B fleet --format json "$T/two-gpus" 2> /dev/null | $PY -c '
+import json, sys
+a = json.load(sys.stdin)
+sys.exit(0 if len(a["not_judged"]) == 1 and a["groups"][0]["judged"] is False else 1)' ||
+  { echo "FAIL: json not_judged"; fails=$((fails+1)); }
 
 # The planted fault: the same model under the same name, one HBM stack down.
 $PY - "$SRC/models/hopper.json" "$T/slow.json" <<'PY'

@@ -2,7 +2,7 @@
 # four nodes (scripts/slurm/local_cluster.sh: slurmctld and four slurmd, auth/none), the recipe
 # submitted with sbatch on simulated GPUs (node3's model has 20 % less DRAM bandwidth, the others
 # are the same model with different seeds), and `gpusonar fleet` must flag node3 and nothing
-# else. Skipped (exit status 77) where Slurm cannot start: not root, slurm-wlm not installed, or
+# else; two nodes of a model are too few to judge (exit 2 unless --allow-few). Skipped (exit status 77) where Slurm cannot start: not root, slurm-wlm not installed, or
 # the daemons do not come up; the reason is printed.
 source "$(dirname "$0")/common.bash"
 C=$T/cluster
@@ -64,6 +64,20 @@ if fleet["invalid"] or fleet["set_aside"] or len(fleet["groups"]) != 1:
 print(f"ok: node3 flagged on {len(figures)} figures, e.g. {figures[0]}")
 PY
 grep -q "^  node3 SIM-" "$T/job.out" || { echo "FAIL: the job's output does not name node3"; fails=$((fails+1)); }
+grep -q "^gpusonar fleet: 4 documents, 1 GPU model, [1-9][0-9]* outliers\? " "$T/job.out" ||
+  { echo "FAIL: the job's output has no fleet verdict line"; fails=$((fails+1)); }
+
+# Two nodes of a model are too few to judge: the finish step says so and exits 2, unless
+# GPUSONAR_FLEET_ARGS holds --allow-few.
+mkdir -p "$T/two"
+cp "$(ls "$T"/results/node1-*.json)" "$(ls "$T"/results/node2-*.json)" "$T/two/"
+bash "$SRC/scripts/slurm/gpusonar-finish.sh" "$T/two" node1 node2 > "$T/two.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "NOT JUDGED" "$T/two.out" ||
+  { echo "FAIL: two nodes: exit status $rc, expected 2 and NOT JUDGED"; cat "$T/two.out"; fails=$((fails+1)); }
+GPUSONAR_FLEET_ARGS=--allow-few bash "$SRC/scripts/slurm/gpusonar-finish.sh" "$T/two" node1 node2 > "$T/two.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: two nodes with --allow-few: exit status $rc, expected 0"; fails=$((fails+1)); }
 [ -s "$T/results/fleet.md" ] || { echo "FAIL: no fleet page"; fails=$((fails+1)); }
 
 if [ $fails -gt 0 ]; then

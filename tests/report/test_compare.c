@@ -1,10 +1,14 @@
 /* Tests of src/report/compare.c and src/result/validate.c: figures that became null or went
  * missing, and whole records in one document only, are listed as changes; names are printed in
  * full; the tolerance moves the line; lists compare element by element within their
- * intervals; two runs' SM clocks that differ are named under the table; and a document that
- * breaks the gpusonar/1 structure is refused naming the JSON path of the first problem. */
+ * intervals; a median of clock reads moves by its 1-cycle resolution without changing; only the
+ * changes are printed, with units, unless every figure is asked for; thousands of records of
+ * one name compare in linear time; two runs' SM clocks that differ are named under the table;
+ * and a document that breaks the gpusonar/1 structure is refused naming the JSON path of the
+ * first problem. */
 #define _GNU_SOURCE
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,17 +67,24 @@ static json_t *document(double size, bool with_sets, bool with_tlb, const char *
     return finish(run);
 }
 
-/* Run the comparison into a string. */
-static char *compare_text(const json_t *a, const json_t *b, double tolerance,
-                          gs_compare_counts *counts)
+/* Run the comparison into a string: every figure when all, else the changes. */
+static char *compare_text_with(const json_t *a, const json_t *b, double tolerance, bool all,
+                               gs_compare_counts *counts)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     gs_error err;
-    assert_int_equal(gs_report_compare(f, a, b, tolerance, counts, &err), 0);
+    gs_compare_opts opts = {tolerance, all};
+    assert_int_equal(gs_report_compare_with(f, a, b, &opts, counts, &err), 0);
     fclose(f);
     return text;
+}
+
+static char *compare_text(const json_t *a, const json_t *b, double tolerance,
+                          gs_compare_counts *counts)
+{
+    return compare_text_with(a, b, tolerance, false, counts);
 }
 
 /* A document with only a clock record: the SM clock at khz +- 1 kHz. */
@@ -114,12 +125,18 @@ static void equal_documents(void **state)
     (void)state;
     json_t *a = document(16384, true, true, "lru");
     gs_compare_counts c;
-    char *text = compare_text(a, a, 1, &c);
+    char *text = compare_text_with(a, a, 1, true, &c);
     assert_int_equal(c.compared, 6 + 1);
     assert_int_equal(c.differing, 0);
     assert_int_equal(c.one_sided, 0);
     assert_non_null(strstr(text, "cache:l1." LONG_A));      /* full names, not cut at 34 */
     assert_non_null(strstr(text, "cache:l1." LONG_B));
+    assert_non_null(strstr(text, "16 KiB"));                 /* 16384 B, with its unit */
+    assert_non_null(strstr(text, "30 +-0.5 cycles"));
+    free(text);
+    text = compare_text(a, a, 1, &c);                        /* nothing changed: no table */
+    assert_null(strstr(text, "cache:l1."));
+    assert_non_null(strstr(text, "No figure differs"));
     free(text);
     json_decref(a);
 }
@@ -221,6 +238,178 @@ static void lists_compare_by_element(void **state)
     json_decref(b);
 }
 
+/* A document of one record "smem-banks" with figure name = value +- ci by method, on a device
+ * whose SM clock is device_khz; with a clock record at clock_khz when that is above 0. */
+static json_t *one_figure(const char *name, double value, double ci, const char *unit,
+                          const char *method, double device_khz, double clock_khz)
+{
+    char *argv[] = {"gpusonar"};
+    gs_run *run = gs_run_new(1, argv);
+    gs_device_info d = {0};
+    snprintf(d.name, sizeof d.name, "test GPU");
+    snprintf(d.backend, sizeof d.backend, "sim");
+    d.sm_count = 1;
+    d.sm_clock_khz = device_khz;
+    gs_run_set_device(run, &d);
+    gs_probe_out *p;
+    if (clock_khz > 0) {
+        p = gs_run_add_probe(run, "clock");
+        gs_figure(p, "sm_clock_khz", clock_khz, "kHz", 0, 8, "test");
+        gs_probe_status(p, "ok", NULL);
+    }
+    p = gs_run_add_probe(run, "smem-banks");
+    gs_figure(p, name, value, unit, ci, 16, method);
+    gs_probe_status(p, "ok", NULL);
+    return finish(run);
+}
+
+/* How many figures differ between a and b (both freed). */
+static int differing(json_t *a, json_t *b)
+{
+    gs_compare_counts c;
+    free(compare_text(a, b, 1, &c));
+    json_decref(a);
+    json_decref(b);
+    return c.differing;
+}
+
+/* A median of clock reads moves in whole cycles, so each value is uncertain by at least one:
+ * 31 +- 0.23 against 30 +- 0.44 or 29 +- 0.29 cycles (seeds of one model) is no change, 31
+ * against 28 is; a mean has no such step, so 31 against 30 beyond the intervals differs. A median in ns converted at the SM clock (the
+ * clock record's, else the device's) has one cycle's worth of ns. */
+static void medians_move_by_their_resolution(void **state)
+{
+    (void)state;
+    const char *median = "median of repeats: stride 0, every lane the same element";
+    const char *mean = "mean of repeats";
+    assert_int_equal(differing(one_figure("w2_cycles", 31, 0.2262, "cycles", median, 0, 0),
+                               one_figure("w2_cycles", 30, 0.4549, "cycles", median, 0, 0)), 0);
+    assert_int_equal(differing(one_figure("w2_cycles", 31, 0.2262, "cycles", median, 0, 0),
+                               one_figure("w2_cycles", 29, 0.29, "cycles", median, 0, 0)), 0);
+    assert_int_equal(differing(one_figure("w2_cycles", 31, 0.2262, "cycles", median, 0, 0),
+                               one_figure("w2_cycles", 28, 0.29, "cycles", median, 0, 0)), 1);
+    assert_int_equal(differing(one_figure("w2_cycles", 31, 0.2262, "cycles", mean, 0, 0),
+                               one_figure("w2_cycles", 30, 0.4549, "cycles", mean, 0, 0)), 1);
+    /* averages of many loads are not whole cycles: no resolution beyond the intervals */
+    assert_int_equal(differing(one_figure("w2_cycles", 31.3, 0.01, "cycles", median, 0, 0),
+                               one_figure("w2_cycles", 30.6, 0.01, "cycles", median, 0, 0)), 1);
+    /* ns: 1 GHz on the device record (1 ns a cycle), 2 GHz measured (0.5 ns) */
+    assert_int_equal(differing(one_figure("hit_ns", 31, 0, "ns", median, 1e6, 0),
+                               one_figure("hit_ns", 30, 0, "ns", median, 1e6, 0)), 0);
+    assert_int_equal(differing(one_figure("hit_ns", 15.5, 0, "ns", median, 1e6, 2e6),
+                               one_figure("hit_ns", 15, 0, "ns", median, 1e6, 2e6)), 0);
+    assert_int_equal(differing(one_figure("hit_ns", 15.5, 0, "ns", median, 1e6, 2e6),
+                               one_figure("hit_ns", 14, 0, "ns", median, 1e6, 2e6)), 1);
+    assert_int_equal(differing(one_figure("hit_ns", 31, 0, "ns", median, 0, 0),
+                               one_figure("hit_ns", 30, 0, "ns", median, 0, 0)), 1);
+}
+
+/* How many figures moved as runs decide (marked ~, not counted) between a and b (both freed). */
+static int run_decided(json_t *a, json_t *b)
+{
+    gs_compare_counts c;
+    char *text = compare_text(a, b, 1, &c);
+    if (c.run_decided)
+        assert_non_null(strstr(text, "  ~\n"));
+    free(text);
+    json_decref(a);
+    json_decref(b);
+    assert_int_equal(c.differing, 0);
+    return c.run_decided;
+}
+
+/* The rms of a fit's residuals that states no interval has the sampling spread of a standard
+ * deviation from its n (16) points, 1.96 / sqrt(32) = 35 % of it: two seeds' 0.336 and 0.362
+ * agree; 0.3 and 0.9 moved, but a fit's residual is listed, not counted, as fleet does not judge
+ * it. So is an L2 hit latency that depends on the partition a line lands in, and a word naming
+ * the largest of near-equal alternatives. */
+static void residuals_and_placement_are_not_counted(void **state)
+{
+    (void)state;
+    const char *rms = "residual rms of the chosen hypothesis";
+    assert_int_equal(run_decided(one_figure("fit_rms_cycles", 0.336, 0, "cycles", rms, 0, 0),
+                                 one_figure("fit_rms_cycles", 0.362, 0, "cycles", rms, 0, 0)), 0);
+    assert_int_equal(run_decided(one_figure("fit_rms_cycles", 0.3, 0, "cycles", rms, 0, 0),
+                                 one_figure("fit_rms_cycles", 0.9, 0, "cycles", rms, 0, 0)), 1);
+    gs_run *run[2];
+    for (int i = 0; i < 2; i++) {
+        run[i] = test_run();
+        gs_probe_out *p = gs_run_add_probe(run[i], "global-patterns");
+        gs_figure(p, "latency_l2_hit_ca_cycles", i ? 300 : 212, "cycles", 5, 16, "median");
+        gs_probe_status(p, "ok", NULL);
+        p = gs_run_add_probe(run[i], "bandwidth");
+        gs_figure_text(p, "best_copy_config", i ? "copy, 128 threads" : "copy", 1,
+                       "largest median copy bandwidth over the configurations");
+        gs_probe_status(p, "ok", NULL);
+    }
+    assert_int_equal(run_decided(finish(run[0]), finish(run[1])), 2);
+}
+
+/* Only what changed is printed, in units people read: 48 MiB, not 5.03346e+07; every figure with
+ * all. */
+static void changes_in_readable_units(void **state)
+{
+    (void)state;
+    json_t *a = document(50331648, true, true, "lru"), *b = document(33554432, true, true, "lru");
+    gs_compare_counts c;
+    char *text = compare_text(a, b, 1, &c);
+    assert_int_equal(c.differing, 1);
+    assert_non_null(strstr(text, "cache:l1.size_bytes"));
+    assert_non_null(strstr(text, "48 MiB"));
+    assert_non_null(strstr(text, "32 MiB"));
+    assert_null(strstr(text, "e+07"));
+    assert_null(strstr(text, "hit_latency_cycles"));         /* unchanged: not listed */
+    free(text);
+    text = compare_text_with(a, b, 1, true, &c);
+    assert_non_null(strstr(text, "hit_latency_cycles"));
+    free(text);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* A document of n records of one name and level, each with FIGURES figures (about 1.5 kB a
+ * record written out, as a long campaign's document holds). */
+#define MANY_FIGURES 10
+static json_t *many_records(size_t n)
+{
+    gs_run *run = test_run();
+    for (size_t i = 0; i < n; i++) {
+        gs_probe_out *p = gs_run_add_probe(run, "cache");
+        gs_param_string(p, "level", "l1");
+        for (int k = 0; k < MANY_FIGURES; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "figure_%d_cycles", k);
+            gs_figure(p, name, (double)(i * MANY_FIGURES + (size_t)k), "cycles", 0.5, 16,
+                      "a median of repeats, made up");
+        }
+        gs_probe_status(p, "ok", NULL);
+    }
+    return finish(run);
+}
+
+/* 8,000 records of one name compared with themselves: matched by an index, not by a search per
+ * record (which took a minute). CPU time, so that a busy machine does not fail it: far under 5 s
+ * even under the sanitizers. */
+static void many_records_compare_in_linear_time(void **state)
+{
+    (void)state;
+    json_t *a = many_records(8000);
+    FILE *sink = fopen("/dev/null", "w");
+    assert_non_null(sink);
+    gs_compare_counts c;
+    gs_error err;
+    gs_compare_opts opts = {GS_COMPARE_TOLERANCE_PERCENT, true};
+    clock_t start = clock();
+    assert_int_equal(gs_report_compare_with(sink, a, a, &opts, &c, &err), 0);
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    fclose(sink);
+    assert_int_equal(c.compared, 8000 * MANY_FIGURES);
+    assert_int_equal(c.differing + c.one_sided + c.records_one_sided, 0);
+    if (seconds > 5)
+        fail_msg("8000 records compared in %.1f s of CPU time; want under 5", seconds);
+    json_decref(a);
+}
+
 /* Break a valid document with one change; the validator must name path. */
 static void expect_invalid(const char *change_json_path, json_t *replacement, const char *path)
 {
@@ -319,6 +508,10 @@ int main(void)
         cmocka_unit_test(changes_are_listed),
         cmocka_unit_test(tolerance_moves_the_line),
         cmocka_unit_test(lists_compare_by_element),
+        cmocka_unit_test(medians_move_by_their_resolution),
+        cmocka_unit_test(residuals_and_placement_are_not_counted),
+        cmocka_unit_test(changes_in_readable_units),
+        cmocka_unit_test(many_records_compare_in_linear_time),
         cmocka_unit_test(broken_documents),
         cmocka_unit_test(load_validates),
     };

@@ -1,10 +1,12 @@
 /* Unit tests of src/report/fleet.c and fleet_print.c with synthetic result documents: robust
  * statistics, grouping by GPU model, outliers (a planted one flagged, noise and exact agreement
- * not), version mismatches set aside, invalid inputs listed, and the printers. */
+ * not), models with too few GPUs not judged, version mismatches set aside, invalid inputs
+ * listed, thousands of records of one name in linear time, and the printers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gs_test.h"
 
@@ -251,7 +253,12 @@ static void test_models_are_grouped_not_compared(void **state)
     release(&f, a);
 }
 
-static void test_too_few_gpus_flag_nothing(void **state)
+/* Print into memory and return it (caller frees). */
+static char *print(const json_t *a, gs_fleet_format fmt);
+
+/* Two GPUs of a model cannot be judged: the model is said to be not judged (its group, the list,
+ * the headline, every format), and "No outliers." is not printed for it. */
+static void test_too_few_gpus_are_not_judged(void **state)
 {
     (void)state;
     fleet f = {0};
@@ -259,6 +266,80 @@ static void test_too_few_gpus_flag_nothing(void **state)
     add(&f, doc("H100", "n2", "GPU-2", "0.1.0", 25165824, 262.0, 0.3));
     json_t *a = analyse(&f);
     assert_int_equal(gs_fleet_outlier_count(a), 0);
+    assert_int_equal(gs_fleet_not_judged_count(a), 1);
+    json_t *g = json_array_get(json_object_get(a, "groups"), 0);
+    assert_true(json_is_false(json_object_get(g, "judged")));
+    assert_non_null(strstr(json_string_value(json_object_get(g, "not_judged")), "at least 3"));
+    char *text = print(a, GS_FLEET_TEXT);
+    assert_true(strncmp(text, "gpusonar fleet: 2 documents, 1 GPU model, NOT JUDGED: fewer than "
+                              "3 GPUs of it", 68) == 0);
+    assert_non_null(strstr(text, "Not judged: H100 (compute capability 9.0): 2 GPUs"));
+    assert_null(strstr(text, "No outliers"));
+    free(text);
+    char *md = print(a, GS_FLEET_MARKDOWN);
+    assert_non_null(strstr(md, "## Not judged"));
+    free(md);
+    char *csv = print(a, GS_FLEET_CSV);
+    assert_non_null(strstr(csv, "\n\"not_judged\",\"H100\",\"9.0\",,,2,"));
+    free(csv);
+    release(&f, a);
+
+    fleet m = {0};                      /* judged beside one that is not */
+    clean_six(&m);
+    add(&m, doc("A100", "a1", "GPU-a1", "0.1.0", 41943040, 200.0, 0.3));
+    a = analyse(&m);
+    assert_int_equal(gs_fleet_not_judged_count(a), 1);
+    assert_true(json_is_true(json_object_get(json_array_get(json_object_get(a, "groups"), 0),
+                                             "judged")));
+    text = print(a, GS_FLEET_TEXT);
+    assert_non_null(strstr(text, "0 outliers; 1 model NOT JUDGED: fewer than 3 GPUs"));
+    assert_non_null(strstr(text, "No outliers among the models judged."));
+    free(text);
+    release(&m, a);
+}
+
+/* A document of one GPU holding n records of one name and level, MANY_FIGURES figures each. */
+#define MANY_FIGURES 10
+static json_t *many_records(const char *host, size_t n)
+{
+    json_t *probes = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *figures = json_object();
+        for (int k = 0; k < MANY_FIGURES; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "figure_%d_cycles", k);
+            json_object_set_new(figures, name,
+                                json_pack("{s:f, s:s, s:f, s:i, s:s}", "value", (double)i, "unit",
+                                          "cycles", "ci95", 0.5, "n", 16, "method", "t"));
+        }
+        json_array_append_new(probes, json_pack("{s:s, s:{s:s}, s:o}", "name", "cache", "params",
+                                                "level", "l1", "figures", figures));
+    }
+    return json_pack("{s:s, s:{s:s}, s:{s:s, s:s}, s:{s:s, s:s}, s:o}", "schema", "gpusonar/1",
+                     "tool", "version", "0.1.0", "device", "name", "H100", "compute_capability",
+                     "9.0", "environment", "host", host, "uuid", host, "probes", probes);
+}
+
+/* Three GPUs' documents of 8,000 records of one name each: every record keyed in one pass (a
+ * count of the records before it per record took half a minute). CPU time, far under 5 s even
+ * under the sanitizers. */
+static void test_many_records_in_linear_time(void **state)
+{
+    (void)state;
+    fleet f = {0};
+    add(&f, many_records("n1", 8000));
+    add(&f, many_records("n2", 8000));
+    add(&f, many_records("n3", 8000));
+    clock_t start = clock();
+    json_t *a = analyse(&f);
+    double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+    json_t *figures = json_object_get(json_array_get(json_object_get(a, "groups"), 0), "figures");
+    assert_int_equal(json_array_size(figures), 8000 * MANY_FIGURES);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(figures, 8000 *
+                        MANY_FIGURES - 1), "figure")), "cache:l1#8000.figure_9_cycles");
+    assert_int_equal(gs_fleet_outlier_count(a), 0);
+    if (seconds > 5)
+        fail_msg("3 x 8000 records analysed in %.1f s of CPU time; want under 5", seconds);
     release(&f, a);
 }
 
@@ -357,7 +438,8 @@ int main(void)
         cmocka_unit_test(test_bimodal_and_small_groups),
         cmocka_unit_test(test_not_judged),
         cmocka_unit_test(test_models_are_grouped_not_compared),
-        cmocka_unit_test(test_too_few_gpus_flag_nothing),
+        cmocka_unit_test(test_too_few_gpus_are_not_judged),
+        cmocka_unit_test(test_many_records_in_linear_time),
         cmocka_unit_test(test_other_versions_and_invalid_are_listed),
         cmocka_unit_test(test_printers),
     };

@@ -3,7 +3,9 @@
  * tolerance or the model's noise, and one beyond both (wrong); a wrong structure figure; way
  * shares within 0.05; a figure the probe left null or did not report and a record it did not
  * write (not determined, never wrong); a level the model does not have (null truth); the
- * --tolerance override; a malformed truth; the table's count line and the JSON rows. */
+ * --tolerance override; a malformed truth; the table's count line and the JSON rows; each
+ * tolerance stated with its reason, the model's noise and no more for a noisy latency, 0.1 % for
+ * one without noise, a figure's own interval said as such. */
 #include "gs_test.h"
 
 #include <stdio.h>
@@ -181,6 +183,73 @@ static void table_and_json(void **state)
     gs_verify_free(&v);
 }
 
+/* Each tolerance is stated with its reason and is what the method allows: a latency the model
+ * adds noise to may read above the truth by that noise and no more (a 5 % allowance would hold
+ * 208 against 200); a latency without noise in the model (an issue rate over thousands of
+ * cycles) within 0.1 %; a size that states its own interval is within that interval, said so,
+ * never "+-0"; an exact figure is called exact. */
+static void tolerances_say_why(void **state)
+{
+    (void)state;
+    json_t *doc = load(
+        "{\"probes\":[{\"name\":\"cache\",\"params\":{\"level\":\"l2\"},\"figures\":{"
+        "\"size_bytes\":{\"value\":50334592,\"unit\":\"B\",\"ci95\":468000},"
+        "\"line_bytes\":{\"value\":128,\"unit\":\"B\",\"ci95\":0},"
+        "\"hit_latency_cycles\":{\"value\":208,\"unit\":\"cycles\"},"
+        "\"miss_penalty_cycles\":{\"value\":34,\"unit\":\"cycles\"}}},"
+        "{\"name\":\"pipeline\",\"params\":{},\"figures\":{"
+        "\"fadd_lambda_cycles\":{\"value\":0.2500125,\"unit\":\"cycles\"},"
+        "\"ffma_lambda_cycles\":{\"value\":0.2512,\"unit\":\"cycles\"}}}]}");
+    json_t *truth = load(
+        "{\"model\":\"m\",\"records\":{\"cache:l2\":{"
+        "\"size_bytes\":{\"value\":50331648,\"kind\":\"structure\",\"noise\":0,\"from\":\"a\"},"
+        "\"line_bytes\":{\"value\":128,\"kind\":\"structure\",\"noise\":0,\"from\":\"a\"},"
+        "\"hit_latency_cycles\":{\"value\":200,\"kind\":\"latency\",\"noise\":2,\"from\":\"a\"},"
+        "\"miss_penalty_cycles\":{\"value\":33,\"kind\":\"latency\",\"noise\":2,\"from\":\"a\"}},"
+        "\"pipeline\":{"
+        "\"fadd_lambda_cycles\":{\"value\":0.25,\"kind\":\"latency\",\"noise\":0,\"from\":\"p\"},"
+        "\"ffma_lambda_cycles\":{\"value\":0.25,\"kind\":\"latency\",\"noise\":0,"
+        "\"from\":\"p\"}}}}");
+    gs_verify v;
+    gs_error err;
+    assert_int_equal(gs_verify_compare(doc, truth, NULL, &v, &err), 0);
+    const gs_verify_row *r = row(&v, "cache:l2", "size_bytes");
+    assert_int_equal(r->verdict, GS_VERDICT_WITHIN);
+    assert_double_equal(r->tolerance, 468000, 1e-9);
+    assert_non_null(strstr(r->why, "its own 95 % interval"));
+    r = row(&v, "cache:l2", "line_bytes");
+    assert_int_equal(r->verdict, GS_VERDICT_EXACT);
+    assert_double_equal(r->tolerance, 0, 0);
+    assert_int_equal(row(&v, "cache:l2", "hit_latency_cycles")->verdict, GS_VERDICT_WRONG);
+    r = row(&v, "cache:l2", "miss_penalty_cycles");
+    assert_int_equal(r->verdict, GS_VERDICT_WITHIN);
+    assert_double_equal(r->tolerance, 2, 1e-12);
+    assert_non_null(strstr(r->why, "the model's noise"));
+    assert_int_equal(row(&v, "pipeline", "fadd_lambda_cycles")->verdict, GS_VERDICT_WITHIN);
+    assert_int_equal(row(&v, "pipeline", "ffma_lambda_cycles")->verdict, GS_VERDICT_WRONG);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    gs_verify_print(f, &v, "m", NULL);
+    fclose(f);
+    assert_null(strstr(buf, "+-0)"));
+    assert_null(strstr(buf, "+-0:"));
+    assert_non_null(strstr(buf, "within tolerance +-457 KiB: its own 95 % interval"));
+    assert_non_null(strstr(buf, "within tolerance +-2 cycles: the model's noise, which adds 0 to "
+                                "2 cycles to each timed load"));
+    assert_non_null(strstr(buf, "0.00025 cycles: 0.1 % of the truth"));
+    free(buf);
+    json_t *j = gs_verify_json(&v, "m");
+    assert_non_null(strstr(json_string_value(json_object_get(
+                               json_array_get(json_object_get(j, "rows"), 0), "tolerance_why")),
+                           "interval"));
+    json_decref(j);
+    gs_verify_free(&v);
+    json_decref(doc);
+    json_decref(truth);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +257,7 @@ int main(void)
         cmocka_unit_test(tolerance_option_widens_latencies_not_structure),
         cmocka_unit_test(wrong_types_and_found_phantom_level),
         cmocka_unit_test(table_and_json),
+        cmocka_unit_test(tolerances_say_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,7 @@ bool gs_cli_option_takes_value(const char *name, size_t len)
 {
     const gs_opt *o = find_in(common_opts, COMMON_COUNT, name, len);
     for (int i = 0; !o && i < gs_command_count; i++)
-        o = find_in(gs_commands[i].opts, gs_commands[i].opt_count, name, len);
+        o = find_in(gs_commands[i].opts, gs_opts_len(gs_commands[i].opts), name, len);
     for (int i = 0; !o && i < gs_probe_count; i++)
         if (gs_probes[i]->opts)
             o = find_in(gs_probes[i]->opts, gs_opts_len(gs_probes[i]->opts), name, len);
@@ -84,7 +84,7 @@ const char *gs_cli_suggest_option(const gs_command *cmd, const char *name, size_
     gs_suggest sg;
     snprintf(word, sizeof word, "%.*s", (int)len, name);
     gs_suggest_init(&sg, word);
-    for (int k = 0; cmd && k < cmd->opt_count; k++)
+    for (int k = 0; cmd && k < gs_opts_len(cmd->opts); k++)
         gs_suggest_offer(&sg, cmd->opts[k].name, strlen(cmd->opts[k].name));
     for (int k = 0; k < COMMON_COUNT; k++)
         if (!cmd || (cmd->common & (1u << k)))
@@ -97,7 +97,7 @@ bool gs_cli_option_known(const char *name, size_t len)
     if (find_in(common_opts, COMMON_COUNT, name, len))
         return true;
     for (int i = 0; i < gs_command_count; i++)
-        if (find_in(gs_commands[i].opts, gs_commands[i].opt_count, name, len))
+        if (find_in(gs_commands[i].opts, gs_opts_len(gs_commands[i].opts), name, len))
             return true;
     for (int i = 0; i < gs_probe_count; i++)
         if (gs_probes[i]->opts &&
@@ -154,12 +154,12 @@ int gs_cli_parse(const gs_command *cmd, int argc, char **argv, bool allow_rest, 
             note_given("quiet");
             continue;
         }
-        if (strcmp(a, "-o") == 0 && find_in(cmd->opts, cmd->opt_count, "out", 3))
+        if (strcmp(a, "-o") == 0 && find_in(cmd->opts, gs_opts_len(cmd->opts), "out", 3))
             argv[i] = a = long_out;   /* -o FILE: a command's --out (html, plot) */
         const char *name = strncmp(a, "--", 2) == 0 && a[2] ? a + 2 : NULL;
         size_t len = name ? strcspn(name, "=") : 0;
         /* A command's own option comes first: fleet's --format has choices of its own. */
-        const gs_opt *o = name ? find_in(cmd->opts, cmd->opt_count, name, len) : NULL;
+        const gs_opt *o = name ? find_in(cmd->opts, gs_opts_len(cmd->opts), name, len) : NULL;
         int rc = 0;
         if (!o && name && (o = find_in(common_opts, COMMON_COUNT, name, len)))
             rc = take_common(cmd, o, err);
@@ -217,9 +217,9 @@ static void print_common(const gs_command *cmd)
 void gs_cli_print_help(const gs_command *cmd)
 {
     printf("usage: %s\n\n%s\n", cmd->synopsis, cmd->description);
-    if (cmd->opts && cmd->opt_count > 0) {
+    if (cmd->opts && gs_opts_len(cmd->opts) > 0) {
         printf("\nOptions:\n");
-        gs_opts_print(stdout, cmd->opts, cmd->opt_count);
+        gs_opts_print(stdout, cmd->opts, gs_opts_len(cmd->opts));
     }
     print_common(cmd);
 }

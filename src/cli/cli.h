@@ -67,8 +67,7 @@ typedef struct gs_command {
     const char *name;
     gs_command_fn run;
     unsigned common;              /* GS_COMMON_* bits */
-    const gs_opt *opts;           /* the command's own options; may be NULL */
-    int opt_count;
+    const gs_opt *opts;           /* the command's own options, ended by GS_OPT_END; may be NULL */
     int max_positional;           /* words it takes (FILE, A B, PROBE) */
     const char *synopsis;         /* "gpusonar plot FILE.json [--out DIR]" */
     const char *summary;          /* one line for the command list */

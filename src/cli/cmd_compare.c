@@ -15,8 +15,8 @@ const gs_opt gs_cmd_compare_opts[] = {
      "a figure differs only when more than PCT percent apart as well (default 1)", NULL, 0, 0},
     {"all", GS_OPT_FLAG, &all, NULL,
      "list every figure of both documents, not only those that changed", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_compare_opt_count = sizeof gs_cmd_compare_opts / sizeof gs_cmd_compare_opts[0];
 
 int gs_cmd_compare(int argc, char **argv)
 {

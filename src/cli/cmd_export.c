@@ -22,8 +22,8 @@ const gs_opt gs_cmd_export_opts[] = {
     {"l2-sub-partitions", GS_OPT_INT, &l2_sub_partitions, "N",
      "memory sub-partitions the L2 is split over (-gpgpu_n_mem x "
      "-gpgpu_n_sub_partition_per_mchannel); without it the dl2 line is a comment", NULL, 1, 4096},
+    GS_OPT_END,
 };
-const int gs_cmd_export_opt_count = sizeof gs_cmd_export_opts / sizeof gs_cmd_export_opts[0];
 
 static int print_fragment(FILE *f, const void *doc, gs_error *err)
 {

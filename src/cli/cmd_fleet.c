@@ -33,8 +33,8 @@ const gs_opt gs_cmd_fleet_opts[] = {
     {"allow-few", GS_OPT_FLAG, &allow_few, NULL,
      "a GPU model with fewer than 3 GPUs is still not judged, but no longer makes the exit "
      "status 2", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_fleet_opt_count = sizeof gs_cmd_fleet_opts / sizeof gs_cmd_fleet_opts[0];
 
 typedef struct inputs {
     gs_fleet_input *in;

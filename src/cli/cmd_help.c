@@ -9,8 +9,8 @@ static bool as_man;               /* --man */
 
 const gs_opt gs_cmd_help_opts[] = {
     {"man", GS_OPT_FLAG, &as_man, NULL, "print the man page gpusonar(1) in roff", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_help_opt_count = sizeof gs_cmd_help_opts / sizeof gs_cmd_help_opts[0];
 
 int gs_cmd_help(int argc, char **argv)
 {

@@ -16,8 +16,8 @@ static const char *out_path;      /* --out FILE, -o FILE */
 const gs_opt gs_cmd_html_opts[] = {
     {"out", GS_OPT_STRING, &out_path, "FILE",
      "write the page to FILE (also -o FILE; default, or -: stdout)", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_html_opt_count = sizeof gs_cmd_html_opts / sizeof gs_cmd_html_opts[0];
 
 static int print_page(FILE *f, const void *doc, gs_error *err)
 {

@@ -15,8 +15,8 @@ const gs_opt gs_cmd_plot_opts[] = {
     {"out", GS_OPT_STRING, &out_dir, "DIR", "folder for the plots (default: plots)", NULL, 0, 0},
     {"all", GS_OPT_FLAG, &all_series, NULL, "a plot of every series, not only the curated ones",
      NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_plot_opt_count = sizeof gs_cmd_plot_opts / sizeof gs_cmd_plot_opts[0];
 
 int gs_cmd_plot(int argc, char **argv)
 {

@@ -21,8 +21,8 @@ const gs_opt gs_cmd_report_opts[] = {
     {"details", GS_OPT_FLAG, &gs_args.details, NULL,
      "after the summary, every figure of each probe with its whole reason, not only the headline "
      "figures", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_report_opt_count = sizeof gs_cmd_report_opts / sizeof gs_cmd_report_opts[0];
 
 /* What report --from does not use: it prints a saved document, nothing is measured. */
 static const char *const measuring_opts[] = {"probes", "budget", "json", "csv", "out-dir",

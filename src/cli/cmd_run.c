@@ -55,6 +55,5 @@ void gs_cmd_run_help(const char *probe)
     one.synopsis = synopsis;
     one.description = def->summary;
     one.opts = def->opts;
-    one.opt_count = gs_opts_len(def->opts);
     gs_cli_print_help(&one);
 }

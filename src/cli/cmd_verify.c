@@ -26,8 +26,8 @@ const gs_opt gs_cmd_verify_opts[] = {
      "holds where larger; counts, sizes and names are always exact", NULL, 0, 0},
     {"verdicts", GS_OPT_STRING, &verdicts_path, "FILE",
      "write the verdicts as JSON to FILE ('-': to stdout instead of the table)", NULL, 0, 0},
+    GS_OPT_END,
 };
-const int gs_cmd_verify_opt_count = sizeof gs_cmd_verify_opts / sizeof gs_cmd_verify_opts[0];
 
 static const char *const default_probes[] = {"cache", "smem-banks", "pipeline", "clock"};
 

@@ -57,7 +57,7 @@ static void commands(void)
         printf("\n.PP\n");
         roff(c->description);
         printf("\n");
-        options(c->opts, c->opt_count);
+        options(c->opts, gs_opts_len(c->opts));
     }
 }
 

@@ -258,10 +258,16 @@ const gs_exit_doc gs_exit_statuses[] = {
     {0, NULL},
 };
 
-void gs_cli_print_common_options(bool as_roff)
+const gs_opt *gs_cli_common_options(int *count)
 {
-    if (as_roff)
-        gs_cli_print_options_roff(common_opts, COMMON_COUNT);
-    else
-        gs_opts_print(stdout, common_opts, COMMON_COUNT);
+    *count = COMMON_COUNT;
+    return common_opts;
+}
+
+const gs_command *gs_command_find(const char *name)
+{
+    for (int i = 0; i < gs_command_count; i++)
+        if (strcmp(gs_commands[i].name, name) == 0)
+            return &gs_commands[i];
+    return NULL;
 }

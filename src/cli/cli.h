@@ -115,9 +115,8 @@ typedef struct gs_exit_doc {
 } gs_exit_doc;
 extern const gs_exit_doc gs_exit_statuses[];
 
-/* The common options as --help lines or as roff (.TP entries). */
-void gs_cli_print_common_options(bool as_roff);
-void gs_cli_print_options_roff(const gs_opt *opts, int count);
+/* The options every command shares (their table and its length), for the man page. */
+const gs_opt *gs_cli_common_options(int *count);
 
 /* The man page gpusonar(1) in roff, from the tables above (src/cli/man.c). */
 int gs_cli_print_man(void);

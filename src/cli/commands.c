@@ -142,11 +142,3 @@ const gs_command gs_commands[] = {
      "the version", "Prints gpusonar's version and the commit it was built from."},
 };
 const int gs_command_count = sizeof gs_commands / sizeof gs_commands[0];
-
-const gs_command *gs_command_find(const char *name)
-{
-    for (int i = 0; i < gs_command_count; i++)
-        if (strcmp(gs_commands[i].name, name) == 0)
-            return &gs_commands[i];
-    return NULL;
-}

@@ -97,7 +97,9 @@ int gs_cli_print_man(void)
     commands();
     printf(".SH COMMON OPTIONS\nThey may stand anywhere on the line; a command refuses those it "
            "does not use.\n");
-    gs_cli_print_common_options(true);
+    int ncommon;
+    const gs_opt *common = gs_cli_common_options(&ncommon);
+    options(common, ncommon);
     probes();
     printf(".SH EXIT STATUS\n");
     for (int i = 0; gs_exit_statuses[i].text; i++) {
@@ -115,9 +117,4 @@ int gs_cli_print_man(void)
     printf(".SH SEE ALSO\nnvidia\\-smi(1); the project's README.md, docs/methods.md (every "
            "method, its source and its limits) and docs/sim\\-models.md (the model format).\n");
     return GS_EXIT_OK;
-}
-
-void gs_cli_print_options_roff(const gs_opt *opts, int count)
-{
-    options(opts, count);
 }

@@ -266,6 +266,8 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     }
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
     c->equal_ways = sets_equal(g) ? g->ways_per_set[0] : 0;
+    c->pow2_sets = g->mapping.kind == SIM_MAP_MODULO && c->equal_ways && is_pow2(g->sets)
+                      ? g->sets : 0;
     c->set_state = calloc(g->sets, sizeof *c->set_state);
     if (!c->set_state)
         return sim_cache_free(c), -1;
@@ -372,6 +374,8 @@ static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
     const sim_geometry *g = c->geo;
     const sim_mapping *map = &g->mapping;
     if (map->kind == SIM_MAP_MODULO) {
+        if (c->pow2_sets)
+            return (unsigned)(blk & (c->pow2_sets - 1));
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
         if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */

@@ -133,6 +133,8 @@ typedef struct sim_cache {
     unsigned max_ways;
     unsigned *set_base;         /* first slot of each set */
     unsigned equal_ways;        /* ways of every set when all sets have as many, else 0 */
+    uint64_t pow2_sets;         /* MODULO over equal sets, a power of two of them: sets (the set
+                                   is block & (sets - 1), no division), else 0 */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
     uint64_t *tags;             /* scanned, per slot: block number (address / block_bytes) held */
     uint32_t *valid;            /* scanned, per slot: mask of valid sectors */

@@ -752,8 +752,8 @@ static void data_unlink(sim_cache *c, uint32_t s)
  * slot's data (not s's) is dropped: its tag stays, with no valid sector. */
 static void data_touch(sim_cache *c, uint32_t s)
 {
-    if (!c->data_epoch)
-        return;
+    if (!c->data_epoch || (c->data_newest == s && holds_data(c, s)))
+        return;                        /* no limit, or s is the most recently used already */
     if (holds_data(c, s)) {
         data_unlink(c, s);
     } else if (c->held >= c->geo->data_lines && c->data_oldest != SIM_NO_SLOT) {

@@ -255,8 +255,9 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
                                             &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
-        if (lv->n_sm_extra)
-            cycles += lv->sm_extra_cycles[cx->sm % lv->n_sm_extra];
+        if (lv->n_sm_extra)            /* entry sm modulo n_sm_extra, dividing only past it */
+            cycles += lv->sm_extra_cycles[cx->sm < lv->n_sm_extra ? cx->sm
+                                                                  : cx->sm % lv->n_sm_extra];
         if (lv->allocate_words && lv->n_partial &&
             !partial_holds(lv, paddr, cx->plan ? cx->plan->element_bytes : 4, o == SIM_HIT))
             o = SIM_MISS;              /* the store left the words asked for invalid */

@@ -36,7 +36,9 @@ static double past(double c, double s, double g)
     if (s <= c)
         return 0.0;
     double r = c / s, h = g;
-    while (h >= 2 && fmod(h, 2) == 0) {   /* the tried sharpnesses are powers of 2: square */
+    /* the tried sharpnesses are powers of 2: square while h is an even integer (h / 2 and its
+       floor are exact, so this is fmod(h, 2) == 0 without a call, the fit's costliest part) */
+    while (h >= 2 && isfinite(h) && h == 2 * floor(h / 2)) {
         r *= r;
         h /= 2;
     }
@@ -91,12 +93,16 @@ static void basis(const step *st, int levels, double s, double *phi)
 
 /* Least squares for the step heights with steps st (any order); returns the RSS (INFINITY when
  * singular) and writes Λ_0 and the heights into coef (levels + 1). */
+#define LSQ_KEPT 128   /* points whose basis the residual pass takes from the first pass */
+
 static double lsq(const curve *c, const step *st, int levels, double *coef)
 {
     double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1] = {{0}};
-    double atb[GS_EQ6_MAX_LEVELS + 1] = {0}, phi[GS_EQ6_MAX_LEVELS + 1];
+    double atb[GS_EQ6_MAX_LEVELS + 1] = {0}, kept[LSQ_KEPT][GS_EQ6_MAX_LEVELS + 1];
+    double spare[GS_EQ6_MAX_LEVELS + 1];
     int p = levels + 1;
     for (size_t i = 0; i < c->n; i++) {
+        double *phi = i < LSQ_KEPT ? kept[i] : spare;
         basis(st, levels, c->s[i], phi);
         for (int r = 0; r < p; r++) {
             atb[r] += phi[r] * c->y[i];
@@ -108,7 +114,9 @@ static double lsq(const curve *c, const step *st, int levels, double *coef)
         return INFINITY;
     double rss = 0;
     for (size_t i = 0; i < c->n; i++) {
-        basis(st, levels, c->s[i], phi);
+        double *phi = i < LSQ_KEPT ? kept[i] : spare;
+        if (i >= LSQ_KEPT)
+            basis(st, levels, c->s[i], phi);
         double e = c->y[i];
         for (int k = 0; k < p; k++)
             e -= atb[k] * phi[k];

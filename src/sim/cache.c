@@ -265,6 +265,9 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
             c->max_ways = g->ways_per_set[s];
     }
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
+    c->equal_ways = sets_equal(g) ? g->ways_per_set[0] : 0;
+    c->pow2_sets = g->mapping.kind == SIM_MAP_MODULO && c->equal_ways && is_pow2(g->sets)
+                      ? g->sets : 0;
     c->set_state = calloc(g->sets, sizeof *c->set_state);
     if (!c->set_state)
         return sim_cache_free(c), -1;
@@ -307,6 +310,7 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
 void sim_cache_reset(sim_cache *c)
 {
     c->held = 0;
+    c->memo_epoch = 0;
     c->data_newest = c->data_oldest = SIM_NO_SLOT;
     if (++c->epoch == 0) {
         if (c->data_epoch)
@@ -370,6 +374,8 @@ static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
     const sim_geometry *g = c->geo;
     const sim_mapping *map = &g->mapping;
     if (map->kind == SIM_MAP_MODULO) {
+        if (c->pow2_sets)
+            return (unsigned)(blk & (c->pow2_sets - 1));
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
         if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
@@ -431,6 +437,19 @@ static void index_remove_at(sim_cache *c, uint64_t hole)
         }
     }
     c->index[hole].epoch = 0;
+}
+
+/* The first slot of a set, and its ways: computed where every set has as many ways (no load
+ * from the per-set tables, which a large store's random accesses would miss in the host's
+ * caches), else read from them. */
+static unsigned first_slot(const sim_cache *c, unsigned set)
+{
+    return c->equal_ways ? set * c->equal_ways : c->set_base[set];
+}
+
+static unsigned ways_of(const sim_cache *c, unsigned set)
+{
+    return c->equal_ways ? c->equal_ways : c->geo->ways_per_set[set];
 }
 
 /* ---- replacement ------------------------------------------------------------------------------- */
@@ -525,7 +544,7 @@ static unsigned order_at(const sim_set_state *st, unsigned p)
 static unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
                             unsigned ways)
 {
-    const uint8_t *prot = c->rrpv + c->set_base[set];
+    const uint8_t *prot = c->rrpv + first_slot(c, set);
     for (unsigned p = ways; p-- > 0;)
         if (!prot[order_at(st, p)])
             return order_at(st, p);
@@ -539,13 +558,13 @@ static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned
     switch (c->policy) {
     case SIM_POLICY_LRU:
     case SIM_POLICY_FIFO:
-        return c->scan ? order_at(st, ways - 1) : st->oldest - c->set_base[set];
+        return c->scan ? order_at(st, ways - 1) : st->oldest - first_slot(c, set);
     case SIM_POLICY_RANDOM:
         return (unsigned)gs_rng_below(rng, ways);
     case SIM_POLICY_PLRU:
         return plru_victim(st->plru, ways);
     case SIM_POLICY_SRRIP:
-        return srrip_victim(c->rrpv + c->set_base[set], ways);
+        return srrip_victim(c->rrpv + first_slot(c, set), ways);
     case SIM_POLICY_SLRU:
     case SIM_POLICY_HSLRU:
         return slru_victim(c, st, set, ways);
@@ -610,7 +629,7 @@ static void order_make_newest(sim_set_state *st, unsigned w)
  * segmented LRU defines it; analysis/cache_infer.c predicts the same). */
 static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
 {
-    uint8_t *prot = c->rrpv + c->set_base[set];
+    uint8_t *prot = c->rrpv + first_slot(c, set);
     if (filled || prot[w]) {
         order_make_newest(st, w);
         prot[w] = filled ? 0 : prot[w];
@@ -636,7 +655,7 @@ static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w
  * ways (analysis/cache_infer.c predicts the same). */
 static void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
 {
-    uint8_t *held = c->rrpv + c->set_base[set];
+    uint8_t *held = c->rrpv + first_slot(c, set);
     order_make_newest(st, w);
     if (filled) {
         held[w] = 0;
@@ -677,7 +696,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, uns
         if (p == SIM_POLICY_LRU || (p == SIM_POLICY_FIFO && filled))
             order_make_newest(st, w);
         else if (p == SIM_POLICY_PLRU)
-            plru_touch(&st->plru, c->geo->ways_per_set[set], w);
+            plru_touch(&st->plru, ways_of(c, set), w);
         return;
     }
     if ((p == SIM_POLICY_LRU && st->newest != s) || (p == SIM_POLICY_FIFO && filled)) {
@@ -685,7 +704,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, uns
             order_unlink(c, st, s);
         order_push_newest(c, st, s);
     } else if (p == SIM_POLICY_PLRU) {
-        plru_touch(&st->plru, c->geo->ways_per_set[set], w);
+        plru_touch(&st->plru, ways_of(c, set), w);
     }
 }
 
@@ -733,8 +752,8 @@ static void data_unlink(sim_cache *c, uint32_t s)
  * slot's data (not s's) is dropped: its tag stays, with no valid sector. */
 static void data_touch(sim_cache *c, uint32_t s)
 {
-    if (!c->data_epoch)
-        return;
+    if (!c->data_epoch || (c->data_newest == s && holds_data(c, s)))
+        return;                        /* no limit, or s is the most recently used already */
     if (holds_data(c, s)) {
         data_unlink(c, s);
     } else if (c->held >= c->geo->data_lines && c->data_oldest != SIM_NO_SLOT) {
@@ -757,7 +776,7 @@ static void data_touch(sim_cache *c, uint32_t s)
 static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s,
                             uint32_t bit, uint32_t fill)
 {
-    touch(c, st, set, s, s - c->set_base[set], false);
+    touch(c, st, set, s, s - first_slot(c, set), false);
     uint32_t *valid = valid_of(c, s);
     if (*valid & bit) {
         data_touch(c, s);
@@ -795,7 +814,7 @@ static unsigned persisting_limit(const sim_cache *c, unsigned ways)
 /* Persisting lines the set holds now. */
 static unsigned persisting_held(const sim_cache *c, const sim_set_state *st, unsigned set)
 {
-    const uint8_t *flag = c->persisting + c->set_base[set];
+    const uint8_t *flag = c->persisting + first_slot(c, set);
     unsigned held = 0;
     for (unsigned w = 0; w < st->used; w++)
         held += flag[w];
@@ -807,7 +826,7 @@ static unsigned persisting_held(const sim_cache *c, const sim_set_state *st, uns
 static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsigned set,
                                unsigned ways, uint8_t kind, gs_rng *rng)
 {
-    const uint8_t *flag = c->persisting + c->set_base[set];
+    const uint8_t *flag = c->persisting + first_slot(c, set);
     unsigned w = victim_way(c, st, set, ways, rng);
     if (flag[w] == kind)
         return w;
@@ -818,8 +837,8 @@ static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsi
                 return order_at(st, i);
     } else if (p == SIM_POLICY_LRU || p == SIM_POLICY_FIFO) {
         for (uint32_t s = st->oldest; s != SIM_NO_SLOT; s = c->big[s].newer)
-            if (flag[s - c->set_base[set]] == kind)
-                return s - c->set_base[set];
+            if (flag[s - first_slot(c, set)] == kind)
+                return s - first_slot(c, set);
     }
     for (w = 0; w < ways; w++)
         if (flag[w] == kind)
@@ -833,7 +852,7 @@ static unsigned victim_of_kind(const sim_cache *c, const sim_set_state *st, unsi
 static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64_t blk,
                            uint32_t bit, bool persisting, gs_rng *rng)
 {
-    unsigned ways = c->geo->ways_per_set[set], w;
+    unsigned ways = ways_of(c, set), w;
     unsigned limit = c->persisting ? persisting_limit(c, ways) : 0;
     unsigned held = c->persisting ? persisting_held(c, st, set) : 0;
     bool evict = st->used == ways;
@@ -847,14 +866,14 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     else
         w = victim_way(c, st, set, ways, rng);
     if (evict && !c->scan) {
-        uint32_t victim = c->set_base[set] + w;
+        uint32_t victim = first_slot(c, set) + w;
         index_remove_at(c, c->big[victim].at);
         if (c->policy == SIM_POLICY_LRU || c->policy == SIM_POLICY_FIFO) {
             order_unlink(c, st, victim);
             prefetch_next_victims(c, st);
         }
     }
-    uint32_t s = c->set_base[set] + w;
+    uint32_t s = first_slot(c, set) + w;
     if (c->scan) {
         c->tags[s] = blk;
         c->valid[s] = bit;
@@ -878,7 +897,7 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
         uint64_t at = index_find(c, blk);
         return index_live(c, at) ? c->index[at].slot : SIM_NO_SLOT;
     }
-    const uint64_t *tag = c->tags + c->set_base[set];
+    const uint64_t *tag = c->tags + first_slot(c, set);
     unsigned w = 0, used = st->used;
     /* Four tags per test: one branch where there were four (a miss scans every way). A block
        is in at most one way, so the first match is the only one. */
@@ -887,28 +906,54 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
             break;
     for (; w < used; w++)
         if (tag[w] == blk)
-            return c->set_base[set] + w;
+            return first_slot(c, set) + w;
     return SIM_NO_SLOT;
 }
 
+/* Remember slot s (way w) of block blk as the last one used, when one more hit there would
+ * leave every state as it is: after a hit under any policy but HSLRU (whose hits move its
+ * history), after a fill too where a fill and a hit leave a line alike (LRU, FIFO, PLRU, random,
+ * weighted: not SRRIP's or SLRU's fill, which a hit changes), never with persisting lines. */
+static void memo_set(sim_cache *c, uint64_t blk, uint32_t s, unsigned w, bool filled)
+{
+    sim_policy p = c->policy;
+    bool keep = !c->persisting && p != SIM_POLICY_HSLRU &&
+                (!filled || (p != SIM_POLICY_SRRIP && p != SIM_POLICY_SLRU));
+    c->memo_epoch = keep ? c->epoch : 0;
+    c->memo_block = blk;
+    c->memo_slot = s;
+    c->memo_way = (int)w;
+}
+
 /* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
- * group when whole_fetch. The block, sector and set are found once and handed down. */
+ * group when whole_fetch. The block, sector and set are found once and handed down. A hit on
+ * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
 static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                   bool whole_fetch, gs_rng *rng, int *way_out)
 {
     uint64_t blk = block_of(c, addr);
-    unsigned set = set_of_block(c, blk, addr), sector = sector_of(c, addr);
+    unsigned sector = sector_of(c, addr);
     uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
+    if (c->memo_epoch == c->epoch && c->memo_block == blk && (*valid_of(c, c->memo_slot) & bit)) {
+        if (way_out)
+            *way_out = c->memo_way;
+        return SIM_HIT;
+    }
+    unsigned set = set_of_block(c, blk, addr);
     sim_set_state *st = open_set(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
+        unsigned w = s - first_slot(c, set);
         if (way_out)
-            *way_out = (int)(s - c->set_base[set]);
+            *way_out = (int)w;
         if (c->persisting && persisting && !c->persisting[s] &&
-            persisting_held(c, st, set) < persisting_limit(c, c->geo->ways_per_set[set]))
+            persisting_held(c, st, set) < persisting_limit(c, ways_of(c, set)))
             c->persisting[s] = 1;                /* promoted into the set-aside */
-        return hit_slot(c, st, set, s, bit, fill ? fill_bits : 0);
+        sim_outcome o = hit_slot(c, st, set, s, bit, fill ? fill_bits : 0);
+        memo_set(c, blk, s, w, false);
+        return o;
     }
+    c->memo_epoch = 0;
     if (way_out)
         *way_out = -1;
     if (!fill)
@@ -916,6 +961,7 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
     unsigned w = fill_block(c, st, set, blk, fill_bits, persisting, rng);
     if (way_out)
         *way_out = (int)w;
+    memo_set(c, blk, first_slot(c, set) + w, w, true);
     return SIM_MISS;
 }
 
@@ -940,6 +986,7 @@ int sim_cache_set_persisting(sim_cache *c, double fraction)
     free(c->persisting);
     c->persisting = NULL;
     c->persisting_fraction = 0;
+    c->memo_epoch = 0;
     if (!(fraction > 0))
         return 0;
     c->persisting = calloc(c->total_ways, 1);
@@ -955,10 +1002,10 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
     unsigned set = set_of_block(c, blk, addr);
     __builtin_prefetch(&c->set_state[set], 1);
     if (c->scan) {
-        const uint64_t *tag = c->tags + c->set_base[set];
-        for (unsigned w = 0; w < c->geo->ways_per_set[set]; w += 8)   /* 8 tags: 64 B */
+        const uint64_t *tag = c->tags + first_slot(c, set);
+        for (unsigned w = 0; w < ways_of(c, set); w += 8)   /* 8 tags: 64 B */
             __builtin_prefetch(tag + w);
-        __builtin_prefetch(c->valid + c->set_base[set], 1);            /* 16 masks: 64 B */
+        __builtin_prefetch(c->valid + first_slot(c, set), 1);      /* 16 masks: 64 B */
     } else {
         __builtin_prefetch(&c->index[index_home(c, blk)], 1);
     }
@@ -986,6 +1033,7 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
         return false;
     uint32_t *valid = valid_of(c, s);
     uint32_t was = *valid;
+    c->memo_epoch = 0;
     *valid &= whole_block ? 0u : ~sector_bit(c, addr);
     if (c->data_epoch && was && !*valid && holds_data(c, s))
         data_unlink(c, s);

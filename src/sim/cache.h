@@ -132,6 +132,9 @@ typedef struct sim_cache {
     unsigned total_ways;        /* sum of ways_per_set: the number of slots */
     unsigned max_ways;
     unsigned *set_base;         /* first slot of each set */
+    unsigned equal_ways;        /* ways of every set when all sets have as many, else 0 */
+    uint64_t pow2_sets;         /* MODULO over equal sets, a power of two of them: sets (the set
+                                   is block & (sets - 1), no division), else 0 */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
     uint64_t *tags;             /* scanned, per slot: block number (address / block_bytes) held */
     uint32_t *valid;            /* scanned, per slot: mask of valid sectors */
@@ -168,6 +171,13 @@ typedef struct sim_cache {
     uint32_t *data_newer, *data_older, *data_epoch;
     uint32_t data_newest, data_oldest;
     uint64_t held;
+    /* The block the last access used, when one more hit on it would change nothing (memo_epoch
+     * is the store's epoch then, else the memo is empty): a chase's accesses often find one TLB
+     * entry, or one line, again and again, and such a hit is answered here without a lookup.
+     * Every access and invalidation sets or empties it; a reset empties it (a new epoch). */
+    uint64_t memo_block;
+    uint32_t memo_slot, memo_epoch;
+    int memo_way;
 } sim_cache;
 
 /* Outcome of one access. */

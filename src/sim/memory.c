@@ -17,7 +17,8 @@
 #include "util/u64set.h"
 
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
-#define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched */
+#define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched, for a
+                                   chase that can reach as many of their lines */
 
 typedef sim_chase_ctx chase_ctx;
 
@@ -119,10 +120,14 @@ static int prepare(chase_ctx *cx, gs_error *err)
         sim_cache_reset(&t->state);
     }
     sim_dram_reset(&mem->dram);
+    /* a store is prefetched only where the chase can touch more of its lines than that: a
+       smaller footprint's state stays in the host's caches */
+    uint64_t reach = cx->alias_bytes ? cx->alias_bytes : cx->plan->footprint_bytes;
     cx->n_large = 0;
     for (unsigned i = 0; i < mem->n_caches; i++)
         if ((mem->caches[i].paths & cx->path_bit) &&
-            mem->caches[i].state.total_ways >= PREFETCH_MIN_WAYS)
+            mem->caches[i].state.total_ways >= PREFETCH_MIN_WAYS &&
+            (!reach || reach / mem->caches[i].active->block_bytes >= PREFETCH_MIN_WAYS))
             cx->large[cx->n_large++] = &mem->caches[i].state;
     cx->sector_bytes = cx->line_bytes = mem->transaction_bytes;
     for (unsigned i = 0; i < mem->n_caches; i++)
@@ -250,8 +255,9 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
                                             &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
-        if (lv->n_sm_extra)
-            cycles += lv->sm_extra_cycles[cx->sm % lv->n_sm_extra];
+        if (lv->n_sm_extra)            /* entry sm modulo n_sm_extra, dividing only past it */
+            cycles += lv->sm_extra_cycles[cx->sm < lv->n_sm_extra ? cx->sm
+                                                                  : cx->sm % lv->n_sm_extra];
         if (lv->allocate_words && lv->n_partial &&
             !partial_holds(lv, paddr, cx->plan ? cx->plan->element_bytes : 4, o == SIM_HIT))
             o = SIM_MISS;              /* the store left the words asked for invalid */
@@ -345,8 +351,10 @@ static double access_request(chase_ctx *cx, uint64_t offset)
             worst = cycles;
             worst_level = served;
         }
-        sectors[i] = paddr / cx->sector_bytes;
-        lines[i] = paddr / cx->line_bytes;
+        if (cx->lanes > 1) {           /* one lane is one sector and one line */
+            sectors[i] = paddr / cx->sector_bytes;
+            lines[i] = paddr / cx->line_bytes;
+        }
     }
     if (cx->counting)
         cx->served[worst_level]++;

@@ -9,9 +9,10 @@ set -u
 . "$(dirname "$0")/common.bash"
 for model in fermi kepler hopper; do
   for seed in 1 2; do
-    cache_truth "$model" "$SRC/models/$model.json" "$seed" "$model"
+    par cache_truth "$model" "$SRC/models/$model.json" "$seed" "$model"
   done
 done
+par_wait
 
 # cache: the L1 size by carve-out preference (average-mode sweeps) follows the hopper model's
 # carve-out table (with its own geometry at default_carveout_percent): the entry with the

@@ -10,26 +10,13 @@ set -u
 for model in "$SRC"/tests/models/cache_*.json "$SRC"/tests/models/tlb_coverage.json; do
   seeds="1"; case "$model" in *noisy*|*random*) seeds="1 2";; esac
   for seed in $seeds; do
-    cache_truth "$model" "$model" "$seed" "$model"
+    par cache_truth "$model" "$model" "$seed" "$model"
   done
 done
-# --structure average: line, sets, ways and mapping of L1-like levels from average-mode walks
-# alone: stride walks for bit-select indexes (fermi, kepler, sectored), eviction-set reductions
-# for modulo and XOR-hashed ones (sets and ways; the mapping as line mod sets for l1_modulo370,
-# as XOR masks from one- and two-bit moves for cache_xor and from many lines of one set for
-# l1_xor_wide and hopper (the H100's masks, tags beyond data), whose masks weigh three bits or
-# more, also under random replacement and jitter with outliers in l1_xor_wide_random), and "not
-# determined"
-# for unequal sets (cache_unequal), never a wrong structure. l1_xor_tags holds fewer lines of
-# data than tags (the H100's L1): its sets and ways are the tags', read under the largest
-# carve-out, where it holds fewer lines than sets while a set keeps its 4.
-# l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
-# and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
-for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
-            "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
-            "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json" \
-            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json"; do
-  seed=1; case "$spec" in *@*) seed=${spec##*@}; spec=${spec%@*};; esac
+# average_structure SPEC[@SEED]: the l1 and tex levels from average-mode walks, held to the truth
+average_structure() {
+  local spec=$1 seed=1 file
+  case "$spec" in *@*) seed=${spec##*@}; spec=${spec%@*};; esac
   file=$spec; case "$spec" in */*) ;; *) file="$SRC/models/$spec.json";; esac
   if $B run cache --target l1 -q --structure average --device "sim:$spec" --seed "$seed" \
        --json "$T/avg.json" >/dev/null 2>"$T/err" && $B run cache --target tex -q \
@@ -46,7 +33,26 @@ PYEOF
   else
     echo "FAIL --structure average $spec: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
   fi
+}
+# --structure average: line, sets, ways and mapping of L1-like levels from average-mode walks
+# alone: stride walks for bit-select indexes (fermi, kepler, sectored), eviction-set reductions
+# for modulo and XOR-hashed ones (sets and ways; the mapping as line mod sets for l1_modulo370,
+# as XOR masks from one- and two-bit moves for cache_xor and from many lines of one set for
+# l1_xor_wide and hopper (the H100's masks, tags beyond data), whose masks weigh three bits or
+# more, also under random replacement and jitter with outliers in l1_xor_wide_random), and "not
+# determined"
+# for unequal sets (cache_unequal), never a wrong structure. l1_xor_tags holds fewer lines of
+# data than tags (the H100's L1): its sets and ways are the tags', read under the largest
+# carve-out, where it holds fewer lines than sets while a set keeps its 4.
+# l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
+# and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
+for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
+            "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
+            "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json" \
+            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json"; do
+  par average_structure "$spec"
 done
+par_wait
 
 # l1_xor_tags_per_set: the same tags, but the largest carve-out leaves one way per set (as many
 # lines as sets): the walks cannot tell tags beyond data from ways taken away, so sets and ways

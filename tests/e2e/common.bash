@@ -19,3 +19,31 @@ cache_truth() {
   $PY "$SRC/tests/e2e/cache_truth.py" "$T/out.json" "$2" "$SRC/docs/gpusonar-1.schema.json" \
     || { echo "FAIL $4 seed $3"; fails=$((fails+1)); }
 }
+
+# Parts of a test that run at once, as separate processes: `par FUNCTION ARGS...` starts the
+# function in a background subshell with its own scratch folder ($T/par.N) and failure counter,
+# at most GS_TEST_JOBS (default: the CPUs) at a time; `par_wait` waits for every part, prints
+# each part's output in the order the parts were started, and counts each part that failed in
+# fails. A test that checks many models one by one takes the time of its longest part, not of
+# their sum, once the machine has CPUs to spare.
+par_jobs=${GS_TEST_JOBS:-$(nproc)}
+par_n=0
+par_first=0
+par() {
+  while [ "$(jobs -rp | wc -l)" -ge "$par_jobs" ]; do
+    wait -n
+  done
+  local dir="$T/par.$par_n"
+  mkdir -p "$dir"
+  ( T=$dir; fails=0; "$@"; echo $((fails > 0)) >"$dir.rc" ) >"$dir.log" 2>&1 &
+  par_n=$((par_n + 1))
+}
+par_wait() {
+  local i
+  wait
+  for ((i = par_first; i < par_n; i++)); do
+    cat "$T/par.$i.log"
+    [ "$(cat "$T/par.$i.rc" 2>/dev/null)" = 0 ] || fails=$((fails + 1))
+  done
+  par_first=$par_n
+}

@@ -106,13 +106,14 @@ PYEOF
 }
 
 M="$SRC/tests/models"
-check "$M/l2_modulo_lru_2mb.json" all
-check "$M/l2_xor_plru_2mb.json" all
-check "$M/l2_xor_plru_copies.json" structure
-check "$M/l2_modulo_copies.json" ways
-check "$M/l2_near_copies.json" ways
-check "$M/l2_hashed_partitioned.json" ways
-check "$M/l2_xor_random_2mb.json" none
-check "$M/l2_random_noisy.json" none
+par check "$M/l2_modulo_lru_2mb.json" all
+par check "$M/l2_xor_plru_2mb.json" all
+par check "$M/l2_xor_plru_copies.json" structure
+par check "$M/l2_modulo_copies.json" ways
+par check "$M/l2_near_copies.json" ways
+par check "$M/l2_hashed_partitioned.json" ways
+par check "$M/l2_xor_random_2mb.json" none
+par check "$M/l2_random_noisy.json" none
+par_wait
 [ $fails -eq 0 ] && echo "l2_structure: ok" || echo "l2_structure: $fails failures"
 exit $((fails > 0))

@@ -74,15 +74,10 @@ PYEOF
     echo "FAIL tlb $1 $2: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
   fi
 }
-M=$SRC/tests/models
-tlb_check "$M/tlb_second_fa.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
-tlb_check "$M/tlb_second_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
-# hopper: 256 sets of 8 ways on an XOR of address bits, as the cards' staircases read:
-# the odd multiples spread unevenly over a hashed index and read no one count; the ladder reads
-# every figure (the policy aside)
-ALL=entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
-tlb_check hopper average $ALL
-$PY - "$T/t.json" <<'PYEOF' || { echo "FAIL hopper: the ladder's evidence"; fails=$((fails+1)); }
+# hopper_ladder: hopper's L2 TLB in average mode, and the ladder's evidence in its record
+hopper_ladder() {
+  tlb_check hopper average $ALL
+  $PY - "$T/t.json" <<'PYEOF' || { echo "FAIL hopper: the ladder's evidence"; fails=$((fails+1)); }
 import json, sys
 p = {p["params"]["level"]: p for p in json.load(open(sys.argv[1]))["probes"]}["l2tlb"]
 rise = p["series"]["ladder_rise_by_stride"]["y"]
@@ -94,15 +89,11 @@ assert "ladder" in p["figures"]["entries"]["method"], p["figures"]["entries"]
 print("  hopper: the ladder's rises (%s) and staircase (%d walks) recorded" %
       (", ".join("%.1f" % r for r in rise), len(st["x"])))
 PYEOF
-tlb_check hopper default $ALL
-# the ladder on another hashed level (1024 entries of 64 MB, 64 sets of 16 ways, miss 150), and
-# on hopper's under tree-PLRU (8.6 misses per added entry, close to LRU's 9) and random
-# replacement: their staircases are no LRU's, so only the coverage stands
-tlb_check "$M/tlb_ladder_1024.json" average $ALL
-tlb_check "$M/tlb_ladder_1024.json" default $ALL
-tlb_check "$M/tlb_ladder_plru.json" average coverage_bytes
-tlb_check "$M/tlb_ladder_random.json" average coverage_bytes
-$PY - "$T/t.json" <<'PYEOF' || { echo "FAIL tlb_ladder_random: reasons"; fails=$((fails+1)); }
+}
+# ladder_random: random replacement leaves the ladder's figures not determined, saying why
+ladder_random() {
+  tlb_check "$M/tlb_ladder_random.json" average coverage_bytes
+  $PY - "$T/t.json" <<'PYEOF' || { echo "FAIL tlb_ladder_random: reasons"; fails=$((fails+1)); }
 import json, sys
 f = {p["params"]["level"]: p["figures"] for p in json.load(open(sys.argv[1]))["probes"]}["l2tlb"]
 for k in ("entries", "sets", "ways", "miss_penalty_cycles"):
@@ -110,17 +101,35 @@ for k in ("entries", "sets", "ways", "miss_penalty_cycles"):
     assert f[k]["value"] is None and "ladder" in r and "would decide" in r, (k, f[k])
 print("  tlb_ladder_random: not determined, the reason names the staircase and what would decide")
 PYEOF
-tlb_check fermi average entries,coverage_bytes,size_bytes
-tlb_check "$M/tlb_coverage.json" average ""
-tlb_check "$M/tlb_creep.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
-tlb_check "$M/tlb_creep_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+}
+M=$SRC/tests/models
+par tlb_check "$M/tlb_second_fa.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+par tlb_check "$M/tlb_second_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+# hopper: 256 sets of 8 ways on an XOR of address bits, as the cards' staircases read:
+# the odd multiples spread unevenly over a hashed index and read no one count; the ladder reads
+# every figure (the policy aside)
+ALL=entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+par hopper_ladder
+par tlb_check hopper default $ALL
+# the ladder on another hashed level (1024 entries of 64 MB, 64 sets of 16 ways, miss 150), and
+# on hopper's under tree-PLRU (8.6 misses per added entry, close to LRU's 9) and random
+# replacement: their staircases are no LRU's, so only the coverage stands
+par tlb_check "$M/tlb_ladder_1024.json" average $ALL
+par tlb_check "$M/tlb_ladder_1024.json" default $ALL
+par tlb_check "$M/tlb_ladder_plru.json" average coverage_bytes
+par ladder_random
+par tlb_check fermi average entries,coverage_bytes,size_bytes
+par tlb_check "$M/tlb_coverage.json" average ""
+par tlb_check "$M/tlb_creep.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+par tlb_check "$M/tlb_creep_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
 # conflicts that grow one region at a time past a 64 GB span (the cards' counts under the old
 # rule): nothing need be determined, nothing may be wrong
-tlb_check "$M/tlb_va_span.json" average ""
+par tlb_check "$M/tlb_va_span.json" average ""
 for spec in "$M/tlb_second_fa.json" "$M/tlb_second_sets.json" fermi "$M/tlb_coverage.json" \
             "$M/tlb_creep.json"; do
-  tlb_check "$spec" default entries
+  par tlb_check "$spec" default entries
 done
+par_wait
 # a first level whose miss hides in the trace's jitter (the H100's: 10 cycles in a 15-cycle band):
 # the fine-grained walk is blind, and the stride walks stand alone, exact, with a warning saying so;
 # the page is never a figure (an entry covers 16 pages)
@@ -164,6 +173,6 @@ else
   echo "FAIL tlb_far_lines: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
 fi
 # a level the fine-grained walk does not find: the average-mode record stands alone
-tlb_check "$M/tlb_large_second.json" default entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+par tlb_check "$M/tlb_large_second.json" default entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
 [ $fails -eq 0 ] && echo "tlb_levels: ok" || echo "tlb_levels: $fails failures"
 exit $((fails > 0))

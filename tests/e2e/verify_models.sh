@@ -13,7 +13,9 @@ set -u
 declare -A known_bugs=(
 )
 
-for model in "$SRC"/models/*.json "$SRC"/tests/models/*.json; do
+# verify_one MODEL: the model's verdicts (run as parallel parts: par, common.bash)
+verify_one() {
+  local model=$1 name rc counts
   name=$(basename "$model" .json)
   $B verify -q --device "sim:$model" >"$T/v.txt" 2>"$T/err"
   rc=$?
@@ -29,7 +31,11 @@ for model in "$SRC"/models/*.json "$SRC"/tests/models/*.json; do
     sed 's/^/    /' "$T/err"
     fails=$((fails+1))
   fi
+}
+for model in "$SRC"/models/*.json "$SRC"/tests/models/*.json; do
+  par verify_one "$model"
 done
+par_wait
 
 # A real GPU has no stated truth: a usage error (2) that says so, before anything is measured.
 $B verify -q --device cuda:0 >"$T/out" 2>"$T/err"

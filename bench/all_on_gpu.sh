@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures: every acceptance benchmark of gpusonar on cuda:0 in one go (one batched device call),
 # each printing its own time or ratio, with the documents kept under OUTDIR:
-#   - the default report                    bench/report_time.sh     at most 30 s
+#   - the default report                    bench/report_time.sh     at most 20 s
 #   - `run cache --target all`              bench/cache_time.sh      under 60 s
 #   - best copy kernel over cudaMemcpy D2D  bench/copy_vs_memcpy.sh  at least 0.97
 #   - fp32 FMA peak over SMs x 128 x 2 x f  bench/fma_peak.sh        at least 0.97
@@ -32,7 +32,7 @@ if command -v nvidia-smi >/dev/null; then
 fi
 "$B" info --device cuda:0 | tee "$OUT/info.txt" ||
   { echo "all_on_gpu: gpusonar sees no cuda:0 (a build without nvcc, or no GPU)" >&2; exit 2; }
-echo "== default report"; bash "$here/report_time.sh" "$B" 30 "$OUT/report" || status=1
+echo "== default report"; bash "$here/report_time.sh" "$B" 20 "$OUT/report" || status=1
 echo "== cache --target all"; bash "$here/cache_time.sh" "$B" "$OUT" || status=1
 echo "== copy vs cudaMemcpy"; bash "$here/copy_vs_memcpy.sh" "$B" || status=1
 echo "== fp32 FMA peak"; bash "$here/fma_peak.sh" "$BUILD" || status=1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures: the wall time of the default report on the first CUDA GPU (`gpusonar` with no
-# arguments: every default probe in quick mode; the target is at most 30 s on an H100), and
-# with --thorough also of `gpusonar --thorough` (at most 120 s) and how the intervals
+# arguments: every default probe in quick mode; the target is at most 20 s on an H100 or H200),
+# and with --thorough also of `gpusonar --thorough` (at most 90 s) and how the intervals
 # of the figures both documents give compare (tighter, equal, wider, the median ratio), each with
 # its JSON document, text and progress kept in the output folder (the thorough run's in thorough/);
 # wider intervals are listed with their share of the value, and counted apart where the thorough
@@ -10,20 +10,20 @@
 # figures whose two values lie further apart than both intervals are counted, the 12 furthest
 # listed.
 # How to read it: per run, one line per probe (name, status, its own seconds), whether the document
-# is complete, the exit status, then `report time  S s (target <= 30 s: PASS|FAIL)` (and
-# `thorough time ... (target <= 120 s: ...)`). Exits 1 when a run failed, took longer than its
+# is complete, the exit status, then `report time  S s (target <= 20 s: PASS|FAIL)` (and
+# `thorough time ... (target <= 90 s: ...)`). Exits 1 when a run failed, took longer than its
 # target or ran on the simulator (no GPU seen: no acceptance).
 # usage: bench/report_time.sh [--thorough] [gpusonar binary] [limit seconds] [output folder]
 #                             [thorough limit seconds]
-#        (default build/release/gpusonar, 30, a new temporary folder, 120)
+#        (default build/release/gpusonar, 20, a new temporary folder, 90)
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0;; esac
 set -uo pipefail
 THOROUGH=0
 if [ "${1:-}" = "--thorough" ]; then THOROUGH=1; shift; fi
 B=${1:-${GPUSONAR:-build/release/gpusonar}}
-LIMIT=${2:-30}
+LIMIT=${2:-20}
 DIR=${3:-$(mktemp -d)}
-THOROUGH_LIMIT=${4:-120}
+THOROUGH_LIMIT=${4:-90}
 
 # timed LABEL LIMIT OUTDIR [gpusonar arguments]: run the report into OUTDIR, print its time
 # against LIMIT; exit status 1 when it failed, was over it or simulated

@@ -134,7 +134,8 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
         gs_figure_list(p, "set_index_xor_masks", masks, lv->nxor, "", 1, lv->mapping_method);
     } else if (lv->mapping == CW_MAP_HASHED) {
         gs_figure_text(p, "mapping", "hashed", 1,
-                       "set-index bits are not a plain bit selection");
+                       lv->mapping_method ? lv->mapping_method
+                                          : "set-index bits are not a plain bit selection");
     } else {
         gs_figure_nd(p, "mapping", "", "set-index bit tests", "%s", lv->why_structure);
     }

@@ -8,14 +8,22 @@
 # size may be not determined, with [size_low_bytes, size_high_bytes) holding the truth.
 set -u
 . "$(dirname "$0")/common.bash"
-for model in "$SRC"/tests/models/l2_xor_plru_2mb.json "$SRC"/tests/models/l2_xor_random_2mb.json; do
-for seed in 1 2; do
+# l2_xor64_plru_1mb: the tree-PLRU L2 with 64-B lines (one seed): a sweep at a 128-B stride read
+# it as 2 MB, which the driver's 1 MB refused as implausible; its size and line must be exact.
+for model in "$SRC"/tests/models/l2_xor_plru_2mb.json "$SRC"/tests/models/l2_xor_random_2mb.json \
+             "$SRC"/tests/models/l2_xor64_plru_1mb.json; do
+seeds="1 2"; case "$model" in *xor64*) seeds=1;; esac
+for seed in $seeds; do
   if $B run cache --target l2 -q --device "sim:$model" --seed "$seed" --json "$T/l2.json" \
        >/dev/null 2>"$T/err"; then
     $PY - "$T/l2.json" "$model" <<'PYEOF' || { echo "FAIL $model seed $seed"; fails=$((fails+1)); }
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-want = [c for c in model["memory"]["caches"] if c["name"] == "l2"][0]["size_bytes"]
+l2 = [c for c in model["memory"]["caches"] if c["name"] == "l2"][0]
+want = l2["size_bytes"]
+line = [p for p in doc["probes"] if p["params"].get("level") == "l2"][0]["figures"]["line_bytes"]
+assert line["value"] in (None, l2["line_bytes"]), "line %s B, model %d B" % (line["value"],
+                                                                         l2["line_bytes"])
 f = [p for p in doc["probes"] if p["params"].get("level") == "l2"][0]["figures"]["size_bytes"]
 got, ci = f["value"], f.get("ci95") or 0
 if got is None:

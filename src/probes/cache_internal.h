@@ -564,6 +564,11 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
                               const cw_level *lv);
 void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                        const char *why);
+/* The name of a level's capacity figure: usable_size_bytes for the L2 path (what a random walk
+ * keeps, beside the driver's nominal capacity), size_bytes for every other level. */
+const char *cw_size_name(const target_def *t);
+/* The L2's nominal capacity, nominal_size_bytes: the driver's figure (method "driver"). */
+void cw_add_nominal_size(gs_probe_ctx *ctx, gs_probe_out *p);
 
 /* Trace budget (cache_trace_budget.c): the shared memory and carve-out preference every chase of
  * an L1-like target holds (*pinned false, with why, when none leaves the L1 as it is), from sw0,

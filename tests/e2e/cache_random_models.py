@@ -149,7 +149,7 @@ def check(result, model_file, target):
     if not figs or not truth:
         print("  %s: no %s record" % (model["name"], target))
         return 1
-    figs = figs[0]
+    figs = cache_truth.figures_of(figs[0])
     if truth.get("policy") == "plru" and truth.get("ways") == 2:
         truth["policy"] = "lru"  # tree-PLRU over two ways is LRU: one policy, two names
     known = {k: v for k, v in figs.items() if k in truth and v.get("value") is not None}

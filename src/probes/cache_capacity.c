@@ -378,6 +378,10 @@ int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t s
         bool below = false;
         if (!rc && out->count && stride_bytes > CW_MIN_LINE)
             rc = line_below_stride(w, &out->levels[0], stride_bytes, carveout, &below, err);
+        /* on the L2 path a sweep with no end may have walked a short line at a long stride, which
+         * puts the end at C x stride / line, past the range (a 32-B line at 128 B: 4 x C) */
+        if (!rc && !out->count && w->path == GS_PATH_CG && stride_bytes > CW_MIN_LINE)
+            below = true;
         if (rc || !below)
             return rc;
         stride_bytes /= 2;                     /* the line is shorter: sweep again at half */

@@ -12,9 +12,10 @@ set -u
 . "$(dirname "$0")/common.bash"
 # l2_xor64_plru_1mb: the tree-PLRU L2 with 64-B lines (one seed): a sweep at a 128-B stride read
 # it as 2 MB, which the driver's 1 MB refused as implausible; its size and line must be exact.
+# l2_xor32_lru_256k: 32-B lines, whose end at a 128-B stride lies past the sweep's range.
 for model in "$SRC"/tests/models/l2_xor_plru_2mb.json "$SRC"/tests/models/l2_xor_random_2mb.json \
-             "$SRC"/tests/models/l2_xor64_plru_1mb.json; do
-seeds="1 2"; case "$model" in *xor64*) seeds=1;; esac
+             "$SRC"/tests/models/l2_xor64_plru_1mb.json "$SRC"/tests/models/l2_xor32_lru_256k.json; do
+seeds="1 2"; case "$model" in *xor64*|*xor32*) seeds=1;; esac
 for seed in $seeds; do
   if $B run cache --target l2 -q --device "sim:$model" --seed "$seed" --json "$T/l2.json" \
        >/dev/null 2>"$T/err"; then

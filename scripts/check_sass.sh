@@ -32,6 +32,13 @@ CLAIMS = {
     "mma": (r"HMMA\.16816\.F16$", 128, []),
     "sw_sin": (None, 8, []),                           # software sinf: checked for no MUFU
 }
+# Kernels whose claimed instruction takes three register sources: each loop must hold ILP chains
+# (as many destination registers as the kernel's ILP, none read by another chain) and no
+# instruction may read two distinct registers of one register bank (register number mod 2 on
+# Volta and later) unless one comes from the operand reuse cache (.reuse): such a read costs an
+# issue cycle (at most one such instruction in 64 passes). The hfma2 kernel of ILP 2 once read its chain R0 and its operand R2 from one bank
+# in every other instruction, with no reuse, and issued at 2/3 the rate of ILP 1 and 4.
+CHAINS = {"hfma2", "ffma"}
 # Loop control: the trip counter's add, compare and branch. NOP is scheduling padding that ptxas
 # puts between dependent instructions (the mma chain); it issues nothing to a unit, and is counted
 # apart. Anything else in the loop is foreign and fails the kernel.
@@ -68,13 +75,29 @@ for f in funcs:
         t = re.search(r"0x([0-9a-f]+)", args)
         if not t or int(t.group(1), 16) >= addr:
             continue
-        body = [o for a, o, _ in ins if int(t.group(1), 16) <= a <= addr]
-        n = sum(bool(re.match(claim, o)) for o in body)
+        body = [(o, g) for a, o, g in ins if int(t.group(1), 16) <= a <= addr]
+        n = sum(bool(re.match(claim, o)) for o, _ in body)
         if best is None or n > best[0]:
             best = (n, body)
     if best is None:
         print(f"FAIL {name}: no loop found"); bad += 1; continue
-    n, body = best
+    n, body_args = best
+    body = [o for o, _ in body_args]
+    chain_note, chain_ok = "", True
+    if kind in CHAINS:
+        regs = [re.findall(r"\bR(\d+)((?:\.\w+)*)", g) for o, g in body_args if re.match(claim, o)]
+        dests = {r[0][0] for r in regs if r}
+        conflicts = crossed = 0
+        for r in regs:
+            srcs = {x for x, suffix in r[1:] if "reuse" not in suffix}
+            banks = [int(x) % 2 for x in srcs]
+            conflicts += len(banks) - len(set(banks))
+            crossed += any(x in dests and x != r[0][0] for x, _ in r[1:])
+        # one conflict in 64 instructions passes (a chain's first read, before the reuse cache
+        # holds the operand)
+        chain_ok = len(dests) == ilp and 64 * conflicts <= n and not crossed
+        chain_note = (f", chains {len(dests)} (ILP {ilp}), reads across chains {crossed}, "
+                      f"register bank conflicts {conflicts}")
     comp = [o for o in body if any(re.match(c, o) for c in companions)]
     other = [o for o in body if not re.match(claim, o) and o not in comp and o != "NOP"]
     nops = sum(o == "NOP" for o in body)
@@ -84,10 +107,10 @@ for f in funcs:
     trips = max(1, round(n / per_trip))
     extra = n - trips * per_trip
     ok = (0 <= extra <= 1 and not foreign and len(control) + extra <= 4 * trips and
-          (not companions or len(comp) == trips * per_trip))
+          (not companions or len(comp) == trips * per_trip) and chain_ok)
     print(f"{'ok  ' if ok else 'FAIL'} {name}: {n} x {claim.rstrip('$')} in a loop of {len(body)} "
           f"({trips} trip(s) of {per_trip}), companions {len(comp)}, NOP {nops}, control {control}, "
-          f"foreign {sorted(set(foreign))[:8]}")
+          f"foreign {sorted(set(foreign))[:8]}{chain_note}")
     bad += not ok
 expected = int(os.environ.get("EXPECT_KERNELS", "30"))
 if seen != expected:

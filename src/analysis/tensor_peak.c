@@ -95,3 +95,10 @@ double gs_tensor_fraction_of_peak(double measured, double peak)
         return NAN;
     return measured / peak;
 }
+
+bool gs_rate_above_peak(double measured, double ci95, double peak)
+{
+    if (!(isfinite(measured) && measured > 0 && isfinite(peak) && peak > 0))
+        return false;
+    return measured - (isfinite(ci95) && ci95 > 0 ? ci95 : 0) > peak;
+}

@@ -19,6 +19,12 @@ int gs_tensor_peak(int cc_major, int cc_minor, const char *type, bool consumer,
 /* Whether a device name is a GeForce part (the whitepapers' consumer rates). */
 bool gs_tensor_consumer_name(const char *device_name);
 
+/* Whether a measured rate lies above a physical peak beyond its own interval: measured - ci95 >
+ * peak (both per clock per SM). No unit does more than its peak, so such a rate counts work the
+ * kernel did not do, or a clock that read low: it is refused, never printed as a fraction above
+ * 1. False when either is not a finite positive number. */
+bool gs_rate_above_peak(double measured, double ci95, double peak);
+
 /* measured / peak, NAN when either is not a finite positive number. */
 double gs_tensor_fraction_of_peak(double measured, double peak);
 

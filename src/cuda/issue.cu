@@ -110,12 +110,19 @@ struct op_sw_sin {
         (void)c; x = sinf(x);
     }
 };
+/* fp16x2 FMA x = x * x + x: every source is the chain's own register. With x * c + c, ptxas (CUDA
+ * 13.0, sm_90) gave ILP 2's chain R0 and the operand R2 one register bank (both even) and no
+ * reuse flag, so every other instruction read two registers of one bank, an issue cycle lost:
+ * ILP 2 ran at 2/3 of ILP 1 and 4 on the H200 (lambda 0.38 against 0.27 and 0.26). One source
+ * register cannot conflict with itself, whatever the allocation. (ptxas puts half of them on the
+ * FMA pipe, HFMA2, and half on the MMA pipe, HFMA2.MMA, at every ILP.) The values overflow to
+ * inf or NaN, which takes no longer. scripts/check_sass.sh checks chains and banks. */
 struct op_hfma2 {
     typedef unsigned T;  /* two fp16 in one 32-bit register */
     typedef T C;
     static __device__ __forceinline__ void run(T &x, const T &c)
     {
-        asm volatile("fma.rn.f16x2 %0, %0, %1, %1;" : "+r"(x) : "r"(c));
+        (void)c; asm volatile("fma.rn.f16x2 %0, %0, %0, %0;" : "+r"(x));
     }
 };
 /* One warp-wide mma.sync m16n8k16 with fp16 inputs and fp16 accumulators: the chain is the

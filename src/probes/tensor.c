@@ -166,9 +166,10 @@ static int measure_latency(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_err
     return 0;
 }
 
-/* The published peak and the measured rate's fraction of it. */
+/* The published peak and the measured rate's fraction of it; refused: why the rate is not
+ * reported (empty when it is). */
 static void record_peak(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, const gs_atomic_rate *rt,
-                        bool measured)
+                        const char *refused)
 {
     char name[96], why[256];
     rate_names rn = names_of(ty);
@@ -194,8 +195,9 @@ static void record_peak(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, const gs_
     const char *fmethod = "measured per clock per SM / the published peak";
     if (rc)
         gs_figure_nd(t->p, name, "ratio", fmethod, "%s", why);
-    else if (!measured || isnan(rt->per_clock_per_sm))
-        gs_figure_nd(t->p, name, "ratio", fmethod, "the rate per clock per SM was not measured");
+    else if (refused[0] || isnan(rt->per_clock_per_sm))
+        gs_figure_nd(t->p, name, "ratio", fmethod, "the rate per clock per SM was not measured%s%s",
+                     refused[0] ? ": " : "", refused);
     else
         gs_figure(t->p, name, gs_tensor_fraction_of_peak(rt->per_clock_per_sm, peak), "ratio",
                   rt->per_clock_per_sm_ci95 / peak, rt->n, fmethod);
@@ -229,10 +231,11 @@ static int measure_rate(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_error 
     double khz = r.clock_khz > 0 ? r.clock_khz : t->ctx->clock_khz;
     if (!why[0] && gs_atomic_rate_of(r.values, r.n, r.flops, khz, (int)sms, &rt))
         snprintf(why, sizeof why, "no launch took a measurable time");
-    /* A rate above the published peak means the kernel did less work than it counts: on the H100
-     * the fp8 (e4m3) mma.sync compiled to a few HMMA after conversions (4 in the loop for the
-     * other types' 80) and read 2.4 x the peak. No rate of such a kernel is reported, and its
-     * latency chain (the same instruction) is not trusted either. */
+    /* A rate above the published peak beyond its interval means the kernel did less work than
+     * it counts (on the H100 the fp8 (e4m3) mma.sync compiled to a few HMMA after conversions, 4
+     * in the loop for the other types' 80, and read 2.4 x the peak), or a clock that read low. No
+     * rate of such a kernel is reported, and its latency chain (the same instruction) is not
+     * trusted either. */
     double peak_pc = 0;
     const char *peak_src = NULL;
     char peak_why[160];
@@ -240,10 +243,12 @@ static int measure_rate(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_error 
         gs_tensor_peak(t->ctx->info->cc_major, t->ctx->info->cc_minor, gs_mma_type_name(ty),
                        gs_tensor_consumer_name(t->ctx->info->name), &peak_pc, &peak_src,
                        peak_why, sizeof peak_why) == 0 &&
-        rt.per_clock_per_sm > 1.05 * peak_pc) {
-        snprintf(why, sizeof why, "measured %.0f per clock per SM, above the published peak %.0f: "
-                 "the kernel did less work than it counts (the compiler removed or replaced the "
-                 "instructions; see the SASS)", rt.per_clock_per_sm, peak_pc);
+        gs_rate_above_peak(rt.per_clock_per_sm, rt.per_clock_per_sm_ci95, peak_pc)) {
+        snprintf(why, sizeof why, "above the dense peak per clock per SM (%.0f, %s): measured "
+                 "%.0f +- %.0f per clock per SM (%.3f of it); the kernel did less work than it "
+                 "counts (the compiler removed or replaced the instructions; see the SASS), or "
+                 "the clock read low", peak_pc, peak_src, rt.per_clock_per_sm,
+                 rt.per_clock_per_sm_ci95, rt.per_clock_per_sm / peak_pc);
         figure_name(name, sizeof name, i, ty, "latency_cycles");
         gs_figure_nd(t->p, name, "cycles", "dependent chain", "%s", why);
     }
@@ -266,7 +271,7 @@ static int measure_rate(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_error 
         gs_figure(t->p, name, rt.per_clock_per_sm, rn.per_clock_unit, rt.per_clock_per_sm_ci95,
                   rt.n, "the rate over the SM clock during the launches (clock64 / globaltimer) "
                   "and over the SMs");
-    record_peak(t, i, ty, &rt, !why[0]);
+    record_peak(t, i, ty, &rt, why);
     return 0;
 }
 

@@ -177,7 +177,8 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
                                 cache_fields *c, char *why, size_t len)
 {
     cache_outcome o;
-    if (!number(rec, key, "size_bytes", &c->size, why, len) ||
+    const char *size = value_of(rec, "size_bytes") ? "size_bytes" : "usable_size_bytes";
+    if (!number(rec, key, size, &c->size, why, len) ||
         !number(rec, key, "line_bytes", &c->line, why, len))
         return CACHE_UNDETERMINED;
     if (json_is_array(value_of(rec, "ways_per_set"))) {

@@ -267,7 +267,7 @@ typedef struct cache_row {
 } cache_row;
 
 static const cache_row cache_rows[] = {
-    { "N (size)", "size_bytes", NULL, true },
+    { "N (size)", "size_bytes", "usable_size_bytes", true },
     { "b (line)", "line_bytes", "coverage_bytes", true },
     { "sector", "sector_bytes", NULL, true },
     { "fetch (miss)", "fetch_bytes", NULL, true },

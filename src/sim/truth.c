@@ -299,6 +299,15 @@ static void memory_truth(truth_ctx *cx)
                  cx->m->memory->caches[l2].name);
         if (rec)
             sm_spread_truth(cx, rec, &cx->m->memory->caches[l2], from);
+        /* the probe names the L2's walked capacity usable_size_bytes (the level's data in a
+         * model) and reports the device's L2 size apart as nominal_size_bytes */
+        json_t *size = rec ? json_object_get(rec, "size_bytes") : NULL;
+        if (size && (json_object_set(rec, "usable_size_bytes", size) ||
+                     json_object_del(rec, "size_bytes")))
+            cx->oom = true;
+        if (rec && cx->m->info.l2_bytes)
+            fig_int(cx, rec, "nominal_size_bytes", (double)cx->m->info.l2_bytes,
+                    "device.l2_bytes (the driver's L2 size)");
     }
     const_truth(cx);
 }

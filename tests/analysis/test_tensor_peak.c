@@ -79,6 +79,21 @@ static void test_fraction(void **state)
     assert_true(isnan(gs_tensor_fraction_of_peak(0, 100)));
 }
 
+/* A rate above its peak by more than its interval is refused; one whose interval reaches the
+ * peak is not (1.03 of the dense peak with a 1 % interval: refused). */
+static void test_above_peak(void **state)
+{
+    (void)state;
+    assert_true(gs_rate_above_peak(8438, 80, 8192));
+    assert_false(gs_rate_above_peak(8250, 80, 8192));
+    assert_false(gs_rate_above_peak(8192, 0, 8192));
+    assert_true(gs_rate_above_peak(8193, 0, 8192));
+    assert_true(gs_rate_above_peak(8193, NAN, 8192));
+    assert_false(gs_rate_above_peak(7900, 10, 8192));
+    assert_false(gs_rate_above_peak(NAN, 10, 8192));
+    assert_false(gs_rate_above_peak(9000, 10, 0));
+}
+
 static void test_applicable(void **state)
 {
     (void)state;
@@ -123,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_consumer_half_rate_f32_accumulate),
         cmocka_unit_test(test_unknown_and_absent),
         cmocka_unit_test(test_fraction),
+        cmocka_unit_test(test_above_peak),
         cmocka_unit_test(test_applicable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

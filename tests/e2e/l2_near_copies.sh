@@ -15,7 +15,7 @@ import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 l2 = [c for c in model["memory"]["caches"] if c["name"] == "l2"][0]
 f = [p for p in doc["probes"] if p["params"]["level"] == "l2"][0]["figures"]
-truth, s = l2["size_bytes"], f["size_bytes"]
+truth, s = l2["size_bytes"], f["usable_size_bytes"]
 assert s["value"] is not None, s
 assert abs(s["value"] - truth) <= s["ci95"], (s["value"], s["ci95"], truth)
 assert s["ci95"] < truth / 4, s

@@ -16,7 +16,7 @@ doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 l2 = [c for c in model["memory"]["caches"] if c["name"] == "l2"][0]
 f = [p for p in doc["probes"] if p["params"]["level"] == "l2"][0]["figures"]
 truth = l2["size_bytes"]
-size, low, high = (f[k]["value"] for k in ("size_bytes", "size_low_bytes", "size_high_bytes"))
+size, low, high = (f[k]["value"] for k in ("usable_size_bytes", "size_low_bytes", "size_high_bytes"))
 assert low <= truth < high, (low, truth, high)
 assert abs(size - truth) <= truth / 256, (size, truth)
 assert f["mapping"]["value"] is None, f["mapping"]

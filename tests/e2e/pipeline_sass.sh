@@ -3,8 +3,9 @@
 # instruction it claims: a saved H100 (sm_90) dump of the current kernels passes; a dump of an early
 # version fails where it was wrong (ptxas fused add pairs into half as many IADD3, the mma loop held
 # register moves and a WARPSYNC, a division left a MUFU.RCP in the software-sinf kernel); a good dump
-# with one foreign instruction planted in the FFMA loop fails. Where nvcc and cuobjdump exist, the
-# live kernels are checked too.
+# with one foreign instruction planted in the FFMA loop fails; the hfma2 loops must hold ILP
+# independent chains with no register bank conflict (tests/fixtures/issue_sm90_hfma2_*.sass: the
+# ILP-2 loop before its fix fails). Where nvcc and cuobjdump exist, the live kernels are checked too.
 set -u
 SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
 CHECK="$SRC/scripts/check_sass.sh"
@@ -29,6 +30,24 @@ EXPECT_KERNELS=5 bash "$CHECK" --sass "$T/planted.sass" > "$T/planted" 2>&1 &&
   { echo "FAIL: a planted FMUL passes"; fails=$((fails+1)); }
 grep -q "^FAIL gs_issue_ffma_1.*FMUL" "$T/planted" ||
   { echo "FAIL: the planted FMUL is not named"; cat "$T/planted"; fails=$((fails+1)); }
+
+# The hfma2 loops: before, ILP 2's chain and its operand shared a register bank in every other
+# instruction (lambda 0.38 against 0.27 and 0.26 at ILP 1 and 4 on an H200); now each chain reads
+# only its own register. Each variant must hold ILP chains and no bank conflict.
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_hfma2_before.sass" > "$T/hb" 2>&1 &&
+  { echo "FAIL: the hfma2 loops with bank conflicts pass"; fails=$((fails+1)); }
+grep -q "^FAIL gs_issue_hfma2_2: .*register bank conflicts 128" "$T/hb" ||
+  { echo "FAIL: the ILP-2 bank conflicts are not named"; cat "$T/hb"; fails=$((fails+1)); }
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_hfma2_after.sass" > "$T/ha" 2>&1 ||
+  { echo "FAIL: the hfma2 loops do not pass:"; cat "$T/ha"; fails=$((fails+1)); }
+for k in 1 2 4; do
+  grep -q "^ok   gs_issue_hfma2_$k: 256 x .*chains $k (ILP $k), reads across chains 0, register bank conflicts 0" "$T/ha" ||
+    { echo "FAIL: hfma2 ILP $k: not $k chains of 256 HFMA2 without conflicts"; fails=$((fails+1)); }
+done
+# A chain that reads another's register is no independent chain.
+sed 's/HFMA2 R3, R3, R3, R3/HFMA2 R3, R3, R0, R3/' "$FIX/issue_sm90_hfma2_after.sass" > "$T/crossed.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/crossed.sass" 2>&1 | grep -q "^FAIL gs_issue_hfma2_2: .*reads across chains [1-9]" ||
+  { echo "FAIL: a read across chains is not flagged"; fails=$((fails+1)); }
 
 if command -v cuobjdump >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/cuobjdump ]; then
   bash "$CHECK" 90 > "$T/live" 2>&1 || { echo "FAIL: live SASS check:"; cat "$T/live"; fails=$((fails+1)); }

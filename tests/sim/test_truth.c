@@ -139,7 +139,10 @@ static void tex_xor_index_is_xor_and_unsectored(void **state)
 static void l2_partitioned_has_no_hit_latency(void **state)
 {
     (void)state;
-    assert_int_equal(num("cache:l2", "size_bytes"), 8388608);
+    /* the L2's capacity is the usable one; the device's l2_bytes is the nominal one */
+    assert_null(fig("cache:l2", "size_bytes"));
+    assert_int_equal(num("cache:l2", "usable_size_bytes"), 8388608);
+    assert_int_equal(num("cache:l2", "nominal_size_bytes"), 524288);
     static const int bits[] = {7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18};
     assert_bits("cache:l2", "mapping", bits, 12);     /* modulo over 4096 equal sets */
     assert_null(fig("cache:l2", "hit_latency_cycles"));

@@ -832,3 +832,62 @@ int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
     rc = cw_infer_policy(w, lv, group, (size_t)ways + 1, 0, err);
     return rc;
 }
+
+/* ---- masks for a hashed index the fine-grained walks found ----------------------------------- */
+
+int cw_hashed_masks(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, gs_error *err)
+{
+    uint64_t line = lv->line_bytes;
+    uint64_t ways = lv->nsets && gs_ways_equal(lv->ways_per_set, lv->nsets) ? lv->ways_per_set[0]
+                                                                            : 0;
+    char why[400] = "";
+    if (lv->mapping != CW_MAP_HASHED || w->tlb || !line || !ways || !lv->sets)
+        return 0;
+    if (lv->sets & (lv->sets - 1))
+        snprintf(why, sizeof why, "%u sets is not a power of two: no XOR (linear) function of "
+                 "address bits indexes them", lv->sets);
+    else if (m != ways + 1 || m > CW_MAX_WAYS + 1)
+        snprintf(why, sizeof why, "the overflowing set gave %zu blocks, not ways + 1 = %llu",
+                 m, (unsigned long long)(ways + 1));
+    double hit = NAN, all = NAN;
+    int rc = 0;
+    if (!why[0] && (rc = cw_avg_offsets(w, set + 1, m - 1, &hit, err)) == 0)
+        rc = cw_avg_offsets(w, set, m, &all, err);
+    if (rc)
+        return rc;
+    if (!why[0] && !(all > hit * (1 + AVG_TOLERANCE)))
+        snprintf(why, sizeof why, "the set's ways + 1 blocks averaged %.1f cycles against %.1f "
+                 "for its ways: the walks that judge a line in the set see no miss", all, hit);
+    cw_level t = *lv;              /* the walks' verdicts; lv keeps its figures unless they fit */
+    t.mapping = CW_MAP_NONE;
+    t.why_structure[0] = 0;
+    walk_in_set_ctx walks = {.w = w, .hit = hit};
+    if (!why[0])
+        rc = cw_xor_index(w, &t, set, m, line, NULL, 0, walk_in_set, &walks, err);
+    if (!rc && !why[0] && t.mapping == CW_MAP_NONE)
+        rc = cw_xor_members(w, &t, set, m, line, cw_xor_top_bit(w, lv->size_bytes), why,
+                            sizeof why, err);
+    if (rc)
+        return rc;
+    if (t.mapping == CW_MAP_XOR && (1ull << t.nxor) == lv->sets) {
+        lv->mapping = CW_MAP_XOR;
+        lv->nxor = t.nxor;
+        memcpy(lv->xor_masks, t.xor_masks, t.nxor * sizeof *t.xor_masks);
+        snprintf(lv->mapping_method_buf, sizeof lv->mapping_method_buf, "%s; the set is the one "
+                 "that overflowed past capacity in the fine-grained walks", t.mapping_method);
+    } else if (t.mapping == CW_MAP_BITS && (1ull << t.nindex) == lv->sets) {
+        lv->mapping = CW_MAP_BITS;
+        lv->nindex = t.nindex;
+        memcpy(lv->index_bits, t.index_bits, t.nindex * sizeof *t.index_bits);
+        snprintf(lv->mapping_method_buf, sizeof lv->mapping_method_buf, "%s",
+                 t.mapping_method);
+    } else {
+        snprintf(lv->mapping_method_buf, sizeof lv->mapping_method_buf, "set-index bits are not "
+                 "a plain bit selection; XOR masks not determined: %.300s",
+                 why[0] ? why : t.why_structure[0] ? t.why_structure + (t.why_structure[0] == ';'
+                                                                        ? 2 : 0)
+                                                    : "the masks made another set count");
+    }
+    lv->mapping_method = lv->mapping_method_buf;
+    return 0;
+}

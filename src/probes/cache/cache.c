@@ -76,7 +76,8 @@ static void record_failed_level(gs_probe_ctx *ctx, const target_def *t, unsigned
 {
     gs_probe_out *p = lv ? cw_record_level(ctx, t, depth, lv) : cw_level_record(ctx, t, depth);
     if (!lv)
-        gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "the study failed: %s", err->msg);
+        gs_figure_nd(p, cw_size_name(t), "B", "footprint sweep", "the study failed: %s",
+                     err->msg);
     gs_probe_status(p, "failed", err->msg);
 }
 

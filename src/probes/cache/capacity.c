@@ -349,8 +349,48 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
     return 0;
 }
 
+/* Whether the first level's line is shorter than the sweep's stride s. A walk at stride s over
+ * footprint F holds F / s lines when the line L <= s, so a sweep at s reads C x s / L where
+ * L < s (a 64-B line at a 128-B stride: twice the capacity). A random walk at stride s / 2 over
+ * 3/4 of the level's end then holds 3/4 of its lines where L >= s (both halves of a slot share a
+ * line) and 3/2 of them where L <= s / 2 (each element a line of its own): it fits (average
+ * below the midpoint of the level's and the next latency, as in cw_avg_line) exactly when the
+ * line is at least the stride. */
+static int line_below_stride(cw_walker *w, const cw_avg_level *a, uint64_t stride_bytes,
+                             int carveout, bool *below, gs_error *err)
+{
+    uint64_t half = stride_bytes / 2, f = a->size_bytes / 4 * 3 / half * half;
+    double avg;
+    *below = false;
+    if (f < 16 * half || !(a->next_cycles > a->hit_cycles))
+        return 0;
+    int rc = cw_avg_walk(w, f, half, carveout, &avg, err);
+    *below = !rc && avg >= (a->hit_cycles + a->next_cycles) / 2;
+    return rc;
+}
+
 int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
                   int carveout, int defer_level, cw_avg_sweep *out, gs_error *err)
+{
+    for (;;) {
+        int rc = cw_avg_sweep_at(w, lo_bytes, hi_bytes, stride_bytes, carveout, defer_level, out,
+                                 err);
+        bool below = false;
+        if (!rc && out->count && stride_bytes > CW_MIN_LINE)
+            rc = line_below_stride(w, &out->levels[0], stride_bytes, carveout, &below, err);
+        /* on the L2 path a sweep with no end may have walked a short line at a long stride, which
+         * puts the end at C x stride / line, past the range (a 32-B line at 128 B: 4 x C) */
+        if (!rc && !out->count && w->path == GS_PATH_CG && stride_bytes > CW_MIN_LINE)
+            below = true;
+        if (rc || !below)
+            return rc;
+        stride_bytes /= 2;                     /* the line is shorter: sweep again at half */
+        out->line_at_most = stride_bytes;
+    }
+}
+
+int cw_avg_sweep_at(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
+                    int carveout, int defer_level, cw_avg_sweep *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
     out->stride_bytes = stride_bytes;

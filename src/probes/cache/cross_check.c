@@ -48,9 +48,8 @@ static const cw_avg_level *avg_level_of(const target_def *t, const cw_avg_sweep 
     return t->path == GS_PATH_CG ? &sw->levels[sw->count - 1] : &sw->levels[0];
 }
 
-/* The average sweep's element spacing: the line the fine-grained walk found; else 128 B, the
- * largest line of the GPUs and models this tool knows (a larger line would read as capacity x
- * line / 128 B: docs/methods.md, "cache"). */
+/* The average sweep's first element spacing: the line the fine-grained walk found; else 128 B
+ * (a longer line reads the same bytes; cw_avg_levels halves a stride longer than the line). */
 static uint64_t avg_stride(const cw_level *lv)
 {
     return lv->line_bytes && !lv->tlb ? lv->line_bytes : 128;

@@ -270,6 +270,7 @@ int cw_infer_policy(cw_walker *w, cw_level *lv, const uint64_t *group, size_t m,
 #define AVG_TIMED 32768ull          /* accesses timed after the warm passes, at most */
 #define AVG_TOLERANCE 0.1           /* plateau tolerance, relative */
 #define AVG_ELEM 8u                 /* 8-byte elements: the load's result is the next address */
+#define CW_MIN_LINE 32u             /* the shortest line or sector the memory system moves */
 
 /* Average cycles per access of one average-mode chase holding the walker's shared memory, under
  * the given carve-out (-1 = the walker's). */
@@ -298,6 +299,8 @@ typedef struct cw_avg_sweep {
     double beyond_halfrange;   /* half the range of its points' latencies (cycles) */
     unsigned chases;
     uint64_t stride_bytes;     /* element spacing of the walks */
+    uint64_t line_at_most;     /* nonzero: the first level's line proved shorter than the
+                                  stride asked for, and the sweep ran again at this one */
     double x[64], y[64];       /* the sampled footprints (B) and their averages (cycles) */
     size_t points;
     char why[160];             /* set when count is 0 */
@@ -324,9 +327,16 @@ int cw_avg_repeat_end(cw_walker *w, cw_avg_sweep *sw, size_t i, int carveout, gs
  * each plateau but the last. stride_bytes should be the line: below it a random order re-uses
  * lines and blurs the plateau's end; above it a set index that skips the bits just above the line
  * sees only some sets (capacity x stride / line). Level defer_level (-1: none) is left at the
- * sweep's bracket, unbisected, for a caller that bisects it anew (cw_avg_repeat_end). */
+ * sweep's bracket, unbisected, for a caller that bisects it anew (cw_avg_repeat_end). Where the
+ * first level's line proves shorter than the stride (a walk at half the stride over 3/4 of its
+ * end overflows), the sweep runs again at half the stride, down to CW_MIN_LINE, so that its
+ * ends count bytes whatever the line (out->line_at_most, out->stride_bytes say so). */
 int cw_avg_levels(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
                   int carveout, int defer_level, cw_avg_sweep *out, gs_error *err);
+
+/* One sweep of cw_avg_levels at stride_bytes as given, whatever the first level's line. */
+int cw_avg_sweep_at(cw_walker *w, uint64_t lo_bytes, uint64_t hi_bytes, uint64_t stride_bytes,
+                    int carveout, int defer_level, cw_avg_sweep *out, gs_error *err);
 
 /* Where a level that an earlier sweep at the same stride found (was) ends under carveout, against
  * where it ended: two walks, at was->size_bytes - tol_bytes and at the larger of
@@ -536,6 +546,15 @@ static inline void cw_bands_add(cw_bands *b, bool yes, double v)
 int cw_xor_members(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, uint64_t line,
                    unsigned top, char *why, size_t why_size, gs_error *err);
 
+/* XOR masks for a hashed set index that the fine-grained walks found (sets and equal ways from
+ * blocks added past capacity, lv->mapping CW_MAP_HASHED): set[0..m) are the ways + 1 blocks of
+ * the set that overflowed; average-mode walks of set[1..m) with a line x judge x in the set (hit
+ * reference: the walk of set[1..m) alone), and the masks come from one- and two-bit moves
+ * (cw_xor_index) or from many lines of the set (cw_xor_members), each checked on held-out
+ * lines. Accepted when they make lv->sets sets (mapping CW_MAP_XOR, or CW_MAP_BITS for single
+ * bits); else the mapping stays "hashed" and mapping_method says why. */
+int cw_hashed_masks(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m, gs_error *err);
+
 /* ---- the probe's steps for one target (cache.c calls them in order) -------------------------- */
 
 /* Records (cache/record.c): a record for level depth of target t with the parameters every level
@@ -545,6 +564,11 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
                               const cw_level *lv);
 void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                        const char *why);
+/* The name of a level's capacity figure: usable_size_bytes for the L2 path (what a random walk
+ * keeps, beside the driver's nominal capacity), size_bytes for every other level. */
+const char *cw_size_name(const target_def *t);
+/* The L2's nominal capacity, nominal_size_bytes: the driver's figure (method "driver"). */
+void cw_add_nominal_size(gs_probe_ctx *ctx, gs_probe_out *p);
 
 /* Trace budget (cache/trace_budget.c): the shared memory and carve-out preference every chase of
  * an L1-like target holds (*pinned false, with why, when none leaves the L1 as it is), from sw0,

@@ -45,6 +45,8 @@ static int infer_structure(cw_walker *w, cw_level *lv, unsigned depth, gs_error 
         else {
             m = 0;
             rc = cw_overflow_sets(w, lv, group, &m, err);
+            if (!rc)
+                rc = cw_hashed_masks(w, lv, group, m, err);
         }
     }
     if (!rc && lv->nsets > 0)

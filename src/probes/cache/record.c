@@ -134,7 +134,8 @@ static void add_geometry_figures(gs_probe_out *p, const cw_level *lv)
         gs_figure_list(p, "set_index_xor_masks", masks, lv->nxor, "", 1, lv->mapping_method);
     } else if (lv->mapping == CW_MAP_HASHED) {
         gs_figure_text(p, "mapping", "hashed", 1,
-                       "set-index bits are not a plain bit selection");
+                       lv->mapping_method ? lv->mapping_method
+                                          : "set-index bits are not a plain bit selection");
     } else {
         gs_figure_nd(p, "mapping", "", "set-index bit tests", "%s", lv->why_structure);
     }
@@ -192,6 +193,23 @@ gs_probe_out *cw_level_record(gs_probe_ctx *ctx, const target_def *t, unsigned d
     return p;
 }
 
+const char *cw_size_name(const target_def *t)
+{
+    return t->path == GS_PATH_CG && !t->tlb ? "usable_size_bytes" : "size_bytes";
+}
+
+void cw_add_nominal_size(gs_probe_ctx *ctx, gs_probe_out *p)
+{
+    static const char m[] = "driver: the L2 size in the backend's device information "
+                            "(cudaDevAttrL2CacheSize; a model's device.l2_bytes), the nominal "
+                            "capacity, beside the usable one a random walk keeps";
+    uint64_t l2 = ctx->info ? ctx->info->l2_bytes : 0;
+    if (l2)
+        gs_figure(p, "nominal_size_bytes", (double)l2, "B", 0, 1, m);
+    else
+        gs_figure_nd(p, "nominal_size_bytes", "B", m, "the backend reports no L2 size");
+}
+
 gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                               const cw_level *lv)
 {
@@ -206,10 +224,20 @@ gs_probe_out *cw_record_level(gs_probe_ctx *ctx, const target_def *t, unsigned d
     const char *size_m = lv->size_method ? lv->size_method
                                          : "largest footprint whose steady-state trace has no "
                                            "repeating miss (section 3.2 (1))";
+    const char *size_name = cw_size_name(t);
+    char usable_m[1024];
+    if (t->path == GS_PATH_CG && !t->tlb) {
+        snprintf(usable_m, sizeof usable_m, "usable capacity, what a random walk keeps (hashed "
+                 "sets filling unevenly, copies of far lines in the near part and the policy "
+                 "leave it under the nominal capacity, nominal_size_bytes): %s", size_m);
+        size_m = usable_m;
+    }
     if (lv->size_nd_why[0])
-        gs_figure_nd(p, "size_bytes", "B", size_m, "%s", lv->size_nd_why);
+        gs_figure_nd(p, size_name, "B", size_m, "%s", lv->size_nd_why);
     else
-        gs_figure(p, "size_bytes", (double)lv->size_bytes, "B", lv->size_ci95_bytes, 1, size_m);
+        gs_figure(p, size_name, (double)lv->size_bytes, "B", lv->size_ci95_bytes, 1, size_m);
+    if (t->path == GS_PATH_CG && !t->tlb)
+        cw_add_nominal_size(ctx, p);
     if (lv->tlb && lv->page_bytes)
         cw_page_nd(p, lv->page_bytes);
     add_geometry_figures(p, lv);
@@ -222,7 +250,9 @@ void cw_record_missing(gs_probe_ctx *ctx, const target_def *t, unsigned depth,
                        const char *why)
 {
     gs_probe_out *p = cw_level_record(ctx, t, depth);
-    gs_figure_nd(p, "size_bytes", "B", "footprint sweep", "%s", why);
+    gs_figure_nd(p, cw_size_name(t), "B", "footprint sweep", "%s", why);
+    if (t->path == GS_PATH_CG && !t->tlb)
+        cw_add_nominal_size(ctx, p);
     gs_probe_status(p, "ok", NULL);
 }
 

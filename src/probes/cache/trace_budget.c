@@ -14,18 +14,19 @@ static const int carveouts[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 40
                                 80, 90, 100};
 
 /* The average-mode L1 holding b bytes of shared memory under the walker's preference, against
- * l0 (the L1 with none held): *cmp 0 the same end within two of l0's bisection brackets (a
- * random policy over a hashed index moves the end that much from one random walk to the next),
- * -1 smaller, 1 larger (cw_avg_compare_end: two walks where a sweep and its bisection took some
- * thirty). */
+ * sw0's first level l0 (the L1 with none held, walked at sw0's stride): *cmp 0 the same end
+ * within two of l0's bisection brackets (a random policy over a hashed index moves the end that
+ * much from one random walk to the next), -1 smaller, 1 larger (cw_avg_compare_end: two walks
+ * where a sweep and its bisection took some thirty). */
 static int l1_holding(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint64_t b,
-                      const cw_avg_level *l0, int *cmp, gs_error *err)
+                      const cw_avg_sweep *sw0, int *cmp, gs_error *err)
 {
+    const cw_avg_level *l0 = &sw0->levels[0];
     gs_progress(ctx, "cache: %s, L1 size holding %llu B of shared memory, carve-out %d%s",
                 t->name, (unsigned long long)b, w->carveout, w->carveout < 0 ? " (default)" : "%");
     int rc = cw_walker_set_smem(w, b, err);
     if (!rc)
-        rc = cw_avg_compare_end(w, l0, 128, -1, 2 * l0->resolution_bytes, cmp, err);
+        rc = cw_avg_compare_end(w, l0, sw0->stride_bytes, -1, 2 * l0->resolution_bytes, cmp, err);
     if (!rc && *cmp == -2)
         rc = gs_fail(err, GS_ERR_PROBE, "cache: the L1 sweep left no bracket to compare with");
     return rc;
@@ -35,7 +36,7 @@ static int l1_holding(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uint
  * driver's default (-1) if it does, else bisected over 0..100 % (holding shared memory, a larger
  * preference never gives a larger L1). *found false when none does; tried lists what each gave. */
 static int find_pin_pref(gs_probe_ctx *ctx, cw_walker *w, const target_def *t,
-                         const cw_avg_level *l0, bool *found, char *tried, size_t tried_len,
+                         const cw_avg_sweep *sw0, bool *found, char *tried, size_t tried_len,
                          gs_error *err)
 {
     size_t used = 0;
@@ -45,7 +46,7 @@ static int find_pin_pref(gs_probe_ctx *ctx, cw_walker *w, const target_def *t,
 #define GS_TRY(pref)                                                                           \
     do {                                                                                       \
         w->carveout = (pref);                                                                  \
-        if ((rc = l1_holding(ctx, w, t, CW_TRACE_SMEM_MIN, l0, &cmp, err)))                    \
+        if ((rc = l1_holding(ctx, w, t, CW_TRACE_SMEM_MIN, sw0, &cmp, err)))                    \
             return rc;                                                                         \
         if (cmp == 0)                                                                          \
             return *found = true, 0;                                                           \
@@ -93,7 +94,7 @@ int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
     char tried[320];
     bool found;
     int cmp;
-    if ((rc = find_pin_pref(ctx, w, t, l0, &found, tried, sizeof tried, err)) != 0)
+    if ((rc = find_pin_pref(ctx, w, t, sw0, &found, tried, sizeof tried, err)) != 0)
         return rc;
     if (!found) {
         *pinned = false;
@@ -106,7 +107,7 @@ int cw_pick_trace_smem(gs_probe_ctx *ctx, cw_walker *w, const target_def *t, uin
         return cw_walker_set_smem(w, budget, err);
     }
     for (uint64_t b = budget; b > CW_TRACE_SMEM_MIN && !rc; b /= 2) {
-        rc = l1_holding(ctx, w, t, b, l0, &cmp, err);
+        rc = l1_holding(ctx, w, t, b, sw0, &cmp, err);
         if (!rc && cmp == 0)
             return 0;
     }

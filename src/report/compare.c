@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/escape.h"
 
 typedef struct row {
     char *label;                  /* probe[:level].figure, in full */
@@ -65,7 +66,7 @@ static void value_text(char *buf, size_t len, const json_t *figure)
     else if (json_is_number(v))
         snprintf(buf, len, "%.6g", json_number_value(v));
     else if (json_is_string(v))
-        snprintf(buf, len, "%s", json_string_value(v));
+        snprintf(buf, len, "%s", gs_esc(json_string_value(v)));
     else if (json_is_array(v)) {
         char *text = json_dumps(v, JSON_COMPACT);
         snprintf(buf, len, "%s", text ? text : "[...]");
@@ -217,7 +218,7 @@ static void print_rows(FILE *out, const rows *r)
     fprintf(out, "%-*s %16s %16s %9s\n", width, "figure", "A", "B", "B/A-1");
     for (size_t i = 0; i < r->count; i++) {
         const row *w = &r->items[i];
-        fprintf(out, "%-*s %16s %16s %9s%s\n", width, w->label, w->a, w->b, w->rel,
+        fprintf(out, "%-*s %16s %16s %9s%s\n", width, gs_esc(w->label), w->a, w->b, w->rel,
                 w->mark == '*' ? "  *" : w->mark == '!' ? "  !" : "");
     }
 }
@@ -257,9 +258,9 @@ int gs_report_compare(FILE *out, const json_t *a, const json_t *b, double tolera
                        tolerance_percent);
     const char *na = json_string_value(json_object_get(json_object_get(a, "device"), "name"));
     const char *nb = json_string_value(json_object_get(json_object_get(b, "device"), "name"));
-    fprintf(out, "A: %s (%s)\nB: %s (%s)\n\n", na ? na : "?",
-            json_string_value(json_object_get(a, "time_utc")), nb ? nb : "?",
-            json_string_value(json_object_get(b, "time_utc")));
+    fprintf(out, "A: %s (%s)\nB: %s (%s)\n\n", na ? gs_esc(na) : "?",
+            gs_esc(json_string_value(json_object_get(a, "time_utc"))), nb ? gs_esc(nb) : "?",
+            gs_esc(json_string_value(json_object_get(b, "time_utc"))));
     rows r = {0};
     int rc = collect(&r, a, b, tolerance_percent, counts);
     if (!rc)

@@ -7,11 +7,12 @@
 
 #include "report/fleet.h"
 #include "report/report.h"
+#include "util/escape.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
     const char *s = json_string_value(json_object_get(obj, key));
-    return s && *s ? s : fallback;
+    return s && *s ? gs_esc(s) : fallback;   /* document text: the text rule of escape.h */
 }
 
 int gs_fleet_format_parse(const char *name, gs_fleet_format *out)
@@ -97,6 +98,7 @@ static void text_group(FILE *out, const json_t *g)
         format_value(json_number_value(json_object_get(f, "max")), unit, hi, sizeof hi);
         size_t k = count_of(f, "outliers");
         const char *note = json_string_value(json_object_get(f, "not_judged"));
+        note = note ? gs_esc(note) : NULL;
         fprintf(out, "%-40.40s %16s %14s %16s %16s  %s%s\n", str_or(f, "figure", "?"), med, spread,
                 lo, hi, k ? "OUTLIER" : note ? "not judged: " : "", k || !note ? "" : note);
     }
@@ -149,7 +151,7 @@ static void text(FILE *out, const json_t *a)
 /* ---- markdown ---------------------------------------------------------------------------------- */
 static void md_text(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
+    for (s = gs_esc(s); *s; s++) {
         if (strchr("|\\*_`<>[]#", *s))
             fputc('\\', out);
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);

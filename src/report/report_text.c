@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "util/opts.h"
+#include "util/escape.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
     const char *s = json_string_value(json_object_get(obj, key));
-    return s && *s ? s : fallback;
+    return s && *s ? gs_esc(s) : fallback;   /* document text: the text rule of escape.h */
 }
 
 static void format_number(double v, const char *unit, char *buf, size_t len)
@@ -33,7 +34,7 @@ void gs_report_format_value(const json_t *f, char *buf, size_t len)
     if (json_is_null(v) || !v) {
         snprintf(buf, len, "not determined: %s", str_or(f, "reason", "no reason given"));
     } else if (json_is_string(v)) {
-        snprintf(buf, len, "%s", json_string_value(v));
+        snprintf(buf, len, "%s", gs_esc(json_string_value(v)));
     } else if (json_is_array(v) && json_array_size(v) == 0) {
         snprintf(buf, len, "none");
     } else if (json_is_array(v)) {
@@ -91,7 +92,7 @@ void gs_report_format_figure(const json_t *f, char *buf, size_t len)
 void gs_report_probe(FILE *out, const json_t *p)
 {
     const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
-    fprintf(out, "\n== %s%s%s%s ==", str_or(p, "name", "?"), level ? " (" : "", level ? level : "",
+    fprintf(out, "\n== %s%s%s%s ==", str_or(p, "name", "?"), level ? " (" : "", gs_esc(level),
             level ? ")" : "");
     fprintf(out, "  [%s", str_or(p, "status", "?"));
     double el = json_number_value(json_object_get(p, "elapsed_s"));
@@ -103,7 +104,7 @@ void gs_report_probe(FILE *out, const json_t *p)
     fprintf(out, "]\n");
     const char *msg = json_string_value(json_object_get(p, "message"));
     if (msg)
-        fprintf(out, "  %s\n", msg);
+        fprintf(out, "  %s\n", gs_esc(msg));
     if (strcmp(str_or(p, "name", ""), "atomics") == 0)
         gs_report_atomics_table(out, p);
     if (strcmp(str_or(p, "name", ""), "tensor") == 0)
@@ -115,12 +116,12 @@ void gs_report_probe(FILE *out, const json_t *p)
     json_object_foreach(json_object_get(p, "figures"), name, f) {
         char buf[600];
         gs_report_format_figure(f, buf, sizeof buf);
-        fprintf(out, "  %-28s %s\n", name, buf);
+        fprintf(out, "  %-28s %s\n", gs_esc(name), buf);
     }
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(p, "warnings"), i, w)
-        fprintf(out, "  warning: %s\n", json_string_value(w));
+        fprintf(out, "  warning: %s\n", gs_esc(json_string_value(w)));
 }
 
 /* One line of a state reading: "61 C, 85.3 W of 700 W, SM 1980 MHz, memory 2619 MHz, ...". */
@@ -148,7 +149,7 @@ static void print_reading(FILE *out, const char *when, const json_t *r)
     if (json_array_size(reasons)) {
         fprintf(out, "%sclock reasons:", sep);
         json_array_foreach(reasons, i, e)
-            fprintf(out, " %s", json_string_value(e));
+            fprintf(out, " %s", gs_esc(json_string_value(e)));
         sep = ", ";
     }
     json_int_t others = json_integer_value(json_object_get(r, "other_compute_processes"));

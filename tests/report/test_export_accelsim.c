@@ -112,9 +112,18 @@ static void caches(void **state)
     char *t = export_text(0);
     has_line(t, "-gpgpu_cache:dl1 S:64:128:4,L:T:m:L:L,A:512:64,16:0,32");
     has_text(t, "# -gpgpu_tex_cache:l1 not expressible: a hashed set index");
+    /* each followed by the nearest line GPGPU-Sim can express, saying what differs */
+    has_text(t, "set index L for hashed");
+    has_line(t, "-gpgpu_tex_cache:l1 N:64:128:4,L:R:m:N:L,T:512:8,128:2");
     has_text(t, "# -gpgpu_const_cache:l1 not expressible: replacement policy plru");
+    has_text(t, "L (LRU) for the replacement plru");
+    has_line(t, "-gpgpu_const_cache:l1 N:8:64:4,L:R:f:N:L,S:2:64,4");
     has_text(t, "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition");
     has_text(t, "# measured over the whole device: 4096 sets x 16 ways x 128 B");
+    /* per the reference's 80 sub-partitions: 4096 sets do not split, 8 MiB in 256 sets x 3 ways */
+    has_text(t, "the reference's 80 sub-partitions (give --l2-sub-partitions N)");
+    has_text(t, "256 sets per sub-partition (the reference's) x 3 ways, 7864320 B in all");
+    has_line(t, "-gpgpu_cache:dl2 S:256:128:3,L:B:m:L:X,A:384:4,32:0,32");
     free(t);
     t = export_text(64);
     has_line(t, "-gpgpu_cache:dl2 S:64:128:16,L:B:m:L:X,A:384:4,32:0,32");
@@ -161,8 +170,11 @@ static void pipeline_lines(void **state)
     (void)state;
     char *t = export_text(0);
     /* ADD = iadd (5.4 -> 5, 0.25 x 4 = 1), MUL and MAD = imul (absent: the reference's) */
-    has_line(t, "-ptx_opcode_latency_int 5,4,4,4,21");
-    has_line(t, "-ptx_opcode_initiation_int 1,2,2,2,2");
+    /* six values: ADD,MAX,MUL,MAD,DIV and SHFL (GPGPU-Sim's default 32, 4: not measured) */
+    has_line(t, "-ptx_opcode_latency_int 5,4,4,4,21,32");
+    has_line(t, "-ptx_opcode_initiation_int 1,2,2,2,2,4");
+    has_text(t, "# ADD,MAX,MUL,MAD,DIV,SHFL: measured ADD=iadd;");
+    has_line(t, "-ptx_opcode_latency_fp 4,4,4,4,39");   /* five for fp and dp */
     has_line(t, "-ptx_opcode_initiation_fp 2,2,2,1,4");   /* MAD = ffma: lambda 0.25 x 4 = 1 */
     has_line(t, "-ptx_opcode_latency_dp 8,8,8,8,330");
     has_line(t, "-ptx_opcode_latency_sfu 23");

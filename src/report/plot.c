@@ -71,6 +71,31 @@ static int write_data(const char *path, const json_t *s, double *lo, double *hi,
     return gs_outfile_commit(&out, err);
 }
 
+void gs_plot_script(FILE *f, const char *base, const json_t *s, double lo, double hi)
+{
+    char file[300];
+    fprintf(f, "set terminal png size 900,560\nset output ");
+    snprintf(file, sizeof file, "%s.png", base);
+    gs_gnuplot_quote(f, file);
+    /* The title says what is plotted, from the series' own labels; the file's name follows. */
+    char title[600];
+    const char *yl = json_string_value(json_object_get(s, "y_label"));
+    const char *xl = json_string_value(json_object_get(s, "x_label"));
+    snprintf(title, sizeof title, "%s against %s (%s)", yl ? yl : "y", xl ? xl : "x", base);
+    fprintf(f, "\nset title ");
+    gs_gnuplot_quote(f, title);
+    fprintf(f, " noenhanced\nset xlabel ");
+    quote_axis(f, s, "x_label", "x_unit");
+    fprintf(f, " noenhanced\nset ylabel ");
+    quote_axis(f, s, "y_label", "y_unit");
+    /* A log x axis where x spans more than two decades and is positive (size sweeps). */
+    fprintf(f, " noenhanced\nset grid\n%splot ", lo > 0 && hi / lo > 100 ?
+            "set logscale x 2\n" : "");
+    snprintf(file, sizeof file, "%s.dat", base);
+    gs_gnuplot_quote(f, file);
+    fprintf(f, " using 1:2 with linespoints pt 7 ps 0.6 notitle\n");
+}
+
 static int write_script(const char *path, const char *base, const json_t *s, double lo, double hi,
                         gs_error *err)
 {
@@ -78,27 +103,7 @@ static int write_script(const char *path, const char *base, const json_t *s, dou
     int rc = gs_outfile_open(&out, path, err);
     if (rc)
         return rc;
-    char file[300];
-    fprintf(out.f, "set terminal png size 900,560\nset output ");
-    snprintf(file, sizeof file, "%s.png", base);
-    gs_gnuplot_quote(out.f, file);
-    /* The title says what is plotted, from the series' own labels; the file's name follows. */
-    char title[600];
-    const char *yl = json_string_value(json_object_get(s, "y_label"));
-    const char *xl = json_string_value(json_object_get(s, "x_label"));
-    snprintf(title, sizeof title, "%s against %s (%s)", yl ? yl : "y", xl ? xl : "x", base);
-    fprintf(out.f, "\nset title ");
-    gs_gnuplot_quote(out.f, title);
-    fprintf(out.f, " noenhanced\nset xlabel ");
-    quote_axis(out.f, s, "x_label", "x_unit");
-    fprintf(out.f, " noenhanced\nset ylabel ");
-    quote_axis(out.f, s, "y_label", "y_unit");
-    /* A log x axis where x spans more than two decades and is positive (size sweeps). */
-    fprintf(out.f, " noenhanced\nset grid\n%splot ", lo > 0 && hi / lo > 100 ?
-            "set logscale x 2\n" : "");
-    snprintf(file, sizeof file, "%s.dat", base);
-    gs_gnuplot_quote(out.f, file);
-    fprintf(out.f, " using 1:2 with linespoints pt 7 ps 0.6 notitle\n");
+    gs_plot_script(out.f, base, s, lo, hi);
     return gs_outfile_commit(&out, err);
 }
 

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "report/fleet.h"
+#include "util/escape.h"
 
 static const char *format_arg;    /* --format */
 static double threshold_z = 3.5;  /* --threshold */
@@ -152,7 +153,8 @@ int gs_cmd_fleet(int argc, char **argv)
     gs_fleet_print(stdout, analysis, fmt);
     for (size_t i = 0; i < list.count; i++)
         if (list.in[i].why)
-            fprintf(stderr, "gpusonar: fleet: %s: %s\n", list.in[i].path, list.in[i].why);
+            fprintf(stderr, "gpusonar: fleet: %s: %s\n", gs_esc(list.in[i].path),
+                    gs_esc(list.in[i].why));
     int status = gs_fleet_has_trouble(analysis) ? GS_EXIT_USAGE
                  : gs_fleet_outlier_count(analysis) ? GS_EXIT_FAILED
                                                     : GS_EXIT_OK;

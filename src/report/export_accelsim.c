@@ -80,7 +80,17 @@ static bool number(const json_t *rec, const char *key, const char *name, double 
     return false;
 }
 
-static bool pow2(double n) { return n >= 1 && n == floor(n) && !((unsigned long long)n & ((unsigned long long)n - 1)); }
+/* Whether v fits a field GPGPU-Sim reads with %u: a whole number from 1 to 2^32 - 1. */
+static bool config_count(double v)
+{
+    return v >= 1 && v <= 4294967295.0 && v == floor(v);
+}
+
+static bool pow2(double n)
+{
+    return n >= 1 && n <= 9223372036854775808.0 && n == floor(n) &&
+           !((unsigned long long)n & ((unsigned long long)n - 1));
+}
 
 /* ---- caches -------------------------------------------------------------------------------------- */
 
@@ -191,6 +201,10 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
     if (!number(rec, key, "size_bytes", &c->size, why, len) ||
         !number(rec, key, "line_bytes", &c->line, why, len))
         return CACHE_UNDETERMINED;
+    if (!config_count(c->line) || !pow2(c->line)) {
+        snprintf(why, len, "%g-B lines; GPGPU-Sim's line is a power of two bytes", c->line);
+        return CACHE_INEXPRESSIBLE;
+    }
     if (json_is_array(value_of(rec, "ways_per_set"))) {
         snprintf(why, len, "sets of unequal ways; GPGPU-Sim's sets are equal");
         return CACHE_INEXPRESSIBLE;
@@ -198,6 +212,10 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
     if (!number(rec, key, "sets", &c->sets, why, len) ||
         !number(rec, key, "ways", &c->ways, why, len))
         return CACHE_UNDETERMINED;
+    if (!config_count(c->ways)) {
+        snprintf(why, len, "%g ways; GPGPU-Sim reads a whole number from 1 to 2^32-1", c->ways);
+        return CACHE_INEXPRESSIBLE;
+    }
     char type_why[512] = "";
     cache_outcome type = type_letter(rec, key, c, type_why, sizeof type_why);
     if ((o = replacement_letter(rec, key, c, why, len)))
@@ -206,7 +224,7 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
         snprintf(why, len, "%g sets do not split evenly over %u sub-partitions", c->sets, divide);
         return CACHE_INEXPRESSIBLE;
     }
-    if (!pow2(c->sets / divide)) {
+    if (!pow2(c->sets / divide) || !config_count(c->sets / divide)) {
         snprintf(why, len, "%g sets%s; GPGPU-Sim's set index functions take the index modulo a "
                  "power of two", c->sets / divide, divide > 1 ? " per sub-partition" : "");
         return CACHE_INEXPRESSIBLE;
@@ -253,14 +271,15 @@ static bool nearest_cache(const json_t *rec, const cache_spec *s, unsigned divid
     char why[512];
     cache_fields m = {0};
     if (!number(rec, s->record, "size_bytes", &m.size, why, sizeof why) ||
-        !number(rec, s->record, "line_bytes", &m.line, why, sizeof why) || m.line < 1 ||
-        m.size < m.line)
+        !number(rec, s->record, "line_bytes", &m.line, why, sizeof why) ||
+        !config_count(m.line) || !pow2(m.line) || !(m.size >= m.line))
         return false;
     *c = m;
     note[0] = '\0';
     bool geometry = number(rec, s->record, "sets", &m.sets, why, sizeof why) &&
-                    number(rec, s->record, "ways", &m.ways, why, sizeof why) && m.ways >= 1 &&
-                    m.ways == floor(m.ways) && fmod(m.sets, divide) == 0 && pow2(m.sets / divide);
+                    number(rec, s->record, "ways", &m.ways, why, sizeof why) &&
+                    config_count(m.ways) && fmod(m.sets, divide) == 0 && pow2(m.sets / divide) &&
+                    config_count(m.sets / divide);
     if (geometry) {
         c->sets = m.sets;
         c->ways = m.ways;
@@ -269,7 +288,9 @@ static bool nearest_cache(const json_t *rec, const cache_spec *s, unsigned divid
                      m.ways, m.line, m.sets * m.ways * m.line);
     } else {
         c->sets = (double)s->reference_sets * divide;
-        c->ways = fmax(1, round(m.size / m.line / c->sets));
+        c->ways = round(m.size / m.line / c->sets);
+        if (!config_count(c->ways))
+            return false;   /* no whole number of ways comes near the capacity */
         note_add(note, len, "%u sets%s (the reference's) x %g ways, %.0f B in all",
                  s->reference_sets, divide > 1 ? " per sub-partition" : "", c->ways,
                  c->sets * c->ways * m.line);
@@ -304,8 +325,8 @@ static bool nearest_cache(const json_t *rec, const cache_spec *s, unsigned divid
 
 static void write_cache_line(FILE *out, const cache_spec *s, const cache_fields *c, unsigned divide)
 {
-    fprintf(out, "%s %c:%g:%g:%g,%c:%s:%c,%s\n", s->option, c->type, c->sets / divide, c->line,
-            c->ways, c->replacement, s->policies, c->set_index, s->mshr);
+    fprintf(out, "%s %c:%.0f:%.0f:%.0f,%c:%s:%c,%s\n", s->option, c->type, c->sets / divide,
+            c->line, c->ways, c->replacement, s->policies, c->set_index, s->mshr);
 }
 
 /* After the comment of why the exact line cannot be written: the nearest line GPGPU-Sim can
@@ -371,8 +392,9 @@ static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
 
 static void option_or_why(FILE *out, const char *option, bool ok, double v, const char *why)
 {
+    v = round(v);
     if (ok)
-        fprintf(out, "%s %.0f\n", option, fmax(round(v), 0));
+        fprintf(out, "%s %.0f\n", option, v > 0 ? v : 0.0);   /* never "-0" */
     else
         fprintf(out, "# %s not determined: %s\n", option, why);
 }
@@ -419,6 +441,8 @@ static void write_clock_and_device(FILE *out, const json_t *doc)
             "(the driver's), as Accel-Sim's tuner writes them\n");
     if (!number(clock, "clock", "sm_clock_khz", &khz, why, sizeof why))
         fprintf(out, "# -gpgpu_clock_domains not determined: %s\n", why);
+    else if (!(khz >= 1000 && khz <= 1e12))
+        fprintf(out, "# -gpgpu_clock_domains not determined: a core clock of %g kHz\n", khz);
     else if (!json_is_number(mem) || json_number_value(mem) <= 0)
         fprintf(out, "# -gpgpu_clock_domains not determined: the device reports no memory clock "
                 "(core clock measured %.0f MHz)\n", khz / 1000);
@@ -460,8 +484,10 @@ static bool pipe_pair(const json_t *rec, const char *type, long *latency, long *
     const json_t *small = value_of(rec, name);
     if (!json_is_number(big) || !json_is_number(small))
         return false;
-    *latency = lround(fmax(json_number_value(big), 1));
-    *initiation = lround(fmax(json_number_value(small) * REFERENCE_UNITS, 1));
+    /* GPGPU-Sim reads %u: a figure past 10^9 cycles is not a latency, and lround must not see
+     * what a long cannot hold */
+    *latency = lround(fmin(fmax(json_number_value(big), 1), 1e9));
+    *initiation = lround(fmin(fmax(json_number_value(small) * REFERENCE_UNITS, 1), 1e9));
     return true;
 }
 

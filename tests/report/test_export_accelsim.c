@@ -196,6 +196,37 @@ static void refuses_other_documents(void **state)
     json_decref(doc);
 }
 
+/* Every value is a plain whole number GPGPU-Sim reads with %u: a line of 1294649 B is not a
+ * power of two (no line is written, never "1.29465e+06"), a negative latency difference is 0
+ * (never "-0"), an absurd pipeline latency is capped. */
+static void values_are_plain_numbers(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "{\"schema\":\"gpusonar/1\",\"complete\":true,\"time_utc\":\"2026-11-24T00:00:00Z\","
+        "\"device\":{\"name\":\"Fixture GPU\",\"compute_capability\":\"9.0\",\"sm_count\":132},"
+        "\"probes\":["
+        "{\"name\":\"cache\",\"params\":{\"level\":\"l1\"},\"figures\":{"
+        "  \"size_bytes\":{\"value\":50334592},\"line_bytes\":{\"value\":1294649},"
+        "  \"hit_latency_cycles\":{\"value\":40.2}}},"
+        "{\"name\":\"cache\",\"params\":{\"level\":\"l2\"},\"figures\":{"
+        "  \"size_bytes\":{\"value\":50334592},\"line_bytes\":{\"value\":1294649},"
+        "  \"hit_latency_cycles\":{\"value\":40}}},"
+        "{\"name\":\"pipeline\",\"params\":{},\"figures\":{"
+        "  \"iadd_lambda_cycles\":{\"value\":1e300},\"iadd_Lambda_cycles\":{\"value\":1e300}}}"
+        "]}";
+    char *t = export_doc(text, 0);
+    has_text(t, "# -gpgpu_cache:dl1 not expressible: 1.29465e+06-B lines; GPGPU-Sim's line is a "
+                "power of two bytes");
+    has_line(t, "#   reference: -gpgpu_cache:dl2 S:256:128:20,L:B:m:L:X,A:384:4,32:0,32");
+    has_line(t, "-gpgpu_l2_rop_latency 0");
+    has_line(t, "-ptx_opcode_latency_int 1000000000,4,4,4,21,32");
+    for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (*line == '-' && (strstr(line, "e+") < strchr(line, '\n') && strstr(line, "e+")))
+            fail_msg("a value in exponent notation: %.80s", line);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +234,7 @@ int main(void)
         cmocka_unit_test(sector_not_determined),
         cmocka_unit_test(latencies_banks_clock_device),
         cmocka_unit_test(pipeline_lines),
+        cmocka_unit_test(values_are_plain_numbers),
         cmocka_unit_test(refuses_other_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

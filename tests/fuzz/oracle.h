@@ -11,6 +11,7 @@
 #endif
 
 #include <ctype.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,15 +160,16 @@ static __attribute__((unused)) void check_text(const char *format, const char *t
         oracle_fail("a document '|' opened a markdown cell", format, t, (size_t)(p - t));
 }
 
-/* CSV (RFC 4180): every cell either a plain number, empty, or a quoted text cell; a text cell never
- * starts with = + - @ tab or CR unless it is a signed plain number; no raw control characters. */
+/* CSV (RFC 4180), after the writer's header row: every cell empty, a plain finite number, or a
+ * quoted text cell that never starts with = + - @ tab or CR unless it is a signed plain number;
+ * no raw control characters. */
 static __attribute__((unused)) void check_csv(const char *format, const char *t, size_t len)
 {
     check_text(format, t, len, false, false);
-    size_t i = 0;
+    const char *header_end = memchr(t, '\n', len);   /* the writer's own header row */
+    size_t i = header_end ? (size_t)(header_end - t) + 1 : len;
     while (i < len) {
         size_t start = i;
-        char first[2] = {0};
         if (t[i] == '"') {
             size_t j = i + 1;
             char cell[64] = "";
@@ -195,14 +197,13 @@ static __attribute__((unused)) void check_csv(const char *format, const char *t,
             size_t j = i;
             while (j < len && t[j] != ',' && t[j] != '\n')
                 j++;
-            first[0] = t[i];
-            if (j > i && strchr("=+-@", first[0])) {
-                char *end;
+            if (j > i) {                              /* unquoted: a plain number */
                 char num[64];
                 snprintf(num, sizeof num, "%.*s", (int)(j - i < 63 ? j - i : 63), t + i);
-                strtod(num, &end);
-                if (*end)
-                    oracle_fail("an unquoted cell starts with a formula character", format, t, i);
+                char *end;
+                double v = strtod(num, &end);
+                if (*end || !isfinite(v) || gs_csv_is_formula(num))
+                    oracle_fail("an unquoted cell that is not a plain number", format, t, i);
             }
             if (memchr(t + i, '"', j - i))
                 oracle_fail("a quote inside an unquoted cell", format, t, i);

@@ -6,6 +6,7 @@
 #
 # usage: scripts/fuzz_campaign.sh [--runs N] [--max-len B] [--build DIR] [TARGET...]
 #   --runs N     inputs per target (default 1000000)
+#   --seconds S  stop each target after S seconds even if N inputs are not done (default: none)
 #   --max-len B  longest input (default: 8192 for one document, 16384 for compare's two, 32768
 #                for fleet's several: small documents run fastest; the small seeds fit whole)
 #   --build DIR  the clang fuzz build (default build/fuzz; configured and built if missing)
@@ -13,14 +14,15 @@
 #   TARGET       as scripts/fuzz.sh (default: all)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-runs=1000000 max_len="" build="$root/build/fuzz" targets=() no_build=""
+runs=1000000 seconds=0 max_len="" build="$root/build/fuzz" targets=() no_build=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
     --max-len) max_len="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --no-build) no_build=--no-build; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -38,7 +40,7 @@ for t in "${targets[@]}"; do
   len="$max_len"
   [ -n "$len" ] || case "$t" in compare) len=16384 ;; fleet) len=32768 ;; *) len=8192 ;; esac
   line="$(nice -n 19 bash "$root/scripts/fuzz.sh" --build "$build" --no-build --runs "$runs" \
-                 --max-len "$len" "$t" |
+                 --seconds "$seconds" --max-len "$len" "$t" |
           tail -n 1)" || failed=1
   echo "$line ($(( $(date +%s) - start )) s wall)" | tee -a "$summary"
 done

@@ -15,6 +15,14 @@ static const char *str_or(const json_t *obj, const char *key, const char *fallba
     return s && *s ? gs_esc(s) : fallback;   /* document text: the text rule of escape.h */
 }
 
+/* A unit as the document has it: format_value escapes it where it prints it, so a unit held
+ * through a loop never waits on one of gs_esc's reused buffers. */
+static const char *unit_of(const json_t *obj)
+{
+    const char *s = json_string_value(json_object_get(obj, "unit"));
+    return s ? s : "";
+}
+
 int gs_fleet_format_parse(const char *name, gs_fleet_format *out)
 {
     static const char *const names[] = {"text", "markdown", "csv", "json"};
@@ -71,7 +79,7 @@ static void text_outlier(FILE *out, const json_t *o, const char *indent)
 {
     char gpu[200], val[64], med[64], off[96];
     gpu_name(o, gpu, sizeof gpu);
-    const char *unit = str_or(o, "unit", "");
+    const char *unit = unit_of(o);
     format_value(json_number_value(json_object_get(o, "value")), unit, val, sizeof val);
     format_value(json_number_value(json_object_get(o, "median")), unit, med, sizeof med);
     format_offset(o, off, sizeof off);
@@ -90,7 +98,7 @@ static void text_group(FILE *out, const json_t *g)
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(g, "figures"), i, f) {
-        const char *unit = str_or(f, "unit", "");
+        const char *unit = unit_of(f);
         char med[64], spread[64], lo[64], hi[64];
         format_value(json_number_value(json_object_get(f, "median")), unit, med, sizeof med);
         format_value(json_number_value(json_object_get(f, "spread")), unit, spread, sizeof spread);
@@ -168,7 +176,7 @@ static void md_group(FILE *out, const json_t *g)
     size_t i, k;
     json_t *f, *o;
     json_array_foreach(json_object_get(g, "figures"), i, f) {
-        const char *unit = str_or(f, "unit", "");
+        const char *unit = unit_of(f);
         char buf[4][64];
         const char *keys[4] = {"median", "spread", "min", "max"};
         for (int c = 0; c < 4; c++)
@@ -204,7 +212,7 @@ static void md_outliers(FILE *out, const json_t *a)
     fputs("| host | GPU UUID | model | figure | value | median | how far off |\n"
           "|---|---|---|---|---|---|---|\n", out);
     json_array_foreach(json_object_get(a, "outliers"), i, o) {
-        const char *unit = str_or(o, "unit", "");
+        const char *unit = unit_of(o);
         char val[64], med[64], off[96];
         format_value(json_number_value(json_object_get(o, "value")), unit, val, sizeof val);
         format_value(json_number_value(json_object_get(o, "median")), unit, med, sizeof med);

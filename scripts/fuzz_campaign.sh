@@ -4,7 +4,8 @@
 # target (inputs run, and whether anything was found) in <build>/artifacts/campaign.txt. Not a
 # test: ctest runs each target for a few seconds only (tests/fuzz/fuzz_outer.cmake).
 #
-# usage: scripts/fuzz_campaign.sh [--runs N] [--max-len B] [--build DIR] [TARGET...]
+# usage: scripts/fuzz_campaign.sh [--runs N] [--seconds S] [--max-len B] [--build DIR] [--no-build]
+#                                 [TARGET...]
 #   --runs N     inputs per target (default 1000000)
 #   --seconds S  stop each target after S seconds even if N inputs are not done (default: none)
 #   --max-len B  longest input (default: 8192 for one document, 16384 for compare's two, 32768
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
     --max-len) max_len="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --no-build) no_build=--no-build; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done

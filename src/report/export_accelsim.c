@@ -452,7 +452,7 @@ static void write_clock_and_device(FILE *out, const json_t *doc)
     const char *cc = json_string_value(json_object_get(dev, "compute_capability"));
     int major = 0, minor = 0;
     fprintf(out, "\n# device properties as the driver (or the model) reports them\n");
-    if (cc && sscanf(cc, "%d.%d", &major, &minor) == 2)
+    if (cc && sscanf(cc, "%d.%d", &major, &minor) == 2 && major >= 1 && minor >= 0)
         fprintf(out, "-gpgpu_compute_capability_major %d\n-gpgpu_compute_capability_minor %d\n",
                 major, minor);
     static const char *const props[][2] = {

@@ -204,7 +204,7 @@ static void values_are_plain_numbers(void **state)
     (void)state;
     static const char *const text =
         "{\"schema\":\"gpusonar/1\",\"complete\":true,\"time_utc\":\"2026-11-24T00:00:00Z\","
-        "\"device\":{\"name\":\"Fixture GPU\",\"compute_capability\":\"9.0\",\"sm_count\":132},"
+        "\"device\":{\"name\":\"Fixture GPU\",\"compute_capability\":\"-1.0\",\"sm_count\":132},"
         "\"probes\":["
         "{\"name\":\"cache\",\"params\":{\"level\":\"l1\"},\"figures\":{"
         "  \"size_bytes\":{\"value\":50334592},\"line_bytes\":{\"value\":1294649},"
@@ -220,6 +220,7 @@ static void values_are_plain_numbers(void **state)
                 "power of two bytes");
     has_line(t, "#   reference: -gpgpu_cache:dl2 S:256:128:20,L:B:m:L:X,A:384:4,32:0,32");
     has_line(t, "-gpgpu_l2_rop_latency 0");
+    assert_null(strstr(t, "-gpgpu_compute_capability_major -"));
     has_line(t, "-ptx_opcode_latency_int 1000000000,4,4,4,21,32");
     for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
         if (*line == '-' && (strstr(line, "e+") < strchr(line, '\n') && strstr(line, "e+")))

@@ -5,29 +5,31 @@
 # stops that target, leaves the input as <build>/artifacts/<target>-crash-... and makes the script
 # fail. ctest runs it briefly on every build (tests/fuzz/fuzz_outer.cmake).
 #
-# usage: scripts/fuzz.sh [--runs N] [--seconds S] [--build DIR] [--no-build] [TARGET...]
+# usage: scripts/fuzz.sh [--runs N] [--seconds S] [--max-len B] [--build DIR] [--no-build] [TARGET...]
 #   --runs N      inputs per target (default 1000000; -1: no limit, stop at --seconds)
 #   --seconds S   stop each target after S seconds even if N inputs are not done (default: none)
+#   --max-len B   longest input in bytes (default: per target, 4096 to 131072)
 #   --build DIR   the clang fuzz build (default build/fuzz, configured here if missing)
 #   --no-build    do not configure or build; use the fuzzers already in DIR
-#   TARGET        model, document, cli (default: all three)
+#   TARGET        model, document, cli, report, html, export, plot, compare, fleet (default: all)
 # Example: scripts/fuzz.sh --runs 2000000 model     scripts/fuzz.sh --runs -1 --seconds 600
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
-runs=1000000 seconds=0 build="$root/build/fuzz" do_build=1 targets=()
+runs=1000000 seconds=0 build="$root/build/fuzz" do_build=1 targets=() max_len_arg=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
+    --max-len) max_len_arg="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --no-build) do_build=0; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    model|document|cli) targets+=("$1"); shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    model|document|cli|report|html|export|plot|compare|fleet) targets+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(model document cli)
+[ ${#targets[@]} -gt 0 ] || targets=(model document cli report html export plot compare fleet)
 
 if [ "$do_build" = 1 ]; then
   if [ ! -f "$build/CMakeCache.txt" ]; then
@@ -41,7 +43,17 @@ fi
 
 # Longest input per target: a model or a CLI line is short, a result document can be long.
 max_len() {
-  case "$1" in model) echo 16384 ;; document) echo 65536 ;; cli) echo 4096 ;; esac
+  [ -n "$max_len_arg" ] && { echo "$max_len_arg"; return; }
+  case "$1" in model) echo 16384 ;; cli) echo 4096 ;; fleet) echo 131072 ;; *) echo 65536 ;; esac
+}
+
+# The writers' targets share one seed corpus of result documents and the document dictionary;
+# compare and fleet read several documents separated by NUL bytes and have their own seeds.
+corpus_of() {
+  case "$1" in report|html|export|plot) echo report ;; *) echo "$1" ;; esac
+}
+dict_of() {
+  case "$1" in model|cli) echo "$1" ;; *) echo document ;; esac
 }
 
 mkdir -p "$build/artifacts"
@@ -53,10 +65,11 @@ for t in "${targets[@]}"; do
   args=(-runs="$runs" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$t")"
         -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1)
   [ "$seconds" != 0 ] && args+=(-max_total_time="$seconds")
-  [ -f "$root/tests/fuzz/$t.dict" ] && args+=(-dict="$root/tests/fuzz/$t.dict")
+  dict="$root/tests/fuzz/$(dict_of "$t").dict"
+  [ -f "$dict" ] && args+=(-dict="$dict")
   log="$build/artifacts/$t.log"
   rc=0
-  "$fuzzer" "${args[@]}" "$work" "$root/tests/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+  "$fuzzer" "${args[@]}" "$work" "$root/tests/fuzz/corpus/$(corpus_of "$t")" >"$log" 2>&1 || rc=$?
   rm -rf "$work"
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
   secs="$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)"
@@ -65,7 +78,7 @@ for t in "${targets[@]}"; do
     echo "fuzz $t: FAILED (exit $rc) after ${execs:-?} inputs; log $log, input in $build/artifacts/"
     failed=1
   else
-    echo "fuzz $t: ${execs:-?} inputs in ${secs:-?} s, no crash, hang, leak or sanitizer report"
+    echo "fuzz $t: ${execs:-?} inputs in ${secs:-?} s, no crash, hang, leak, sanitizer report or broken oracle"
   fi
 done
 exit "$failed"

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "report/fleet.h"
+#include "util/escape.h"
 
 static const char *format_arg;    /* --format */
 static double threshold_z = 3.5;  /* --threshold */
@@ -157,7 +158,8 @@ int gs_cmd_fleet(int argc, char **argv)
     gs_fleet_print(stdout, analysis, fmt);
     for (size_t i = 0; i < list.count; i++)
         if (list.in[i].why)
-            fprintf(stderr, "gpusonar: fleet: %s: %s\n", list.in[i].path, list.in[i].why);
+            fprintf(stderr, "gpusonar: fleet: %s: %s\n", gs_esc(list.in[i].path),
+                    gs_esc(list.in[i].why));
     size_t few = gs_fleet_not_judged_count(analysis);
     if (few && !allow_few)
         fprintf(stderr, "gpusonar: fleet: %zu GPU model%s not judged: fewer than %d GPUs of it; "

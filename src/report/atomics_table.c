@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/escape.h"
 
 static void cell(const json_t *figs, const char *space, const char *ot, const char *what,
                  char *buf, size_t len)
@@ -46,6 +47,7 @@ void gs_report_atomics_table(FILE *out, const json_t *probe)
     char lines_figure[64], lines_label[16];
     snprintf(lines_figure, sizeof lines_figure, "lines%.*s_ops_per_clock", k, lines ? lines : "1");
     snprintf(lines_label, sizeof lines_label, "g %.*sline", k, lines ? lines : "1");
+    snprintf(lines_label, sizeof lines_label, "%s", gs_esc(lines_label));
     fprintf(out, "  latencies in cycles; global rates in atomics per clock of the GPU (dist, ret: "
             "per SM), shared rates per clock per SM; Gop/s and ci95 below\n  %-9s", "op.type");
     for (int c = 0; c < COLS; c++)
@@ -55,7 +57,7 @@ void gs_report_atomics_table(FILE *out, const json_t *probe)
         char ot[24];
         size_t n = strcspn(s, ",");
         snprintf(ot, sizeof ot, "%.*s", (int)(n < sizeof ot ? n : sizeof ot - 1), s);
-        fprintf(out, "  %-9s", ot);
+        fprintf(out, "  %-9s", gs_esc(ot));
         for (int c = 0; c < COLS; c++) {
             char buf[32];
             cell(figs, cols[c][0], ot, cols[c][1] ? cols[c][1] : lines_figure, buf, sizeof buf);

@@ -27,6 +27,7 @@
 
 #include "report/fleet.h"
 #include "report/report.h"
+#include "util/escape.h"
 
 typedef struct row {
     char *label;                  /* probe[:level].figure, in full */
@@ -198,7 +199,7 @@ static void value_text(char *buf, size_t len, const json_t *figure)
         number_text(buf, len, json_number_value(v),
                     json_number_value(json_object_get(figure, "ci95")), unit);
     else if (json_is_string(v))
-        snprintf(buf, len, "%s", json_string_value(v));
+        snprintf(buf, len, "%s", gs_esc(json_string_value(v)));
     else if (json_is_array(v))
         list_text(buf, len, v, unit);
     else
@@ -450,7 +451,7 @@ static void print_rows(FILE *out, const rows *r)
     fprintf(out, "%-*s  %*s  %*s  %9s\n", wl, "figure", wa, "A", wb, "B", "B/A-1");
     for (size_t i = 0; i < r->count; i++) {
         const row *w = &r->items[i];
-        fprintf(out, "%-*s  %*s  %*s  %9s%s\n", wl, w->label, wa, w->a, wb, w->b, w->rel,
+        fprintf(out, "%-*s  %*s  %*s  %9s%s\n", wl, gs_esc(w->label), wa, w->a, wb, w->b, w->rel,
                 w->mark == '*' ? "  *" : w->mark == '!' ? "  !" : w->mark == '~' ? "  ~" : "");
     }
 }
@@ -514,9 +515,9 @@ int gs_report_compare_with(FILE *out, const json_t *a, const json_t *b,
                        opts->tolerance_percent);
     const char *na = json_string_value(json_object_get(json_object_get(a, "device"), "name"));
     const char *nb = json_string_value(json_object_get(json_object_get(b, "device"), "name"));
-    fprintf(out, "A: %s (%s)\nB: %s (%s)\n\n", na ? na : "?",
-            json_string_value(json_object_get(a, "time_utc")), nb ? nb : "?",
-            json_string_value(json_object_get(b, "time_utc")));
+    fprintf(out, "A: %s (%s)\nB: %s (%s)\n\n", na ? gs_esc(na) : "?",
+            gs_esc(json_string_value(json_object_get(a, "time_utc"))), nb ? gs_esc(nb) : "?",
+            gs_esc(json_string_value(json_object_get(b, "time_utc"))));
     context cx = {a, b, opts->tolerance_percent, cycle_ns(a), cycle_ns(b), counts};
     rows r = {0};
     int rc = collect(&r, &cx, opts->all);

@@ -1,23 +1,33 @@
 /* A GPGPU-Sim / Accel-Sim configuration fragment made from a result document (export_accelsim.h).
- * The reference for every option's format is Accel-Sim's published H100 configuration,
- * accel-sim/gpgpu-sim_distribution configs/tested-cfgs/SM90_H100/gpgpusim.config, with its
- * trace.config beside it in accel-sim/accel-sim-framework; latencies follow Accel-Sim's tuner
+ * The reference for every option's format is GPGPU-Sim's published H100 configuration,
+ * gpgpu-sim/gpgpu-sim_distribution configs/tested-cfgs/SM90_H100/gpgpusim.config at commit
+ * baf2b8f0390342ff6bab23917d21e40a4780b2fb, with Accel-Sim's trace.config (accel-sim/
+ * accel-sim-framework, 618c2ef869fa6e4698ac7547bc9f967f8213cd45); docs/accel-sim-export.md
+ * says why these commits. Latencies follow Accel-Sim's tuner
  * (util/tuner/GPU_Microbenchmark): -gpgpu_l2_rop_latency = L2 hit - L1 hit, -dram_latency =
  * memory latency - L2 hit. A cache string is
  *   <N|S>:<nsets>:<line>:<assoc>,<rep L|F>:<write>:<alloc>:<write alloc>:<set index>,<mshr..>
  * (gpu-cache.h, cache_config::init): gpusonar fills the type (S = 4 sectors of 32 B), sets, line,
  * ways, replacement and set-index letters; write and allocation policies and MSHR/queue fields
  * are not measured and are the reference's, as each line's comment says. Figures the document
- * does not determine, or that GPGPU-Sim cannot express, become comment lines saying so. */
+ * does not determine, or that GPGPU-Sim cannot express, become comment lines saying so; a cache
+ * whose capacity and line were measured still gets the nearest line GPGPU-Sim can express, after
+ * a comment naming every field that is not the measured one.
+ * Every string from the document (device name, reasons, policy and mapping names) goes into a
+ * comment through gs_esc (util/escape.h): a newline in it would start a line GPGPU-Sim reads as
+ * an option. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/export_accelsim.h"
 #include "report/report.h"
+#include "util/escape.h"
 
-#define REFERENCE "accel-sim/gpgpu-sim_distribution configs/tested-cfgs/SM90_H100/gpgpusim.config"
+#define REFERENCE "gpgpu-sim/gpgpu-sim_distribution@baf2b8f0390342ff6bab23917d21e40a4780b2fb " \
+                  "configs/tested-cfgs/SM90_H100/gpgpusim.config"
 #define REFERENCE_UNITS 4   /* the reference's -gpgpu_num_{sp,int,dp,sfu,tensor_core}_units */
 
 /* One cache option: which record fills it and what the reference has for what is not measured. */
@@ -66,11 +76,21 @@ static bool number(const json_t *rec, const char *key, const char *name, double 
     else if (!f)
         snprintf(why, len, "%s.%s is not in the document", key, name);
     else
-        snprintf(why, len, "%s.%s: %s", key, name, reason ? reason : "not determined");
+        snprintf(why, len, "%s.%s: %s", key, name, reason ? gs_esc(reason) : "not determined");
     return false;
 }
 
-static bool pow2(double n) { return n >= 1 && n == floor(n) && !((unsigned long long)n & ((unsigned long long)n - 1)); }
+/* Whether v fits a field GPGPU-Sim reads with %u: a whole number from 1 to 2^32 - 1. */
+static bool config_count(double v)
+{
+    return v >= 1 && v <= 4294967295.0 && v == floor(v);
+}
+
+static bool pow2(double n)
+{
+    return n >= 1 && n <= 9223372036854775808.0 && n == floor(n) &&
+           !((unsigned long long)n & ((unsigned long long)n - 1));
+}
 
 /* ---- caches -------------------------------------------------------------------------------------- */
 
@@ -135,7 +155,8 @@ static cache_outcome replacement_letter(const json_t *rec, const char *key, cach
         c->replacement = policy[0] == 'l' ? 'L' : 'F';
         return CACHE_OK;
     }
-    snprintf(why, len, "replacement policy %s; GPGPU-Sim has L (LRU) and F (FIFO)", policy);
+    snprintf(why, len, "replacement policy %s; GPGPU-Sim has L (LRU) and F (FIFO)",
+                 gs_esc(policy));
     return CACHE_INEXPRESSIBLE;
 }
 
@@ -164,7 +185,7 @@ static cache_outcome index_letter(const json_t *rec, const char *key, cache_fiel
     }
     if (json_is_string(m)) {
         snprintf(why, len, "a %s set index; GPGPU-Sim's X (XOR), P (ipoly) and H (Fermi) hashes "
-                 "are fixed functions gpusonar did not identify", json_string_value(m));
+                 "are fixed functions gpusonar did not identify", gs_esc(json_string_value(m)));
         return CACHE_INEXPRESSIBLE;
     }
     double unused;
@@ -181,6 +202,10 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
     if (!number(rec, key, size, &c->size, why, len) ||
         !number(rec, key, "line_bytes", &c->line, why, len))
         return CACHE_UNDETERMINED;
+    if (!config_count(c->line) || !pow2(c->line)) {
+        snprintf(why, len, "%g-B lines; GPGPU-Sim's line is a power of two bytes", c->line);
+        return CACHE_INEXPRESSIBLE;
+    }
     if (json_is_array(value_of(rec, "ways_per_set"))) {
         snprintf(why, len, "sets of unequal ways; GPGPU-Sim's sets are equal");
         return CACHE_INEXPRESSIBLE;
@@ -188,6 +213,10 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
     if (!number(rec, key, "sets", &c->sets, why, len) ||
         !number(rec, key, "ways", &c->ways, why, len))
         return CACHE_UNDETERMINED;
+    if (!config_count(c->ways)) {
+        snprintf(why, len, "%g ways; GPGPU-Sim reads a whole number from 1 to 2^32-1", c->ways);
+        return CACHE_INEXPRESSIBLE;
+    }
     char type_why[512] = "";
     cache_outcome type = type_letter(rec, key, c, type_why, sizeof type_why);
     if ((o = replacement_letter(rec, key, c, why, len)))
@@ -196,7 +225,7 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
         snprintf(why, len, "%g sets do not split evenly over %u sub-partitions", c->sets, divide);
         return CACHE_INEXPRESSIBLE;
     }
-    if (!pow2(c->sets / divide)) {
+    if (!pow2(c->sets / divide) || !config_count(c->sets / divide)) {
         snprintf(why, len, "%g sets%s; GPGPU-Sim's set index functions take the index modulo a "
                  "power of two", c->sets / divide, divide > 1 ? " per sub-partition" : "");
         return CACHE_INEXPRESSIBLE;
@@ -210,7 +239,118 @@ static cache_outcome read_cache(const json_t *rec, const char *key, unsigned div
     return type;
 }
 
-/* A comment with what was measured (whatever the outcome), then the option or why not. */
+/* The reference's sub-partitions (-gpgpu_n_mem 40 x -gpgpu_n_sub_partition_per_mchannel 2): the
+ * nearest L2 line's divisor when --l2-sub-partitions is not given. */
+#define REFERENCE_SUB_PARTITIONS 80
+
+/* A field of the nearest line that is not what was measured, appended to note ("; " between). */
+static void note_add(char *note, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void note_add(char *note, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(note);
+    if (used)
+        used += (size_t)snprintf(note + used, len - used, "; ");
+    if (used >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* The nearest line GPGPU-Sim can express for a cache whose exact line could not be written:
+ * the measured capacity and line in every case; the measured sets and ways where they fit
+ * GPGPU-Sim (a power of two per sub-partition), else the reference's sets and the ways that keep
+ * the capacity; LRU for a replacement GPGPU-Sim does not have (segmented LRU, PLRU and the like
+ * are nearest to it); the reference's set index and type for those not determined or not
+ * expressible (X, GPGPU-Sim's XOR hash, for a measured XOR). note says every field that is not
+ * the measured one. False when the capacity or the line is not determined. */
+static bool nearest_cache(const json_t *rec, const cache_spec *s, unsigned divide,
+                          cache_fields *c, char *note, size_t len)
+{
+    char why[512];
+    cache_fields m = {0};
+    if (!number(rec, s->record, "size_bytes", &m.size, why, sizeof why) ||
+        !number(rec, s->record, "line_bytes", &m.line, why, sizeof why) ||
+        !config_count(m.line) || !pow2(m.line) || !(m.size >= m.line))
+        return false;
+    *c = m;
+    note[0] = '\0';
+    bool geometry = number(rec, s->record, "sets", &m.sets, why, sizeof why) &&
+                    number(rec, s->record, "ways", &m.ways, why, sizeof why) &&
+                    config_count(m.ways) && fmod(m.sets, divide) == 0 && pow2(m.sets / divide) &&
+                    config_count(m.sets / divide);
+    if (geometry) {
+        c->sets = m.sets;
+        c->ways = m.ways;
+        if (m.sets * m.ways * m.line != m.size)
+            note_add(note, len, "the measured %g sets x %g ways x %g B make %.0f B", m.sets,
+                     m.ways, m.line, m.sets * m.ways * m.line);
+    } else {
+        c->sets = (double)s->reference_sets * divide;
+        c->ways = round(m.size / m.line / c->sets);
+        if (!config_count(c->ways))
+            return false;   /* no whole number of ways comes near the capacity */
+        note_add(note, len, "%u sets%s (the reference's) x %g ways, %.0f B in all",
+                 s->reference_sets, divide > 1 ? " per sub-partition" : "", c->ways,
+                 c->sets * c->ways * m.line);
+    }
+    if (type_letter(rec, s->record, &m, why, sizeof why) == CACHE_OK) {
+        c->type = m.type;
+    } else {
+        c->type = s->reference[0] == 'S' && m.line == 128 ? 'S' : 'N';
+        note_add(note, len, "type %c (the sector is not determined or not one GPGPU-Sim has)",
+                 c->type);
+    }
+    const char *policy = json_string_value(value_of(rec, "policy"));
+    if (replacement_letter(rec, s->record, &m, why, sizeof why) == CACHE_OK) {
+        c->replacement = m.replacement;
+    } else {
+        c->replacement = 'L';
+        note_add(note, len, "L (LRU) for the replacement %s", policy ? gs_esc(policy)
+                                                                     : "not determined");
+    }
+    const char *map = json_string_value(value_of(rec, "mapping"));
+    m.sets = c->sets;
+    if (divide == 1 && geometry && index_letter(rec, s->record, &m, why, sizeof why) == CACHE_OK) {
+        c->set_index = m.set_index;
+    } else {
+        c->set_index = map && strcmp(map, "xor") == 0 ? 'X' : s->reference[strcspn(s->reference, ",") + 9];
+        note_add(note, len, "set index %c for %s", c->set_index,
+                 divide > 1 ? "the sub-partition (the whole L2's mapping does not carry over)"
+                 : map ? gs_esc(map) : "a set index not determined");
+    }
+    return true;
+}
+
+static void write_cache_line(FILE *out, const cache_spec *s, const cache_fields *c, unsigned divide)
+{
+    fprintf(out, "%s %c:%.0f:%.0f:%.0f,%c:%s:%c,%s\n", s->option, c->type, c->sets / divide,
+            c->line, c->ways, c->replacement, s->policies, c->set_index, s->mshr);
+}
+
+/* After the comment of why the exact line cannot be written: the nearest line GPGPU-Sim can
+ * express, with what was measured and what was put in its place, or the reference alone. */
+static void write_nearest(FILE *out, const json_t *rec, const cache_spec *s, unsigned divide,
+                          bool reference_divide)
+{
+    cache_fields c;
+    char note[1024];
+    if (!nearest_cache(rec, s, divide, &c, note, sizeof note)) {
+        fprintf(out, "#   reference: %s %s\n", s->option, s->reference);
+        return;
+    }
+    fprintf(out, "# nearest expressible line: measured %.0f B of %g-B lines%s; %s%s%s; write, "
+            "allocation, MSHR and queue fields are the reference's (not measured)\n", c.size,
+            c.line, divide > 1 ? " over the whole device" : "", reference_divide ?
+            "the reference's 80 sub-partitions (give --l2-sub-partitions N); " : "",
+            *note ? "where it differs: " : "", note);
+    write_cache_line(out, s, &c, divide);
+}
+
+/* A comment with what was measured (whatever the outcome), then the option: the measured line,
+ * or why not and the nearest line GPGPU-Sim can express. */
 static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
                         const gs_export_opts *opts)
 {
@@ -228,8 +368,8 @@ static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
                         json_number_value(value_of(rec, "line_bytes")));
             fprintf(out, "# %s not determined: GPGPU-Sim's dl2 is per memory sub-partition; give "
                     "--l2-sub-partitions N (-gpgpu_n_mem x -gpgpu_n_sub_partition_per_mchannel; "
-                    "the reference has 40 x 2)\n#   reference: %s %s\n", s->option, s->option,
-                    s->reference);
+                    "the reference has 40 x 2)\n", s->option);
+            write_nearest(out, rec, s, REFERENCE_SUB_PARTITIONS, true);
             return;
         }
     }
@@ -237,14 +377,7 @@ static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
     if (o != CACHE_OK) {
         fprintf(out, "# %s %s: %s\n", s->option, o == CACHE_UNDETERMINED ? "not determined"
                 : "not expressible", why);
-        if (o == CACHE_INEXPRESSIBLE && c.line > 0 && fmod(c.size / c.line, s->reference_sets * divide) == 0)
-            fprintf(out, "#   the same capacity and line in the reference's %u sets (not the "
-                    "measured sets%s): %s %c:%u:%g:%g,%c:%s:L,%s\n", s->reference_sets,
-                    c.type ? "" : "; the type letter is the reference's", s->option,
-                    c.type ? c.type : s->reference[0], s->reference_sets, c.line,
-                    c.size / c.line / s->reference_sets / divide,
-                    c.replacement ? c.replacement : 'L', s->policies, s->mshr);
-        fprintf(out, "#   reference: %s %s\n", s->option, s->reference);
+        write_nearest(out, rec, s, divide, false);
         return;
     }
     fprintf(out, "# measured: %g B = %g sets x %g ways x %g-B lines%s%s; write, allocation, MSHR "
@@ -253,16 +386,16 @@ static void write_cache(FILE *out, const json_t *doc, const cache_spec *s,
     if (divide > 1)
         fprintf(out, "# %u sub-partitions (--l2-sub-partitions); set index X as in the reference "
                 "(the whole L2's mapping does not carry over to a sub-partition)\n", divide);
-    fprintf(out, "%s %c:%g:%g:%g,%c:%s:%c,%s\n", s->option, c.type, c.sets / divide, c.line,
-            c.ways, c.replacement, s->policies, c.set_index, s->mshr);
+    write_cache_line(out, s, &c, divide);
 }
 
 /* ---- latencies, shared memory, clock, device ------------------------------------------------------- */
 
 static void option_or_why(FILE *out, const char *option, bool ok, double v, const char *why)
 {
+    v = round(v);
     if (ok)
-        fprintf(out, "%s %.0f\n", option, fmax(round(v), 0));
+        fprintf(out, "%s %.0f\n", option, v > 0 ? v : 0.0);   /* never "-0" */
     else
         fprintf(out, "# %s not determined: %s\n", option, why);
 }
@@ -309,6 +442,8 @@ static void write_clock_and_device(FILE *out, const json_t *doc)
             "(the driver's), as Accel-Sim's tuner writes them\n");
     if (!number(clock, "clock", "sm_clock_khz", &khz, why, sizeof why))
         fprintf(out, "# -gpgpu_clock_domains not determined: %s\n", why);
+    else if (!(khz >= 1000 && khz <= 1e12))
+        fprintf(out, "# -gpgpu_clock_domains not determined: a core clock of %g kHz\n", khz);
     else if (!json_is_number(mem) || json_number_value(mem) <= 0)
         fprintf(out, "# -gpgpu_clock_domains not determined: the device reports no memory clock "
                 "(core clock measured %.0f MHz)\n", khz / 1000);
@@ -318,7 +453,7 @@ static void write_clock_and_device(FILE *out, const json_t *doc)
     const char *cc = json_string_value(json_object_get(dev, "compute_capability"));
     int major = 0, minor = 0;
     fprintf(out, "\n# device properties as the driver (or the model) reports them\n");
-    if (cc && sscanf(cc, "%d.%d", &major, &minor) == 2)
+    if (cc && sscanf(cc, "%d.%d", &major, &minor) == 2 && major >= 1 && minor >= 0)
         fprintf(out, "-gpgpu_compute_capability_major %d\n-gpgpu_compute_capability_minor %d\n",
                 major, minor);
     static const char *const props[][2] = {
@@ -350,25 +485,33 @@ static bool pipe_pair(const json_t *rec, const char *type, long *latency, long *
     const json_t *small = value_of(rec, name);
     if (!json_is_number(big) || !json_is_number(small))
         return false;
-    *latency = lround(fmax(json_number_value(big), 1));
-    *initiation = lround(fmax(json_number_value(small) * REFERENCE_UNITS, 1));
+    /* GPGPU-Sim reads %u: a figure past 10^9 cycles is not a latency, and lround must not see
+     * what a long cannot hold */
+    *latency = lround(fmin(fmax(json_number_value(big), 1), 1e9));
+    *initiation = lround(fmin(fmax(json_number_value(small) * REFERENCE_UNITS, 1), 1e9));
     return true;
 }
 
-/* One "-ptx_opcode_latency_X a,b,c,d,e" and its "-ptx_opcode_initiation_X" line: positions
- * ADD,MAX,MUL,MAD,DIV; measured types fill theirs, the rest stay the reference's. */
-static void ptx_lines(FILE *out, const json_t *rec, const char *cls, const char *const types[5],
-                      const long ref_lat[5], const long ref_init[5])
+/* GPGPU-Sim reads six integer values, ADD,MAX,MUL,MAD,DIV,SHFL (shader.cc, since 2019), and five
+ * for fp and dp; the reference gives five for int, which leaves SHFL uninitialised. */
+#define PTX_VALUES_MAX 6
+
+/* One "-ptx_opcode_latency_X a,b,c,d,e[,f]" and its "-ptx_opcode_initiation_X" line: positions
+ * ADD,MAX,MUL,MAD,DIV[,SHFL]; measured types fill theirs, the rest stay as in ref_lat, ref_init. */
+static void ptx_lines(FILE *out, const json_t *rec, const char *cls, int count,
+                      const char *const types[], const long ref_lat[], const long ref_init[],
+                      const char *others)
 {
-    long lat[5], init[5];
-    char from[128] = "";
+    static const char *const pos[PTX_VALUES_MAX] = {"ADD", "MAX", "MUL", "MAD", "DIV", "SHFL"};
+    long lat[PTX_VALUES_MAX], init[PTX_VALUES_MAX];
+    char from[160] = "", names[64] = "";
     bool any = false;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < count; i++) {
         lat[i] = ref_lat[i];
         init[i] = ref_init[i];
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "," : "", pos[i]);
         if (types[i] && pipe_pair(rec, types[i], &lat[i], &init[i])) {
             any = true;
-            static const char *const pos[] = {"ADD", "MAX", "MUL", "MAD", "DIV"};
             snprintf(from + strlen(from), sizeof from - strlen(from), "%s%s=%s", *from ? ", " : "",
                      pos[i], types[i]);
         }
@@ -377,11 +520,15 @@ static void ptx_lines(FILE *out, const json_t *rec, const char *cls, const char 
         fprintf(out, "# -ptx_opcode_latency_%s not determined: no pipeline figures for it\n", cls);
         return;
     }
-    fprintf(out, "# ADD,MAX,MUL,MAD,DIV: measured %s; the others are the reference's\n", from);
-    fprintf(out, "-ptx_opcode_latency_%s %ld,%ld,%ld,%ld,%ld\n", cls, lat[0], lat[1], lat[2], lat[3],
-            lat[4]);
-    fprintf(out, "-ptx_opcode_initiation_%s %ld,%ld,%ld,%ld,%ld\n", cls, init[0], init[1], init[2],
-            init[3], init[4]);
+    fprintf(out, "# %s: measured %s; %s\n", names, from, others);
+    const char *const what[2] = {"latency", "initiation"};
+    for (int k = 0; k < 2; k++) {
+        const long *v = k ? init : lat;
+        fprintf(out, "-ptx_opcode_%s_%s ", what[k], cls);
+        for (int i = 0; i < count; i++)
+            fprintf(out, "%s%ld", i ? "," : "", v[i]);
+        fputc('\n', out);
+    }
 }
 
 static void write_pipeline(FILE *out, const json_t *doc)
@@ -395,15 +542,18 @@ static void write_pipeline(FILE *out, const json_t *doc)
                 "determined: the document has no pipeline record\n");
         return;
     }
-    static const char *const ints[5] = {"iadd", NULL, "imul", "imul", NULL};
+    static const char *const ints[6] = {"iadd", NULL, "imul", "imul", NULL, NULL};
     static const char *const fps[5] = {"fadd", NULL, NULL, "ffma", NULL};
     static const char *const dps[5] = {NULL, NULL, NULL, "dfma", NULL};
-    static const long int_lat[5] = {4, 4, 4, 4, 21}, int_init[5] = {2, 2, 2, 2, 2};
+    /* the reference's five integer values, then GPGPU-Sim's own default for SHFL (32, 4) */
+    static const long int_lat[6] = {4, 4, 4, 4, 21, 32}, int_init[6] = {2, 2, 2, 2, 2, 4};
     static const long fp_lat[5] = {4, 4, 4, 4, 39}, fp_init[5] = {2, 2, 2, 2, 4};
     static const long dp_lat[5] = {8, 8, 8, 8, 330}, dp_init[5] = {2, 2, 2, 2, 130};
-    ptx_lines(out, rec, "int", ints, int_lat, int_init);
-    ptx_lines(out, rec, "fp", fps, fp_lat, fp_init);
-    ptx_lines(out, rec, "dp", dps, dp_lat, dp_init);
+    ptx_lines(out, rec, "int", 6, ints, int_lat, int_init, "MAX and DIV are the reference's, "
+              "SHFL GPGPU-Sim's default (the reference gives five values, which leaves SHFL "
+              "uninitialised)");
+    ptx_lines(out, rec, "fp", 5, fps, fp_lat, fp_init, "the others are the reference's");
+    ptx_lines(out, rec, "dp", 5, dps, dp_lat, dp_init, "the others are the reference's");
     static const char *const singles[][3] = {
         {"-ptx_opcode_latency_sfu", "-ptx_opcode_initiation_sfu", "sfu-sin"},
         {"-ptx_opcode_latency_tesnor", "-ptx_opcode_initiation_tensor", "mma"},
@@ -441,13 +591,13 @@ int gs_export_accelsim(FILE *out, const json_t *doc, const gs_export_opts *opts,
     fprintf(out, "# GPGPU-Sim / Accel-Sim configuration fragment made by gpusonar from a result "
             "document\n# device: %s%s; measured %s\n# format and defaults: %s\n# lines starting "
             "with '#' are comments: what was measured, and options not determined or not "
-            "expressible\n", name ? name : "?",
+            "expressible\n", name ? gs_esc(name) : "?",
             json_is_true(json_object_get(dev, "simulated")) ? " (SIMULATED)" : "",
-            when ? when : "?", REFERENCE);
+            when ? gs_esc(when) : "?", REFERENCE);
     if (!json_is_true(json_object_get(doc, "complete")))
         fprintf(out, "# the document is incomplete: %s\n",
                 json_string_value(json_object_get(doc, "incomplete_reason"))
-                    ? json_string_value(json_object_get(doc, "incomplete_reason")) : "?");
+                    ? gs_esc(json_string_value(json_object_get(doc, "incomplete_reason"))) : "?");
     write_clock_and_device(out, doc);
     for (size_t i = 0; i < sizeof caches / sizeof *caches; i++)
         write_cache(out, doc, &caches[i], opts);

@@ -7,11 +7,20 @@
 
 #include "report/fleet.h"
 #include "report/report.h"
+#include "util/escape.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
     const char *s = json_string_value(json_object_get(obj, key));
-    return s && *s ? s : fallback;
+    return s && *s ? gs_esc(s) : fallback;   /* document text: the text rule of escape.h */
+}
+
+/* A unit as the document has it: format_value escapes it where it prints it, so a unit held
+ * through a loop never waits on one of gs_esc's reused buffers. */
+static const char *unit_of(const json_t *obj)
+{
+    const char *s = json_string_value(json_object_get(obj, "unit"));
+    return s ? s : "";
 }
 
 int gs_fleet_format_parse(const char *name, gs_fleet_format *out)
@@ -70,7 +79,7 @@ static void text_outlier(FILE *out, const json_t *o, const char *indent)
 {
     char gpu[200], val[64], med[64], off[96];
     gpu_name(o, gpu, sizeof gpu);
-    const char *unit = str_or(o, "unit", "");
+    const char *unit = unit_of(o);
     format_value(json_number_value(json_object_get(o, "value")), unit, val, sizeof val);
     format_value(json_number_value(json_object_get(o, "median")), unit, med, sizeof med);
     format_offset(o, off, sizeof off);
@@ -91,7 +100,7 @@ static void text_group(FILE *out, const json_t *g)
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(g, "figures"), i, f) {
-        const char *unit = str_or(f, "unit", "");
+        const char *unit = unit_of(f);
         char med[64], spread[64], lo[64], hi[64];
         format_value(json_number_value(json_object_get(f, "median")), unit, med, sizeof med);
         format_value(json_number_value(json_object_get(f, "spread")), unit, spread, sizeof spread);
@@ -99,6 +108,7 @@ static void text_group(FILE *out, const json_t *g)
         format_value(json_number_value(json_object_get(f, "max")), unit, hi, sizeof hi);
         size_t k = count_of(f, "outliers");
         const char *note = json_string_value(json_object_get(f, "not_judged"));
+        note = note ? gs_esc(note) : NULL;
         fprintf(out, "%-40.40s %16s %14s %16s %16s  %s%s\n", str_or(f, "figure", "?"), med, spread,
                 lo, hi, k ? "OUTLIER" : note ? "not judged: " : "", k || !note ? "" : note);
     }
@@ -176,7 +186,7 @@ static void text(FILE *out, const json_t *a)
 /* ---- markdown ---------------------------------------------------------------------------------- */
 static void md_text(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
+    for (s = gs_esc(s); *s; s++) {
         if (strchr("|\\*_`<>[]#", *s))
             fputc('\\', out);
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
@@ -200,7 +210,7 @@ static void md_group(FILE *out, const json_t *g)
     size_t i, k;
     json_t *f, *o;
     json_array_foreach(json_object_get(g, "figures"), i, f) {
-        const char *unit = str_or(f, "unit", "");
+        const char *unit = unit_of(f);
         char buf[4][64];
         const char *keys[4] = {"median", "spread", "min", "max"};
         for (int c = 0; c < 4; c++)
@@ -236,7 +246,7 @@ static void md_outliers(FILE *out, const json_t *a)
     fputs("| host | GPU UUID | model | figure | value | median | how far off |\n"
           "|---|---|---|---|---|---|---|\n", out);
     json_array_foreach(json_object_get(a, "outliers"), i, o) {
-        const char *unit = str_or(o, "unit", "");
+        const char *unit = unit_of(o);
         char val[64], med[64], off[96];
         format_value(json_number_value(json_object_get(o, "value")), unit, val, sizeof val);
         format_value(json_number_value(json_object_get(o, "median")), unit, med, sizeof med);

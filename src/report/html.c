@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/escape.h"
 
 #define MAX_DEPTH 8   /* nesting shown of a generic record (environment, parameters) */
 
@@ -67,23 +68,7 @@ static const char style[] =
 
 void gs_html_escape(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '&')
-            fputs("&amp;", out);
-        else if (c == '<')
-            fputs("&lt;", out);
-        else if (c == '>')
-            fputs("&gt;", out);
-        else if (c == '"')
-            fputs("&quot;", out);
-        else if (c == '\'')
-            fputs("&#39;", out);
-        else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
-            fputs("&#xFFFD;", out);
-        else
-            fputc(c, out);
-    }
+    gs_escape_html(out, s);   /* the HTML rule of util/escape.h */
 }
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/escape.h"
 
 /* A figure's value times scale; hit rates (rate) with three decimals, 0.000 to 1.000. */
 static void cell(const json_t *figs, const char *name, double scale, char *buf, size_t len)
@@ -32,7 +33,7 @@ void gs_report_persist_table(FILE *out, const json_t *probe)
     if (!figs)
         return;
     if (reason && strncmp(reason, "not applicable", 14) == 0) {
-        fprintf(out, "  L2 persistence: %s\n", reason);
+        fprintf(out, "  L2 persistence: %s\n", gs_esc(reason));
         return;
     }
     cell(figs, "set_aside_bytes", 1.0 / (1 << 20), c[0], sizeof c[0]);

@@ -155,6 +155,72 @@ static void byte_tics(FILE *f, char axis, double lo, double hi, bool log_axis)
     fputs(")\n", f);
 }
 
+/* One series' gnuplot script into f: its PNG, data file and any overlay named after base; every
+ * document string in a single-quoted string (gs_gnuplot_quote), tick labels formatted here. */
+static void script(FILE *f, const char *base, const json_t *s, const extent *e, const overlay *o)
+{
+    char file[300];
+    fprintf(f, "set terminal png size 900,560\nset output ");
+    snprintf(file, sizeof file, "%s.png", base);
+    gs_gnuplot_quote(f, file);
+    /* The title says what is plotted, from the series' own labels; the file's name follows. */
+    char title[600];
+    const char *yl = json_string_value(json_object_get(s, "y_label"));
+    const char *xl = json_string_value(json_object_get(s, "x_label"));
+    snprintf(title, sizeof title, "%s against %s (%s)", yl ? yl : "y", xl ? xl : "x", base);
+    fprintf(f, "\nset title ");
+    gs_gnuplot_quote(f, title);
+    fprintf(f, " noenhanced\nset xlabel ");
+    quote_axis(f, s, "x_label", "x_unit");
+    fprintf(f, " noenhanced\nset ylabel ");
+    quote_axis(f, s, "y_label", "y_unit");
+    /* A log x axis where x spans more than two decades and is positive (size sweeps). */
+    bool log_x = e->xlo > 0 && e->xhi / e->xlo > 100;
+    fprintf(f, " noenhanced\nset grid\n%s", log_x ? "set logscale x 2\n" : "");
+    if (is_bytes(s, "x_unit"))
+        byte_tics(f, 'x', e->xlo, e->xhi, log_x);
+    if (is_bytes(s, "y_unit"))
+        byte_tics(f, 'y', e->ylo >= 0 ? 0 : e->ylo, e->yhi, false);
+    /* From zero unless a value is negative: noise is not drawn as a step. */
+    if (e->ylo >= 0)
+        fprintf(f, "set yrange [0:*]\n");
+    bool titled = o->ci95 || o->fit;
+    if (titled)   /* the legend between the title and the axes: it never covers the curve */
+        fputs("set key tmargin center horizontal\n", f);
+    fprintf(f, "plot ");
+    if (o->fit) {  /* first, so the measured points are drawn over it */
+        snprintf(file, sizeof file, "%s-fit.dat", base);
+        gs_gnuplot_quote(f, file);
+        fprintf(f, " using 1:2 with lines lc 7 dt 2 lw 2 title '%s', ", o->fit_title);
+    }
+    snprintf(file, sizeof file, "%s.dat", base);
+    gs_gnuplot_quote(f, file);
+    fprintf(f, " using 1:2 with linespoints lc 1 pt 7 ps 0.6 %s",
+            titled ? "title 'measured'" : "notitle");
+    if (o->ci95) {
+        fputs(", ", f);
+        gs_gnuplot_quote(f, file);
+        fputs(" using 1:2:3 with yerrorbars lc 1 pt 0 title '95% interval'", f);
+    }
+    fputc('\n', f);
+}
+
+void gs_plot_script(FILE *f, const char *base, const json_t *s, double lo, double hi)
+{
+    extent e = {lo, hi, 0, 1};
+    overlay o = {NULL, NULL, NULL};
+    size_t i;
+    json_t *y;
+    json_array_foreach(json_object_get(s, "y"), i, y) {
+        double v = json_number_value(y);
+        if (json_is_number(y) && isfinite(v)) {
+            e.ylo = v < e.ylo ? v : e.ylo;
+            e.yhi = v > e.yhi ? v : e.yhi;
+        }
+    }
+    script(f, base, s, &e, &o);
+}
+
 static int write_script(const char *path, const char *base, const json_t *s, const extent *e,
                         const overlay *o, gs_error *err)
 {
@@ -162,51 +228,7 @@ static int write_script(const char *path, const char *base, const json_t *s, con
     int rc = gs_outfile_open(&out, path, err);
     if (rc)
         return rc;
-    char file[300];
-    fprintf(out.f, "set terminal png size 900,560\nset output ");
-    snprintf(file, sizeof file, "%s.png", base);
-    gs_gnuplot_quote(out.f, file);
-    /* The title says what is plotted, from the series' own labels; the file's name follows. */
-    char title[600];
-    const char *yl = json_string_value(json_object_get(s, "y_label"));
-    const char *xl = json_string_value(json_object_get(s, "x_label"));
-    snprintf(title, sizeof title, "%s against %s (%s)", yl ? yl : "y", xl ? xl : "x", base);
-    fprintf(out.f, "\nset title ");
-    gs_gnuplot_quote(out.f, title);
-    fprintf(out.f, " noenhanced\nset xlabel ");
-    quote_axis(out.f, s, "x_label", "x_unit");
-    fprintf(out.f, " noenhanced\nset ylabel ");
-    quote_axis(out.f, s, "y_label", "y_unit");
-    /* A log x axis where x spans more than two decades and is positive (size sweeps). */
-    bool log_x = e->xlo > 0 && e->xhi / e->xlo > 100;
-    fprintf(out.f, " noenhanced\nset grid\n%s", log_x ? "set logscale x 2\n" : "");
-    if (is_bytes(s, "x_unit"))
-        byte_tics(out.f, 'x', e->xlo, e->xhi, log_x);
-    if (is_bytes(s, "y_unit"))
-        byte_tics(out.f, 'y', e->ylo >= 0 ? 0 : e->ylo, e->yhi, false);
-    /* From zero unless a value is negative: noise is not drawn as a step. */
-    if (e->ylo >= 0)
-        fprintf(out.f, "set yrange [0:*]\n");
-    snprintf(file, sizeof file, "%s.dat", base);
-    bool titled = o->ci95 || o->fit;
-    if (titled)   /* the legend between the title and the axes: it never covers the curve */
-        fputs("set key tmargin center horizontal\n", out.f);
-    fprintf(out.f, "plot ");
-    if (o->fit) {  /* first, so the measured points are drawn over it */
-        snprintf(file, sizeof file, "%s-fit.dat", base);
-        gs_gnuplot_quote(out.f, file);
-        fprintf(out.f, " using 1:2 with lines lc 7 dt 2 lw 2 title '%s', ", o->fit_title);
-    }
-    snprintf(file, sizeof file, "%s.dat", base);
-    gs_gnuplot_quote(out.f, file);
-    fprintf(out.f, " using 1:2 with linespoints lc 1 pt 7 ps 0.6 %s",
-            titled ? "title 'measured'" : "notitle");
-    if (o->ci95) {
-        fputs(", ", out.f);
-        gs_gnuplot_quote(out.f, file);
-        fputs(" using 1:2:3 with yerrorbars lc 1 pt 0 title '95% interval'", out.f);
-    }
-    fputc('\n', out.f);
+    script(out.f, base, s, e, o);
     return gs_outfile_commit(&out, err);
 }
 

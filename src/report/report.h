@@ -104,6 +104,11 @@ json_t *gs_report_eq6_curve(const json_t *walk, const json_t *data, const char *
  * quotes: no backquotes, macros or escapes). */
 void gs_gnuplot_quote(FILE *f, const char *text);
 
+/* The gnuplot script of one series (plot.c): its PNG and data file named base.png and base.dat,
+ * a log x axis when lo..hi (the x range) spans more than two decades; every document string in a
+ * single-quoted string (gs_gnuplot_quote). */
+void gs_plot_script(FILE *f, const char *base, const json_t *series, double lo, double hi);
+
 /* Run gnuplot (or $GS_GNUPLOT) on script with dir as its working folder: an argument vector,
  * no shell; its output is captured for the error message. 0 or GS_ERR_IO. */
 int gs_gnuplot_run(const char *dir, const char *script, gs_error *err);

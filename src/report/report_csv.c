@@ -16,20 +16,14 @@ static void safe_name(char *s)
             *s = '_';
 }
 
-/* A header cell "label (unit)", quoted as RFC 4180 asks (the label comes from a document). */
+/* A header cell "label (unit)": a CSV text cell (gs_csv_field: the label comes from a document). */
 static void header_cell(FILE *f, const json_t *label, const json_t *unit)
 {
     char text[256];
     const char *u = json_string_value(unit);
     snprintf(text, sizeof text, "%s%s%s%s", json_string_value(label) ? json_string_value(label) : "",
              u && *u ? " (" : "", u && *u ? u : "", u && *u ? ")" : "");
-    fputc('"', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c == '\n' || *c == '\r' ? ' ' : *c, f);
-    }
-    fputc('"', f);
+    gs_csv_field(f, text);
 }
 
 /* A number, or nothing for a null (a point that was not measured). */

@@ -7,6 +7,7 @@
 
 #include "report/headline.h"
 #include "report/report.h"
+#include "util/escape.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
@@ -25,17 +26,11 @@ int gs_report_format_parse(const char *name, gs_report_format *out)
     return -1;
 }
 
-/* Text for a markdown table cell: pipes escaped, newlines as spaces. */
+/* Text for a markdown table cell: the markdown rule of escape.h (control characters visible,
+ * pipes escaped). */
 static void md_cell(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', out);
-        else
-            fputc(*s, out);
-    }
+    gs_escape_md(out, s);
 }
 
 static void md_probe(FILE *out, const json_t *p, bool details)
@@ -48,7 +43,9 @@ static void md_probe(FILE *out, const json_t *p, bool details)
         md_cell(out, level);
         fputc(')', out);
     }
-    fprintf(out, " — %s\n\n", str_or(p, "status", "?"));
+    fputs(" — ", out);
+    md_cell(out, str_or(p, "status", "?"));
+    fputs("\n\n", out);
     if (json_string_value(json_object_get(p, "message"))) {
         md_cell(out, json_string_value(json_object_get(p, "message")));
         fputs("\n\n", out);
@@ -118,13 +115,7 @@ static void markdown(FILE *out, const json_t *doc, unsigned parts)
 
 void gs_csv_field(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; s && *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+    gs_escape_csv(out, s);
 }
 
 static void csv_value(FILE *out, const json_t *v)

@@ -9,12 +9,13 @@
 #include "report/wrap.h"
 #include "util/input.h"
 #include "util/opts.h"
+#include "util/escape.h"
 #include "util/units.h"
 
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
     const char *s = json_string_value(json_object_get(obj, key));
-    return s && *s ? s : fallback;
+    return s && *s ? gs_esc(s) : fallback;   /* document text: the text rule of escape.h */
 }
 
 /* A list figure: each element with its unit, and its half-width when known ("[34, 256, 499]
@@ -58,7 +59,7 @@ static void format_figure(const json_t *f, bool with_ci, bool full_reason, char 
         bool cut = !full_reason && gs_wrap_first_clause(reason, clause, sizeof clause);
         snprintf(buf, len, "not determined: %s%s", cut ? clause : reason, cut ? " …" : "");
     } else if (json_is_string(v)) {
-        snprintf(buf, len, "%s", json_string_value(v));
+        snprintf(buf, len, "%s", gs_esc(json_string_value(v)));
     } else if (json_is_array(v) && json_array_size(v) == 0) {
         snprintf(buf, len, "none");
     } else if (json_is_array(v)) {
@@ -122,7 +123,7 @@ static void figure_line(FILE *out, const char *name, const json_t *f, size_t nam
     if (same_as) {
         char other[128];
         gs_headline_label(same_as, other, sizeof other);
-        snprintf(buf, sizeof buf, "not determined: as %s", other);
+        snprintf(buf, sizeof buf, "not determined: as %s", gs_esc(other));
     }
     const json_t *ci = json_object_get(f, "ci95");
     bool some_ci = (json_is_number(ci) && json_number_value(ci) > 0) ||
@@ -132,7 +133,7 @@ static void figure_line(FILE *out, const char *name, const json_t *f, size_t nam
         snprintf(buf + used, sizeof buf - used, " (n=%lld)",
                  (long long)json_integer_value(json_object_get(f, "n")));
     fputs("  ", out);
-    put_padded(out, label, name_w);
+    put_padded(out, gs_esc(label), name_w);
     fputc(' ', out);
     size_t col = 3 + (gs_wrap_chars(label) > name_w ? gs_wrap_chars(label) : name_w);
     gs_wrap_print(out, buf, (int)col, (int)(col < 40 ? col : 8), width);
@@ -159,16 +160,16 @@ static void headline_table(FILE *out, const json_t *figures, const gs_headline *
     if (nrows == 0)
         return;
     fputs("  ", out);
-    put_padded(out, h->row_label, 11);
+    put_padded(out, gs_esc(h->row_label), 11);
     for (int c = 0; h->columns[c].suffix; c++) {
         fputc(' ', out);
-        put_padded(out, h->columns[c].label, h->columns[c + 1].suffix ? 
+        put_padded(out, gs_esc(h->columns[c].label), h->columns[c + 1].suffix ? 
                    gs_wrap_chars(h->columns[c].label) + 1 : 0);
     }
     fputc('\n', out);
     for (size_t r = 0; r < nrows; r++) {
         fputs("  ", out);
-        put_padded(out, rows[r], 11);
+        put_padded(out, gs_esc(rows[r]), 11);
         for (int c = 0; h->columns[c].suffix; c++) {
             char key[96], cell[64] = "-";
             snprintf(key, sizeof key, "%s_%s", rows[r], h->columns[c].suffix);
@@ -191,7 +192,7 @@ void gs_report_probe(FILE *out, const json_t *p, unsigned parts)
     bool details = parts & GS_REPORT_DETAILS;
     int width = gs_wrap_width(out);
     const char *level = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
-    fprintf(out, "\n== %s%s%s%s ==", str_or(p, "name", "?"), level ? " (" : "", level ? level : "",
+    fprintf(out, "\n== %s%s%s%s ==", str_or(p, "name", "?"), level ? " (" : "", gs_esc(level),
             level ? ")" : "");
     fprintf(out, "  [%s", str_or(p, "status", "?"));
     double el = json_number_value(json_object_get(p, "elapsed_s"));
@@ -204,7 +205,7 @@ void gs_report_probe(FILE *out, const json_t *p, unsigned parts)
     const char *msg = json_string_value(json_object_get(p, "message"));
     if (msg) {
         fputs("  ", out);
-        gs_wrap_print(out, msg, 2, 2, width);
+        gs_wrap_print(out, gs_esc(msg), 2, 2, width);
     }
     gs_headline store;
     const gs_headline *hints = gs_headline_of(p, &store);
@@ -252,7 +253,7 @@ void gs_report_probe(FILE *out, const json_t *p, unsigned parts)
     json_t *w;
     json_array_foreach(json_object_get(p, "warnings"), i, w) {
         fputs("  warning: ", out);
-        gs_wrap_print(out, json_string_value(w), 11, 4, width);
+        gs_wrap_print(out, gs_esc(json_string_value(w)), 11, 4, width);
     }
 }
 
@@ -281,7 +282,7 @@ static void print_reading(FILE *out, const char *when, const json_t *r)
     if (json_array_size(reasons)) {
         fprintf(out, "%sclock reasons:", sep);
         json_array_foreach(reasons, i, e)
-            fprintf(out, " %s", json_string_value(e));
+            fprintf(out, " %s", gs_esc(json_string_value(e)));
         sep = ", ";
     }
     json_int_t others = json_integer_value(json_object_get(r, "other_compute_processes"));

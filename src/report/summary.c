@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "report/report.h"
 #include "report/wrap.h"
+#include "util/escape.h"
 #include "util/units.h"
 
 #define CELL 128
@@ -86,7 +87,7 @@ static void cell(char *buf, const json_t *rec, const char *name, bool bytes)
     int r = number(rec, name, &v);
     const json_t *text = json_object_get(figure(rec, name), "value");
     if (json_is_string(text))
-        snprintf(buf, CELL, "%s", json_string_value(text));
+        snprintf(buf, CELL, "%s", gs_esc(json_string_value(text)));
     else if (r == 1 && bytes)
         fmt_bytes(buf, CELL, v);
     else if (r == 1)
@@ -306,7 +307,7 @@ static void print_cache_block(FILE *out, const json_t **recs, size_t first, size
     for (size_t c = first; c < first + count; c++) {
         const json_t *params = json_object_get(recs[c], "params");
         const char *level = json_string_value(json_object_get(params, "level"));
-        put_column(out, level ? level : "?", c + 1 == first + count);
+        put_column(out, level ? gs_esc(level) : "?", c + 1 == first + count);
     }
     fputc('\n', out);
     for (size_t r = 0; r < sizeof cache_rows / sizeof cache_rows[0]; r++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/verify.h"
+#include "util/escape.h"
 
 /* A value in a few characters: integers whole, others to 6 digits, lists bracketed and cut. */
 static void format_value(const json_t *v, char *buf, size_t len)
@@ -14,7 +15,7 @@ static void format_value(const json_t *v, char *buf, size_t len)
     if (!v || json_is_null(v)) {
         snprintf(buf, len, "%s", v ? "none" : "-");
     } else if (json_is_string(v)) {
-        snprintf(buf, len, "%s", json_string_value(v));
+        snprintf(buf, len, "%s", gs_esc(json_string_value(v)));
     } else if (json_is_number(v)) {
         double x = json_number_value(v);
         if (x == floor(x) && fabs(x) < 1e15)
@@ -66,7 +67,7 @@ void gs_verify_print(FILE *out, const gs_verify *v, const char *model, const gs_
             "Counts, sizes, bits and names must be exact (unless the figure states its own "
             "interval);\na latency may differ by the model's noise, which only adds, or where the "
             "model has none by %g %%;\nthe clock by its wander or %g %%; way shares by %g. A row "
-            "within tolerance says its tolerance and why.\n\n", model,
+            "within tolerance says its tolerance and why.\n\n", gs_esc(model),
             own ? opts->tolerance_percent : GS_VERIFY_LATENCY_PERCENT,
             own ? opts->tolerance_percent : GS_VERIFY_CLOCK_PERCENT,
             GS_VERIFY_PROBABILITY_TOLERANCE);
@@ -81,13 +82,15 @@ void gs_verify_print(FILE *out, const gs_verify *v, const char *model, const gs_
         if (r->verdict == GS_VERDICT_WITHIN)
             snprintf(note, sizeof note, " +-%s: %s", tol, r->why);
         else if (r->verdict == GS_VERDICT_NOT_DETERMINED)
-            snprintf(note, sizeof note, ": %.120s", r->note);
+            snprintf(note, sizeof note, ": %.120s", gs_esc(r->note));
         else if (r->verdict == GS_VERDICT_WRONG && r->tolerance > 0)
-            snprintf(note, sizeof note, " (beyond +-%s: %s)  <-- truth from %.120s", tol, r->why,
-                     r->note);
+            snprintf(note, sizeof note, " (beyond +-%s: %s)  <-- truth from %.120s", tol, gs_esc(r->why),
+                     gs_esc(r->note));
         else if (r->verdict == GS_VERDICT_WRONG)
-            snprintf(note, sizeof note, " (%s)  <-- truth from %.120s", r->why, r->note);
-        fprintf(out, "%-13s %-28s %-20s %-20s %s%s\n", r->record, r->figure, got, want,
+            snprintf(note, sizeof note, " (%s)  <-- truth from %.120s", gs_esc(r->why),
+                     gs_esc(r->note));
+        fprintf(out, "%-13s %-28s %-20s %-20s %s%s\n", gs_esc(r->record), gs_esc(r->figure), got,
+                want,
                 gs_verdict_name(r->verdict), note);
     }
     fprintf(out, "\n%zu figures: %u exact, %u within tolerance, %u wrong, %u not determined\n",

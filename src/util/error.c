@@ -2,6 +2,8 @@
 #include "util/error.h"
 
 #include <stdio.h>
+
+#include "util/escape.h"
 #include <string.h>
 
 int gs_fail(gs_error *err, gs_status status, const char *fmt, ...)
@@ -9,8 +11,12 @@ int gs_fail(gs_error *err, gs_status status, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        char raw[sizeof err->msg];
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        /* Names in a message come from a document or a command line: the text rule of escape.h
+         * keeps their control characters (an escape sequence, a newline) off the terminal. */
+        gs_escape_text(err->msg, sizeof err->msg, raw);
         err->status = status;
     }
     return (int)status;

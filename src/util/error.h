@@ -30,7 +30,8 @@ typedef struct gs_error {
     char msg[768];
 } gs_error;
 
-/* Record an error (printf-style message) in err, if err is not NULL, and return status. */
+/* Record an error (printf-style message) in err, if err is not NULL, and return status. The
+ * message's control characters become visible escapes (\n, \x1b: util/escape.h). */
 int gs_fail(gs_error *err, gs_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

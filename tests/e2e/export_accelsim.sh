@@ -8,7 +8,10 @@
 # with 100 (256 sets) "not determined" for its sector (hopper fetches 64 B), both on a
 # copy of hopper with a modulo L2 (hopper's own, hashed as the H100's, is "not determined");
 # --out writes the same text; a file that is not a result document, or a format other than
-# accel-sim, is a usage error (2).
+# accel-sim, is a usage error (2). Hopper's L1, texture and L2 get their nearest expressible lines;
+# the integer latencies are six values (ADD,MAX,MUL,MAD,DIV,SHFL, as GPGPU-Sim reads them); the
+# reference is pinned to a commit; a document string with newlines (device name, reasons, the
+# policy) stays inside its comment and never becomes an option line.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -78,12 +81,55 @@ assert "-gpgpu_clock_domains" in l2text                  # the modulo copy's who
 # leaves not determined: said, never filled in with the fetch
 l2s = open(sys.argv[4]).read()
 assert "# -gpgpu_cache:dl2 not determined: cache:l2.sector_bytes: a miss fetches 64 B" in l2s, l2s
+# six integer values (GPGPU-Sim reads ADD,MAX,MUL,MAD,DIV,SHFL), five for fp and dp
+for opt, n in [("-ptx_opcode_latency_int", 6), ("-ptx_opcode_initiation_int", 6),
+               ("-ptx_opcode_latency_fp", 5), ("-ptx_opcode_initiation_dp", 5)]:
+    (l,) = [l for l in lines if l.startswith(opt + " ")]
+    assert len(l.split()[1].split(",")) == n, l
+# every cache gets a line on hopper: the measured one or the nearest expressible, after a comment
+for opt in ["-gpgpu_cache:dl1", "-gpgpu_tex_cache:l1", "-gpgpu_const_cache:l1", "-gpgpu_cache:dl2"]:
+    assert sum(l.startswith(opt + " ") for l in lines) == 1, "no %s line" % opt
+l1 = rec["cache:l1"]
+dl1 = [l for l in lines if l.startswith("-gpgpu_cache:dl1 ")][0]
+assert dl1.split()[1].startswith("S:%d:128:%d,L:" % (v("cache:l1", "sets"), v("cache:l1", "ways"))), dl1
+assert "# nearest expressible line: measured %d B" % v("cache:l1", "size_bytes") in text
+assert "L (LRU) for the replacement hslru" in text
+dl2 = [l for l in lines if l.startswith("-gpgpu_cache:dl2 ")][0]
+ways = round(v("cache:l2", "size_bytes") / 128 / 80 / 256)
+assert dl2.split()[1].startswith("S:256:128:%d,L:B:m:L:X," % ways), dl2
+assert "the reference's 80 sub-partitions (give --l2-sub-partitions N)" in text
+assert sum(l.startswith("-gpgpu_cache:dl2 ") for l in l2text.splitlines()) == 1, l2text
+# the reference is pinned to the commit whose values are quoted
+assert "gpgpu-sim/gpgpu-sim_distribution@baf2b8f0390342ff6bab23917d21e40a4780b2fb" in lines[2], lines[2]
 # every line is a comment, blank, or "-option value"
 for l in lines:
     assert l == "" or l.startswith("#") or (l.startswith("-") and len(l.split()) == 2), l
 print("  export accel-sim: %d option lines, %d comments" %
       (sum(l.startswith("-") for l in lines), sum(l.startswith("#") for l in lines)))
 PYEOF
+
+# a document's strings stay in their comments: newlines and escapes are shown as \n and \x1b
+$PY - "$T/h.json" "$T/inj.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["device"]["name"] = "x\n-visualizer_outputfile /home/victim/.bashrc\n#"
+d["complete"] = False
+d["incomplete_reason"] = "stop\n-gpgpu_n_clusters 1\x1b[2J"
+for p in d["probes"]:
+    if p["name"] == "cache" and p["params"].get("level") == "l1":
+        p["figures"]["policy"]["value"] = "plru\n-gpgpu_l1_latency 1"
+    if p["name"] == "cache" and p["params"].get("level") == "l2":
+        p["figures"]["sets"]["reason"] = "hashed\r\n-dram_latency 1"
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+if ! $B export accel-sim "$T/inj.json" >"$T/inj.config" 2>"$T/err"; then
+  echo "FAIL export of a document with newlines in its strings"; cat "$T/err"; fails=$((fails+1))
+elif grep -qE '^-(visualizer_outputfile|gpgpu_n_clusters 1$|gpgpu_l1_latency 1$|dram_latency 1$)' \
+       "$T/inj.config" || grep -q $'\x1b' "$T/inj.config" ||
+     ! grep -q '^# device: x\\n-visualizer_outputfile /home/victim/.bashrc\\n#' "$T/inj.config"; then
+  echo "FAIL a document string left its comment:"; grep -n 'visualizer\|n_clusters\|latency 1\|^#.*stop' "$T/inj.config"
+  fails=$((fails+1))
+fi
 
 # usage errors: a format other than accel-sim, a file that is not a result document
 $B export gem5 "$T/h.json" >/dev/null 2>"$T/err"; rc=$?

@@ -96,5 +96,13 @@ check "device list documents" 2 "$(ls "$T"/two/*.json | wc -l)"
 CUDA_VISIBLE_DEVICES= $B report -q --probes clock --device cuda:all --out-dir "$T/none" > /dev/null 2>&1
 [ $? -ne 0 ] || { echo "FAIL: cuda:all without a GPU should fail"; fails=$((fails+1)); }
 
+# A document's name and why it was not read reach the terminal escaped: no raw escape sequence
+mkdir "$T/esc"; printf 'not json' > "$T/esc/"$'bad\e[2J.json'
+$B fleet "$T/esc" "$T/clean" > "$T/esc.out" 2> "$T/esc.err"
+if grep -q $'\e' "$T/esc.out" "$T/esc.err" || ! grep -q 'bad\\x1b\[2J.json' "$T/esc.err"; then
+  echo "FAIL: a document name's escape sequence reached the terminal"; cat -v "$T/esc.err"
+  fails=$((fails+1))
+fi
+
 [ $fails -eq 0 ] && echo "fleet: ok"
 exit $((fails > 0))

@@ -112,9 +112,18 @@ static void caches(void **state)
     char *t = export_text(0);
     has_line(t, "-gpgpu_cache:dl1 S:64:128:4,L:T:m:L:L,A:512:64,16:0,32");
     has_text(t, "# -gpgpu_tex_cache:l1 not expressible: a hashed set index");
+    /* each followed by the nearest line GPGPU-Sim can express, saying what differs */
+    has_text(t, "set index L for hashed");
+    has_line(t, "-gpgpu_tex_cache:l1 N:64:128:4,L:R:m:N:L,T:512:8,128:2");
     has_text(t, "# -gpgpu_const_cache:l1 not expressible: replacement policy plru");
+    has_text(t, "L (LRU) for the replacement plru");
+    has_line(t, "-gpgpu_const_cache:l1 N:8:64:4,L:R:f:N:L,S:2:64,4");
     has_text(t, "# -gpgpu_cache:dl2 not determined: GPGPU-Sim's dl2 is per memory sub-partition");
     has_text(t, "# measured over the whole device: 4096 sets x 16 ways x 128 B");
+    /* per the reference's 80 sub-partitions: 4096 sets do not split, 8 MiB in 256 sets x 3 ways */
+    has_text(t, "the reference's 80 sub-partitions (give --l2-sub-partitions N)");
+    has_text(t, "256 sets per sub-partition (the reference's) x 3 ways, 7864320 B in all");
+    has_line(t, "-gpgpu_cache:dl2 S:256:128:3,L:B:m:L:X,A:384:4,32:0,32");
     free(t);
     t = export_text(64);
     has_line(t, "-gpgpu_cache:dl2 S:64:128:16,L:B:m:L:X,A:384:4,32:0,32");
@@ -161,8 +170,11 @@ static void pipeline_lines(void **state)
     (void)state;
     char *t = export_text(0);
     /* ADD = iadd (5.4 -> 5, 0.25 x 4 = 1), MUL and MAD = imul (absent: the reference's) */
-    has_line(t, "-ptx_opcode_latency_int 5,4,4,4,21");
-    has_line(t, "-ptx_opcode_initiation_int 1,2,2,2,2");
+    /* six values: ADD,MAX,MUL,MAD,DIV and SHFL (GPGPU-Sim's default 32, 4: not measured) */
+    has_line(t, "-ptx_opcode_latency_int 5,4,4,4,21,32");
+    has_line(t, "-ptx_opcode_initiation_int 1,2,2,2,2,4");
+    has_text(t, "# ADD,MAX,MUL,MAD,DIV,SHFL: measured ADD=iadd;");
+    has_line(t, "-ptx_opcode_latency_fp 4,4,4,4,39");   /* five for fp and dp */
     has_line(t, "-ptx_opcode_initiation_fp 2,2,2,1,4");   /* MAD = ffma: lambda 0.25 x 4 = 1 */
     has_line(t, "-ptx_opcode_latency_dp 8,8,8,8,330");
     has_line(t, "-ptx_opcode_latency_sfu 23");
@@ -184,6 +196,38 @@ static void refuses_other_documents(void **state)
     json_decref(doc);
 }
 
+/* Every value is a plain whole number GPGPU-Sim reads with %u: a line of 1294649 B is not a
+ * power of two (no line is written, never "1.29465e+06"), a negative latency difference is 0
+ * (never "-0"), an absurd pipeline latency is capped. */
+static void values_are_plain_numbers(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "{\"schema\":\"gpusonar/1\",\"complete\":true,\"time_utc\":\"2026-11-24T00:00:00Z\","
+        "\"device\":{\"name\":\"Fixture GPU\",\"compute_capability\":\"-1.0\",\"sm_count\":132},"
+        "\"probes\":["
+        "{\"name\":\"cache\",\"params\":{\"level\":\"l1\"},\"figures\":{"
+        "  \"size_bytes\":{\"value\":50334592},\"line_bytes\":{\"value\":1294649},"
+        "  \"hit_latency_cycles\":{\"value\":40.2}}},"
+        "{\"name\":\"cache\",\"params\":{\"level\":\"l2\"},\"figures\":{"
+        "  \"size_bytes\":{\"value\":50334592},\"line_bytes\":{\"value\":1294649},"
+        "  \"hit_latency_cycles\":{\"value\":40}}},"
+        "{\"name\":\"pipeline\",\"params\":{},\"figures\":{"
+        "  \"iadd_lambda_cycles\":{\"value\":1e300},\"iadd_Lambda_cycles\":{\"value\":1e300}}}"
+        "]}";
+    char *t = export_doc(text, 0);
+    has_text(t, "# -gpgpu_cache:dl1 not expressible: 1.29465e+06-B lines; GPGPU-Sim's line is a "
+                "power of two bytes");
+    has_line(t, "#   reference: -gpgpu_cache:dl2 S:256:128:20,L:B:m:L:X,A:384:4,32:0,32");
+    has_line(t, "-gpgpu_l2_rop_latency 0");
+    assert_null(strstr(t, "-gpgpu_compute_capability_major -"));
+    has_line(t, "-ptx_opcode_latency_int 1000000000,4,4,4,21,32");
+    for (char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (*line == '-' && (strstr(line, "e+") < strchr(line, '\n') && strstr(line, "e+")))
+            fail_msg("a value in exponent notation: %.80s", line);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +235,7 @@ int main(void)
         cmocka_unit_test(sector_not_determined),
         cmocka_unit_test(latencies_banks_clock_device),
         cmocka_unit_test(pipeline_lines),
+        cmocka_unit_test(values_are_plain_numbers),
         cmocka_unit_test(refuses_other_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,7 +109,8 @@ check "html -o /dev/full" 1 $B html "$T/doc.json" -o /dev/full
 says "html -o /dev/full" "/dev/full" && says "html -o /dev/full" "No space left"
 
 # ---- stdout is checked at exit ---------------------------------------------------------------
-for cmd in "run smem-banks --device sim -q" "report --from $T/doc.json" "list" "fleet $T/doc.json"; do
+for cmd in "run smem-banks --device sim -q" "report --from $T/doc.json" "list" \
+           "fleet --allow-few $T/doc.json"; do
   $B $cmd >/dev/full 2>"$T/err"; got=$?
   [ "$got" -eq 1 ] && grep -q "standard output" "$T/err" && ok || bad "$cmd >/dev/full: exit $got"
 done

@@ -66,11 +66,6 @@ static const char style[] =
     "p.missing{border:1px dashed #bbb;padding:1em;color:#555}\n"
     "details{margin:.5em 0}summary{cursor:pointer;color:#1f5fbf}\n";
 
-void gs_html_escape(FILE *out, const char *s)
-{
-    gs_escape_html(out, s);   /* the HTML rule of util/escape.h */
-}
-
 static const char *str_or(const json_t *obj, const char *key, const char *fallback)
 {
     const char *s = json_string_value(json_object_get(obj, key));

@@ -10,10 +10,15 @@
 
 #include <jansson.h>
 
+#include "util/escape.h"
+
 /* Write s (NULL writes nothing) HTML-escaped for text and for quoted attribute values: & < > "
  * and ' become entities, control characters other than tab, newline and carriage return become
- * U+FFFD. */
-void gs_html_escape(FILE *out, const char *s);
+ * U+FFFD (the HTML rule of util/escape.h, which every file of the page calls through here). */
+static inline void gs_html_escape(FILE *out, const char *s)
+{
+    gs_escape_html(out, s);
+}
 
 /* One series ({x_label, x_unit, y_label, y_unit, x, y}) as an inline <svg class="plot"> line plot
  * with axes, ticks, labels and the title given; element id is id (made by the caller, not from the

@@ -6,6 +6,7 @@
 # the L1 size per shared-memory carve-out (average-mode sweeps) against hopper's carve-out table,
 # and that `pchase --trace` writes the raw trace as CSV.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 for model in fermi kepler hopper; do
   for seed in 1 2; do

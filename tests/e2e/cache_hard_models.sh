@@ -6,6 +6,7 @@
 # entries covering many pages. Each level's inferred structure must equal the model file's truth
 # (tests/e2e/cache_truth.py reads it from the model file; the probe never sees it).
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 # cache_xor64_random: a hashed L1 of 64-B lines under random replacement, which sweeps at a 128-B
 # stride read as twice its size with 128-B lines; one seed (its sweeps take the most time here).

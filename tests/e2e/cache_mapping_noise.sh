@@ -8,6 +8,7 @@
 # noise: cache_xor.json (--structure average) and cache_xor_random.json must still give their
 # XOR masks, spanning the model's bit pairs.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 # run_mapping LABEL MODEL SEED TARGET STRUCTURE: the level's record as JSON in $T/m.json.

@@ -6,6 +6,7 @@
 # how many (default 6, about a minute of CPU; GS_RANDOM_MODELS=40 for a wider search),
 # GS_RANDOM_SEED the seed (default 16).
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 n=${GS_RANDOM_MODELS:-6}
 $PY "$SRC/tests/e2e/cache_random_models.py" gen "$n" "${GS_RANDOM_SEED:-16}" "$T" > "$T/list" || exit 1

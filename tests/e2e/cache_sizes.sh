@@ -9,6 +9,7 @@
 # is the L2's usable capacity (usable_size_bytes); nominal_size_bytes is the driver's, method
 # "driver".
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 # l2_xor64_plru_1mb: the tree-PLRU L2 with 64-B lines (one seed): a sweep at a 128-B stride read
 # it as 2 MB, which the driver's 1 MB refused as implausible; its size and line must be exact.

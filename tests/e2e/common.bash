@@ -2,6 +2,9 @@
 # the Python with jsonschema (Debian's, not a pyenv one), a scratch folder removed on exit, and a
 # failure counter.
 B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
+# A sweep over many simulator models (GS_E2E_SIM=1 before sourcing this) runs the test build's
+# unsanitized simulator binary where there is one (CMakeLists.txt, gpusonar_sim).
+if [ "${GS_E2E_SIM:-0}" = 1 ] && [ -n "${GPUSONAR_SIM:-}" ]; then B=$GPUSONAR_SIM; fi
 SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
 PY=/usr/bin/python3
 T=$(mktemp -d)

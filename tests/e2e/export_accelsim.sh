@@ -13,6 +13,7 @@
 # reference is pinned to a commit; a document string with newlines (device name, reasons, the
 # policy) stays inside its comment and never becomes an option line.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 # hopper's L2 (hashed, as the H100's) leaves its sets not determined, as on the card: the L2's

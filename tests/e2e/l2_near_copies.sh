@@ -6,6 +6,7 @@
 # (1 MB): the size must not be that edge. Whatever figure is reported must hold the model's 1 MB
 # within its ci95, at seeds 1 to 3, and the method must say why the excess edge was not taken.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 M=$SRC/tests/models/l2_near_copies.json
 for seed in 1 2 3; do

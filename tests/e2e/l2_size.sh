@@ -7,6 +7,7 @@
 # mapping and policy are not determined or right (sets and ways: eviction sets, tested in
 # l2_structure.sh), never wrong.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 M=$SRC/tests/models/l2_hashed_partitioned.json
 if $B run cache --target l2 --thorough -q --device "sim:$M" --json "$T/l2.json" >/dev/null 2>"$T/err"; then

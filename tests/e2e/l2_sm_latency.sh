@@ -7,6 +7,7 @@
 # (average_walks_sm 0). A model without the list (l2_modulo_lru_2mb) reads no spread beyond its
 # interval.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 M=$SRC/models/hopper.json
 if $B run cache --target l2 -q --device sim:hopper --json "$T/h.json" >/dev/null 2>"$T/err"; then

@@ -25,6 +25,7 @@
 # models/hopper.json's 50 MB L2 is left out: its pools of 819 200 lines take minutes in the
 # simulator (a second on the card).
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 # check MODEL REQUIRED: REQUIRED is "all", "structure" (all but the policy), "ways" or "none"

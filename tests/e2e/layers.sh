@@ -33,6 +33,9 @@ check 'src/probes/*'       '^(util/|plan\.h$|backend\.h$|analysis/|result/|probe
 check 'src/probes/cache/*' '^(util/|plan\.h$|backend\.h$|analysis/|result/|probes/)'
 check 'src/report/*'       '^(util/|plan\.h$|backend\.h$|analysis/|result/|report/)'
 
+# and no circle among the files of one folder (tests/e2e/file_cycles.py)
+$PY "$SRC/tests/e2e/file_cycles.py" "$SRC" || fails=$((fails+1))
+
 if [ "$fails" -ne 0 ]; then
   echo "$fails include(s) against the layers"
   exit 1

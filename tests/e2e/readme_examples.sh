@@ -14,6 +14,7 @@
 #   readme_examples.sh --print  each example's command and its whole output now, to refresh
 #                               the blocks after the report changed
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 mode=check

@@ -11,6 +11,7 @@
 # of 32 MB; tlb_ladder_1024: 64 sets of 16 ways of 64 MB) unless the policy is no LRU
 # (tlb_ladder_plru, tlb_ladder_random: the coverage only).
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 if $B run cache --target tlb -q --device "sim:$SRC/tests/models/tlb_disagree.json" \

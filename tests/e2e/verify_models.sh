@@ -6,6 +6,7 @@
 # as JSON; --json FILE writes a result document that follows the schema; --probes limits the rows
 # to the probes run.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 # Known inference bugs: MODEL_BASENAME -> the bug. A model listed here may say wrong without

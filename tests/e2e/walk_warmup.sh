@@ -8,6 +8,7 @@
 # 1 %: every size above 2 x L2 must agree within 1.5 % and the Eq. 6 fit within 1.5 % (latencies)
 # and 3 % (capacities), and auto must say in params and method that it capped the warm-up.
 set -u
+GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
 for model in "$SRC/tests/models/walk_levels.json" "$SRC/tests/models/l2_xor_random_2mb.json" \

@@ -32,8 +32,8 @@ CLAIMS = {
     "mma": (r"HMMA\.16816\.F16$", 128, []),
     "sw_sin": (None, 8, []),                           # software sinf: checked for no MUFU
 }
-# Kernels whose claimed instruction takes three register sources: each loop must hold ILP chains
-# (as many destination registers as the kernel's ILP, none read by another chain) and no
+# Kernels whose claimed instruction takes three register sources: each loop must hold ILP
+# independent dependency chains (whatever registers ptxas gives each step of a chain) and no
 # instruction may read two distinct registers of one register bank (register number mod 2 on
 # Volta and later) unless one comes from the operand reuse cache (.reuse): such a read costs an
 # issue cycle (at most one such instruction in 64 passes). The hfma2 kernel of ILP 2 once read its chain R0 and its operand R2 from one bank
@@ -86,17 +86,33 @@ for f in funcs:
     chain_note, chain_ok = "", True
     if kind in CHAINS:
         regs = [re.findall(r"\bR(\d+)((?:\.\w+)*)", g) for o, g in body_args if re.match(claim, o)]
-        dests = {r[0][0] for r in regs if r}
-        conflicts = crossed = 0
+        regs = [r for r in regs if r]
+        conflicts = 0
         for r in regs:
             srcs = {x for x, suffix in r[1:] if "reuse" not in suffix}
             banks = [int(x) % 2 for x in srcs]
             conflicts += len(banks) - len(set(banks))
-            crossed += any(x in dests and x != r[0][0] for x, _ in r[1:])
+        # The chains are the dependency chains of the loop (ptxas may rename a chain's register
+        # from one instruction to the next): an instruction joins the chain of every register it
+        # reads that the loop writes, over two passes so the loop-carried reads count too.
+        parent = list(range(len(regs)))
+        def find(i):
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+        writer = {}
+        for _ in range(2):
+            for i, r in enumerate(regs):
+                for x, _suffix in r[1:]:
+                    if x in writer:
+                        parent[find(i)] = find(writer[x])
+                writer[r[0][0]] = i
+        chains = len({find(i) for i in range(len(regs))})
         # one conflict in 64 instructions passes (a chain's first read, before the reuse cache
         # holds the operand)
-        chain_ok = len(dests) == ilp and 64 * conflicts <= n and not crossed
-        chain_note = (f", chains {len(dests)} (ILP {ilp}), reads across chains {crossed}, "
+        chain_ok = chains == ilp and 64 * conflicts <= n
+        chain_note = (f", dependency chains {chains} (ILP {ilp}), "
                       f"register bank conflicts {conflicts}")
     comp = [o for o in body if any(re.match(c, o) for c in companions)]
     other = [o for o in body if not re.match(claim, o) and o not in comp and o != "NOP"]

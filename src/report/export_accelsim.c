@@ -271,7 +271,8 @@ static bool nearest_cache(const json_t *rec, const cache_spec *s, unsigned divid
 {
     char why[512];
     cache_fields m = {0};
-    if (!number(rec, s->record, "size_bytes", &m.size, why, sizeof why) ||
+    const char *size = value_of(rec, "size_bytes") ? "size_bytes" : "usable_size_bytes";
+    if (!number(rec, s->record, size, &m.size, why, sizeof why) ||
         !number(rec, s->record, "line_bytes", &m.line, why, sizeof why) ||
         !config_count(m.line) || !pow2(m.line) || !(m.size >= m.line))
         return false;

@@ -96,7 +96,7 @@ assert dl1.split()[1].startswith("S:%d:128:%d,L:" % (v("cache:l1", "sets"), v("c
 assert "# nearest expressible line: measured %d B" % v("cache:l1", "size_bytes") in text
 assert "L (LRU) for the replacement hslru" in text
 dl2 = [l for l in lines if l.startswith("-gpgpu_cache:dl2 ")][0]
-ways = round(v("cache:l2", "size_bytes") / 128 / 80 / 256)
+ways = round(v("cache:l2", "usable_size_bytes") / 128 / 80 / 256)
 assert dl2.split()[1].startswith("S:256:128:%d,L:B:m:L:X," % ways), dl2
 assert "the reference's 80 sub-partitions (give --l2-sub-partitions N)" in text
 assert sum(l.startswith("-gpgpu_cache:dl2 ") for l in l2text.splitlines()) == 1, l2text

@@ -93,4 +93,7 @@ void gs_html_key_plots(FILE *out, const json_t *doc);
  * series dashed on it and its ci95 series as error bars; ids plot-<index>-<series index>. */
 void gs_html_record_series(FILE *out, const json_t *rec, size_t index, const char *title);
 
+/* The record of probe name (and level, when not NULL) in doc, or NULL. */
+const json_t *gs_html_find_record(const json_t *doc, const char *name, const char *level);
+
 #endif

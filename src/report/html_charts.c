@@ -18,18 +18,6 @@
 #define MAX_LINES 24
 #define MAX_MARKS 12
 
-static const json_t *find_record(const json_t *doc, const char *name, const char *level)
-{
-    size_t i;
-    const json_t *p;
-    json_array_foreach(json_object_get(doc, "probes"), i, p) {
-        const char *n = json_string_value(json_object_get(p, "name"));
-        const char *l = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
-        if (n && strcmp(n, name) == 0 && (!level || (l && strcmp(l, level) == 0)))
-            return p;
-    }
-    return NULL;
-}
 
 static const json_t *series_of(const json_t *rec, const char *name)
 {
@@ -87,7 +75,7 @@ void gs_html_staircase(FILE *out, const json_t *doc, const char *id, double w, d
     gs_html_line lines[MAX_LINES];
     gs_html_mark marks[MAX_MARKS];
     int nl = 0, nm = 0;
-    const json_t *walk = find_record(doc, "random-walk", NULL);
+    const json_t *walk = gs_html_find_record(doc, "random-walk", NULL);
     const json_t *data = series_of(walk, "global_walk");
     json_t *fit = NULL;
     if (data) {
@@ -109,7 +97,7 @@ void gs_html_staircase(FILE *out, const json_t *doc, const char *id, double w, d
     } else {
         static const char *const levels[] = {"l1", "tex", "l2", "const1"};
         for (int i = 0; i < 4; i++) {
-            const json_t *rec = find_record(doc, "cache", levels[i]);
+            const json_t *rec = gs_html_find_record(doc, "cache", levels[i]);
             const json_t *s = series_of(rec, "average_sweep");
             double size;
             if (!s)
@@ -136,7 +124,7 @@ void gs_html_staircase(FILE *out, const json_t *doc, const char *id, double w, d
 static void walk_spaces(FILE *out, const json_t *doc)
 {
     static const char *const spaces[] = {"global", "constant", "local", "shared"};
-    const json_t *walk = find_record(doc, "random-walk", NULL);
+    const json_t *walk = gs_html_find_record(doc, "random-walk", NULL);
     gs_html_line lines[8];
     json_t *fits[4] = {0};
     int nl = 0;
@@ -170,7 +158,7 @@ static void walk_spaces(FILE *out, const json_t *doc)
 void gs_html_bandwidth(FILE *out, const json_t *doc, const char *id, double w, double h)
 {
     static const char *const kinds[] = {"read", "write", "copy", "scale", "add", "triad"};
-    const json_t *bw = find_record(doc, "mem-bandwidth", NULL);
+    const json_t *bw = gs_html_find_record(doc, "mem-bandwidth", NULL);
     gs_html_line lines[MAX_LINES];
     gs_html_mark marks[MAX_MARKS];
     int nl = 0, nm = 0;
@@ -200,7 +188,7 @@ void gs_html_bandwidth(FILE *out, const json_t *doc, const char *id, double w, d
             add_mark(marks, &nm, v, true, plateaus[i][1], "GB/s");
     static const char *const sizes[][2] = {{"l1", "L1"}, {"l2", "L2"}};
     for (int i = 0; i < 2; i++)
-        if (figure_number(find_record(doc, "cache", sizes[i][0]), "size_bytes", &v))
+        if (figure_number(gs_html_find_record(doc, "cache", sizes[i][0]), "size_bytes", &v))
             add_mark(marks, &nm, v, false, sizes[i][1], "B");
     gs_html_chart c = {.title = "bandwidth against footprint", .id = id, .lines = lines,
                        .nlines = nl, .marks = marks, .nmarks = nm, .width = w, .height = h};
@@ -229,7 +217,7 @@ static int roofline_types(const json_t *rec, char types[][32], int max)
  * SM. */
 void gs_html_roofline(FILE *out, const json_t *doc, const char *id, double w, double h)
 {
-    const json_t *rec = find_record(doc, "roofline", NULL);
+    const json_t *rec = gs_html_find_record(doc, "roofline", NULL);
     char types[MAX_LINES][32];
     int nt = roofline_types(rec, types, MAX_LINES);
     gs_html_line lines[MAX_LINES];
@@ -252,7 +240,7 @@ void gs_html_roofline(FILE *out, const json_t *doc, const char *id, double w, do
 /* One chart per instruction type: measured, the pipeline model dashed, peak and ridge marked. */
 static void roofline_each(FILE *out, const json_t *doc)
 {
-    const json_t *rec = find_record(doc, "roofline", NULL);
+    const json_t *rec = gs_html_find_record(doc, "roofline", NULL);
     char types[MAX_LINES][32];
     int nt = roofline_types(rec, types, MAX_LINES);
     for (int i = 0; i < nt; i++) {
@@ -291,7 +279,7 @@ static void roofline_each(FILE *out, const json_t *doc)
  * dashed. */
 static void banks(FILE *out, const json_t *doc)
 {
-    const json_t *rec = find_record(doc, "smem-banks", NULL);
+    const json_t *rec = gs_html_find_record(doc, "smem-banks", NULL);
     gs_html_line lines[MAX_LINES];
     char legends[MAX_LINES][48];
     int nl = 0;

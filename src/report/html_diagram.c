@@ -15,18 +15,6 @@
 #define H 540.0
 #define COL 560.0          /* the right edge of the SM / L2 / DRAM column */
 
-static const json_t *find_record(const json_t *doc, const char *name, const char *level)
-{
-    size_t i;
-    const json_t *p;
-    json_array_foreach(json_object_get(doc, "probes"), i, p) {
-        const char *n = json_string_value(json_object_get(p, "name"));
-        const char *l = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
-        if (n && strcmp(n, name) == 0 && (!level || (l && strcmp(l, level) == 0)))
-            return p;
-    }
-    return NULL;
-}
 
 static const json_t *figure(const json_t *rec, const char *key)
 {
@@ -94,7 +82,7 @@ static void box(FILE *out, double x, double y, double w, double h, const char *c
 static void cache_box(FILE *out, const json_t *doc, double x, double y, double w,
                       const char *level, const char *title)
 {
-    const json_t *rec = find_record(doc, "cache", level);
+    const json_t *rec = gs_html_find_record(doc, "cache", level);
     box(out, x, y, w, 78, rec ? "level" : "level absent", title);
     text_line(out, x + 7, y + 34, "size", rec, "size_bytes", BYTES);
     text_line(out, x + 7, y + 50, "line", rec, "line_bytes", BYTES);
@@ -104,7 +92,7 @@ static void cache_box(FILE *out, const json_t *doc, double x, double y, double w
 static void sm_box(FILE *out, const json_t *doc)
 {
     const json_t *dev = json_object_get(doc, "device");
-    const json_t *clock = find_record(doc, "clock", NULL);
+    const json_t *clock = gs_html_find_record(doc, "clock", NULL);
     double sms = 0, khz = 0;
     char head[128] = "SM";
     const json_t *n = json_object_get(dev, "sm_count");
@@ -117,8 +105,8 @@ static void sm_box(FILE *out, const json_t *doc)
         strncat(head, ")", sizeof head - strlen(head) - 1);
     box(out, 8, 8, COL - 8, 232, "sm", head);
 
-    const json_t *banks = find_record(doc, "smem-banks", NULL);
-    const json_t *walk = find_record(doc, "random-walk", NULL);
+    const json_t *banks = gs_html_find_record(doc, "smem-banks", NULL);
+    const json_t *walk = gs_html_find_record(doc, "random-walk", NULL);
     fprintf(out, "<rect class=\"level\" x=\"18\" y=\"30\" width=\"%.1f\" height=\"70\" rx=\"5\"/>"
             "\n<text class=\"name\" x=\"25\" y=\"46\">shared memory</text>\n", COL - 28);
     const json_t *per_sm = json_object_get(dev, "smem_per_sm_bytes");
@@ -138,15 +126,15 @@ static void sm_box(FILE *out, const json_t *doc)
     for (int i = 0; i < 4; i++)
         cache_box(out, doc, 18 + i * (w + 8), 112, w, levels[i][0], levels[i][1]);
     fprintf(out, "<text class=\"note\" x=\"18\" y=\"222\">constant L2: </text>\n");
-    const json_t *c2 = find_record(doc, "cache", "const2");
+    const json_t *c2 = gs_html_find_record(doc, "cache", "const2");
     text_line(out, 150, 222, "size", c2, "size_bytes", BYTES);
     text_line(out, 300, 222, "hit", c2, "hit_latency_cycles", CYCLES);
 }
 
 static void l2_box(FILE *out, const json_t *doc)
 {
-    const json_t *l2 = find_record(doc, "cache", "l2");
-    const json_t *parts = find_record(doc, "l2-partitions", NULL);
+    const json_t *l2 = gs_html_find_record(doc, "cache", "l2");
+    const json_t *parts = gs_html_find_record(doc, "l2-partitions", NULL);
     double y = 270;
     box(out, 8, y, COL - 8, 124, l2 || parts ? "level" : "level absent", "L2");
     text_line(out, 40, y + 16, "size", l2, "size_bytes", BYTES);
@@ -180,8 +168,8 @@ static void l2_box(FILE *out, const json_t *doc)
 static void dram_box(FILE *out, const json_t *doc)
 {
     const json_t *dev = json_object_get(doc, "device");
-    const json_t *bw = find_record(doc, "mem-bandwidth", NULL);
-    const json_t *walk = find_record(doc, "random-walk", NULL);
+    const json_t *bw = gs_html_find_record(doc, "mem-bandwidth", NULL);
+    const json_t *walk = gs_html_find_record(doc, "random-walk", NULL);
     double y = 420;
     box(out, 8, y, COL - 8, 92, "level", "DRAM");
     const json_t *total = json_object_get(dev, "global_mem_bytes");
@@ -208,7 +196,7 @@ static void dram_box(FILE *out, const json_t *doc)
 
 static void tlb_box(FILE *out, const json_t *doc, double y, const char *level, const char *title)
 {
-    const json_t *rec = find_record(doc, "cache", level);
+    const json_t *rec = gs_html_find_record(doc, "cache", level);
     double x = COL + 16, w = W - 8 - x;
     box(out, x, y, w, 104, rec ? "level" : "level absent", title);
     text_line(out, x + 7, y + 34, "entries", rec, "entries", COUNT);

@@ -35,6 +35,19 @@ typedef struct axis {
     double p0, p1;         /* the pixel range: p0 at lo, p1 at hi */
 } axis;
 
+const json_t *gs_html_find_record(const json_t *doc, const char *name, const char *level)
+{
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(doc, "probes"), i, p) {
+        const char *n = json_string_value(json_object_get(p, "name"));
+        const char *l = json_string_value(json_object_get(json_object_get(p, "params"), "level"));
+        if (n && strcmp(n, name) == 0 && (!level || (l && strcmp(l, level) == 0)))
+            return p;
+    }
+    return NULL;
+}
+
 void gs_html_format_bytes(double bytes, char *buf, size_t len)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -73,15 +73,5 @@ static void check(const json_t *doc, bool canary)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    json_t *doc = NULL;
-    gs_error err;
-    if (gs_report_load_buffer((const char *)data, size, "fuzz.json", &doc, &err) != 0)
-        return 0;
-    check(doc, false);
-    json_t *c = canary_document(doc);
-    if (c)
-        check(c, true);
-    json_decref(c);
-    json_decref(doc);
-    return 0;
+    return fuzz_document(data, size, check);
 }

@@ -71,23 +71,14 @@ static int check_series(const char *dir, const char *base, const json_t *series,
     return 0;
 }
 
-static void check(const json_t *doc)
+static void check(const json_t *doc, bool canary)
 {
+    (void)canary;
     gs_error err;
     gs_report_each_series(doc, plot_dir, true, check_series, NULL, &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    json_t *doc = NULL;
-    gs_error err;
-    if (gs_report_load_buffer((const char *)data, size, "fuzz.json", &doc, &err) != 0)
-        return 0;
-    check(doc);
-    json_t *c = canary_document(doc);
-    if (c)
-        check(c);
-    json_decref(c);
-    json_decref(doc);
-    return 0;
+    return fuzz_document(data, size, check);
 }

@@ -138,6 +138,23 @@ static json_t *canary_document(const json_t *doc)
 /* Text formats (text report, markdown, compare, fleet text): no control character but the
  * newline, no DEL, no C1 control, no bidirectional override; with the canary, none of its
  * pieces verbatim (a document string never starts a line, never opens a markdown cell). */
+/* One fuzz input as a document: when it loads, check it, then its canary copy (canary true). */
+static __attribute__((unused)) int fuzz_document(const uint8_t *data, size_t size,
+                                                 void (*check)(const json_t *doc, bool canary))
+{
+    json_t *doc = NULL;
+    gs_error err;
+    if (gs_report_load_buffer((const char *)data, size, "fuzz.json", &doc, &err) != 0)
+        return 0;
+    check(doc, false);
+    json_t *c = canary_document(doc);
+    if (c)
+        check(c, true);
+    json_decref(c);
+    json_decref(doc);
+    return 0;
+}
+
 static __attribute__((unused)) void check_text(const char *format, const char *t, size_t len, bool canary, bool markdown)
 {
     for (size_t i = 0; i < len; i++) {

@@ -18,6 +18,7 @@
 
 #include "report/report.h"
 #include "util/escape.h"
+#include "util/units.h"
 
 #define MAX_DEPTH 8   /* nesting shown of a generic record (environment, parameters) */
 
@@ -321,8 +322,8 @@ static void record_title(const json_t *p, char *buf, size_t len)
              level ? ")" : "");
 }
 
-/* The interval cell: ±ci95 with the unit (a size in KiB/MiB/GiB), 0 when exact or one sample, ±[a, b] for a list
- * figure's half-widths, - when not a number. */
+/* The interval cell: ±ci95 in the value's unit (util/units.h), 0 when exact or one sample, ±[a, b]
+ * for a list figure's half-widths, - when not a number. */
 static void interval(FILE *out, const json_t *f)
 {
     const json_t *ci = json_object_get(f, "ci95");
@@ -336,17 +337,21 @@ static void interval(FILE *out, const json_t *f)
         fputs("-", out);
         return;
     }
+    /* In the value's unit, as the text report gives it ("48.00 MiB" ± "0.45 MiB", "1980 MHz"
+     * ± "0.001 MHz"): the value's scale divides the half-width too. */
     const char *unit = str_or(f, "unit", "");
-    if (gs_html_unit_is_bytes(unit) && json_number_value(ci) > 0) {
-        char bytes[48];   /* in the unit people read sizes in, as the value is */
-        gs_html_format_bytes(json_number_value(ci), bytes, sizeof bytes);
-        fprintf(out, "&#177;%s", bytes);
-        return;
-    }
-    fprintf(out, "&#177;%.3g", json_number_value(ci));
-    if (*unit && json_number_value(ci) > 0) {
+    double half = json_number_value(ci);
+    gs_unit_scale scale;
+    char text[48];
+    gs_units_scale(json_number_value(json_object_get(f, "value")), unit, &scale);
+    if (half > 0)
+        gs_units_halfwidth(half / (scale.divisor > 0 ? scale.divisor : 1), text, sizeof text);
+    else
+        snprintf(text, sizeof text, "0");    /* exact, or one sample */
+    fprintf(out, "&#177;%s", text);   /* digits, '.', 'e' and '-': nothing to escape */
+    if (*scale.unit && half > 0) {
         fputc(' ', out);
-        gs_html_escape(out, unit);
+        gs_html_escape(out, scale.unit);
     }
 }
 

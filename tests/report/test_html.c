@@ -122,11 +122,11 @@ static void test_page(void **state)
     assert_non_null(strstr(h, "<h2>cache (l1)</h2>"));
     assert_non_null(strstr(h, "<td class=\"name\">size_bytes</td><td class=\"value\">16 KiB</td>"
                               "<td class=\"ci95\">&#177;0</td><td class=\"n\">1</td>"));
-    assert_non_null(strstr(h, "33.25 cycles</td><td class=\"ci95\">&#177;0.4 cycles</td>"
+    assert_non_null(strstr(h, "33.25 cycles</td><td class=\"ci95\">&#177;0.40 cycles</td>"
                               "<td class=\"n\">12</td><td class=\"method\">m-cycles</td>"));
     assert_non_null(strstr(h, "<td class=\"method\">m-cycles</td>"));
-    /* An interval of a size reads in the binary unit sizes are read in, not in bytes. */
-    assert_non_null(strstr(h, "<td class=\"ci95\">&#177;973 KiB</td>"));
+    /* An interval reads in its value's unit (22.53 MiB: MiB), not in bytes nor in its own. */
+    assert_non_null(strstr(h, "<td class=\"ci95\">&#177;0.95 MiB</td>"));
     assert_non_null(strstr(h, "class=\"value nd\">not determined: the trace buffer is too small"));
     assert_non_null(strstr(h, "SM clock 1645 MHz before, 1600 MHz after"));
     assert_non_null(strstr(h, "<li>warning: SM clock moved by 3%</li>"));

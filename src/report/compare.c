@@ -15,11 +15,12 @@
  * The resolution (docs/methods.md, "Comparing two documents"): a document states none, so it is
  * derived from the figure. A median of clock reads in cycles is a whole number of cycles (or a
  * half, between two middle samples), so it moves in steps of one cycle whatever its interval
- * says: its resolution is 1 cycle, and no reading of it is surer than that. A figure in ns that is such a median converted at the
- * document's SM clock (its value is a whole or half number of cycles at that clock, the measured
- * one where the document has the clock probe's record) has one SM cycle's worth of ns. Every
- * other figure has none: its interval alone decides. The rms of a fit's residuals that states no
- * interval gets the sampling interval of a standard deviation from its n points. */
+ * says: its resolution is 1 cycle, and no reading of it is surer than that. A figure in ns that is
+ * such a median converted at the document's SM clock (its value is a whole or half number of
+ * cycles at that clock, the measured one where the document has the clock probe's record) has
+ * one SM cycle's worth of ns. Every other figure has none: its interval alone decides. The rms
+ * of a fit's residuals that states no interval gets the sampling interval of a standard
+ * deviation from its n points. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -177,7 +178,8 @@ static void list_text(char *buf, size_t len, const json_t *list, const char *uni
         if (json_is_number(e))
             plain_number(one, sizeof one, json_number_value(e));
         else
-            snprintf(one, sizeof one, "%s", json_is_string(e) ? json_string_value(e) : "n/d");
+            snprintf(one, sizeof one, "%s",
+                     json_is_string(e) ? gs_esc(json_string_value(e)) : "n/d");
         if (used + strlen(one) + 2 > LIST_TEXT_MAX) {
             snprintf(text + used, sizeof text - used, "%s...", i ? ", " : "");
             used = strlen(text);
@@ -193,6 +195,8 @@ static void value_text(char *buf, size_t len, const json_t *figure)
 {
     const json_t *v = json_object_get(figure, "value");
     const char *unit = json_string_value(json_object_get(figure, "unit"));
+    if (unit)
+        unit = gs_esc(unit);      /* document text: the text rule of escape.h */
     if (!figure)
         snprintf(buf, len, "-");
     else if (json_is_number(v))

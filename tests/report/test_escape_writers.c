@@ -107,12 +107,21 @@ static void compare_shows_escapes(void **state)
     json_object_set_new(json_object_get(b, "device"), "name", json_string("y\x1b[31m"));
     json_object_set_new(json_object_get(json_array_get(json_object_get(b, "probes"), 0), "params"),
                         "level", json_string("l2\n-other"));
+    /* a figure in one document only (printed, marked !) with a tab in its unit and list */
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "probes"), 0), "figures"),
+                        "new_cycles", json_pack("{s:f, s:s, s:f, s:i, s:s}", "value", 3.0, "unit",
+                                                "cycle\ts", "ci95", 0.5, "n", 4, "method", "m"));
+    json_object_set_new(json_object_get(json_array_get(json_object_get(b, "probes"), 0), "figures"),
+                        "new_words", json_pack("{s:[s], s:s, s:n, s:i, s:s}", "value", "a\tb",
+                                               "unit", "", "ci95", "n", 1, "method", "m"));
     out o;
     gs_compare_counts counts;
     gs_report_compare(open_out(&o), a, b, GS_COMPARE_TOLERANCE_PERCENT, &counts, &err);
     close_out(&o);
     assert_clean(o.text, o.len);
     assert_non_null(strstr(o.text, "y\\x1b[31m"));
+    assert_non_null(strstr(o.text, "cycle\\ts"));
+    assert_non_null(strstr(o.text, "a\\tb"));
     free(o.text);
     json_decref(a);
     json_decref(b);

@@ -205,17 +205,24 @@ static void records(FILE *out, const json_t *doc)
     }
 }
 
+/* The backend, and for a simulated device its model; true when simulated. */
+static bool backend_text(FILE *out, const json_t *dev)
+{
+    gs_html_escape(out, str_or(dev, "backend", "?"));
+    if (!json_is_true(json_object_get(dev, "simulated")))
+        return false;
+    fputs(" (simulated model ", out);
+    gs_html_escape(out, str_or(dev, "model", "?"));
+    fputs(")", out);
+    return true;
+}
+
 /* One line under the heading: backend, device, version, time, completeness. */
 static void run_line(FILE *out, const json_t *doc)
 {
     const json_t *dev = json_object_get(doc, "device"), *tool = json_object_get(doc, "tool");
     fputs("<p class=\"run\">", out);
-    gs_html_escape(out, str_or(dev, "backend", "?"));
-    if (json_is_true(json_object_get(dev, "simulated"))) {
-        fputs(" (simulated model ", out);
-        gs_html_escape(out, str_or(dev, "model", "?"));
-        fputs(")", out);
-    } else if (dev) {
+    if (!backend_text(out, dev) && dev) {
         fputs(", compute capability ", out);
         gs_html_escape(out, str_or(dev, "compute_capability", "?"));
         fprintf(out, ", %lld SMs", (long long)json_integer_value(json_object_get(dev, "sm_count")));
@@ -250,12 +257,7 @@ static void header(FILE *out, const json_t *doc)
     fputs("<table class=\"kv\" id=\"run\">\n", out);
     header_row(out, "device", str_or(dev, "name", "no device"));
     fputs("<tr><th>backend</th><td>", out);
-    gs_html_escape(out, str_or(dev, "backend", "?"));
-    if (json_is_true(json_object_get(dev, "simulated"))) {
-        fputs(" (simulated model ", out);
-        gs_html_escape(out, str_or(dev, "model", "?"));
-        fputs(")", out);
-    } else if (dev) {
+    if (!backend_text(out, dev) && dev) {
         fprintf(out, ":%lld, compute capability ",
                 (long long)json_integer_value(json_object_get(dev, "ordinal")));
         gs_html_escape(out, str_or(dev, "compute_capability", "?"));

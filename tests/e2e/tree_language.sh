@@ -13,12 +13,12 @@ command -v git >/dev/null 2>&1 && git -C "$SRC" rev-parse --is-inside-work-tree 
 
 # One extended regular expression per rule, with what it catches.
 rules=(
-  '\bsessions? ([0-9]|[0-9]+-[0-9])'       # "session 20", "sessions 13-15"
-  '\bsession-[0-9]'                        # "session-6 walks"
-  "\\bsession [0-9]+'s"                    # "session 8's probe steps"
-  '\bcalls? [0-9]+(-[0-9]+)?([);:,.]|$| and [0-9])'   # "(call 5)", "calls 5-7:", not "a call 64 B"
-  '\bcall[0-9]+[ab]?\b'                    # "report-call15"
-  # an issue number as a source: "(issue 16", "; issue 16", "issue 16)", "issue 21 asks", "#16"
+  '\bsessions? ([0-9]|[0-9]+-[0-9])'       # a numbered one, or a range
+  '\bsession-[0-9]'                        # hyphenated to a number
+  "\\bsession [0-9]+'s"                    # a numbered one's
+  '\bcalls? [0-9]+(-[0-9]+)?([);:,.]|$| and [0-9])'   # numbered, not "a call" in prose
+  '\bcall[0-9]+[ab]?\b'                    # in a file name
+  # an issue number cited as a source, in parentheses, after a verb or with "#"
   '([(;,] ?|gpusonar |[Tt]he target of )[Ii]ssues? #?[0-9]+|[Ii]ssues? #?[0-9]+[),;:]'
   '[Ii]ssues? [0-9]+ (asks|item)|[Ii]ssue #[0-9]+'
   'asked for an H200'

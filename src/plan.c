@@ -30,6 +30,30 @@ int gs_path_parse(const char *name, gs_load_path *out)
     return -1;
 }
 
+bool gs_chase_split_of(const gs_chase_plan *p, gs_chase_split *s)
+{
+    size_t n = p->chain_len;
+    uint64_t warm = p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * n;
+    uint64_t timed = p->timed_accesses ? p->timed_accesses : n;
+    memset(s, 0, sizeof *s);
+    if (!p->warmup_split || p->space != GS_SPACE_GLOBAL || p->path > GS_PATH_NC ||
+        p->walkers > 1 || p->lanes > 1 || p->record_n || n == 0 || warm == 0 || warm > n ||
+        timed >= n || (p->physical_bytes && p->physical_bytes < p->footprint_bytes))
+        return false;
+    /* the warm-up is positions n - warm .. n - 1; the timed ones are 0 .. timed - 1 */
+    size_t first = (size_t)(n - warm);
+    s->serial_first = first;
+    s->serial_n = first < timed ? (size_t)timed - first : 0;
+    s->parallel_first = first + s->serial_n;
+    s->parallel_n = n - s->parallel_first;
+    if (s->parallel_n < 2) {
+        memset(s, 0, sizeof *s);
+        return false;
+    }
+    s->segments = s->parallel_n < GS_SPLIT_SEGMENTS ? (unsigned)s->parallel_n : GS_SPLIT_SEGMENTS;
+    return true;
+}
+
 const char *gs_instr_name(gs_instr i)
 {
     return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";

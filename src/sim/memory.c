@@ -413,6 +413,31 @@ static void warm_walk(chase_ctx *cx, uint64_t accesses)
     }
 }
 
+/* A split warm-up (gs_chase_split_of): the serial part in chain order, then the parallel part's
+ * segments in lockstep, one access of each segment in turn (segment i's k-th access before
+ * segment i + 1's), as threads that start together and take one latency per access would. */
+static size_t segment_from(const gs_chase_split *s, uint64_t i)
+{
+    return s->parallel_first + (size_t)(i * s->parallel_n / s->segments);
+}
+
+static void warm_split(chase_ctx *cx, const gs_chase_split *s)
+{
+    const uint64_t *chain = cx->plan->chain;
+    bool prefetch = cx->n_large != 0;
+    for (size_t k = 0; k < s->serial_n; k++)
+        access_request(cx, chain[s->serial_first + k]);
+    size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
+    for (size_t k = 0; k < longest; k++)
+        for (unsigned i = 0; i < s->segments; i++) {
+            size_t at = segment_from(s, i) + k, ahead = segment_from(s, i + 1) + k;
+            if (prefetch && ahead < cx->plan->chain_len)
+                prefetch_request(cx, chain[ahead]);
+            if (at < segment_from(s, i + 1))
+                access_request(cx, chain[at]);
+        }
+}
+
 /* ---- checking the plan ----------------------------------------------------------------------------- */
 
 static int check_path(const chase_ctx *cx, gs_error *err)
@@ -601,7 +626,10 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
     int rc = sim_chase_begin(&cx, m, plan, out, err);
     if (rc)
         return rc;
-    if (plan->warmup_accesses)
+    gs_chase_split split;
+    if (gs_chase_split_of(plan, &split))
+        warm_split(&cx, &split);
+    else if (plan->warmup_accesses)
         warm_walk(&cx, plan->warmup_accesses);
     else
         for (unsigned pass = 0; pass < plan->warmup_passes; pass++)

@@ -416,25 +416,24 @@ static void warm_walk(chase_ctx *cx, uint64_t accesses)
 /* A split warm-up (gs_chase_split_of): the serial part in chain order, then the parallel part's
  * segments in lockstep, one access of each segment in turn (segment i's k-th access before
  * segment i + 1's), as threads that start together and take one latency per access would. */
-static size_t segment_from(const gs_chase_split *s, uint64_t i)
-{
-    return s->parallel_first + (size_t)(i * s->parallel_n / s->segments);
-}
-
 static void warm_split(chase_ctx *cx, const gs_chase_split *s)
 {
     const uint64_t *chain = cx->plan->chain;
     bool prefetch = cx->n_large != 0;
+    size_t from[GS_SPLIT_SEGMENTS + 1];                 /* segment i: from[i] .. from[i + 1] - 1 */
     for (size_t k = 0; k < s->serial_n; k++)
         access_request(cx, chain[s->serial_first + k]);
+    for (unsigned i = 0; i <= s->segments; i++)
+        from[i] = s->parallel_first + (size_t)((uint64_t)i * s->parallel_n / s->segments);
     size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
     for (size_t k = 0; k < longest; k++)
         for (unsigned i = 0; i < s->segments; i++) {
-            size_t at = segment_from(s, i) + k, ahead = segment_from(s, i + 1) + k;
-            if (prefetch && ahead < cx->plan->chain_len)
+            unsigned j = i + PREFETCH_AHEAD;            /* the access PREFETCH_AHEAD on */
+            size_t ahead = j < s->segments ? from[j] + k : from[j % s->segments] + k + 1;
+            if (prefetch && ahead < from[(j % s->segments) + 1])
                 prefetch_request(cx, chain[ahead]);
-            if (at < segment_from(s, i + 1))
-                access_request(cx, chain[at]);
+            if (from[i] + k < from[i + 1])
+                access_request(cx, chain[from[i] + k]);
         }
 }
 

@@ -303,7 +303,7 @@ const gs_probe_def gs_probe_cache_def = {
     .summary = "cache and TLB structure: size, line, fetch, sector, sets, ways, mapping, policy, "
                "latencies",
     .opts = gs_probe_cache_opts,
-    .expected_s = 17,
+    .expected_s = 8,
     .expected_sim_s = 200,
     .keep_rank = 2,
     .hints = {.headline = headline},

@@ -404,7 +404,8 @@ static bool is_view_verdict(const json_t *v)
 static bool is_relation(const json_t *v)
 {
     const char *s = json_string_value(v);
-    return s && (!strcmp(s, "same") || !strcmp(s, "above") || !strcmp(s, "below"));
+    return s && (!strcmp(s, "same") || !strcmp(s, "above") || !strcmp(s, "below") ||
+                 !strcmp(s, "other"));
 }
 
 static bool is_number(const json_t *v) { return json_is_number(v); }
@@ -423,7 +424,7 @@ static int check_crosscheck_view(const json_t *v, const char *path, gs_error *er
     for (const char *const *k = numbers; !rc && *k; k++)
         rc = check(v, path, *k, true, is_number, "must be a number", err);
     if (!rc)
-        rc = check(v, path, "relation", true, is_relation, "must be same, above or below", err);
+        rc = check(v, path, "relation", true, is_relation, "must be same, above, below or other", err);
     if (!rc)
         rc = check(v, path, "verdict", true, is_view_verdict, "must be quote, agree, apart or "
                    "unexplained", err);

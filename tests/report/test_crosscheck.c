@@ -12,15 +12,17 @@
 #include "result/crosscheck.h"
 #include "result/result.h"
 
-/* A document with an L1 seen by cache:l1 (average and trace), global-patterns and random-walk,
- * and the constant cache by random-walk and cache:const1. */
-static gs_run *sample(double walk_l1, double trace_l1, double const_size)
+/* A document with an L1 seen by cache:l1 (average and trace), global-patterns and random-walk
+ * (its first level walk_l1_bytes large), and the constant cache by random-walk and cache:const1. */
+static gs_run *sample_sized(double walk_l1, double walk_l1_bytes, double trace_l1,
+                            double const_size)
 {
     char *argv[] = {"gpusonar", "report"};
     gs_run *run = gs_run_new(2, argv);
     assert_non_null(run);
     gs_probe_out *p = gs_run_add_probe(run, "cache");
     gs_param_string(p, "level", "l1");
+    gs_figure(p, "size_bytes", 196608, "B", 0, 1, "test");
     gs_figure(p, "hit_latency_cycles", 32.0, "cycles", 0, 1, "test");
     gs_figure(p, "trace_hit_latency_cycles", trace_l1, "cycles", 0, 1, "test");
     p = gs_run_add_probe(run, "cache");
@@ -30,10 +32,16 @@ static gs_run *sample(double walk_l1, double trace_l1, double const_size)
     gs_figure(p, "latency_l1_hit_ca_cycles", 32.1, "cycles", 0.25, 16, "test");
     p = gs_run_add_probe(run, "random-walk");
     gs_figure(p, "global_level1_latency_cycles", walk_l1, "cycles", 0.5, 9, "test");
+    gs_figure(p, "global_level1_capacity_bytes", walk_l1_bytes, "B", 9000, 9, "test");
     gs_figure(p, "constant_level1_capacity_bytes", 2030, "B", 40, 9, "test");
     gs_figure(p, "shared_level1_latency_cycles", 23, "cycles", 0, 9, "test");
     gs_run_finish(run, true, NULL);
     return run;
+}
+
+static gs_run *sample(double walk_l1, double trace_l1, double const_size)
+{
+    return sample_sized(walk_l1, 200000, trace_l1, const_size);
 }
 
 static const json_t *structure(const json_t *list, const char *name)
@@ -108,6 +116,23 @@ static void test_unexplained(void **state)
     gs_run_free(run);
 }
 
+/* A walk's first level whose capacity is not the L1's (a GPU whose L1 does not cache global
+ * loads: the walk's first level is the L2) is no view of the L1, whatever its latency. */
+static void test_walk_level_by_capacity(void **state)
+{
+    (void)state;
+    gs_run *run = sample_sized(231, 1572864, 45, 1664);
+    const json_t *list = json_object_get(run->doc, "crosscheck");
+    assert_string_equal(verdict_of(list, "L1 hit latency"), "apart");
+    size_t i;
+    const json_t *v;
+    json_array_foreach(json_object_get(structure(list, "L1 hit latency"), "views"), i, v)
+        assert_string_not_equal(json_string_value(json_object_get(v, "probe")), "random-walk");
+    /* the L1 size is the one structure where the two meet, and there they are unexplained */
+    assert_string_equal(verdict_of(list, "L1 size"), "unexplained");
+    gs_run_free(run);
+}
+
 static void test_within_tolerance(void **state)
 {
     (void)state;
@@ -171,6 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agree_and_named),
         cmocka_unit_test(test_unexplained),
+        cmocka_unit_test(test_walk_level_by_capacity),
         cmocka_unit_test(test_within_tolerance),
         cmocka_unit_test(test_validator_refuses),
         cmocka_unit_test(test_text),

@@ -150,8 +150,8 @@ static const xc_structure structures[] = {
         {{"random-walk", NULL, "constant_level1_capacity_bytes"}, XC_SAME, "Eq. 6 step of a "
          "Sattolo walk over sizes: the capacity", NULL, NULL, NONE, NULL},
         {{"cache", "const1", "size_bytes"}, XC_BELOW, "largest stride chain whose trace has no "
-         "repeating miss", "a lower bound: the kernel's own constants keep lines of that "
-         "cache, and a stride chain overflows their set first", NULL, NONE, NULL},
+         "repeating miss", "a lower bound: the largest stride chain with no systematic "
+         "miss, under the capacity where the walk's latency steps", NULL, NONE, NULL},
         END}},
     {"DRAM copy bandwidth", "GB/s", 0, 0.03, bw_tol, {
         {{"mem-bandwidth", NULL, "dram_copy_gbps"}, XC_SAME, "copy of tiles in address order, "

@@ -54,6 +54,7 @@ par one_model fermi 2MB
 par one_model kepler 4MB
 par one_model hopper 1MB
 par one_model "$SRC/tests/models/cache_xor_random.json" 1MB
+par one_model "$SRC/tests/models/cache_noisy.json" 1MB
 par_wait
 
 # The list a run writes passes the schema; a figure moved makes a structure unexplained.

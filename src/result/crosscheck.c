@@ -59,10 +59,13 @@ static const char seq_trace[] = "trace: clock, load, store of the cursor, clock 
 static const char why_trace[] = "the trace times its own store and clock read with each load";
 static const char seq_patterns[] = "trace of 16 lines, less the trace's own measured cost";
 static const char seq_eq6[] = "Eq. 6 level of a Sattolo random walk (default path), average";
+static const char seq_paths[] = "paths: a plateau of an average Sattolo walk over footprints "
+                                "on that load path";
 static const char why_default[] = "the default path looks the line up in the L1 first, where "
                                   "the L1 caches global loads";
 
-#define END {{NULL, NULL, NULL}, 0, NULL, NULL, NULL, {{NULL, NULL, NULL}, {NULL, NULL, NULL}}, NULL}
+#define NO_REF {NULL, NULL, NULL}
+#define END {NO_REF, 0, NULL, NULL, NULL, {NO_REF, NO_REF}, NULL}
 #define NONE {{NULL, NULL, NULL}, {NULL, NULL, NULL}}
 #define NEED_L1 {{"cache", "l1", "size_bytes"}, {NULL, NULL, NULL}}
 #define NEED_L2 {{"cache", "l2", "near_size_bytes"}, {"cache", "l2", "usable_size_bytes"}}
@@ -77,6 +80,7 @@ static const xc_structure structures[] = {
         {{"global-patterns", NULL, "latency_l1_hit_default_cycles"}, XC_SAME, seq_patterns,
          NULL, NULL, NEED_L1, NULL},
         {{"random-walk", NULL, WALK(1)}, XC_SAME, seq_eq6, NULL, NULL, NEED_L1, WALK_CAP(1)},
+        {{"paths", NULL, "ca_l1_latency_cycles"}, XC_SAME, seq_paths, NULL, NULL, NONE, NULL},
         {{"cache", "l1", "trace_hit_latency_cycles"}, XC_ABOVE, seq_trace, why_trace, NULL, NONE,
          NULL},
         END}},
@@ -85,12 +89,14 @@ static const xc_structure structures[] = {
          "hop, clock64 around the chain", NULL, NULL, NONE, NULL},
         {{"global-patterns", NULL, "latency_l1_hit_nc_cycles"}, XC_SAME, seq_patterns, NULL,
          NULL, {{"cache", "ro", "size_bytes"}, {NULL, NULL, NULL}}, NULL},
+        {{"paths", NULL, "nc_l1_latency_cycles"}, XC_SAME, seq_paths, NULL, NULL, NONE, NULL},
         {{"cache", "ro", "trace_hit_latency_cycles"}, XC_ABOVE, seq_trace, why_trace, NULL, NONE,
          NULL},
         END}},
     {"texture hit latency", "cycles", 1, 0.02, lat_tol, {
         {{"cache", "tex", "hit_latency_cycles"}, XC_SAME, "average: j = tex1Dfetch(t, j), "
          "clock64 around the chain", NULL, NULL, NONE, NULL},
+        {{"paths", NULL, "tex_l1_latency_cycles"}, XC_SAME, seq_paths, NULL, NULL, NONE, NULL},
         {{"cache", "tex", "trace_hit_latency_cycles"}, XC_ABOVE, seq_trace, why_trace, NULL, NONE,
          NULL},
         END}},

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end test of the cross-check (docs/methods.md, "Cross-check"): on every built-in model and
-# two hard ones, the probes that measure one structure (cache levels, random-walk, global-patterns,
-# smem-banks, cluster, bandwidth, mem-bandwidth) are never apart without a named reason; the list
-# in the document passes the schema, and the text report says the same. A copy of one document
-# with one probe's figure moved must come out unexplained, so the test can fail.
+# two hard ones, the probes that measure one structure (cache levels, random-walk, paths,
+# global-patterns, smem-banks, cluster, bandwidth, mem-bandwidth) are never apart without a named
+# reason; the list in the document passes the schema, and the text report says the same. A copy
+# of one document with one probe's figure moved must come out unexplained, so the test can fail.
 set -u
 GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
@@ -21,11 +21,13 @@ one_model() {
       { bad "$name: cache --target $t: $(tail -1 "$T/err")"; return; }
   done
   $B run random-walk --max-size "$max" --walkers-max 0 --device "sim:$spec" -q \
-    --json "$T/walk.json" >/dev/null 2>"$T/err" || { bad "$name: random-walk: $(tail -1 "$T/err")"; return; }
-  $B report --probes smem-banks,global-patterns,bandwidth,mem-bandwidth,cluster \
+    --json "$T/walk.json" >/dev/null 2>"$T/err" ||
+    { bad "$name: random-walk: $(tail -1 "$T/err")"; return; }
+  $B report --probes smem-banks,global-patterns,bandwidth,mem-bandwidth,cluster,paths \
     --device "sim:$spec" -q --json "$T/rest.json" >/dev/null 2>"$T/err" ||
     { bad "$name: report: $(tail -1 "$T/err")"; return; }
-  $PY - "$T/merged.json" "$T"/c_*.json "$T/walk.json" "$T/rest.json" <<'PYEOF' || { bad "$name: merge"; return; }
+  $PY - "$T/merged.json" "$T"/c_*.json "$T/walk.json" "$T/rest.json" <<'PYEOF' ||
+    { bad "$name: merge"; return; }
 import json, sys
 docs = [json.load(open(f)) for f in sys.argv[2:]]
 merged = docs[-1]

@@ -3,7 +3,8 @@
 # model whose fp64 pipe issues twice the lanes its architecture's whitepaper gives, every fp64
 # rate of `pipeline` is not determined with the peak and its source in the reason, and the fp32
 # rates are kept with their peak and fraction; on the hopper model, whose rates are the
-# whitepaper's, no rate of pipeline or mem-bandwidth is refused; every document validates.
+# whitepaper's, no rate of pipeline or mem-bandwidth is refused, and mem-bandwidth names its
+# fastest L1 read kernel (the simulator's one); every document validates.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -59,6 +60,11 @@ for n in ("hopper_pipe", "hopper_mem"):
             checked += 1
         if "above the peak" in (f.get("reason") or ""):
             fail(f"{n} {name} refused on the hopper model: {f['reason']}")
+# mem-bandwidth keeps each L1 read kernel's best and names the fastest; the simulator has one
+mb = docs["hopper_mem"]["probes"][0]["figures"]
+if (mb.get("l1_read_kernel") or {}).get("value") != "wrapped" or \
+        "peak" not in mb.get("l1_read_kernel_wrapped_gbps", {}):
+    fail(f"the L1 read kernels are not recorded: {mb.get('l1_read_kernel')}")
 if checked < 20:
     fail(f"only {checked} of the hopper model's rates carry a peak")
 sys.exit(1 if bad else 0)

@@ -266,6 +266,13 @@ gs_stream_family gs_stream_kind_family(gs_stream_kind k)
     return GS_STREAM_FAMILY_NONE;
 }
 
+const char *gs_l1_read_variant_name(unsigned v)
+{
+    static const char *const names[GS_L1_READ_VARIANTS] = {"wrapped", "linear", "linear-nc",
+                                                           "linear-nc-2"};
+    return v < GS_L1_READ_VARIANTS ? names[v] : NULL;
+}
+
 int gs_stream_level_index(gs_stream_kind k)
 {
     switch (k) {

@@ -157,6 +157,16 @@ static bool is_status(const json_t *v)
     return false;
 }
 
+/* A figure's peak (probes/peak_check.h): {value > 0, fraction >= 0 or null, source}. */
+static bool is_peak(const json_t *v)
+{
+    const json_t *value = json_object_get(v, "value"), *fraction = json_object_get(v, "fraction");
+    return json_is_object(v) && json_object_size(v) == 3 && json_is_number(value) &&
+           json_number_value(value) > 0 &&
+           (json_is_null(fraction) || (json_is_number(fraction) && json_number_value(fraction) >= 0)) &&
+           json_is_string(json_object_get(v, "source"));
+}
+
 static bool is_value(const json_t *v)
 {
     return json_is_number(v) || json_is_string(v) || json_is_null(v) || is_number_list(v);
@@ -262,7 +272,8 @@ static int check_environment(const json_t *e, gs_error *err)
 
 static int check_figure(const json_t *f, const char *path, gs_error *err)
 {
-    static const char *const keys[] = {"value", "unit", "ci95", "n", "method", "reason", NULL};
+    static const char *const keys[] = {"value", "unit", "ci95", "n", "method", "reason", "peak",
+                                       NULL};
     if (!json_is_object(f))
         return bad(err, path, "must be an object");
     int rc = check_keys(f, path, keys, err);
@@ -286,6 +297,9 @@ static int check_figure(const json_t *f, const char *path, gs_error *err)
     if (!rc)
         rc = check(f, path, "reason", json_is_null(json_object_get(f, "value")), is_string,
                    "must be a string (why the value is not determined)", err);
+    if (!rc)
+        rc = check(f, path, "peak", false, is_peak, "must be an object {value > 0, fraction "
+                   ">= 0 or null, source}", err);
     return rc;
 }
 

@@ -126,6 +126,7 @@ typedef struct cw_level {
     unsigned ways_per_set[CW_MAX_SETS];
     size_t nsets;             /* entries in ways_per_set (1 when equal sets) */
     const char *sets_method;
+    char oracle_method_buf[640]; /* sets_method naming the oracle that decided it (L2) */
     double sets_ci95;         /* sets from capacity / (ways x line): the capacity's ci95 in sets
                                  (0: exact) */
     cw_mapping mapping;

@@ -57,6 +57,7 @@ typedef struct l2e {
     bool counters;               /* verdicts from the L2's lookup counters, not from timing */
     double kept_hits;            /* counters: the draw's target's counted hits per repetition
                                     with no pool (its own hit and the launch's own lookups) */
+    char counter_failure[300];   /* the first count failed: why (then timing alone) */
 } l2e;
 
 /* One evict plan: targets[0..n) against pool[0..m), repeats repetitions into hit and probe. */
@@ -87,6 +88,30 @@ static int counted_hits(l2e *c, uint64_t x, const uint64_t *pool, size_t m, unsi
     double hit[L2E_REPEATS_SMALL], own[L2E_REPEATS_SMALL];
     int rc = evict(c, &x, 1, pool, m, repeats, hit, probe ? probe : own, err);
     *per_probe = rc ? NAN : (double)c->hits / repeats;
+    return rc;
+}
+
+/* Counters: one counted plan before any verdict (a target probed with no pool, L2E_REPEATS
+ * times) must count at least one hit a probe; a count refused (a profiler that passed the
+ * capability check refusing a range) or blind to the probe turns the counters off for the
+ * method, which then times its loads, with the reason in c->counter_failure. */
+static int check_counting(l2e *c, gs_error *err)
+{
+    double per_probe;
+    uint64_t x = 0;
+    int rc = counted_hits(c, x, &x, 0, L2E_REPEATS, &per_probe, NULL, err);
+    if (rc == GS_ERR_UNSUPPORTED) {
+        snprintf(c->counter_failure, sizeof c->counter_failure, "%.299s", err->msg);
+        gs_error_clear(err);
+        c->counters = false;
+        return 0;
+    }
+    if (!rc && !(per_probe >= 1)) {
+        snprintf(c->counter_failure, sizeof c->counter_failure, "a probe with no pool counted "
+                 "%.2f L2 hit sectors (one expected): the counters do not see the probes",
+                 per_probe);
+        c->counters = false;
+    }
     return rc;
 }
 
@@ -780,7 +805,9 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         return 0;
     }
     char curve[240];
-    int rc = evict_curve(&c, lv, region_lines, curve, sizeof curve, err);
+    int rc = c.counters ? check_counting(&c, err) : 0;
+    if (!rc)
+        rc = evict_curve(&c, lv, region_lines, curve, sizeof curve, err);
     size_t before = strlen(lv->why_structure);
     if (!rc)
         rc = draws(&c, lv, region_lines, n, err);
@@ -797,7 +824,8 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
              "taken back; verdicts by %s%s)", used ? "; " : "", c.verdicts,
              (unsigned long long)c.line_reads, c.undone,
              c.counters ? "the L2's lookup counters: " : "timing; counters: not available: ",
-             info ? info->counters_detail : "no device information");
+             c.counter_failure[0] ? c.counter_failure
+                                  : info ? info->counters_detail : "no device information");
     if (c.counters)
         name_oracle(lv, info->counters_detail);
     return rc;

@@ -289,10 +289,11 @@ void gs_cuda_counters_probe(int ordinal, bool *on, char *detail, size_t len)
     snprintf(detail, len, "%s", cu.detail);
 }
 
-/* A failed counting call as a gpusonar error. */
+/* A failed counting call as a gpusonar error: the plan cannot be counted (GS_ERR_UNSUPPORTED,
+ * so the method says not determined with this reason instead of failing its probe). */
 static int count_fail(gs_error *err, const char *call, CUptiResult r)
 {
-    return gs_fail(err, GS_ERR_DEVICE, "L2 counters: %s: %s", call, result_name(r));
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: %s: %s", call, result_name(r));
 }
 
 #define COUNT_CALL(id, type, params, name)                                                    \
@@ -338,7 +339,13 @@ int gs_cuda_counters_begin(gs_error *err)
     CUpti_RangeProfiler_PushRange_Params pu = {CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
     pu.pRangeProfilerObject = cu.range;
     pu.pRangeName = "gpusonar_l2_probe";
-    COUNT_CALL(GS_CUPTI_RANGE_PUSH, push_t, &pu, "cuptiRangeProfilerPushRange");
+    CUptiResult r = FN(GS_CUPTI_RANGE_PUSH, push_t)(&pu);
+    if (r != CUPTI_SUCCESS) {         /* started: stopped again, so the next count can start */
+        CUpti_RangeProfiler_Stop_Params so = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        so.pRangeProfilerObject = cu.range;
+        (void)FN(GS_CUPTI_RANGE_STOP, stop_t)(&so);
+        return count_fail(err, "cuptiRangeProfilerPushRange", r);
+    }
     return 0;
 }
 
@@ -354,13 +361,13 @@ int gs_cuda_counters_end(uint64_t *hit, uint64_t *miss, gs_error *err)
     so.pRangeProfilerObject = cu.range;
     COUNT_CALL(GS_CUPTI_RANGE_STOP, stop_t, &so, "cuptiRangeProfilerStop");
     if (!so.isAllPassSubmitted)
-        return gs_fail(err, GS_ERR_DEVICE, "L2 counters: the metrics needed another pass of "
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: the metrics needed another pass of "
                        "the launch (one was configured)");
     CUpti_RangeProfiler_DecodeData_Params de = {CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     de.pRangeProfilerObject = cu.range;
     COUNT_CALL(GS_CUPTI_RANGE_DECODE, decode_t, &de, "cuptiRangeProfilerDecodeData");
     if (de.numOfRangeDropped)
-        return gs_fail(err, GS_ERR_DEVICE, "L2 counters: the range was dropped");
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: the range was dropped");
     CUpti_RangeProfiler_GetCounterDataInfo_Params in = {
         CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     in.pCounterDataImage = cu.data;
@@ -368,7 +375,7 @@ int gs_cuda_counters_end(uint64_t *hit, uint64_t *miss, gs_error *err)
     COUNT_CALL(GS_CUPTI_RANGE_GET_COUNTER_DATA_INFO, info_t, &in,
                "cuptiRangeProfilerGetCounterDataInfo");
     if (in.numTotalRanges != 1)
-        return gs_fail(err, GS_ERR_DEVICE, "L2 counters: %zu ranges decoded, one expected",
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: %zu ranges decoded, one expected",
                        (size_t)in.numTotalRanges);
     double v[2] = {-1, -1};
     CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
@@ -383,7 +390,7 @@ int gs_cuda_counters_end(uint64_t *hit, uint64_t *miss, gs_error *err)
     COUNT_CALL(GS_CUPTI_HOST_EVALUATE_TO_GPU_VALUES, eval_t, &ev,
                "cuptiProfilerHostEvaluateToGpuValues");
     if (!(v[0] >= 0 && v[1] >= 0))
-        return gs_fail(err, GS_ERR_DEVICE, "L2 counters: no value for %s or %s", cu.metrics[0],
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: no value for %s or %s", cu.metrics[0],
                        cu.metrics[1]);
     *hit = (uint64_t)(v[0] + 0.5);
     *miss = (uint64_t)(v[1] + 0.5);

@@ -55,12 +55,21 @@ void gs_cuda_counters_release(void)
 #include <cupti_version.h>
 #include <stdlib.h>
 
-/* The metric pairs tried in turn: reads alone (a kernel's stores, atomics and the launch's own
- * writes stay out of a probe's count), then every lookup, as ncu names them. */
-static const char *const metric_pairs[][2] = {
-    {"lts__t_sectors_op_read_lookup_hit.sum", "lts__t_sectors_op_read_lookup_miss.sum"},
-    {"lts__t_sectors_lookup_hit.sum", "lts__t_sectors_lookup_miss.sum"},
+/* The metric sets tried in turn, the first that the chip counts in one pass kept: reads alone (a
+ * kernel's stores, atomics and the launch's own writes stay out of a probe's count), then every
+ * lookup, as ncu names them; hits and misses together where one pass holds both, else the hits
+ * alone (GH100 counts a hit and a miss filter of the same sectors in two passes; the method's
+ * oracle is the hits, and the misses then read 0 and "not counted" in the detail). */
+static const struct {
+    const char *names[2];
+    uint32_t n;
+} metric_sets[] = {
+    {{"lts__t_sectors_op_read_lookup_hit.sum", "lts__t_sectors_op_read_lookup_miss.sum"}, 2},
+    {{"lts__t_sectors_lookup_hit.sum", "lts__t_sectors_lookup_miss.sum"}, 2},
+    {{"lts__t_sectors_op_read_lookup_hit.sum", NULL}, 1},
+    {{"lts__t_sectors_lookup_hit.sum", NULL}, 1},
 };
+#define N_METRIC_SETS (sizeof metric_sets / sizeof metric_sets[0])
 
 static struct {
     bool tried, on;
@@ -69,6 +78,7 @@ static struct {
     CUpti_Profiler_Host_Object *host;
     CUpti_RangeProfiler_Object *range;
     const char *metrics[2];
+    uint32_t n_metrics;           /* 2: hits and misses; 1: hits alone */
     uint8_t *config;
     size_t config_bytes;
     uint8_t *data;
@@ -90,11 +100,12 @@ static const char *result_name(CUptiResult r)
 /* A call's failure in reason: the call, CUPTI's name for the result, and the fix where known. */
 static int failed(const char *call, CUptiResult r, char *reason, size_t len)
 {
-    snprintf(reason, len, "%s: %s%s", call, result_name(r),
-             r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-                 ? " (the driver lets only root read counters: RmProfilingAdminOnly=1; run as "
-                   "root, or have the admin set NVreg_RestrictProfilingToAdminUsers=0)"
-                 : "");
+    if (snprintf(reason, len, "%s: %s%s", call, result_name(r),
+                 r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+                     ? " (the driver lets only root read counters: RmProfilingAdminOnly=1; run "
+                       "as root, or have the admin set NVreg_RestrictProfilingToAdminUsers=0)"
+                     : "") >= (int)len)
+        reason[len - 1] = '\0';    /* cut: the call and its result come first */
     return -1;
 }
 
@@ -135,8 +146,9 @@ static void host_free(void)
     }
 }
 
-/* The host object for chip and the config image of one metric pair, in one pass. */
-static int configure(const char *chip, const char *const *metrics, char *reason, size_t len)
+/* The host object for chip and the config image of one metric set of n, in one pass. */
+static int configure(const char *chip, const char *const *metrics, uint32_t n, char *reason,
+                     size_t len)
 {
     CUpti_Profiler_Host_Initialize_Params hi = {CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -148,7 +160,7 @@ static int configure(const char *chip, const char *const *metrics, char *reason,
         CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = cu.host;
     add.ppMetricNames = (const char **)metrics;
-    add.numMetrics = 2;
+    add.numMetrics = n;
     CUPTI_CALL(GS_CUPTI_HOST_CONFIG_ADD_METRICS, add_t, &add, "cuptiProfilerHostConfigAddMetrics",
                reason, len);
     CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
@@ -176,11 +188,13 @@ static int configure(const char *chip, const char *const *metrics, char *reason,
     CUPTI_CALL(GS_CUPTI_HOST_GET_NUM_OF_PASSES, passes_t, &np, "cuptiProfilerHostGetNumOfPasses",
                reason, len);
     if (np.numOfPasses != 1) {
-        snprintf(reason, len, "%s and %s need %zu passes (one launch is counted once: one pass "
-                 "needed)", metrics[0], metrics[1], (size_t)np.numOfPasses);
+        if (snprintf(reason, len, "%s%s%s: %zu passes", metrics[0], n > 1 ? " and " : "",
+                     n > 1 ? metrics[1] : "", (size_t)np.numOfPasses) >= (int)len)
+            reason[len - 1] = '\0';
         return -1;
     }
-    cu.metrics[0] = metrics[0], cu.metrics[1] = metrics[1];
+    cu.metrics[0] = metrics[0], cu.metrics[1] = n > 1 ? metrics[1] : NULL;
+    cu.n_metrics = n;
     return 0;
 }
 
@@ -200,7 +214,7 @@ static int enable(char *reason, size_t len)
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     ds.pRangeProfilerObject = cu.range;
     ds.pMetricNames = cu.metrics;
-    ds.numMetrics = 2;
+    ds.numMetrics = cu.n_metrics;
     ds.maxNumOfRanges = 1;
     ds.maxNumRangeTreeNodes = 1;
     CUPTI_CALL(GS_CUPTI_RANGE_GET_COUNTER_DATA_SIZE, data_size_t, &ds,
@@ -241,24 +255,30 @@ static int setup(int ordinal, char *reason, size_t len)
     CUpti_Device_GetChipName_Params cn = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     cn.deviceIndex = (size_t)ordinal;
     CUPTI_CALL(GS_CUPTI_DEVICE_GET_CHIP_NAME, chip_t, &cn, "cuptiDeviceGetChipName", reason, len);
-    char why[2][200] = {"", ""};
+    char why[N_METRIC_SETS][120];
     int ok = -1;
-    for (int k = 0; k < 2 && ok; k++) {
-        ok = configure(cn.pChipName, metric_pairs[k], why[k], sizeof why[k]);
+    for (size_t k = 0; k < N_METRIC_SETS && ok; k++) {
+        why[k][0] = '\0';
+        ok = configure(cn.pChipName, metric_sets[k].names, metric_sets[k].n, why[k],
+                       sizeof why[k]);
         if (ok) {
             host_free();
             free(cu.config), cu.config = NULL;
         }
     }
-    if (ok) {
-        snprintf(reason, len, "%s; %s", why[0], why[1]);
+    if (ok) {                         /* every set refused: the last two reasons (the hits) */
+        if (snprintf(reason, len, "no metric set in one pass (%s; %s)", why[N_METRIC_SETS - 2],
+                     why[N_METRIC_SETS - 1]) >= (int)len)
+            reason[len - 1] = '\0';
         return -1;
     }
     if (enable(reason, len) != 0)   /* the permission is checked now, for the document */
         return -1;
     disable();                      /* and enabled again for the first count */
-    snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.48s and %.48s",
-             version, cu.lib.path, cn.pChipName, cu.metrics[0], cu.metrics[1]);
+    snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.48s%s%.48s",
+             version, cu.lib.path, cn.pChipName, cu.metrics[0],
+             cu.n_metrics > 1 ? " and " : " (misses not counted: not in the same pass)",
+             cu.n_metrics > 1 ? cu.metrics[1] : "");
     return 0;
 }
 
@@ -385,15 +405,14 @@ int gs_cuda_counters_end(uint64_t *hit, uint64_t *miss, gs_error *err)
     ev.counterDataImageSize = cu.data_bytes;
     ev.rangeIndex = 0;
     ev.ppMetricNames = cu.metrics;
-    ev.numMetrics = 2;
+    ev.numMetrics = cu.n_metrics;
     ev.pMetricValues = v;
     COUNT_CALL(GS_CUPTI_HOST_EVALUATE_TO_GPU_VALUES, eval_t, &ev,
                "cuptiProfilerHostEvaluateToGpuValues");
-    if (!(v[0] >= 0 && v[1] >= 0))
-        return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: no value for %s or %s", cu.metrics[0],
-                       cu.metrics[1]);
+    if (!(v[0] >= 0 && (cu.n_metrics < 2 || v[1] >= 0)))
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "L2 counters: no value for %s", cu.metrics[0]);
     *hit = (uint64_t)(v[0] + 0.5);
-    *miss = (uint64_t)(v[1] + 0.5);
+    *miss = cu.n_metrics > 1 ? (uint64_t)(v[1] + 0.5) : 0;
     return 0;
 }
 

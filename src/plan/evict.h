@@ -60,7 +60,8 @@ typedef struct gs_evict_result {
     /* With count_l2: the L2's sector lookups that hit and that missed, summed over every
      * repetition's probe loads (each target's load after the pool passes; an 8-B load looks up
      * one sector). The card counts the launch of the probes, whose own lookups (its code, its
-     * parameters) it may add: the method calibrates them against a plan without a pool. */
+     * parameters) it may add: the method calibrates them against a plan without a pool. The
+     * misses read 0 where the card counts the hits alone in one pass (the method uses hits). */
     uint64_t l2_hit_sectors;
     uint64_t l2_miss_sectors;
 } gs_evict_result;

@@ -60,16 +60,17 @@ void gs_cuda_counters_release(void)
  * lookup, as ncu names them; hits and misses together where one pass holds both, else the hits
  * alone (GH100 counts a hit and a miss filter of the same sectors in two passes; the method's
  * oracle is the hits, and the misses then read 0 and "not counted" in the detail). */
-static const struct {
+#define N_METRIC_SETS 4
+struct metric_set {
     const char *names[2];
     uint32_t n;
-} metric_sets[] = {
+};
+static const struct metric_set metric_sets[N_METRIC_SETS] = {
     {{"lts__t_sectors_op_read_lookup_hit.sum", "lts__t_sectors_op_read_lookup_miss.sum"}, 2},
     {{"lts__t_sectors_lookup_hit.sum", "lts__t_sectors_lookup_miss.sum"}, 2},
     {{"lts__t_sectors_op_read_lookup_hit.sum", NULL}, 1},
     {{"lts__t_sectors_lookup_hit.sum", NULL}, 1},
 };
-#define N_METRIC_SETS (sizeof metric_sets / sizeof metric_sets[0])
 
 static struct {
     bool tried, on;

@@ -55,17 +55,22 @@ void gs_cuda_counters_release(void)
 #include <cupti_version.h>
 #include <stdlib.h>
 
-/* The metric sets tried in turn, the first that the chip counts in one pass kept: reads alone (a
- * kernel's stores, atomics and the launch's own writes stay out of a probe's count), then every
- * lookup, as ncu names them; hits and misses together where one pass holds both, else the hits
- * alone (GH100 counts a hit and a miss filter of the same sectors in two passes; the method's
- * oracle is the hits, and the misses then read 0 and "not counted" in the detail). */
-#define N_METRIC_SETS 4
+/* The metric sets tried in turn, the first that the chip counts in one pass kept: the lookups of
+ * the SMs' data loads alone (srcunit_tex: the launch's own instruction fetches, constant and
+ * parameter loads, which a large pool evicts from the L2 too, stay out of a probe's count), then
+ * reads from every unit, then every lookup, as ncu names them; hits and misses together where one
+ * pass holds both, else the hits alone (GH100 counts a hit and a miss filter of the same sectors
+ * in two passes; the method's oracle is the hits, and the misses then read 0 and "not counted" in
+ * the detail). */
+#define N_METRIC_SETS 6
 struct metric_set {
     const char *names[2];
     uint32_t n;
 };
 static const struct metric_set metric_sets[N_METRIC_SETS] = {
+    {{"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+      "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum"}, 2},
+    {{"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", NULL}, 1},
     {{"lts__t_sectors_op_read_lookup_hit.sum", "lts__t_sectors_op_read_lookup_miss.sum"}, 2},
     {{"lts__t_sectors_lookup_hit.sum", "lts__t_sectors_lookup_miss.sum"}, 2},
     {{"lts__t_sectors_op_read_lookup_hit.sum", NULL}, 1},
@@ -276,7 +281,7 @@ static int setup(int ordinal, char *reason, size_t len)
     if (enable(reason, len) != 0)   /* the permission is checked now, for the document */
         return -1;
     disable();                      /* and enabled again for the first count */
-    snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.48s%s%.48s",
+    snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.60s%s%.60s",
              version, cu.lib.path, cn.pChipName, cu.metrics[0],
              cu.n_metrics > 1 ? " and " : " (misses not counted: not in the same pass)",
              cu.n_metrics > 1 ? cu.metrics[1] : "");

@@ -124,7 +124,9 @@ static int evicts(l2e *c, uint64_t x, const uint64_t *pool, size_t m, bool *yes,
     unsigned n = m <= L2E_SMALL_POOL ? L2E_REPEATS_SMALL : L2E_REPEATS;
     double hit[L2E_REPEATS_SMALL], probe[L2E_REPEATS_SMALL];
     *yes = false;
-    if (c->counters) {   /* evicted: the majority of its probes lost their hit */
+    if (c->counters) {   /* evicted: its probe lost its hit; a count is exact, so one plan (each
+                            counted launch costs the profiler's range, about 20 ms) */
+        n = 1;
         double per_probe;
         int rc = counted_hits(c, x, pool, m, n, &per_probe, NULL, err);
         if (value)
@@ -773,12 +775,13 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
     return rc;
 }
 
-int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err)
+int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, bool counters,
+                    gs_error *err)
 {
     gs_backend *b = w->ctx->backend;
     const gs_device_info *info = w->ctx->info;
     l2e c = {.w = w, .line = lv->line_bytes, .far = NAN, .near = NAN,
-             .counters = info && info->counters, .kept_hits = NAN};
+             .counters = counters && info && info->counters, .kept_hits = NAN};
     if (!b->ops->evict) {
         not_determined(lv, "the backend has no evict operation (prime+probe)");
         return 0;
@@ -823,7 +826,10 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
              "load on SM 0: %u evict plans, %llu pool lines read, %u drops of the reductions "
              "taken back; verdicts by %s%s)", used ? "; " : "", c.verdicts,
              (unsigned long long)c.line_reads, c.undone,
-             c.counters ? "the L2's lookup counters: " : "timing; counters: not available: ",
+             c.counters ? "the L2's lookup counters: "
+             : !c.counter_failure[0] && info && info->counters
+                 ? "timing; counters: readable, not asked for (--counters): "
+                 : "timing; counters: not available: ",
              c.counter_failure[0] ? c.counter_failure
                                   : info ? info->counters_detail : "no device information");
     if (c.counters)

@@ -52,6 +52,8 @@ int gs_cuda_info(gs_backend *b, gs_device_info *o, gs_error *err)
     o->mem_bus_bits = p->memoryBusWidth;
     o->driver_version = c->driver_version;
     o->runtime_version = c->runtime_version;
+    gs_cuda_counters_probe(c->ordinal, &o->counters, o->counters_detail,
+                           sizeof o->counters_detail);
     CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxBlocksPerMultiprocessor, c->ordinal));
     o->max_blocks_per_sm = v;
     CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, c->ordinal));
@@ -82,6 +84,7 @@ static void cuda_close(gs_backend *b)
     gs_cuda_issue_release();
     gs_cuda_scratch_release();
     gs_cuda_evict_release();
+    gs_cuda_counters_release();
     gs_cuda_chase_release();
     gs_cuda_chase_flush_release();
     free(b->impl);

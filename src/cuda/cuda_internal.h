@@ -132,6 +132,13 @@ void gs_cuda_issue_release(void);          /* issue.cu: its buffers back, at the
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */
+/* The L2's lookup counters (cupti.cu): probe sets *on and what reads them, or why not, once per
+ * process; begin and end bracket the launches to count (every launch between them, after a
+ * device synchronize), end giving the L2's sector lookup hits and misses; release at close. */
+void gs_cuda_counters_probe(int ordinal, bool *on, char *detail, size_t len);
+int gs_cuda_counters_begin(gs_error *err);
+int gs_cuda_counters_end(uint64_t *hit, uint64_t *miss, gs_error *err);
+void gs_cuda_counters_release(void);
 int gs_cuda_p2p(gs_backend *b, const gs_p2p_plan *plan, gs_p2p_result *out,
                 gs_error *err);                                              /* p2p.cu */
 int gs_cuda_atomic(gs_backend *b, const gs_atomic_plan *plan, gs_atomic_result *out,

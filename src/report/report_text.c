@@ -299,6 +299,10 @@ static void print_environment(FILE *out, const json_t *env)
     if (!env)
         return;
     fprintf(out, "host     %s (%s)\n", str_or(env, "host", "?"), str_or(env, "os", "?"));
+    if (json_object_get(env, "counters"))
+        fprintf(out, "counters %s: %s\n", json_is_true(json_object_get(env, "counters"))
+                                               ? "on" : "not available",
+                str_or(env, "counters_detail", "?"));
     if (!json_is_true(json_object_get(env, "nvml"))) {
         fprintf(out, "state    not recorded: %s\n", str_or(env, "nvml_reason", "no NVML"));
         return;

@@ -242,7 +242,7 @@ static int check_reading(const json_t *r, const char *path, gs_error *err)
 static int check_environment(const json_t *e, gs_error *err)
 {
     static const char *const strings[] = {"host", "os", "nvml_reason", "driver_version",
-                                          "pci_bus_id", "uuid", NULL};
+                                          "pci_bus_id", "uuid", "counters_detail", NULL};
     static const char *const flags[] = {"nvml", "throttled", "shared", NULL};
     const char *p = "$.environment";
     if (!e)
@@ -254,6 +254,8 @@ static int check_environment(const json_t *e, gs_error *err)
         rc = check(e, p, *k, strcmp(*k, "host") == 0, is_string, "must be a string", err);
     for (const char *const *k = flags; *k && !rc; k++)
         rc = check(e, p, *k, true, is_bool, "must be true or false", err);
+    if (!rc)
+        rc = check(e, p, "counters", false, is_bool, "must be true or false", err);
     if (!rc)
         rc = check(e, p, "runtime_version", false, is_integer, "must be a whole number", err);
     if (!rc)

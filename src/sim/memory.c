@@ -261,6 +261,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         if (lv->allocate_words && lv->n_partial &&
             !partial_holds(lv, paddr, cx->plan ? cx->plan->element_bytes : 4, o == SIM_HIT))
             o = SIM_MISS;              /* the store left the words asked for invalid */
+        if (cx->count_lookups)
+            *(o == SIM_HIT ? &cx->lookup_hits : &cx->lookup_misses) += 1;
         if (o == SIM_HIT) {
             *served = i;
             cycles += lv->hit_latency_cycles;

@@ -196,6 +196,21 @@ int sim_get_string(const json_t *obj, const char *where, const char *key, int re
 }
 
 /* ---- device and noise ---------------------------------------------------------------------- */
+/* "l2_counters" (default false): whether the modelled L2 counts its sector lookups for the
+ * evict operation, as a card's hardware counters do where CUPTI may read them; absent or false,
+ * the model is a card whose counters cannot be read, and the L2 method times its loads. */
+static int parse_counters(const json_t *j, gs_device_info *d, gs_error *err)
+{
+    json_t *v = json_object_get(j, "l2_counters");
+    if (v && !json_is_boolean(v))
+        return gs_fail(err, GS_ERR_INPUT, "device.l2_counters: must be true or false");
+    d->counters = v && json_is_true(v);
+    snprintf(d->counters_detail, sizeof d->counters_detail, "%s",
+             d->counters ? "the model's L2 counts every sector lookup"
+                         : "the model has no L2 counters (its device.l2_counters is not true)");
+    return 0;
+}
+
 static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {
@@ -203,7 +218,7 @@ static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
         "l2_bytes", "smem_per_sm_bytes", "smem_per_block_bytes", "smem_per_block_optin_bytes",
         "global_mem_bytes", "const_mem_bytes", "max_threads_per_sm", "max_threads_per_block",
         "max_blocks_per_sm", "regs_per_sm", "warp_size", "clock64_read_cycles",
-        "globaltimer_read_cycles", "globaltimer_resolution_ns", NULL};
+        "globaltimer_read_cycles", "globaltimer_resolution_ns", "l2_counters", NULL};
     gs_device_info *d = &m->info;
     const char *name = NULL;
     uint64_t u[14] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32};
@@ -256,6 +271,8 @@ static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
     if (!rc)
         rc = sim_get_double(j, "device", "globaltimer_resolution_ns", 0,
                             &m->globaltimer_resolution_ns, err);
+    if (!rc)
+        rc = parse_counters(j, d, err);
     if (!rc && (m->clock64_read_cycles < 0 || m->globaltimer_read_cycles < 0 ||
                 m->globaltimer_resolution_ns <= 0))
         rc = gs_fail(err, GS_ERR_INPUT, "device: read costs must be >= 0 and "

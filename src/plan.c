@@ -95,6 +95,15 @@ const char *gs_cluster_kind_name(gs_cluster_kind k)
     return (unsigned)k < GS_CLUSTER_KIND_COUNT ? cluster_kind_names[k] : "?";
 }
 
+static const char *const launch_kind_names[GS_LAUNCH_KIND_COUNT] = {
+    "stream", "graph", "complete", "sync-idle", "event", "event-elapsed", "grid-sync",
+    "cluster-sync"};
+
+const char *gs_launch_kind_name(gs_launch_kind k)
+{
+    return (unsigned)k < GS_LAUNCH_KIND_COUNT ? launch_kind_names[k] : "?";
+}
+
 static const char *const persist_mode_names[GS_PERSIST_MODE_COUNT] = {
     "query", "none", "persisting", "normal"};
 

@@ -161,6 +161,8 @@ int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out
                   gs_error *err);                                            /* evict.cu */
 /* The evict operation's device buffers, kept from one plan to the next, released at close. */
 void gs_cuda_evict_release(void);                                           /* evict.cu */
+int gs_cuda_launch(gs_backend *b, const gs_launch_plan *plan, gs_launch_result *out,
+                   gs_error *err);                                           /* launch.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,

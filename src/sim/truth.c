@@ -3,6 +3,7 @@
  * targets in src/probes/cache/cache.c: l1 = path ca, tex = tex, ro = nc, l2 = cg, const1.. = the const
  * path's levels smaller than the constant space), smem-banks, pipeline and clock. It reads the
  * parsed model (memory.h, banks.h, the pipeline accessor), never the probes' results. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -370,6 +371,44 @@ static void clock_truth(truth_ctx *cx)
         0, "device.globaltimer_resolution_ns");
 }
 
+/* The launch section's costs, in the probe's units (us on the host, ns on the device), each
+ * within the section's jitter of it (the event elapsed time also within half a resolution step);
+ * the resolution itself exactly. A cluster sync below cc 9.0 is none. */
+static void launch_truth(truth_ctx *cx)
+{
+    static const struct {
+        gs_launch_kind kind;
+        const char *figure, *key;
+        double unit_ns;
+    } rows[] = {
+        {GS_LAUNCH_STREAM, "stream_launch_us", "stream_launch_ns", 1e3},
+        {GS_LAUNCH_GRAPH, "graph_launch_us", "graph_launch_ns", 1e3},
+        {GS_LAUNCH_COMPLETE, "empty_kernel_complete_us", "complete_ns", 1e3},
+        {GS_LAUNCH_SYNC_IDLE, "sync_idle_us", "sync_idle_ns", 1e3},
+        {GS_LAUNCH_EVENT, "event_round_trip_us", "event_round_trip_ns", 1e3},
+        {GS_LAUNCH_EVENT_ELAPSED, "event_elapsed_us", "event_elapsed_ns", 1e3},
+        {GS_LAUNCH_GRID_SYNC, "grid_sync_ns", "grid_sync_ns", 1},
+        {GS_LAUNCH_CLUSTER_SYNC, "cluster_sync_ns", "cluster_sync_ns", 1},
+    };
+    json_t *rec = NULL;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double res = 0, jf = 0;
+        double ns = sim_launch_truth(cx->m, rows[i].kind, &res, &jf);
+        if (isnan(ns) || (rows[i].kind == GS_LAUNCH_CLUSTER_SYNC && cx->m->info.cc_major < 9))
+            continue;
+        if (!rec && !(rec = record(cx, "launch")))
+            return;
+        char from[96];
+        snprintf(from, sizeof from, "launch.%s", rows[i].key);
+        double noise = ns * jf + (rows[i].kind == GS_LAUNCH_EVENT_ELAPSED ? res / 2 : 0);
+        fig(cx, rec, rows[i].figure, json_real(ns / rows[i].unit_ns), "duration",
+            noise / rows[i].unit_ns, from);
+        if (rows[i].kind == GS_LAUNCH_EVENT_ELAPSED && res > 0)
+            fig(cx, rec, "event_resolution_ns", json_real(res), "duration", 0,
+                "launch.event_resolution_ns");
+    }
+}
+
 int gs_sim_truth(const gs_sim_model *m, json_t **truth, gs_error *err)
 {
     truth_ctx cx = {m, json_object(), m->noise_cycles + m->noise_outlier_rate *
@@ -380,6 +419,7 @@ int gs_sim_truth(const gs_sim_model *m, json_t **truth, gs_error *err)
         banks_truth(&cx);
         pipeline_truth(&cx);
         clock_truth(&cx);
+        launch_truth(&cx);
     }
     json_t *doc = cx.records ? json_pack("{s:s, s:o}", "model", m->name, "records", cx.records)
                              : NULL;

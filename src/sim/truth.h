@@ -13,6 +13,7 @@
  *   "structure"    counts, sizes, bits, names: equal or wrong
  *   "latency"      cycles: within a relative tolerance or the model's noise N (cycles, >= 0)
  *   "clock"        kHz: within a relative tolerance or N (kHz)
+ *   "duration"     a time in the figure's unit: within N (the model's jitter), else as latency
  *   "probability"  lists of way shares: each within 0.05 */
 #ifndef GS_SIM_TRUTH_H
 #define GS_SIM_TRUTH_H

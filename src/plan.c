@@ -104,6 +104,14 @@ const char *gs_launch_kind_name(gs_launch_kind k)
     return (unsigned)k < GS_LAUNCH_KIND_COUNT ? launch_kind_names[k] : "?";
 }
 
+static const char *const energy_work_names[GS_ENERGY_WORK_COUNT] = {
+    "idle", "ffma", "dfma", "hfma2", "mma", "smem", "l1", "l2", "dram", "h2d"};
+
+const char *gs_energy_work_name(gs_energy_work w)
+{
+    return (unsigned)w < GS_ENERGY_WORK_COUNT ? energy_work_names[w] : "?";
+}
+
 static const char *const persist_mode_names[GS_PERSIST_MODE_COUNT] = {
     "query", "none", "persisting", "normal"};
 

@@ -18,6 +18,7 @@
 #include "plan/clock.h"
 #include "plan/cluster.h"
 #include "plan/device.h"
+#include "plan/energy.h"
 #include "plan/evict.h"
 #include "plan/issue.h"
 #include "plan/launch.h"
@@ -72,6 +73,10 @@ typedef struct gs_backend_ops {
     /* Optional (NULL: no launch timings). A kind the device (cluster sync below cc 9.0, a grid
      * sync without cooperative launch) or the model cannot run answers GS_ERR_UNSUPPORTED. */
     int (*launch)(gs_backend *b, const gs_launch_plan *plan, gs_launch_result *out,
+                  gs_error *err);
+    /* Optional (NULL: no energy counter). A device whose counter NVML does not give (or without
+     * NVML), a model without one, or a work the device cannot run answers GS_ERR_UNSUPPORTED. */
+    int (*energy)(gs_backend *b, const gs_energy_plan *plan, gs_energy_result *out,
                   gs_error *err);
 } gs_backend_ops;
 

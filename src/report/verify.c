@@ -46,7 +46,7 @@ static double list_gap(const json_t *a, const json_t *b)
  *    a kernel's single noise draw disturbs (spread over its thousands of cycles): a small
  *    relative tolerance, GS_VERIFY_LATENCY_PERCENT;
  *  - the clock: the model's wander, else GS_VERIFY_CLOCK_PERCENT;
- *  - a duration (launch and wait times): the model's jitter N, which moves each timing either
+ *  - a measured time, power or energy: the model's jitter N, which moves each timing either
  *    way, so a median lies within it; without jitter as a latency.
  * --tolerance PCT replaces the relative tolerances, and the noise still holds where larger. */
 static double tolerance_of(const char *kind, double t, double noise, const gs_verify_opts *o,
@@ -56,12 +56,12 @@ static double tolerance_of(const char *kind, double t, double noise, const gs_ve
         snprintf(why, len, "a way share counted from the hits of a random policy");
         return GS_VERIFY_PROBABILITY_TOLERANCE;
     }
-    if (strcmp(kind, "duration") == 0 && noise > 0) {
+    if (strcmp(kind, "measured") == 0 && noise > 0) {
         snprintf(why, len, "the model's jitter, which moves each timing by up to %g either way",
                  noise);
         return noise;
     }
-    bool latency = strcmp(kind, "latency") == 0 || strcmp(kind, "duration") == 0,
+    bool latency = strcmp(kind, "latency") == 0 || strcmp(kind, "measured") == 0,
          clock = strcmp(kind, "clock") == 0;
     if (!latency && !clock) {
         snprintf(why, len, "exact: a count, size, bit or name");

@@ -141,6 +141,11 @@ static int op_launch(gs_backend *b, const gs_launch_plan *p, gs_launch_result *o
     return sim_launch(model_of(b), p, o, e);
 }
 
+static int op_energy(gs_backend *b, const gs_energy_plan *p, gs_energy_result *o, gs_error *e)
+{
+    return sim_energy(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -163,6 +168,7 @@ static const gs_backend_ops sim_ops = {
     .mma = op_mma,
     .evict = op_evict,
     .launch = op_launch,
+    .energy = op_energy,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

@@ -45,20 +45,23 @@ static void *poll_counter(void *arg)
     return NULL;
 }
 
-/* A new size from the last unit's seconds: about UNIT_S, within [1, max]. */
+/* A new size from the last run's seconds: a run of about UNIT_S / UNIT_RUNS, within [1, max]. */
+#define UNIT_RUNS 4               /* timed runs per unit; each unit adds one untimed warm-up run
+                                     (the harness's), counted as well */
 static double rescale(double size, double seconds, double max)
 {
-    double s = seconds > 0 ? size * UNIT_S / seconds : size * 2;
+    double s = seconds > 0 ? size * UNIT_S / UNIT_RUNS / seconds : size * 2;
     return fmin(fmax(floor(s), 1), max);
 }
 
-/* One unit of work; *ops gets its operations (bytes), *seconds its duration; the sizes in *st
- * are rescaled for the next unit. */
+/* One unit of work adds its operations (bytes) to *ops and rescales the sizes in *st for the
+ * next unit. */
 typedef struct work_state {
     double iterations;            /* issue and mma trips */
-    double traffic;               /* stream bytes */
+    double traffic;               /* level-stream bytes per run */
 } work_state;
 
+/* One issue launch (the issue operation runs its kernel once, untimed runs none). */
 static int fma_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, double *ops,
                     gs_error *err)
 {
@@ -75,35 +78,38 @@ static int fma_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, doub
     if (rc)
         return rc;
     *ops += r.instructions * prop->warpSize;
-    st->iterations = rescale(st->iterations, r.ns * 1e-9, 1e8);
+    st->iterations = rescale(st->iterations, r.ns * 1e-9 / UNIT_RUNS, 1e8);
     return 0;
 }
 
+/* UNIT_RUNS timed throughput launches after one untimed one, all of the same flops. */
 static int mma_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, double *ops,
                     gs_error *err)
 {
-    double seconds = 0;
+    double seconds[UNIT_RUNS];
     gs_mma_plan plan = {.instr = GS_MMA_SYNC, .type = p->type,
                         .blocks = 4 * (unsigned)gs_cuda_of(b)->prop.multiProcessorCount,
                         .warps_per_block = 4, .iterations = (uint64_t)st->iterations,
-                        .repeats = 1};
-    gs_mma_result r = {.values = &seconds};
+                        .repeats = UNIT_RUNS};
+    gs_mma_result r = {.values = seconds};
     int rc = gs_cuda_mma(b, &plan, &r, err);
     if (rc)
         return rc;
-    *ops += (double)r.flops * (double)r.n;
-    st->iterations = rescale(st->iterations, seconds, 1e9);
+    *ops += (double)r.flops * (double)(r.n + 1);
+    st->iterations = rescale(st->iterations, r.n ? seconds[0] : 0, 1e9);
     return 0;
 }
 
+/* UNIT_RUNS timed level-stream runs (or pinned copies) after one untimed one; the footprint stays
+ * the same from unit to unit, so its buffers are warm after the first (harness.cu). */
 static int stream_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, double *ops,
                        gs_error *err)
 {
     const gs_cuda *c = gs_cuda_of(b);
-    double seconds = 0;
+    double seconds[UNIT_RUNS];
     uint64_t l2 = (uint64_t)c->prop.l2CacheSize;
-    gs_stream_plan plan = {.kind = GS_STREAM_LEVEL_READ, .element_bytes = 16, .repeats = 1,
-                           .traffic_bytes = (uint64_t)st->traffic};
+    gs_stream_plan plan = {.kind = GS_STREAM_LEVEL_READ, .element_bytes = 16,
+                           .repeats = UNIT_RUNS, .traffic_bytes = (uint64_t)st->traffic};
     switch (p->work) {
     case GS_ENERGY_SMEM: plan.kind = GS_STREAM_SMEM_READ; plan.bytes = 32768; break;
     case GS_ENERGY_L1: plan.bytes = 16384; plan.sweep = GS_SWEEP_BLOCKS; break;
@@ -114,41 +120,48 @@ static int stream_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, d
         break;
     default:
         plan.kind = GS_STREAM_MEMCPY_H2D;
-        plan.bytes = (uint64_t)st->traffic;
+        plan.bytes = 64ull << 20;
         break;
     }
-    gs_stream_result r = {.seconds = &seconds};
+    gs_stream_result r = {.seconds = seconds};
     int rc = plan.kind == GS_STREAM_MEMCPY_H2D ? gs_cuda_stream(b, &plan, &r, err)
                                                 : gs_cuda_level_stream(b, &plan, &r, err);
     if (rc)
         return rc;
-    *ops += (double)r.bytes_moved * (double)r.n;
-    st->traffic = rescale(st->traffic, seconds,
-                          p->work == GS_ENERGY_H2D ? (double)(1ull << 30) : 1e13);
+    *ops += (double)r.bytes_moved * (double)(r.n + 1);
+    if (plan.kind != GS_STREAM_MEMCPY_H2D)
+        st->traffic = rescale(st->traffic, r.n ? seconds[0] : 0, 1e13);
     return 0;
 }
 
-/* The work from now for plan.seconds, unit after unit; IDLE sleeps. */
+static int one_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, double *ops,
+                    gs_error *err)
+{
+    if (p->work <= GS_ENERGY_HFMA2)
+        return fma_unit(b, p, st, ops, err);
+    if (p->work == GS_ENERGY_MMA)
+        return mma_unit(b, p, st, ops, err);
+    return stream_unit(b, p, st, ops, err);
+}
+
+/* The work for plan.seconds, unit after unit, after one uncounted unit that sizes the units and
+ * warms fresh buffers (its warm-up runs are not counted by the operations); IDLE sleeps. */
 static int run_work(gs_backend *b, const gs_energy_plan *p, double t0, gs_energy_result *out,
                     gs_error *err)
 {
     work_state st = {1000, 256.0 * (1 << 20)};
-    double ops = 0;
+    double ops = 0, ignored = 0;
     int rc = 0;
+    if (p->work != GS_ENERGY_IDLE)
+        rc = one_unit(b, p, &st, &ignored, err);
     out->busy_start_s = host_s() - t0;
     if (p->work == GS_ENERGY_IDLE) {
         struct timespec ts = {(time_t)p->seconds,
                               (long)((p->seconds - floor(p->seconds)) * 1e9)};
         nanosleep(&ts, NULL);
     }
-    while (p->work != GS_ENERGY_IDLE && !rc && host_s() - t0 - out->busy_start_s < p->seconds) {
-        if (p->work <= GS_ENERGY_HFMA2)
-            rc = fma_unit(b, p, &st, &ops, err);
-        else if (p->work == GS_ENERGY_MMA)
-            rc = mma_unit(b, p, &st, &ops, err);
-        else
-            rc = stream_unit(b, p, &st, &ops, err);
-    }
+    while (p->work != GS_ENERGY_IDLE && !rc && host_s() - t0 - out->busy_start_s < p->seconds)
+        rc = one_unit(b, p, &st, &ops, err);
     out->busy_end_s = host_s() - t0;
     out->ops = ops;
     return rc;

@@ -1,6 +1,6 @@
 /* The energy operation: a work of known operation or byte count run for plan.seconds while a
- * second thread reads NVML's total-energy counter as fast as it answers (a read takes a few ms),
- * each read timed by the host's monotonic clock. The work reuses the other operations' kernels,
+ * second thread reads NVML's total-energy counter as fast as it answers (a read takes a few ms)
+ * and a millisecond more, each read timed by the host's monotonic clock. The work reuses the other operations' kernels,
  * each unit sized to about UNIT_S so that the gaps between units stay a small part of the
  * window: the issue kernels (FFMA, DFMA, HFMA2), the mma.sync throughput kernels, the
  * level-stream kernels (shared memory, L1, L2 and DRAM reads) and a pinned cudaMemcpy. */
@@ -12,6 +12,11 @@
 #include "cuda/cuda_internal.h"
 
 #define UNIT_S 0.05               /* one unit of work: long against its launch and copies */
+#define READ_PAUSE_NS 1000000     /* between counter reads: bounds the reads where NVML answers
+                                     fast (the result holds 2000 a second at most) */
+#define H2D_RUNS 32               /* timed copies of H2D_BYTES per unit: a unit of tens of ms
+                                     against its pinned allocation */
+#define H2D_BYTES (64ull << 20)
 
 static double host_s(void)
 {
@@ -41,6 +46,8 @@ static void *poll_counter(void *arg)
         }
         p->t_s[p->n] = host_s() - p->t0;
         p->mj[p->n++] = (double)mj;
+        struct timespec ts = {0, READ_PAUSE_NS};
+        nanosleep(&ts, NULL);
     }
     return NULL;
 }
@@ -106,7 +113,7 @@ static int stream_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, d
                        gs_error *err)
 {
     const gs_cuda *c = gs_cuda_of(b);
-    double seconds[UNIT_RUNS];
+    double seconds[H2D_RUNS];
     uint64_t l2 = (uint64_t)c->prop.l2CacheSize;
     gs_stream_plan plan = {.kind = GS_STREAM_LEVEL_READ, .element_bytes = 16,
                            .repeats = UNIT_RUNS, .traffic_bytes = (uint64_t)st->traffic};
@@ -120,7 +127,8 @@ static int stream_unit(gs_backend *b, const gs_energy_plan *p, work_state *st, d
         break;
     default:
         plan.kind = GS_STREAM_MEMCPY_H2D;
-        plan.bytes = 64ull << 20;
+        plan.bytes = H2D_BYTES;
+        plan.repeats = H2D_RUNS;
         break;
     }
     gs_stream_result r = {.seconds = seconds};
@@ -190,10 +198,6 @@ int gs_cuda_energy(gs_backend *b, const gs_energy_plan *p, gs_energy_result *out
         return gs_fail(err, GS_ERR_DEVICE, "cannot start the thread that reads the energy "
                        "counter");
     rc = run_work(b, p, pl.t0, out, err);
-    if (!rc) {   /* two updates more, so the last change inside the window is seen */
-        struct timespec ts = {0, 250000000};
-        nanosleep(&ts, NULL);
-    }
     __atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);
     pthread_join(thread, NULL);
     out->n = pl.n;

@@ -205,7 +205,7 @@ static int run(gs_probe_ctx *ctx, gs_error *err)
 const gs_probe_def gs_probe_energy_def = {
     .name = "energy",
     .run = run,
-    .flags = 0,
+    .flags = GS_PROBE_HOST_LINK,  /* its last work copies from the host */
     .summary = "picojoules per FMA, tensor flop and byte read per level, from NVML's energy "
                "counter",
     .opts = opts,

@@ -119,6 +119,23 @@ const char *gs_cluster_kind_name(gs_cluster_kind k)
     return (unsigned)k < GS_CLUSTER_KIND_COUNT ? cluster_kind_names[k] : "?";
 }
 
+static const char *const launch_kind_names[GS_LAUNCH_KIND_COUNT] = {
+    "stream", "graph", "complete", "sync-idle", "event", "event-elapsed", "grid-sync",
+    "cluster-sync"};
+
+const char *gs_launch_kind_name(gs_launch_kind k)
+{
+    return (unsigned)k < GS_LAUNCH_KIND_COUNT ? launch_kind_names[k] : "?";
+}
+
+static const char *const energy_work_names[GS_ENERGY_WORK_COUNT] = {
+    "idle", "ffma", "dfma", "hfma2", "mma", "smem", "l1", "l2", "dram", "h2d"};
+
+const char *gs_energy_work_name(gs_energy_work w)
+{
+    return (unsigned)w < GS_ENERGY_WORK_COUNT ? energy_work_names[w] : "?";
+}
+
 static const char *const persist_mode_names[GS_PERSIST_MODE_COUNT] = {
     "query", "none", "persisting", "normal"};
 

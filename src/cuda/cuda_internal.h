@@ -115,6 +115,13 @@ double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);                 /* n
  * and why in detail when NVML cannot say. */
 void gs_cuda_nvml_link(const char *bus_a, const char *bus_b, char *link, size_t link_len,
                        char *detail, size_t detail_len);                     /* nvml.cu */
+/* NVML's total-energy counter of the GPU at pci_bus_id (nvmlDeviceGetTotalEnergyConsumption):
+ * open checks that it reads and gives its handle in *dev, or GS_ERR_UNSUPPORTED with why (NVML
+ * absent, the symbol absent, NVML_ERROR_NOT_SUPPORTED); read gives mJ since the driver loaded
+ * (0, or NVML's error code). */
+int gs_cuda_nvml_energy_open(const char *pci_bus_id, void **dev, char *why,
+                             size_t why_len);                                /* nvml.cu */
+int gs_cuda_nvml_energy_read(void *dev, unsigned long long *mj);            /* nvml.cu */
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" from a 16-byte CUDA UUID. */
 void gs_cuda_format_uuid(const char *bytes, char *out, size_t len);        /* backend.cu */
 
@@ -168,6 +175,10 @@ int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out
                   gs_error *err);                                            /* evict.cu */
 /* The evict operation's device buffers, kept from one plan to the next, released at close. */
 void gs_cuda_evict_release(void);                                           /* evict.cu */
+int gs_cuda_launch(gs_backend *b, const gs_launch_plan *plan, gs_launch_result *out,
+                   gs_error *err);                                           /* launch.cu */
+int gs_cuda_energy(gs_backend *b, const gs_energy_plan *plan, gs_energy_result *out,
+                   gs_error *err);                                           /* energy.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,

@@ -34,6 +34,8 @@ static const sim_section sections[] = {
     {"atomics", sim_atomics_parse, sim_atomics_free},
     {"cluster", sim_cluster_parse, sim_cluster_free},
     {"tensor", sim_tensor_parse, sim_tensor_free},
+    {"launch", sim_launch_parse, sim_launch_free},
+    {"energy", sim_energy_parse, sim_energy_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -129,6 +131,13 @@ static const sim_bound bounds[] = {
     {"bulk_dram_gbps", 0, 1e6}, {"vector_l2_gbps", 0, 1e6}, {"vector_dram_gbps", 0, 1e6},
     /* tensor (latency_cycles and jitter_fraction above) */
     {"flops_per_clock_per_sm", 0, 1e6},
+    /* launch (jitter_fraction above) */
+    {"stream_launch_ns", 0, 1e9}, {"graph_launch_ns", 0, 1e9}, {"complete_ns", 0, 1e9},
+    {"sync_idle_ns", 0, 1e9}, {"event_round_trip_ns", 0, 1e9}, {"event_elapsed_ns", 0, 1e9},
+    {"event_resolution_ns", 0, 1e6}, {"grid_sync_ns", 0, 1e9}, {"cluster_sync_ns", 0, 1e9},
+    /* energy */
+    {"idle_w", 0, 1e5}, {"update_ms", 0, 1e5}, {"read_ms", 0, 1e5}, {"quantum_mj", 0, 1e9},
+    {"noise_mj", 0, 1e9}, {"pj", 0, 1e6}, {"giga_per_s", 0, 1e9},
 };
 
 /* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
@@ -397,7 +406,8 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
                                        "shared_memory", "pipeline", "bandwidth", "node", "atomics",
-                                       "cluster", "tensor", NULL};
+                                       "cluster", "tensor", "launch", "energy",
+                                       NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

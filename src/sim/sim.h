@@ -23,6 +23,10 @@ int sim_tensor_parse(const json_t *json, const char *where, gs_sim_model *m, gs_
 void sim_tensor_free(gs_sim_model *m);
 int sim_cluster_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err); /* cluster.c */
 void sim_cluster_free(gs_sim_model *m);
+int sim_launch_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* launch.c */
+void sim_launch_free(gs_sim_model *m);
+int sim_energy_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* energy.c */
+void sim_energy_free(gs_sim_model *m);
 int sim_level_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m,
                               gs_error *err);           /* level_bandwidth.c: bandwidth.levels */
 void sim_level_bandwidth_free(gs_sim_model *m);
@@ -32,6 +36,16 @@ void sim_level_bandwidth_free(gs_sim_model *m);
 int sim_pipeline_instr_truth(const gs_sim_model *m, gs_instr i, unsigned *schedulers,
                              double *units_per_sm, double *completion_cycles,
                              double *issue_cycles);                                     /* pipeline.c */
+
+/* What the launch section states for kind k in ns (NAN: not stated, or no section), with its
+ * event resolution and jitter fraction (either pointer may be NULL; launch.c). */
+double sim_launch_truth(const gs_sim_model *m, gs_launch_kind k, double *resolution_ns,
+                        double *jitter_fraction);
+
+/* What the energy section states: idle power and pJ per operation of work w (type t for MMA;
+ * NAN where not given); -1 without the section (energy.c). */
+int sim_energy_truth(const gs_sim_model *m, gs_energy_work w, gs_mma_type t, double *pj,
+                     double *idle_w);
 
 /* A run of single-lane loads through the hierarchy whose state lasts from one load to the next
  * (the persist operation, l2persist.c). Begin empties every cache and TLB (geometry at the
@@ -61,6 +75,10 @@ int sim_persist(gs_sim_model *m, const gs_persist_plan *plan, gs_persist_result 
                 gs_error *err);                        /* l2persist.c */
 int sim_evict(gs_sim_model *m, const gs_evict_plan *plan, gs_evict_result *out,
               gs_error *err);                          /* evict.c */
+int sim_launch(gs_sim_model *m, const gs_launch_plan *plan, gs_launch_result *out,
+               gs_error *err);                         /* launch.c */
+int sim_energy(gs_sim_model *m, const gs_energy_plan *plan, gs_energy_result *out,
+               gs_error *err);                         /* energy.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

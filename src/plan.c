@@ -88,7 +88,7 @@ bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t)
 
 static const char *const cluster_kind_names[GS_CLUSTER_KIND_COUNT] = {
     "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy",
-    "tensor-copy"};
+    "tensor-copy", "bulk-latency", "load-latency"};
 
 const char *gs_cluster_kind_name(gs_cluster_kind k)
 {

@@ -265,3 +265,10 @@ int gs_stream_level_index(gs_stream_kind k)
     }
     return -1;
 }
+
+uint64_t gs_icache_size(int i)
+{
+    /* powers of two and the midpoints between them, 4 KB to 256 KB */
+    static const uint64_t kb[GS_ICACHE_SIZES] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+    return i >= 0 && i < GS_ICACHE_SIZES ? kb[i] * 1024 : 0;
+}

@@ -19,6 +19,7 @@
 #include "plan/cluster.h"
 #include "plan/device.h"
 #include "plan/evict.h"
+#include "plan/icache.h"
 #include "plan/issue.h"
 #include "plan/mma.h"
 #include "plan/p2p.h"
@@ -68,6 +69,10 @@ typedef struct gs_backend_ops {
     /* Optional (NULL: no prime+probe of the L2). A model or device without a cache on the cg
      * path answers GS_ERR_UNSUPPORTED. */
     int (*evict)(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out, gs_error *err);
+    /* Optional (NULL: no instruction-cache sweep). A model without an "icache" section answers
+     * GS_ERR_UNSUPPORTED. */
+    int (*icache)(gs_backend *b, const gs_icache_plan *plan, gs_icache_result *out,
+                  gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {

@@ -34,6 +34,7 @@ static const sim_section sections[] = {
     {"atomics", sim_atomics_parse, sim_atomics_free},
     {"cluster", sim_cluster_parse, sim_cluster_free},
     {"tensor", sim_tensor_parse, sim_tensor_free},
+    {"icache", sim_icache_parse, sim_icache_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -380,7 +381,7 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
                                        "shared_memory", "pipeline", "bandwidth", "node", "atomics",
-                                       "cluster", "tensor", NULL};
+                                       "cluster", "tensor", "icache", NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

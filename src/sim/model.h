@@ -25,6 +25,7 @@ struct sim_node;        /* node.c */
 struct sim_atomics;     /* atomics.c */
 struct sim_tensor;      /* tensor.c */
 struct sim_cluster;     /* cluster.c */
+struct sim_icache;      /* icache.c */
 
 typedef struct gs_sim_model {
     char name[64];
@@ -52,6 +53,7 @@ typedef struct gs_sim_model {
     struct sim_tensor *tensor;     /* "tensor": MMA latency and rate per type; NULL if absent (the
                                       model has no tensor unit) */
     struct sim_cluster *cluster;   /* "cluster": thread-block clusters and TMA; NULL if absent */
+    struct sim_icache *icache;     /* "icache": instruction-cache levels; NULL if absent */
 } gs_sim_model;
 
 /* A section parser: reads json (the value of its top-level key) into model; where is the key

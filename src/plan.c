@@ -112,7 +112,7 @@ bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t)
 
 static const char *const cluster_kind_names[GS_CLUSTER_KIND_COUNT] = {
     "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy",
-    "tensor-copy"};
+    "tensor-copy", "bulk-latency", "load-latency"};
 
 const char *gs_cluster_kind_name(gs_cluster_kind k)
 {
@@ -146,7 +146,7 @@ const char *gs_persist_mode_name(gs_persist_mode m)
 
 static const char *const mma_type_names[GS_MMA_TYPE_COUNT] = {"f16", "bf16", "tf32", "e4m3", "s8",
                                                               "f64", "e5m2"};
-static const char *const mma_instr_names[GS_MMA_INSTR_COUNT] = {"mma_sync", "wgmma"};
+static const char *const mma_instr_names[GS_MMA_INSTR_COUNT] = {"mma_sync", "wgmma", "mma_sp"};
 
 const char *gs_mma_type_name(gs_mma_type t)
 {
@@ -160,11 +160,13 @@ const char *gs_mma_instr_name(gs_mma_instr i)
 
 bool gs_mma_shape(gs_mma_instr i, gs_mma_type t, unsigned *m, unsigned *n, unsigned *k)
 {
-    /* PTX ISA, "Warp-level matrix shapes" and "Asynchronous warpgroup level matrix shapes" */
+    /* PTX ISA, "Warp-level matrix shapes" (mma.sp: "Matrix multiply-accumulate operation using
+     * mma.sp instruction with sparse matrix A") and "Asynchronous warpgroup level matrix shapes" */
     static const unsigned shapes[GS_MMA_INSTR_COUNT][GS_MMA_TYPE_COUNT][3] = {
         {{16, 8, 16}, {16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {16, 8, 32}, {8, 8, 4}, {0, 0, 0}},
         {{64, 128, 16}, {64, 128, 16}, {64, 128, 8}, {64, 128, 32}, {64, 128, 32}, {0, 0, 0},
-         {64, 128, 32}}};
+         {64, 128, 32}},
+        {{16, 8, 32}, {16, 8, 32}, {16, 8, 16}, {16, 8, 64}, {16, 8, 64}, {0, 0, 0}, {0, 0, 0}}};
     if ((unsigned)t >= GS_MMA_TYPE_COUNT || (unsigned)i >= GS_MMA_INSTR_COUNT || !shapes[i][t][0])
         return false;
     *m = shapes[i][t][0], *n = shapes[i][t][1], *k = shapes[i][t][2];
@@ -182,11 +184,12 @@ bool gs_mma_applicable(gs_mma_instr i, gs_mma_type t, int cc_major, int cc_minor
         lacks = "no such instruction";
     else if (i == GS_MMA_WGMMA && cc != 90)
         lacks = "no wgmma (warpgroup MMA is sm_90a only)";
-    else if (i == GS_MMA_SYNC && t == GS_MMA_E4M3 && cc < 89)
-        lacks = "no fp8 mma (mma.sync e4m3 needs sm_89)";
-    else if (i == GS_MMA_SYNC && cc < 80) {
-        snprintf(shape, sizeof shape, "no mma.sync m%un%uk%u %s (needs sm_80)", m, n, k,
-                 mma_type_names[t]);
+    else if (i != GS_MMA_WGMMA && t == GS_MMA_E4M3 && cc < 89)
+        lacks = i == GS_MMA_SP ? "no fp8 mma (mma.sp e4m3 needs sm_89)"
+                               : "no fp8 mma (mma.sync e4m3 needs sm_89)";
+    else if (i != GS_MMA_WGMMA && cc < 80) {
+        snprintf(shape, sizeof shape, "no %s m%un%uk%u %s (needs sm_80)",
+                 i == GS_MMA_SP ? "mma.sp" : "mma.sync", m, n, k, mma_type_names[t]);
         lacks = shape;
     }
     if (lacks && why && why_len)
@@ -309,4 +312,11 @@ int gs_stream_level_index(gs_stream_kind k)
         break;
     }
     return -1;
+}
+
+uint64_t gs_icache_size(int i)
+{
+    /* powers of two and the midpoints between them, 4 KB to 256 KB */
+    static const uint64_t kb[GS_ICACHE_SIZES] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+    return i >= 0 && i < GS_ICACHE_SIZES ? kb[i] * 1024 : 0;
 }

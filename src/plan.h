@@ -20,6 +20,7 @@
 #include "plan/device.h"
 #include "plan/energy.h"
 #include "plan/evict.h"
+#include "plan/icache.h"
 #include "plan/issue.h"
 #include "plan/launch.h"
 #include "plan/mma.h"
@@ -77,6 +78,10 @@ typedef struct gs_backend_ops {
     /* Optional (NULL: no energy counter). A device whose counter NVML does not give (or without
      * NVML), a model without one, or a work the device cannot run answers GS_ERR_UNSUPPORTED. */
     int (*energy)(gs_backend *b, const gs_energy_plan *plan, gs_energy_result *out,
+                  gs_error *err);
+    /* Optional (NULL: no instruction-cache sweep). A model without an "icache" section answers
+     * GS_ERR_UNSUPPORTED. */
+    int (*icache)(gs_backend *b, const gs_icache_plan *plan, gs_icache_result *out,
                   gs_error *err);
 } gs_backend_ops;
 

@@ -95,7 +95,7 @@ static const gs_backend_ops cuda_ops = {
     gs_cuda_info, gs_cuda_clock, gs_cuda_chase, gs_cuda_bank,
     gs_cuda_issue, gs_cuda_stream, cuda_close, gs_cuda_state, gs_cuda_p2p, gs_cuda_atomic,
     gs_cuda_cluster, gs_cuda_write, gs_cuda_persist, gs_cuda_mma, gs_cuda_evict,
-    gs_cuda_launch, gs_cuda_energy,
+    gs_cuda_launch, gs_cuda_energy, gs_cuda_icache,
 };
 
 void gs_cuda_format_uuid(const char *bytes, char *out, size_t len)

@@ -171,6 +171,8 @@ int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out
                   gs_error *err);                                            /* write.cu */
 int gs_cuda_persist(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
                     gs_error *err);                                          /* persist.cu */
+int gs_cuda_icache(gs_backend *b, const gs_icache_plan *plan, gs_icache_result *out,
+                   gs_error *err);                                        /* icache.cu */
 int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out,
                   gs_error *err);                                            /* evict.cu */
 /* The evict operation's device buffers, kept from one plan to the next, released at close. */

@@ -33,6 +33,7 @@ const gs_probe_def *const gs_probes[] = {
     &gs_probe_tensor_def,
     &gs_probe_launch_def,
     &gs_probe_energy_def,
+    &gs_probe_icache_def,
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

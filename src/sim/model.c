@@ -36,6 +36,7 @@ static const sim_section sections[] = {
     {"tensor", sim_tensor_parse, sim_tensor_free},
     {"launch", sim_launch_parse, sim_launch_free},
     {"energy", sim_energy_parse, sim_energy_free},
+    {"icache", sim_icache_parse, sim_icache_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -406,7 +407,7 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
                                        "shared_memory", "pipeline", "bandwidth", "node", "atomics",
-                                       "cluster", "tensor", "launch", "energy",
+                                       "cluster", "tensor", "launch", "energy", "icache",
                                        NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);

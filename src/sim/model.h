@@ -29,6 +29,7 @@ struct sim_tensor;      /* tensor.c */
 struct sim_cluster;     /* cluster.c */
 struct sim_launch;      /* launch.c */
 struct sim_energy;      /* energy.c */
+struct sim_icache;      /* icache.c */
 
 typedef struct gs_sim_model {
     char name[64];
@@ -58,6 +59,7 @@ typedef struct gs_sim_model {
     struct sim_cluster *cluster;   /* "cluster": thread-block clusters and TMA; NULL if absent */
     struct sim_launch *launch;     /* "launch": launch and synchronization costs; NULL if absent */
     struct sim_energy *energy;     /* "energy": power and its counter; NULL if absent */
+    struct sim_icache *icache;     /* "icache": instruction-cache levels; NULL if absent */
 } gs_sim_model;
 
 /* A section parser: reads json (the value of its top-level key) into model; where is the key

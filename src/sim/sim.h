@@ -21,6 +21,8 @@ int sim_atomics_parse(const json_t *json, const char *where, gs_sim_model *m, gs
 void sim_atomics_free(gs_sim_model *m);
 int sim_tensor_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* tensor.c */
 void sim_tensor_free(gs_sim_model *m);
+int sim_icache_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* icache.c */
+void sim_icache_free(gs_sim_model *m);
 int sim_cluster_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err); /* cluster.c */
 void sim_cluster_free(gs_sim_model *m);
 int sim_launch_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* launch.c */
@@ -68,6 +70,8 @@ int sim_p2p(gs_sim_model *m, const gs_p2p_plan *plan, gs_p2p_result *out, gs_err
 int sim_atomic(gs_sim_model *m, const gs_atomic_plan *plan, gs_atomic_result *out,
                gs_error *err);                         /* atomics.c */
 int sim_mma(gs_sim_model *m, const gs_mma_plan *plan, gs_mma_result *out, gs_error *err); /* tensor.c */
+int sim_icache(gs_sim_model *m, const gs_icache_plan *plan, gs_icache_result *out,
+               gs_error *err);                         /* icache.c */
 int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
                 gs_error *err);                        /* cluster.c */
 int sim_write(gs_sim_model *m, const gs_write_plan *plan, gs_write_result *out, gs_error *err);   /* write.c */

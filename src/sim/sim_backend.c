@@ -146,6 +146,11 @@ static int op_energy(gs_backend *b, const gs_energy_plan *p, gs_energy_result *o
     return sim_energy(model_of(b), p, o, e);
 }
 
+static int op_icache(gs_backend *b, const gs_icache_plan *p, gs_icache_result *o, gs_error *e)
+{
+    return sim_icache(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -169,6 +174,7 @@ static const gs_backend_ops sim_ops = {
     .evict = op_evict,
     .launch = op_launch,
     .energy = op_energy,
+    .icache = op_icache,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

@@ -181,11 +181,16 @@ static int limit_per_clock_sm(const gs_peak_device *d, const char *probe, const 
             snprintf(why, why_len, "no MMA type in the figure's name");
             return -1;
         }
-        if (gs_tensor_peak(d->cc_major, d->cc_minor, type, d->consumer, limit, &source, why,
-                           why_len))
+        /* mma.sp's figures (mma_sp_*) count the dense product's work: their peak is the
+         * sparse one, twice the dense */
+        bool sparse = strncmp(name, "mma_sp_", 7) == 0;
+        if ((sparse ? gs_tensor_sparse_peak : gs_tensor_peak)(d->cc_major, d->cc_minor, type,
+                                                             d->consumer, limit, &source, why,
+                                                             why_len))
             return -1;
-        snprintf(src, src_len, "%s %s dense per clock per SM (%s)",
-                 strcmp(type, "s8") == 0 ? "ops" : "flops", type, source);
+        snprintf(src, src_len, "%s %s %s per clock per SM (%s)",
+                 strcmp(type, "s8") == 0 ? "ops" : "flops", type, sparse ? "2:4 sparse" : "dense",
+                 source);
         return 0;
     }
     const arch_row *row = find_row(cc);

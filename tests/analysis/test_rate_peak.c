@@ -64,6 +64,14 @@ static void test_peaks_per_unit(void **state)
                 8192);
     assert_true(peak_of(&d, "tensor", "wgmma_e4m3_peak_flops_per_clock_per_sm", "flop/clock/SM",
                         0) < 0);
+    /* mma.sp counts the dense product's flops: its peak is the sparse one, twice the dense;
+     * no sparse f64 */
+    assert_true(peak_of(&d, "tensor", "mma_sp_f16_flops_per_clock_per_sm", "flop/clock/SM", 0) ==
+                8192);
+    assert_true(peak_of(&d, "tensor", "mma_sync_f16_flops_per_clock_per_sm", "flop/clock/SM",
+                        0) == 4096);
+    assert_true(peak_of(&d, "tensor", "mma_sp_f64_flops_per_clock_per_sm", "flop/clock/SM", 0) <
+                0);
     /* a rate per SM is not multiplied by the SMs */
     assert_true(fabs(peak_of(&d, "cluster", "local_smem_gbps_per_sm", "GB/s", 0) - 253.44) < 1e-9);
     /* the bandwidth probe: DRAM's peak only for a working set of four L2s and more */

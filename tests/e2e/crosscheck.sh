@@ -26,8 +26,8 @@ one_model() {
   $B report --probes smem-banks,global-patterns,bandwidth,mem-bandwidth,cluster,paths \
     --device "sim:$spec" -q --json "$T/rest.json" >/dev/null 2>"$T/err" ||
     { bad "$name: report: $(tail -1 "$T/err")"; return; }
-  $PY - "$T/merged.json" "$T"/c_*.json "$T/walk.json" "$T/rest.json" <<'PYEOF' ||
-    { bad "$name: merge"; return; }
+  local docs=("$T"/c_*.json "$T/walk.json" "$T/rest.json")
+  $PY - "$T/merged.json" "${docs[@]}" <<'PYEOF' || { bad "$name: merge"; return; }
 import json, sys
 docs = [json.load(open(f)) for f in sys.argv[2:]]
 merged = docs[-1]

@@ -338,6 +338,8 @@ void sim_cache_free(sim_cache *c)
     free(c->data_older);
     free(c->data_epoch);
     free(c->xor_table);
+    free(c->image_sets);
+    free(c->image_mark);
     memset(c, 0, sizeof *c);
 }
 
@@ -1038,4 +1040,170 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
     if (c->data_epoch && was && !*valid && holds_data(c, s))
         data_unlink(c, s);
     return was != *valid;
+}
+
+/* ---- state images (sim_cache_save) ------------------------------------------------------------- */
+
+int sim_cache_image_begin(sim_cache *c)
+{
+    if (!c->image_mark) {
+        c->image_mark = calloc(c->geo->sets, sizeof *c->image_mark);
+        c->image_sets = malloc(c->geo->sets * sizeof *c->image_sets);
+        if (!c->image_mark || !c->image_sets) {
+            free(c->image_mark);
+            free(c->image_sets);
+            c->image_mark = c->image_sets = NULL;
+            return -1;
+        }
+    }
+    c->n_image_sets = 0;
+    if (++c->image_gen == 0) {
+        memset(c->image_mark, 0, c->geo->sets * sizeof *c->image_mark);
+        c->image_gen = 1;
+    }
+    return 0;
+}
+
+void sim_cache_image_add(sim_cache *c, uint64_t addr)
+{
+    unsigned set = sim_cache_set_of(c, addr);
+    if (c->image_mark[set] != c->image_gen) {
+        c->image_mark[set] = c->image_gen;
+        c->image_sets[c->n_image_sets++] = set;
+    }
+}
+
+/* What an access may change besides the arrays, gathered into one zeroed record so that two
+ * images compare byte for byte. */
+typedef struct cache_scalars {
+    uint64_t memo_block, held;
+    uint32_t memo_slot, memo_epoch, epoch, data_newest, data_oldest;
+    int32_t memo_way;
+} cache_scalars;
+
+#define CACHE_REGIONS 9
+
+/* The parts of a store's state an image holds whole, as (address, bytes) pairs: the data-line
+ * list (its links, and the valid masks, which a dropped line's data changes in another set), and
+ * everything of an indexed store (the index spans its sets). */
+static unsigned whole_regions(const sim_cache *c, const void **at, size_t *len)
+{
+    size_t slots = c->total_ways, sets = c->geo->sets;
+    unsigned n = 0;
+#define REGION(p, bytes) do { if (p) { at[n] = (p); len[n++] = (bytes); } } while (0)
+    if (c->data_epoch) {
+        REGION(c->data_newer, slots * sizeof *c->data_newer);
+        REGION(c->data_older, slots * sizeof *c->data_older);
+        REGION(c->data_epoch, slots * sizeof *c->data_epoch);
+        REGION(c->valid, slots * sizeof *c->valid);
+    }
+    if (!c->scan) {
+        REGION(c->big, slots * sizeof *c->big);
+        REGION(c->set_state, sets * sizeof *c->set_state);
+        REGION(c->index, (c->index_mask + 1) * sizeof *c->index);
+        REGION(c->rrpv, slots);
+        REGION(c->persisting, slots);
+    }
+#undef REGION
+    return n;
+}
+
+/* Bytes of one listed set in an image (scanned stores): its state, and its slots' tags, valid
+ * masks (unless held whole), and per-slot policy and persisting flags. */
+static size_t set_image_bytes(const sim_cache *c, unsigned set)
+{
+    size_t w = ways_of(c, set);
+    return sizeof(sim_set_state) + w * sizeof *c->tags + (c->data_epoch ? 0 : w * sizeof *c->valid)
+           + (c->rrpv ? w : 0) + (c->persisting ? w : 0);
+}
+
+/* Copy one listed set into out (when not NULL) or compare it with in; returns the bytes it
+ * takes in the image, or 0 when comparing found a difference. */
+static size_t set_image(const sim_cache *c, unsigned set, unsigned char *out,
+                        const unsigned char *in)
+{
+    size_t w = ways_of(c, set), first = first_slot(c, set), off = 0;
+    const void *part[5] = {&c->set_state[set], c->tags + first,
+                           c->data_epoch ? NULL : c->valid + first,
+                           c->rrpv ? c->rrpv + first : NULL,
+                           c->persisting ? c->persisting + first : NULL};
+    size_t len[5] = {sizeof(sim_set_state), w * sizeof *c->tags, w * sizeof *c->valid, w, w};
+    for (unsigned i = 0; i < 5; i++) {
+        if (!part[i])
+            continue;
+        if (out)
+            memcpy(out + off, part[i], len[i]);
+        else if (memcmp(in + off, part[i], len[i]))
+            return 0;
+        off += len[i];
+    }
+    return off;
+}
+
+static cache_scalars scalars_of(const sim_cache *c)
+{
+    cache_scalars s;
+    memset(&s, 0, sizeof s);
+    s.memo_block = c->memo_block;
+    s.held = c->held;
+    s.memo_slot = c->memo_slot;
+    s.memo_epoch = c->memo_epoch;
+    s.epoch = c->epoch;
+    s.data_newest = c->data_newest;
+    s.data_oldest = c->data_oldest;
+    s.memo_way = c->memo_way;
+    return s;
+}
+
+size_t sim_cache_image_bytes(const sim_cache *c)
+{
+    const void *at[CACHE_REGIONS];
+    size_t len[CACHE_REGIONS], sum = sizeof(cache_scalars);
+    unsigned n = whole_regions(c, at, len);
+    for (unsigned i = 0; i < n; i++)
+        sum += len[i];
+    for (unsigned i = 0; c->scan && i < c->n_image_sets; i++)
+        sum += set_image_bytes(c, c->image_sets[i]);
+    return sum;
+}
+
+/* Save the image into out (when not NULL) or compare the store with the image in; false when
+ * comparing found a difference. */
+static bool image_pass(const sim_cache *c, unsigned char *out, const unsigned char *in)
+{
+    const void *at[CACHE_REGIONS];
+    size_t len[CACHE_REGIONS], off = sizeof(cache_scalars);
+    unsigned n = whole_regions(c, at, len);
+    cache_scalars s = scalars_of(c);
+    if (out)
+        memcpy(out, &s, sizeof s);
+    else if (memcmp(in, &s, sizeof s))
+        return false;
+    for (unsigned i = 0; i < n; off += len[i], i++)
+        if (out)
+            memcpy(out + off, at[i], len[i]);
+        else if (memcmp(in + off, at[i], len[i]))
+            return false;
+    for (unsigned i = 0; c->scan && i < c->n_image_sets; i++) {
+        size_t took = set_image(c, c->image_sets[i], out ? out + off : NULL, in ? in + off : NULL);
+        if (!took)
+            return false;
+        off += took;
+    }
+    return true;
+}
+
+void sim_cache_save(const sim_cache *c, unsigned char *image)
+{
+    image_pass(c, image, NULL);
+}
+
+bool sim_cache_same(const sim_cache *c, const unsigned char *image)
+{
+    return image_pass(c, NULL, image);
+}
+
+bool sim_cache_draws(const sim_cache *c)
+{
+    return c->policy == SIM_POLICY_RANDOM || c->policy == SIM_POLICY_WEIGHTED;
 }

@@ -138,7 +138,6 @@ typedef struct sim_chase_ctx {
     uint64_t line_bytes;            /* or transaction_bytes when no cache is on it */
     unsigned lanes;
     uint64_t served[SIM_MAX_LEVELS + 1];  /* timed accesses served per level; last = DRAM */
-    bool counting;
     sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
     unsigned n_large;
     bool persisting;                      /* loads carry the persisting property (sim_loads) */

@@ -1207,3 +1207,13 @@ bool sim_cache_draws(const sim_cache *c)
 {
     return c->policy == SIM_POLICY_RANDOM || c->policy == SIM_POLICY_WEIGHTED;
 }
+
+bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
+{
+    return c->image_mark[sim_cache_set_of(c, addr)] == c->image_gen;
+}
+
+bool sim_cache_sets_coupled(const sim_cache *c)
+{
+    return c->data_epoch || sim_cache_draws(c);
+}

@@ -262,6 +262,13 @@ size_t sim_cache_image_bytes(const sim_cache *c);
 void sim_cache_save(const sim_cache *c, unsigned char *image);
 bool sim_cache_same(const sim_cache *c, const unsigned char *image);
 
+/* Whether addr's set is among those named since image_begin. */
+bool sim_cache_image_has(const sim_cache *c, uint64_t addr);
+
+/* Whether an access to one set may change another's state or outcomes: a data-line limit, or a
+ * policy that draws from the generator (whose draws every set shares). */
+bool sim_cache_sets_coupled(const sim_cache *c);
+
 /* Whether accesses may draw from the generator (random and weighted victims). */
 bool sim_cache_draws(const sim_cache *c);
 

@@ -247,6 +247,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         sim_level *lv = &mem->caches[i];
         if (!(lv->paths & cx->path_bit))
             continue;
+        if ((int)i == cx->unseen_level && !sim_cache_image_has(&lv->state, paddr))
+            break;                     /* untimed, and no timed access will see its set */
         bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
         bool copied = far && lv->copy_geo.size_bytes &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
@@ -677,6 +679,45 @@ static void repeat_at_start(const chase_ctx *cx, repeat *r, uint64_t left)
     }
 }
 
+/* ---- untimed accesses no timed one sees ------------------------------------------------------- */
+
+/* A long untimed walk before a few timed accesses (one warm-up pass over a large array): the
+ * last cache level on the path need not take the untimed accesses to sets that no timed access
+ * reaches, as nothing the timed accesses see depends on them, when an access there changes its
+ * own set alone (sim_cache_sets_coupled), and nothing past the level keeps state (no DRAM row
+ * buffer) or depends on its outcome (no copies of far lines). Untimed cycles are dropped anyway.
+ * The timed accesses are walks from position 0 (at most the first `timed` positions). */
+#define UNSEEN_MIN_RATIO 4   /* untimed accesses per timed position for the skip to pay */
+
+static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
+{
+    const gs_chase_plan *p = cx->plan;
+    const sim_memory *mem = cx->mem;
+    cx->unseen_level = -1;
+    uint64_t positions = timed < p->chain_len ? timed : p->chain_len;
+    if (p->space == GS_SPACE_SHARED || warm < UNSEEN_MIN_RATIO * positions ||
+        positions * UNSEEN_MIN_RATIO > p->chain_len || (mem->dram.row_bytes && mem->dram.open_row))
+        return 0;
+    int last = -1;
+    for (unsigned i = 0; i < mem->n_caches; i++)
+        if (mem->caches[i].paths & cx->path_bit)
+            last = (int)i;
+    if (last < 0)
+        return 0;
+    sim_level *lv = &mem->caches[last];
+    if (lv->copy_geo.size_bytes || sim_cache_sets_coupled(&lv->state))
+        return 0;
+    if (sim_cache_image_begin(&lv->state))
+        return -1;
+    for (uint64_t k = 0; k < positions; k++)
+        for (unsigned lane = 0; lane < cx->lanes; lane++) {
+            uint64_t vaddr = p->chain[k] + lane * p->lane_stride_bytes;
+            sim_cache_image_add(&lv->state, cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr);
+        }
+    cx->unseen_level = last;
+    return 0;
+}
+
 /* ---- the walk ---------------------------------------------------------------------------------- */
 
 /* `warm` accesses that end where the timed ones begin (position 0; whole passes when warm is a
@@ -691,10 +732,12 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
     size_t ahead = (k + PREFETCH_AHEAD) % p->chain_len;
     bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
     repeat r;
-    if (repeat_begin(cx, total, &r))
+    if (repeat_begin(cx, total, &r) || (!r.image && unseen_begin(cx, warm, n)))
         return -1;
     double sum = 0;
     for (uint64_t i = 0; i < total; i++) {
+        if (i == warm)
+            cx->unseen_level = -1;
         if (k == 0)
             repeat_at_start(cx, &r, total - i);
         double request;
@@ -735,7 +778,7 @@ int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
         return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"memory\" section: it cannot "
                        "run chase plans", m->name);
     out->recorded = 0;
-    *cx = (chase_ctx){.m = m, .mem = m->memory, .plan = plan};
+    *cx = (chase_ctx){.m = m, .mem = m->memory, .plan = plan, .unseen_level = -1};
     if (plan->on_sm && (plan->walkers > 1 || plan->sm >= (unsigned)m->info.sm_count))
         return gs_fail(err, GS_ERR_USAGE, "chase: on_sm takes one walker on an SM below %d "
                        "(walkers %u, sm %u)", m->info.sm_count, plan->walkers, plan->sm);
@@ -804,6 +847,7 @@ sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
     }
     cx->m = m;
     cx->mem = m->memory;
+    cx->unseen_level = -1;
     cx->own_plan = (gs_chase_plan){.space = GS_SPACE_GLOBAL, .path = path, .element_bytes = 8,
                                    .carveout_percent = -1, .lanes = 1};
     cx->plan = &cx->own_plan;

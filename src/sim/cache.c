@@ -339,7 +339,7 @@ void sim_cache_free(sim_cache *c)
     free(c->data_epoch);
     free(c->xor_table);
     free(c->image_sets);
-    free(c->image_mark);
+    free(c->image_bits);
     memset(c, 0, sizeof *c);
 }
 
@@ -1046,29 +1046,29 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
 
 int sim_cache_image_begin(sim_cache *c)
 {
-    if (!c->image_mark) {
-        c->image_mark = calloc(c->geo->sets, sizeof *c->image_mark);
+    size_t words = (c->geo->sets + 63) / 64;
+    if (!c->image_bits) {
+        c->image_bits = malloc(words * sizeof *c->image_bits);
         c->image_sets = malloc(c->geo->sets * sizeof *c->image_sets);
-        if (!c->image_mark || !c->image_sets) {
-            free(c->image_mark);
+        if (!c->image_bits || !c->image_sets) {
+            free(c->image_bits);
             free(c->image_sets);
-            c->image_mark = c->image_sets = NULL;
+            c->image_bits = NULL;
+            c->image_sets = NULL;
             return -1;
         }
     }
+    memset(c->image_bits, 0, words * sizeof *c->image_bits);
     c->n_image_sets = 0;
-    if (++c->image_gen == 0) {
-        memset(c->image_mark, 0, c->geo->sets * sizeof *c->image_mark);
-        c->image_gen = 1;
-    }
     return 0;
 }
 
 void sim_cache_image_add(sim_cache *c, uint64_t addr)
 {
     unsigned set = sim_cache_set_of(c, addr);
-    if (c->image_mark[set] != c->image_gen) {
-        c->image_mark[set] = c->image_gen;
+    uint64_t bit = 1ull << (set % 64);
+    if (!(c->image_bits[set / 64] & bit)) {
+        c->image_bits[set / 64] |= bit;
         c->image_sets[c->n_image_sets++] = set;
     }
 }
@@ -1210,7 +1210,8 @@ bool sim_cache_draws(const sim_cache *c)
 
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
 {
-    return c->image_mark[sim_cache_set_of(c, addr)] == c->image_gen;
+    unsigned set = sim_cache_set_of(c, addr);
+    return c->image_bits[set / 64] >> (set % 64) & 1;
 }
 
 bool sim_cache_sets_coupled(const sim_cache *c)

@@ -178,10 +178,12 @@ typedef struct sim_cache {
     uint64_t memo_block;
     uint32_t memo_slot, memo_epoch;
     int memo_way;
-    /* The sets a state image covers (sim_cache_image_begin): their numbers, and per set the
-     * image generation that listed it. NULL until an image is first asked for. */
-    uint32_t *image_sets, *image_mark;
-    uint32_t n_image_sets, image_gen;
+    /* The sets a state image covers (sim_cache_image_begin): their numbers, and one bit per set
+     * (listed or not; 4 KB for 32768 sets, so that a test of it stays in the host's cache).
+     * NULL until an image is first asked for. */
+    uint32_t *image_sets;
+    uint64_t *image_bits;
+    uint32_t n_image_sets;
 } sim_cache;
 
 /* Outcome of one access. */

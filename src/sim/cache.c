@@ -1083,20 +1083,13 @@ typedef struct cache_scalars {
 
 #define CACHE_REGIONS 9
 
-/* The parts of a store's state an image holds whole, as (address, bytes) pairs: the data-line
- * list (its links, and the valid masks, which a dropped line's data changes in another set), and
- * everything of an indexed store (the index spans its sets). */
+/* The parts of a store's state an image holds whole, as (address, bytes) pairs: everything of
+ * an indexed store (the index spans its sets). */
 static unsigned whole_regions(const sim_cache *c, const void **at, size_t *len)
 {
     size_t slots = c->total_ways, sets = c->geo->sets;
     unsigned n = 0;
 #define REGION(p, bytes) do { if (p) { at[n] = (p); len[n++] = (bytes); } } while (0)
-    if (c->data_epoch) {
-        REGION(c->data_newer, slots * sizeof *c->data_newer);
-        REGION(c->data_older, slots * sizeof *c->data_older);
-        REGION(c->data_epoch, slots * sizeof *c->data_epoch);
-        REGION(c->valid, slots * sizeof *c->valid);
-    }
     if (!c->scan) {
         REGION(c->big, slots * sizeof *c->big);
         REGION(c->set_state, sets * sizeof *c->set_state);
@@ -1108,13 +1101,40 @@ static unsigned whole_regions(const sim_cache *c, const void **at, size_t *len)
     return n;
 }
 
-/* Bytes of one listed set in an image (scanned stores): its state, and its slots' tags, valid
- * masks (unless held whole), and per-slot policy and persisting flags. */
+/* One listed set's parts in an image (scanned stores): its state, and its slots' tags, valid
+ * masks, per-slot policy and persisting flags and data-line links. The data-line list spans
+ * sets, but only through slots that hold data, all of them filled by accesses to listed sets
+ * (an image's caller names every address it accesses), so that the listed sets' links hold it
+ * whole. Returns the count of parts. */
+static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, size_t *len)
+{
+    size_t w = ways_of(c, set), first = first_slot(c, set);
+    unsigned n = 0;
+    part[n] = &c->set_state[set], len[n++] = sizeof(sim_set_state);
+    part[n] = c->tags + first, len[n++] = w * sizeof *c->tags;
+    part[n] = c->valid + first, len[n++] = w * sizeof *c->valid;
+    if (c->rrpv)
+        part[n] = c->rrpv + first, len[n++] = w;
+    if (c->persisting)
+        part[n] = c->persisting + first, len[n++] = w;
+    if (c->data_epoch) {
+        part[n] = c->data_newer + first, len[n++] = w * sizeof *c->data_newer;
+        part[n] = c->data_older + first, len[n++] = w * sizeof *c->data_older;
+        part[n] = c->data_epoch + first, len[n++] = w * sizeof *c->data_epoch;
+    }
+    return n;
+}
+
+#define SET_PARTS 8
+
 static size_t set_image_bytes(const sim_cache *c, unsigned set)
 {
-    size_t w = ways_of(c, set);
-    return sizeof(sim_set_state) + w * sizeof *c->tags + (c->data_epoch ? 0 : w * sizeof *c->valid)
-           + (c->rrpv ? w : 0) + (c->persisting ? w : 0);
+    const void *part[SET_PARTS];
+    size_t len[SET_PARTS], sum = 0;
+    unsigned n = set_parts(c, set, part, len);
+    for (unsigned i = 0; i < n; i++)
+        sum += len[i];
+    return sum;
 }
 
 /* Copy one listed set into out (when not NULL) or compare it with in; returns the bytes it
@@ -1122,15 +1142,10 @@ static size_t set_image_bytes(const sim_cache *c, unsigned set)
 static size_t set_image(const sim_cache *c, unsigned set, unsigned char *out,
                         const unsigned char *in)
 {
-    size_t w = ways_of(c, set), first = first_slot(c, set), off = 0;
-    const void *part[5] = {&c->set_state[set], c->tags + first,
-                           c->data_epoch ? NULL : c->valid + first,
-                           c->rrpv ? c->rrpv + first : NULL,
-                           c->persisting ? c->persisting + first : NULL};
-    size_t len[5] = {sizeof(sim_set_state), w * sizeof *c->tags, w * sizeof *c->valid, w, w};
-    for (unsigned i = 0; i < 5; i++) {
-        if (!part[i])
-            continue;
+    const void *part[SET_PARTS];
+    size_t len[SET_PARTS], off = 0;
+    unsigned n = set_parts(c, set, part, len);
+    for (unsigned i = 0; i < n; i++) {
         if (out)
             memcpy(out + off, part[i], len[i]);
         else if (memcmp(in + off, part[i], len[i]))

@@ -252,9 +252,10 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block);
  * store, so that a caller can tell whether a run of those accesses left the store exactly as it
  * found it (then the same run again gives the same outcomes: a store's outcomes are a function of
  * its state and the addresses, except under a policy that draws from the generator,
- * sim_cache_draws). An image covers the sets of the addresses named since image_begin (an access
- * changes only its own set's ways, besides the store-wide data-line list and the index of a
- * store of many ways, which an image holds whole). begin: name no address yet (0, or -1: out of
+ * sim_cache_draws). An image covers the sets of the addresses named since image_begin, which
+ * must name every address the run accesses (an access changes only its own set's ways, and the
+ * data-line links of slots that hold data, all in such sets; the index of a store of many ways
+ * spans its sets, and an image holds it whole). begin: name no address yet (0, or -1: out of
  * memory); add: name addr; bytes: what an image takes; save: copy one into image; same: whether
  * the store is byte for byte as saved (a difference the store's behaviour cannot see, such as
  * a stale list link, counts as one). */

@@ -521,7 +521,9 @@ static double queueing(const chase_ctx *cx, double unloaded_ns, uint64_t timed, 
  * cycles and serving levels at each position: the rest of the walk repeats that pass's results
  * (the noise is still drawn per access, in the same order) instead of running it again. A path
  * with a store whose policy draws from the generator never repeats (the draws would be lost).
- * The state is compared only where one image costs less than about a pass of accesses. */
+ * Images are saved and compared at every pass where one costs less than about a pass of
+ * accesses, else only while their bytes stay within a share of the walk's accesses, so that
+ * a walk that never repeats is not slowed much. */
 #define REPEAT_BYTES_PER_ACCESS 256  /* image bytes saved and compared per access of a pass */
 
 typedef struct repeat {
@@ -530,6 +532,7 @@ typedef struct repeat {
     double *cycles;                  /* per chain position: the recorded pass's request cycles */
     unsigned char *level;            /* and the level that served it */
     bool recording, repeating;
+    uint64_t budget;                 /* image bytes still to save or compare (UINT64_MAX: any) */
 } repeat;
 
 /* Visit each part of the path's state: fn(store) for stores, raw (bytes) for the rest. */
@@ -637,7 +640,10 @@ static int repeat_begin(const chase_ctx *cx, uint64_t total, repeat *r)
         return -1;
     ic = (image_cursor){0};
     image_walk(cx, &ic);
-    if (ic.bytes > (uint64_t)p->chain_len * cx->lanes * REPEAT_BYTES_PER_ACCESS)
+    uint64_t pass_accesses = (uint64_t)p->chain_len * cx->lanes;
+    r->budget = ic.bytes <= pass_accesses * REPEAT_BYTES_PER_ACCESS
+                    ? UINT64_MAX : total * cx->lanes * REPEAT_BYTES_PER_ACCESS / 4;
+    if (r->budget < 4 * ic.bytes)
         return 0;
     r->image_bytes = ic.bytes;
     r->image = malloc(ic.bytes);
@@ -658,12 +664,29 @@ static void repeat_end(repeat *r)
     free(r->level);
 }
 
+/* Take one image operation (a save or a compare) from the budget; false when it is spent. */
+static bool repeat_afford(repeat *r)
+{
+    if (r->budget == UINT64_MAX)
+        return true;
+    if (r->budget < r->image_bytes)
+        return false;
+    r->budget -= r->image_bytes;
+    return true;
+}
+
 /* At the start of a pass (chain position 0) with `left` accesses to go: repeat if the pass just
  * recorded left the state as it found it; else record this one, if another pass follows it. */
 static void repeat_at_start(const chase_ctx *cx, repeat *r, uint64_t left)
 {
     if (!r->image || r->repeating)
         return;
+    if (r->recording && !repeat_afford(r)) {
+        r->recording = false;
+        free(r->image);
+        r->image = NULL;
+        return;
+    }
     if (r->recording) {
         image_cursor ic = {.at = r->image, .same = true};
         image_walk(cx, &ic);
@@ -672,7 +695,7 @@ static void repeat_at_start(const chase_ctx *cx, repeat *r, uint64_t left)
             return;
         }
     }
-    r->recording = left > cx->plan->chain_len;
+    r->recording = left > cx->plan->chain_len && repeat_afford(r);
     if (r->recording) {
         image_cursor ic = {.at = r->image, .save = true};
         image_walk(cx, &ic);

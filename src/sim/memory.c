@@ -592,37 +592,41 @@ static bool image_walk(const chase_ctx *cx, image_cursor *ic)
     return deterministic;
 }
 
-/* Name to each store on the path the addresses a pass gives it (images cover their sets). 0 or
- * -1 (out of memory). */
-static int image_sets(const chase_ctx *cx)
+/* Name to each store on the path the addresses a pass gives it (images cover their sets): begin
+ * (name, false) empties the lists, and each access names its addresses. 0 or -1 (out of memory). */
+static int image_name(const chase_ctx *cx, bool name, uint64_t vaddr)
 {
     const sim_memory *mem = cx->mem;
-    sim_cache *tlb[SIM_MAX_LEVELS], *cache[2 * SIM_MAX_LEVELS];
-    unsigned n_tlb = 0, n_cache = 0;
-    for (unsigned i = 0; i < mem->n_tlbs && n_tlb < SIM_MAX_LEVELS; i++)
-        if (mem->tlbs[i].paths & cx->path_bit)
-            tlb[n_tlb++] = &mem->tlbs[i].state;
-    for (unsigned i = 0; i < mem->n_caches; i++)
-        if (mem->caches[i].paths & cx->path_bit) {
-            cache[n_cache++] = &mem->caches[i].state;
-            if (mem->caches[i].copy_geo.size_bytes)
-                cache[n_cache++] = &mem->caches[i].copy_state;
+    uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+    for (unsigned i = 0; i < mem->n_tlbs; i++)
+        if (mem->tlbs[i].paths & cx->path_bit) {
+            if (!name && sim_cache_image_begin(&mem->tlbs[i].state))
+                return -1;
+            if (name)
+                sim_cache_image_add(&mem->tlbs[i].state, vaddr);
         }
-    for (unsigned i = 0; i < n_tlb; i++)
-        if (sim_cache_image_begin(tlb[i]))
-            return -1;
-    for (unsigned i = 0; i < n_cache; i++)
-        if (sim_cache_image_begin(cache[i]))
-            return -1;
+    for (unsigned i = 0; i < mem->n_caches; i++) {
+        sim_level *lv = &mem->caches[i];
+        if (!(lv->paths & cx->path_bit))
+            continue;
+        for (int copy = 0; copy < (lv->copy_geo.size_bytes ? 2 : 1); copy++) {
+            sim_cache *c = copy ? &lv->copy_state : &lv->state;
+            if (!name && sim_cache_image_begin(c))
+                return -1;
+            if (name)
+                sim_cache_image_add(c, paddr);
+        }
+    }
+    return 0;
+}
+
+static int image_sets(const chase_ctx *cx)
+{
+    if (image_name(cx, false, 0))
+        return -1;
     for (size_t k = 0; k < cx->plan->chain_len; k++)
-        for (unsigned lane = 0; lane < cx->lanes; lane++) {
-            uint64_t vaddr = cx->plan->chain[k] + lane * cx->plan->lane_stride_bytes;
-            uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
-            for (unsigned i = 0; i < n_tlb; i++)
-                sim_cache_image_add(tlb[i], vaddr);
-            for (unsigned i = 0; i < n_cache; i++)
-                sim_cache_image_add(cache[i], paddr);
-        }
+        for (unsigned lane = 0; lane < cx->lanes; lane++)
+            image_name(cx, true, cx->plan->chain[k] + lane * cx->plan->lane_stride_bytes);
     return 0;
 }
 

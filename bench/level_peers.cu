@@ -11,9 +11,9 @@
  *   l2 (gpu-l2-cache): 200000 blocks of 1024 threads; block i reads its 512 KB share of a data
  *     set of R such shares (blocks with the same i mod R read the same share); best over data
  *     sets up to half the L2 of the fastest of 5 timings.
- *   l1 (gpu-cache): one block of 256 threads per SM, each block sums the same N floats many
- *     times, N a compile-time constant as in the peer; best over data sets of 8-192 kB of the
- *     fastest of 5 timings.
+ *   l1 (gpu-cache): one block of 256 threads per SM, each block sums the same N floats (1.1
+ *     each) 10^9 / N + 2 times, N a compile-time constant and the loops unrolled as in the peer;
+ *     best over data sets of 8-192 kB of the fastest of 5 timings.
  * Prints one line per figure: "peer_NAME GBPS [LOW HIGH]" (the interval: stream figures only).
  * Build: nvcc -O3 -arch=native level_peers.cu */
 #include <algorithm>
@@ -172,6 +172,12 @@ __global__ void l1_kernel(float *out, const float *__restrict__ b, int iters, in
         out[threadIdx.x] = sum;
 }
 
+__global__ void l1_fill(float *p, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        p[i] = 1.1f;
+}
+
 /* One data set of N floats: GB/s of the fastest of 5 timings after one warm-up launch. */
 template <int N>
 static double l1_one(int sms, float *out, const float *b, cudaEvent_t s, cudaEvent_t e)
@@ -179,7 +185,7 @@ static double l1_one(int sms, float *out, const float *b, cudaEvent_t s, cudaEve
     constexpr int per_thread = N / 256;
     constexpr int iters_unroll = per_thread > 32 ? 1 : 32 / per_thread;
     constexpr int inner_unroll = per_thread >= 64 ? 32 : per_thread;
-    int iters = (int)(200000000ll / N);   /* 800 MB per block per launch */
+    int iters = (int)(1000000000ll / N + 2);   /* the peer's: 4 GB per block per launch */
     float fastest = 1e30f;
     for (int r = 0; r < 6; r++) {
         CHECK(cudaEventRecord(s));
@@ -201,7 +207,8 @@ static double l1_best(int sms)
     float *b, *out;
     CHECK(cudaMalloc(&b, 196608));
     CHECK(cudaMalloc(&out, 256 * sizeof(float)));
-    CHECK(cudaMemset(b, 0, 196608));
+    l1_fill<<<48, 1024>>>(b, 196608 / 4);   /* the peer's initKernel: every float 1.1 */
+    CHECK(cudaGetLastError());
     cudaEvent_t s, e;
     CHECK(cudaEventCreate(&s));
     CHECK(cudaEventCreate(&e));

@@ -109,11 +109,24 @@ for f in funcs:
                         parent[find(i)] = find(writer[x])
                 writer[r[0][0]] = i
         chains = len({find(i) for i in range(len(regs))})
+        # The stream's balance. At ILP 2 and more no instruction may follow one of its own chain
+        # (back to back it waits the whole latency, where another chain's could issue); and
+        # where ptxas splits the type over two pipes (HFMA2 on the FMA pipe, HFMA2.MMA on the
+        # MMA pipe) each pipe takes half of the loop's instructions (within 1 in 16). The hfma2
+        # kernel of ILP 2 once ran one chain on each pipe, the FMA one two-to-one ahead and back
+        # to back, then the last 64 of the MMA chain back to back: 6 % under ILP 1 and 4.
+        ops = [o for o, g in body_args if re.match(claim, o) and re.findall(r"\bR(\d+)", g)]
+        chain_of = [find(i) for i in range(len(regs))]
+        back_to_back = sum(chain_of[i] == chain_of[i - 1] for i in range(1, len(chain_of)))
+        mma = sum(o.endswith(".MMA") for o in ops)
+        split_ok = mma == 0 or 16 * abs(2 * mma - len(ops)) <= len(ops)
         # one conflict in 64 instructions passes (a chain's first read, before the reuse cache
         # holds the operand)
-        chain_ok = chains == ilp and 64 * conflicts <= n
+        chain_ok = (chains == ilp and 64 * conflicts <= n and split_ok and
+                    (ilp == 1 or back_to_back == 0))
         chain_note = (f", dependency chains {chains} (ILP {ilp}), "
-                      f"register bank conflicts {conflicts}")
+                      f"register bank conflicts {conflicts}, back to back {back_to_back}, "
+                      f"MMA pipe {mma} of {len(ops)}")
     comp = [o for o in body if any(re.match(c, o) for c in companions)]
     other = [o for o in body if not re.match(claim, o) and o not in comp and o != "NOP"]
     nops = sum(o == "NOP" for o in body)

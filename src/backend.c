@@ -50,15 +50,16 @@ NO_DETAIL(gs_issue_plan, gs_issue_result)
 static void detail_gs_chase_plan(const gs_chase_plan *p, const gs_chase_result *o, char *d,
                                  size_t n)
 {
+    gs_chase_split split;
     (void)o;
     snprintf(d, n, "space=%s path=%s footprint=%llu chain=%zu warmup=%u record=%zu "
-             "timed=%llu walkers=%u lanes=%u warm_accesses=%llu physical=%llu",
+             "timed=%llu walkers=%u lanes=%u warm_accesses=%llu physical=%llu split=%d",
              gs_space_name(p->space), gs_path_name(p->path),
              (unsigned long long)p->footprint_bytes, p->chain_len, p->warmup_passes, p->record_n,
              (unsigned long long)p->timed_accesses, p->walkers, p->lanes,
              (unsigned long long)(p->warmup_accesses ? p->warmup_accesses
                                                      : (uint64_t)p->warmup_passes * p->chain_len),
-             (unsigned long long)p->physical_bytes);
+             (unsigned long long)p->physical_bytes, gs_chase_split_of(p, &split));
 }
 
 static void detail_gs_stream_plan(const gs_stream_plan *p, const gs_stream_result *o, char *d,

@@ -30,6 +30,30 @@ int gs_path_parse(const char *name, gs_load_path *out)
     return -1;
 }
 
+bool gs_chase_split_of(const gs_chase_plan *p, gs_chase_split *s)
+{
+    size_t n = p->chain_len;
+    uint64_t warm = p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * n;
+    uint64_t timed = p->timed_accesses ? p->timed_accesses : n;
+    memset(s, 0, sizeof *s);
+    if (!p->warmup_split || p->space != GS_SPACE_GLOBAL || p->path > GS_PATH_NC ||
+        p->walkers > 1 || p->lanes > 1 || p->record_n || n == 0 || warm == 0 || warm > n ||
+        timed >= n || (p->physical_bytes && p->physical_bytes < p->footprint_bytes))
+        return false;
+    /* the warm-up is positions n - warm .. n - 1; the timed ones are 0 .. timed - 1 */
+    size_t first = (size_t)(n - warm);
+    s->serial_first = first;
+    s->serial_n = first < timed ? (size_t)timed - first : 0;
+    s->parallel_first = first + s->serial_n;
+    s->parallel_n = n - s->parallel_first;
+    if (s->parallel_n < 2) {
+        memset(s, 0, sizeof *s);
+        return false;
+    }
+    s->segments = s->parallel_n < GS_SPLIT_SEGMENTS ? (unsigned)s->parallel_n : GS_SPLIT_SEGMENTS;
+    return true;
+}
+
 const char *gs_instr_name(gs_instr i)
 {
     return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";
@@ -88,11 +112,28 @@ bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t)
 
 static const char *const cluster_kind_names[GS_CLUSTER_KIND_COUNT] = {
     "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy",
-    "tensor-copy"};
+    "tensor-copy", "bulk-latency", "load-latency"};
 
 const char *gs_cluster_kind_name(gs_cluster_kind k)
 {
     return (unsigned)k < GS_CLUSTER_KIND_COUNT ? cluster_kind_names[k] : "?";
+}
+
+static const char *const launch_kind_names[GS_LAUNCH_KIND_COUNT] = {
+    "stream", "graph", "complete", "sync-idle", "event", "event-elapsed", "grid-sync",
+    "cluster-sync"};
+
+const char *gs_launch_kind_name(gs_launch_kind k)
+{
+    return (unsigned)k < GS_LAUNCH_KIND_COUNT ? launch_kind_names[k] : "?";
+}
+
+static const char *const energy_work_names[GS_ENERGY_WORK_COUNT] = {
+    "idle", "ffma", "dfma", "hfma2", "mma", "smem", "l1", "l2", "dram", "h2d"};
+
+const char *gs_energy_work_name(gs_energy_work w)
+{
+    return (unsigned)w < GS_ENERGY_WORK_COUNT ? energy_work_names[w] : "?";
 }
 
 static const char *const persist_mode_names[GS_PERSIST_MODE_COUNT] = {
@@ -105,7 +146,7 @@ const char *gs_persist_mode_name(gs_persist_mode m)
 
 static const char *const mma_type_names[GS_MMA_TYPE_COUNT] = {"f16", "bf16", "tf32", "e4m3", "s8",
                                                               "f64", "e5m2"};
-static const char *const mma_instr_names[GS_MMA_INSTR_COUNT] = {"mma_sync", "wgmma"};
+static const char *const mma_instr_names[GS_MMA_INSTR_COUNT] = {"mma_sync", "wgmma", "mma_sp"};
 
 const char *gs_mma_type_name(gs_mma_type t)
 {
@@ -119,11 +160,13 @@ const char *gs_mma_instr_name(gs_mma_instr i)
 
 bool gs_mma_shape(gs_mma_instr i, gs_mma_type t, unsigned *m, unsigned *n, unsigned *k)
 {
-    /* PTX ISA, "Warp-level matrix shapes" and "Asynchronous warpgroup level matrix shapes" */
+    /* PTX ISA, "Warp-level matrix shapes" (mma.sp: "Matrix multiply-accumulate operation using
+     * mma.sp instruction with sparse matrix A") and "Asynchronous warpgroup level matrix shapes" */
     static const unsigned shapes[GS_MMA_INSTR_COUNT][GS_MMA_TYPE_COUNT][3] = {
         {{16, 8, 16}, {16, 8, 16}, {16, 8, 8}, {16, 8, 32}, {16, 8, 32}, {8, 8, 4}, {0, 0, 0}},
         {{64, 128, 16}, {64, 128, 16}, {64, 128, 8}, {64, 128, 32}, {64, 128, 32}, {0, 0, 0},
-         {64, 128, 32}}};
+         {64, 128, 32}},
+        {{16, 8, 32}, {16, 8, 32}, {16, 8, 16}, {16, 8, 64}, {16, 8, 64}, {0, 0, 0}, {0, 0, 0}}};
     if ((unsigned)t >= GS_MMA_TYPE_COUNT || (unsigned)i >= GS_MMA_INSTR_COUNT || !shapes[i][t][0])
         return false;
     *m = shapes[i][t][0], *n = shapes[i][t][1], *k = shapes[i][t][2];
@@ -141,11 +184,12 @@ bool gs_mma_applicable(gs_mma_instr i, gs_mma_type t, int cc_major, int cc_minor
         lacks = "no such instruction";
     else if (i == GS_MMA_WGMMA && cc != 90)
         lacks = "no wgmma (warpgroup MMA is sm_90a only)";
-    else if (i == GS_MMA_SYNC && t == GS_MMA_E4M3 && cc < 89)
-        lacks = "no fp8 mma (mma.sync e4m3 needs sm_89)";
-    else if (i == GS_MMA_SYNC && cc < 80) {
-        snprintf(shape, sizeof shape, "no mma.sync m%un%uk%u %s (needs sm_80)", m, n, k,
-                 mma_type_names[t]);
+    else if (i != GS_MMA_WGMMA && t == GS_MMA_E4M3 && cc < 89)
+        lacks = i == GS_MMA_SP ? "no fp8 mma (mma.sp e4m3 needs sm_89)"
+                               : "no fp8 mma (mma.sync e4m3 needs sm_89)";
+    else if (i != GS_MMA_WGMMA && cc < 80) {
+        snprintf(shape, sizeof shape, "no %s m%un%uk%u %s (needs sm_80)",
+                 i == GS_MMA_SP ? "mma.sp" : "mma.sync", m, n, k, mma_type_names[t]);
         lacks = shape;
     }
     if (lacks && why && why_len)
@@ -242,6 +286,13 @@ gs_stream_family gs_stream_kind_family(gs_stream_kind k)
     return GS_STREAM_FAMILY_NONE;
 }
 
+const char *gs_l1_read_variant_name(unsigned v)
+{
+    static const char *const names[GS_L1_READ_VARIANTS] = {"wrapped", "linear", "linear-nc",
+                                                           "linear-nc-2"};
+    return v < GS_L1_READ_VARIANTS ? names[v] : NULL;
+}
+
 int gs_stream_level_index(gs_stream_kind k)
 {
     switch (k) {
@@ -261,4 +312,11 @@ int gs_stream_level_index(gs_stream_kind k)
         break;
     }
     return -1;
+}
+
+uint64_t gs_icache_size(int i)
+{
+    /* powers of two and the midpoints between them, 4 KB to 256 KB */
+    static const uint64_t kb[GS_ICACHE_SIZES] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+    return i >= 0 && i < GS_ICACHE_SIZES ? kb[i] * 1024 : 0;
 }

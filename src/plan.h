@@ -18,8 +18,11 @@
 #include "plan/clock.h"
 #include "plan/cluster.h"
 #include "plan/device.h"
+#include "plan/energy.h"
 #include "plan/evict.h"
+#include "plan/icache.h"
 #include "plan/issue.h"
+#include "plan/launch.h"
 #include "plan/mma.h"
 #include "plan/p2p.h"
 #include "plan/persist.h"
@@ -68,6 +71,18 @@ typedef struct gs_backend_ops {
     /* Optional (NULL: no prime+probe of the L2). A model or device without a cache on the cg
      * path answers GS_ERR_UNSUPPORTED. */
     int (*evict)(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out, gs_error *err);
+    /* Optional (NULL: no launch timings). A kind the device (cluster sync below cc 9.0, a grid
+     * sync without cooperative launch) or the model cannot run answers GS_ERR_UNSUPPORTED. */
+    int (*launch)(gs_backend *b, const gs_launch_plan *plan, gs_launch_result *out,
+                  gs_error *err);
+    /* Optional (NULL: no energy counter). A device whose counter NVML does not give (or without
+     * NVML), a model without one, or a work the device cannot run answers GS_ERR_UNSUPPORTED. */
+    int (*energy)(gs_backend *b, const gs_energy_plan *plan, gs_energy_result *out,
+                  gs_error *err);
+    /* Optional (NULL: no instruction-cache sweep). A model without an "icache" section answers
+     * GS_ERR_UNSUPPORTED. */
+    int (*icache)(gs_backend *b, const gs_icache_plan *plan, gs_icache_result *out,
+                  gs_error *err);
 } gs_backend_ops;
 
 struct gs_backend {

@@ -17,6 +17,8 @@
  *         architecture": H100 SXM5 989.4 T FP16/BF16, 494.7 T TF32, 1978.9 T FP8 and INT8 at
  *         132 SMs x 1830 MHz = 4096 / 2048 / 8192 per SM; FP64 tensor "2x A100 per SM" = 256.
  *         FP8 is one figure for both formats, e4m3 and e5m2 (Ada's table likewise).
+ *         Every one of these tables gives the 2:4 sparse rate beside the dense one at twice it
+ *         (H100 SXM5 FP16 1979 T sparse, A100 624 T): gs_tensor_sparse_peak.
  *  sm_75  NVIDIA Turing GPU Architecture (whitepaper, 2018): 8 tensor cores per SM, 64 FP16 FMA
  *         per clock each (1024 flops/clock/SM; GeForce FP32 accumulate at half), INT8 2048; no
  *         BF16, TF32, FP8 or FP64 MMA. */
@@ -82,6 +84,29 @@ int gs_tensor_peak(int cc_major, int cc_minor, const char *type, bool consumer,
     snprintf(why, why_len, "no published peak for sm_%d%d (gpusonar's table covers sm_75, 80, 86, "
              "89, 90)", cc_major, cc_minor);
     return -1;
+}
+
+int gs_tensor_sparse_peak(int cc_major, int cc_minor, const char *type, bool consumer,
+                          double *flops_per_clock_per_sm, const char **source, char *why,
+                          size_t why_len)
+{
+    *flops_per_clock_per_sm = NAN;
+    *source = NULL;
+    if (cc_major * 10 + cc_minor < 80) {
+        snprintf(why, why_len, "sm_%d%d has no sparse tensor-core MMA (structured sparsity came "
+                 "with sm_80)", cc_major, cc_minor);
+        return -1;
+    }
+    if (type && (strcmp(type, "f64") == 0 || strcmp(type, "e5m2") == 0)) {
+        snprintf(why, why_len, "no sparse %s MMA is measured (mma.sp has f16, bf16, tf32, e4m3 "
+                 "and s8)", type);
+        return -1;
+    }
+    double dense;
+    if (gs_tensor_peak(cc_major, cc_minor, type, consumer, &dense, source, why, why_len))
+        return -1;
+    *flops_per_clock_per_sm = 2 * dense;
+    return 0;
 }
 
 bool gs_tensor_consumer_name(const char *device_name)

@@ -16,6 +16,15 @@
 int gs_tensor_peak(int cc_major, int cc_minor, const char *type, bool consumer,
                    double *flops_per_clock_per_sm, const char **source, char *why, size_t why_len);
 
+/* The structured-sparsity (2:4; tf32 1:2) peak of mma.sp on type `type`: the whitepapers' sparse
+ * rows are twice their dense ones for every type with a sparse MMA (A100 table 1, GA102 appendix,
+ * Ada appendix, H100 table 2), in the dense product's operations, as the probe counts them. The
+ * dense peak x 2 with the dense peak's source; -1 with why where there is no dense peak, for f64
+ * (no sparse DMMA), and before sm_80 (structured sparsity came with Ampere). */
+int gs_tensor_sparse_peak(int cc_major, int cc_minor, const char *type, bool consumer,
+                          double *flops_per_clock_per_sm, const char **source, char *why,
+                          size_t why_len);
+
 /* Whether a device name is a GeForce part (the whitepapers' consumer rates). */
 bool gs_tensor_consumer_name(const char *device_name);
 

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "result/result.h"
+#include "util/escape.h"
 
 static void print_info(const gs_device_info *d, double measured_khz)
 {
@@ -37,6 +38,8 @@ static void print_info(const gs_device_info *d, double measured_khz)
     printf("constant memory     %s\n", cmem);
     printf("threads / SM        %d (%d blocks, %d registers)\n", d->max_threads_per_sm,
            d->max_blocks_per_sm, d->regs_per_sm);
+    printf("L2 counters         %s: %s\n", d->counters ? "on" : "not available",
+           gs_esc(d->counters_detail));
     if (!d->simulated)
         printf("driver / runtime    %d.%d / %d.%d%s\n", d->driver_version / 1000,
                d->driver_version % 1000 / 10, d->runtime_version / 1000,

@@ -18,8 +18,8 @@ static const char *verdicts_path;   /* --verdicts FILE */
 
 const gs_opt gs_cmd_verify_opts[] = {
     {"probes", GS_OPT_STRING, &probes_arg, "A,B",
-     "run only these probes (default: cache, smem-banks, pipeline, clock, those the model has a "
-     "truth for)", NULL, 0, 0},
+     "run only these probes (default: cache, smem-banks, pipeline, clock, launch, energy, "
+     "those the model has a truth for)", NULL, 0, 0},
     {"tolerance", GS_OPT_DOUBLE, &tolerance_percent, "PCT",
      "relative tolerance of latencies and the clock, in percent (default: a latency within "
      "the model's noise, or 0.1 % where the model has none; the clock 1 %); the noise still "
@@ -29,7 +29,8 @@ const gs_opt gs_cmd_verify_opts[] = {
     GS_OPT_END,
 };
 
-static const char *const default_probes[] = {"cache", "smem-banks", "pipeline", "clock"};
+static const char *const default_probes[] = {"cache", "smem-banks", "pipeline", "clock",
+                                             "launch", "energy"};
 
 /* True when record key ("name" or "name:LEVEL") is one of probe `name`. */
 static bool is_record_of(const char *key, const char *name)

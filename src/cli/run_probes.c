@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "cli/cli.h"
 #include "cli/sim_apart.h"
+#include "probes/peak_check.h"
 #include "result/environment.h"
 #include "report/report.h"
 #include "result/result.h"
@@ -208,6 +209,10 @@ static void run_one(const gs_probe_def *def, gs_probe_ctx *ctx, int index, int t
                          : rc == GS_ERR_UNSUPPORTED ? "unsupported"
                                                     : "failed";
     close_records(ctx->run, first, before, after, elapsed, status, rc ? err.msg : NULL);
+    gs_peak_device peaks;
+    gs_peak_device_from(ctx->info, ctx->clock_khz, &peaks);
+    for (size_t i = first; i < json_array_size(ctx->run->probes); i++)
+        gs_peak_check_record(json_array_get(ctx->run->probes, i), &peaks);
     gs_progress_done(status, elapsed);
     (void)index;
     (void)total;

@@ -52,6 +52,8 @@ int gs_cuda_info(gs_backend *b, gs_device_info *o, gs_error *err)
     o->mem_bus_bits = p->memoryBusWidth;
     o->driver_version = c->driver_version;
     o->runtime_version = c->runtime_version;
+    gs_cuda_counters_probe(c->ordinal, &o->counters, o->counters_detail,
+                           sizeof o->counters_detail);
     CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxBlocksPerMultiprocessor, c->ordinal));
     o->max_blocks_per_sm = v;
     CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, c->ordinal));
@@ -82,6 +84,7 @@ static void cuda_close(gs_backend *b)
     gs_cuda_issue_release();
     gs_cuda_scratch_release();
     gs_cuda_evict_release();
+    gs_cuda_counters_release();
     gs_cuda_chase_release();
     gs_cuda_chase_flush_release();
     free(b->impl);
@@ -92,6 +95,7 @@ static const gs_backend_ops cuda_ops = {
     gs_cuda_info, gs_cuda_clock, gs_cuda_chase, gs_cuda_bank,
     gs_cuda_issue, gs_cuda_stream, cuda_close, gs_cuda_state, gs_cuda_p2p, gs_cuda_atomic,
     gs_cuda_cluster, gs_cuda_write, gs_cuda_persist, gs_cuda_mma, gs_cuda_evict,
+    gs_cuda_launch, gs_cuda_energy, gs_cuda_icache,
 };
 
 void gs_cuda_format_uuid(const char *bytes, char *out, size_t len)

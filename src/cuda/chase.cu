@@ -43,6 +43,7 @@ typedef struct chase_job {
     unsigned long long *d_ns;
     uint32_t *d_trace, *d_sm_id;
     unsigned *d_claim;                /* pinned: blocks that took the walk */
+    bool split_ran;                   /* the split warm-up ran: the walk times at once */
     cudaTextureObject_t tex;
     bool have_tex;
 } chase_job;
@@ -564,7 +565,7 @@ static int launch(chase_job *j, const void *kernel, gs_error *err)
     a.lane_add = lane_add(j);
     a.cursor_mask = j->cursor_mask;
     a.lanes = j->lanes;
-    a.warm_accesses = warm_accesses(p);
+    a.warm_accesses = j->split_ran ? 0 : warm_accesses(p);
     a.timed = j->timed;
     a.record = p->record_n > 0;
     a.trace_entries = p->record_n ? (uint32_t)p->record_n + 1 : 0;
@@ -602,6 +603,85 @@ static int pinned_walk_ran(chase_job *j, bool *ran, gs_error *err)
         CUDA_TRY(cudaMemcpy(&claimed, j->d_claim, sizeof claimed, cudaMemcpyDeviceToHost));
     *ran = claimed > 0;
 fail:
+    return rc;
+}
+
+/* The split warm-up (plan.h, gs_chase_split_of) on the walk's SM, checked like the walk: every
+ * segment and the serial part must stop where the chain says. No block on that SM (a process
+ * limited to some SMs) leaves j->split_ran false: the walk then warms up one access at a time. */
+static int warm_split(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    gs_chase_split s;
+    uint64_t *start = NULL, *fin = NULL, *d_start = NULL, *d_fin = NULL;
+    unsigned *d_claim = NULL, claimed = 0;
+    if (j->pin_sm < 0 || !gs_chase_split_of(p, &s))
+        return 0;
+    size_t n = p->chain_len, words = (size_t)s.segments + 1;
+    start = (uint64_t *)malloc(s.segments * sizeof *start);
+    fin = (uint64_t *)malloc(words * sizeof *fin);
+    if (!start || !fin) {
+        free(start), free(fin);
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for the warm-up");
+    }
+    for (unsigned i = 0; i < s.segments; i++)
+        start[i] = cursor_of(j, p->chain[s.parallel_first +
+                                         (size_t)((uint64_t)i * s.parallel_n / s.segments)]);
+    chase_warm_args a;
+    memset(&a, 0, sizeof a);
+    a.base = j->base;
+    a.serial_start = cursor_of(j, p->chain[s.serial_first]);
+    a.serial_n = s.serial_n;
+    a.parallel_n = s.parallel_n;
+    a.segments = s.segments;
+    a.pin_sm = j->pin_sm;
+    CUDA_TRY(cudaMalloc((void **)&d_start, s.segments * sizeof *d_start));
+    CUDA_TRY(cudaMalloc((void **)&d_fin, words * sizeof *d_fin));
+    CUDA_TRY(cudaMalloc((void **)&d_claim, sizeof *d_claim));
+    CUDA_TRY(cudaMemset(d_claim, 0, sizeof *d_claim));
+    CUDA_TRY(cudaMemcpy(d_start, start, s.segments * sizeof *d_start, cudaMemcpyHostToDevice));
+    a.segment_start = d_start;
+    a.final_cursor = d_fin;
+    a.claim = d_claim;
+    {
+        void *args[] = {&a};
+        const void *kernel = gs_chase_warm_kernel(j->path, p->element_bytes);
+        CUDA_TRY(cudaLaunchKernel(kernel, dim3(2u * (unsigned)j->c->prop.multiProcessorCount),
+                                  dim3(GS_SPLIT_SEGMENTS), args, 0, 0));
+        CUDA_LAUNCH_CHECK();
+    }
+    CUDA_TRY(cudaMemcpy(&claimed, d_claim, sizeof claimed, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(fin, d_fin, words * sizeof *fin, cudaMemcpyDeviceToHost));
+    if (claimed) {
+        uint64_t mask = p->element_bytes == 8 ? ~0ull : 0xffffffffull;
+        for (size_t i = 0; i < words && !rc; i++) {
+            size_t end = i < s.segments
+                ? s.parallel_first + (size_t)((uint64_t)(i + 1) * s.parallel_n / s.segments)
+                : s.serial_first + s.serial_n;
+            uint64_t want = cursor_of(j, p->chain[end % n]) & mask;
+            if (s.serial_n == 0 && i == s.segments)
+                want = a.serial_start & mask;        /* no serial part: the cursor it began at */
+            if (fin[i] != want)
+                rc = gs_fail(err, GS_ERR_DEVICE, "chase: the warm-up's %s %zu stopped at cursor "
+                             "%#llx, but the chain says %#llx (memory written by something "
+                             "else, or a kernel fault)", i < s.segments ? "segment" : "serial part",
+                             i, (unsigned long long)fin[i], (unsigned long long)want);
+        }
+    }
+    if (!rc && claimed) {
+        j->split_ran = true;          /* the timed accesses begin at position 0 (walker_start) */
+        j->start[0] = cursor_of(j, p->chain[walker_start(j, 0)]);
+        CUDA_TRY(cudaMemcpy(j->d_start, j->start, sizeof *j->d_start, cudaMemcpyHostToDevice));
+    }
+fail:
+    if (d_start)
+        (void)cudaFree(d_start);
+    if (d_fin)
+        (void)cudaFree(d_fin);
+    if (d_claim)
+        (void)cudaFree(d_claim);
+    free(start), free(fin);
     return rc;
 }
 
@@ -750,7 +830,8 @@ int gs_cuda_chase(gs_backend *b, const gs_chase_plan *plan, gs_chase_result *out
     out->recorded = 0;
     out->avg_cycles = out->avg_ns = out->accesses_per_ns = 0;
     out->record_capacity = 0;
-    if ((rc = chase_setup(&j, out, &kernel, err)) == 0 && (rc = run_walk(&j, kernel, err)) == 0 &&
+    if ((rc = chase_setup(&j, out, &kernel, err)) == 0 && (rc = warm_split(&j, err)) == 0 &&
+        (rc = run_walk(&j, kernel, err)) == 0 &&
         (rc = fetch_results(&j, err)) == 0 && (rc = verify(&j, err)) == 0)
         fill_result(&j, out);
     job_release(&j);

@@ -188,6 +188,55 @@ template <typename T> __global__ void __launch_bounds__(32) chase_local_kernel(c
     copy_trace_out(a, (unsigned)w, lat);
 }
 
+/* The split warm-up (plan.h): the first block on pin_sm walks it, every other block returns.
+ * Thread 0 walks the timed accesses' own positions one after another; only after its last load
+ * arrived (its cursor stored) do the segments start, each thread its own, all at once. */
+template <typename T, int P>
+__global__ void __launch_bounds__(GS_SPLIT_SEGMENTS) chase_warm_kernel(chase_warm_args a)
+{
+    __shared__ int mine;
+    if (threadIdx.x == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        mine = sm == (unsigned)a.pin_sm && atomicAdd(a.claim, 1u) == 0;
+    }
+    __syncthreads();
+    if (!mine)
+        return;
+    chase_load<T, P, false> ld{a.base, 0, nullptr, 0};
+    if (threadIdx.x == 0) {
+        T j = (T)a.serial_start;
+        for (uint64_t k = 0; k < a.serial_n; k++)
+            j = ld(j);
+        a.final_cursor[a.segments] = (uint64_t)j;    /* waits for the last load */
+    }
+    __syncthreads();
+    const uint64_t i = threadIdx.x;
+    if (i < a.segments) {
+        uint64_t from = i * a.parallel_n / a.segments, to = (i + 1) * a.parallel_n / a.segments;
+        T j = (T)a.segment_start[i];
+        for (uint64_t k = from; k < to; k++)
+            j = ld(j);
+        a.final_cursor[i] = (uint64_t)j;
+    }
+}
+
+template <typename T> static const void *warm_kernel_for(int path)
+{
+    switch (path) {
+    case GS_PATH_DEFAULT: return (const void *)chase_warm_kernel<T, GS_PATH_DEFAULT>;
+    case GS_PATH_CA: return (const void *)chase_warm_kernel<T, GS_PATH_CA>;
+    case GS_PATH_CG: return (const void *)chase_warm_kernel<T, GS_PATH_CG>;
+    case GS_PATH_CV: return (const void *)chase_warm_kernel<T, GS_PATH_CV>;
+    default: return (const void *)chase_warm_kernel<T, GS_PATH_NC>;
+    }
+}
+
+const void *gs_chase_warm_kernel(int path, unsigned element_bytes)
+{
+    return element_bytes == 8 ? warm_kernel_for<uint64_t>(path) : warm_kernel_for<uint32_t>(path);
+}
+
 /* Writes the visited elements: *(T *)(base + off[i]) = val[i]. */
 template <typename T>
 __global__ void chase_scatter(char *base, const uint64_t *off, const uint64_t *val, size_t n)

@@ -35,6 +35,24 @@ typedef struct chase_args {
     unsigned *claim;                  /* pin_sm >= 0: blocks that took the walk (1 when it ran) */
 } chase_args;
 
+/* A split warm-up (plan.h, gs_chase_split_of): one block of GS_SPLIT_SEGMENTS threads on pin_sm;
+ * thread 0 walks the serial part, then every thread i < segments walks segment i. */
+typedef struct chase_warm_args {
+    const char *base;                 /* where 4-byte offsets count from */
+    uint64_t serial_start, serial_n;  /* the serial part's first cursor and its accesses */
+    const uint64_t *segment_start;    /* segments: each segment's first cursor */
+    uint64_t parallel_n;              /* accesses of all segments together */
+    uint32_t segments;
+    uint64_t *final_cursor;           /* segments + 1: where each segment, then the serial part,
+                                         stopped (the host checks them) */
+    int pin_sm;
+    unsigned *claim;                  /* blocks that took the warm-up (1 when it ran) */
+} chase_warm_args;
+
+/* The split warm-up's kernel for a global load path (GS_PATH_DEFAULT..GS_PATH_NC) and element
+ * width; launch with GS_SPLIT_SEGMENTS threads per block and a block on every SM. */
+const void *gs_chase_warm_kernel(int path, unsigned element_bytes);
+
 /* The chase kernel for a path (GS_PATH_*, after the space was resolved to a path) and element
  * width (4 or 8); delta: elements hold distances (aliased global chains). Launch with one block
  * of 32 threads per walker and the trace (plus, for the shared path, the chain image) as dynamic

@@ -16,7 +16,13 @@
  *   cl_tensor_copy  the same with cp.async.bulk.tensor.2d and a CUtensorMap (16 KB boxes of 64
  *                   rows x 256 B out of a matrix of 4 KB rows), encoded on the host by
  *                   cuTensorMapEncodeTiled through the driver's entry point (driver_shim.cu);
- *   cl_vector_copy  512 threads copy the same chunks with 16-byte loads and st.shared. */
+ *   cl_vector_copy  512 threads copy the same chunks with 16-byte loads and st.shared;
+ *   cl_bulk_latency one thread: one cp.async.bulk of `bytes` at a time from the same source (in
+ *                   the L2 after the untimed first copies), clock64 from the expect_tx to the
+ *                   mbarrier's completion; the copy's first word is read after each (a use);
+ *   cl_load_latency one warp: the same bytes with 16-byte ld.global.cg (the L2, as the bulk
+ *                   copy reads it) and st.shared, up to CL_LOAD_BATCH loads in flight per lane,
+ *                   clock64 by lane 0 from before the first load to after the warp's stores. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +45,8 @@
 #define CL_TMAP_BOX_ROWS 64u
 #define CL_TMAP_ACROSS (CL_TMAP_ROW_BYTES / (CL_TMAP_BOX_WORDS * 4u))   /* boxes per box row */
 #define CL_TMAP_ALIGN 128u              /* a tensor copy's shared destination alignment */
+#define CL_LAT_WARMUP 4                 /* untimed transfers first (source into the L2, code) */
+#define CL_LOAD_BATCH 8                 /* 16-byte loads in flight per lane (load latency) */
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 static __device__ __forceinline__ unsigned cl_rank(void)
@@ -335,6 +343,72 @@ cl_vector_copy(const uint4 *src, unsigned long long chunks, unsigned long long i
 #endif
 }
 
+/* One thread: out[0] = 1 (sm_90 code ran), out[1 + r] = cycles of transfer r, out[1 + repeats]
+ * the words read back. Dynamic shared memory: bytes (16..CL_CHUNK, a multiple of 16). */
+__global__ void cl_bulk_latency(const unsigned char *src, unsigned bytes, unsigned repeats,
+                                unsigned long long *out)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(16) unsigned char cl_dyn[];
+    __shared__ __align__(8) unsigned long long bar_word;
+    if (threadIdx.x != 0)
+        return;
+    unsigned buf = cl_smem(cl_dyn), bar = cl_smem(&bar_word), sum = 0;
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" : : "r"(bar) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int r = -CL_LAT_WARMUP; r < (int)repeats; r++) {
+        long long c0 = clock64();
+        asm volatile("{\n\t.reg .b64 state;\n\t"
+                     "mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n\t}"
+                     : : "r"(bar), "r"(bytes) : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                     "[%0], [%1], %2, [%3];"
+                     : : "r"(buf), "l"(src), "r"(bytes), "r"(bar) : "memory");
+        cl_bulk_wait(bar, (unsigned)(r + CL_LAT_WARMUP) & 1u);
+        long long c1 = clock64();
+        sum += *(volatile unsigned *)cl_dyn;
+        if (r >= 0)
+            out[1 + r] = (unsigned long long)(c1 - c0);
+    }
+    out[0] = 1;
+    out[1 + repeats] = sum;
+#endif
+}
+
+/* One warp: out as cl_bulk_latency's. Dynamic shared memory: bytes. */
+__global__ void __launch_bounds__(32)
+cl_load_latency(const uint4 *src, unsigned bytes, unsigned repeats, unsigned long long *out)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(16) unsigned char cl_dyn[];
+    const unsigned words = bytes / 16, lane = threadIdx.x;
+    unsigned buf = cl_smem(cl_dyn);
+    for (int r = -CL_LAT_WARMUP; r < (int)repeats; r++) {
+        __syncwarp();
+        long long c0 = clock64();
+        for (unsigned w = lane; w < words; w += 32 * CL_LOAD_BATCH) {
+            uint4 v[CL_LOAD_BATCH];
+#pragma unroll
+            for (unsigned k = 0; k < CL_LOAD_BATCH; k++)
+                if (w + 32 * k < words)
+                    v[k] = __ldcg(src + w + 32 * k);
+#pragma unroll
+            for (unsigned k = 0; k < CL_LOAD_BATCH; k++)
+                if (w + 32 * k < words)
+                    cl_st_v4(buf + 16 * (w + 32 * k), v[k]);
+        }
+        __syncwarp();
+        long long c1 = clock64();
+        if (r >= 0 && lane == 0)
+            out[1 + r] = (unsigned long long)(c1 - c0);
+    }
+    if (lane == 0) {
+        out[0] = 1;
+        out[1 + repeats] = *(volatile unsigned *)cl_dyn;
+    }
+#endif
+}
+
 /* ---- host ----------------------------------------------------------------------------------- */
 /* What one operation holds, freed whatever happened. */
 typedef struct cl_job {
@@ -364,7 +438,9 @@ static void cl_release(cl_job *j)
 
 static const void *cl_kernel_of(gs_cluster_kind k)
 {
-    return k == GS_CLUSTER_BULK_COPY ? (const void *)cl_bulk_copy
+    return k == GS_CLUSTER_BULK_LATENCY ? (const void *)cl_bulk_latency
+         : k == GS_CLUSTER_LOAD_LATENCY ? (const void *)cl_load_latency
+         : k == GS_CLUSTER_BULK_COPY ? (const void *)cl_bulk_copy
          : k == GS_CLUSTER_TENSOR_COPY ? (const void *)cl_tensor_copy
          : k == GS_CLUSTER_VECTOR_COPY ? (const void *)cl_vector_copy
          : k == GS_CLUSTER_BANDWIDTH || k == GS_CLUSTER_QUERY ? (const void *)cl_read
@@ -655,6 +731,44 @@ fail:
     return rc;
 }
 
+/* One thread's (one warp's) transfers of plan->bytes, each timed on the device. */
+static int cl_time_transfer(const gs_cluster_plan *p, cl_job *j, gs_cluster_result *out,
+                            gs_error *err)
+{
+    int rc = 0;
+    size_t words = (size_t)p->repeats + 2;
+    unsigned long long *host = (unsigned long long *)calloc(words, sizeof *host);
+    bool bulk = p->kind == GS_CLUSTER_BULK_LATENCY;
+    if (!host)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
+    CUDA_TRY(cudaMalloc(&j->src, p->bytes));
+    CUDA_TRY(cudaMemset(j->src, 0x5a, p->bytes));
+    CUDA_TRY(cudaMalloc(&j->out, words * sizeof *host));
+    CUDA_TRY(cudaMemset(j->out, 0, words * sizeof *host));
+    if (bulk)
+        cl_bulk_latency<<<1, 32, (size_t)p->bytes>>>((const unsigned char *)j->src,
+                                                     (unsigned)p->bytes, p->repeats, j->out);
+    else
+        cl_load_latency<<<1, 32, (size_t)p->bytes>>>((const uint4 *)j->src, (unsigned)p->bytes,
+                                                     p->repeats, j->out);
+    CUDA_LAUNCH_CHECK();
+    CUDA_TRY(cudaMemcpy(host, j->out, words * sizeof *host, cudaMemcpyDeviceToHost));
+    if (host[0] != 1) {
+        rc = gs_fail(err, GS_ERR_UNSUPPORTED, "the %s kernel ran without sm_90 code",
+                     gs_cluster_kind_name(p->kind));
+        goto fail;
+    }
+    for (unsigned r = 0; r < p->repeats; r++)
+        out->values[r] = (double)host[1 + r];
+    out->n = p->repeats;
+    out->blocks = 1;
+    out->sms_used = 1;
+    out->bytes_moved = p->bytes;
+fail:
+    free(host);
+    return rc;
+}
+
 static int cl_check_plan(const gs_cluster_plan *p, const gs_cluster_result *out, gs_error *err)
 {
     if ((unsigned)p->kind >= GS_CLUSTER_KIND_COUNT)
@@ -662,8 +776,13 @@ static int cl_check_plan(const gs_cluster_plan *p, const gs_cluster_result *out,
     if (p->kind != GS_CLUSTER_QUERY && (p->repeats == 0 || !out->values))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: needs repeats and a values array",
                        gs_cluster_kind_name(p->kind));
+    bool transfer = p->kind == GS_CLUSTER_BULK_LATENCY || p->kind == GS_CLUSTER_LOAD_LATENCY;
     bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY ||
-                  p->kind == GS_CLUSTER_TENSOR_COPY;
+                  p->kind == GS_CLUSTER_TENSOR_COPY || transfer;
+    if (transfer && (p->bytes < 16 || p->bytes > CL_CHUNK || p->bytes % 16))
+        return gs_fail(err, GS_ERR_USAGE, "cluster %s: bytes %llu; a multiple of 16 from 16 to "
+                       "%u", gs_cluster_kind_name(p->kind), (unsigned long long)p->bytes,
+                       CL_CHUNK);
     if (!copies && (p->cluster_size < 1 || p->cluster_size > 16 || p->rank >= p->cluster_size))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: size %u and rank %u (size 1..16, rank "
                        "below it)", gs_cluster_kind_name(p->kind), p->cluster_size, p->rank);
@@ -686,8 +805,10 @@ int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_resul
     cl_job j;
     memset(&j, 0, sizeof j);
     out->n = 0;
-    if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
-        plan->kind == GS_CLUSTER_TENSOR_COPY) {
+    if (plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY) {
+        rc = cl_time_transfer(plan, &j, out, err);
+    } else if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
+               plan->kind == GS_CLUSTER_TENSOR_COPY) {
         rc = cl_time_copy(b, plan, &j, out, err);
     } else {
         gs_cluster_plan q = *plan;

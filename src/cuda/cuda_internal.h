@@ -115,6 +115,13 @@ double gs_cuda_driver_sm_clock_khz(const char *pci_bus_id);                 /* n
  * and why in detail when NVML cannot say. */
 void gs_cuda_nvml_link(const char *bus_a, const char *bus_b, char *link, size_t link_len,
                        char *detail, size_t detail_len);                     /* nvml.cu */
+/* NVML's total-energy counter of the GPU at pci_bus_id (nvmlDeviceGetTotalEnergyConsumption):
+ * open checks that it reads and gives its handle in *dev, or GS_ERR_UNSUPPORTED with why (NVML
+ * absent, the symbol absent, NVML_ERROR_NOT_SUPPORTED); read gives mJ since the driver loaded
+ * (0, or NVML's error code). */
+int gs_cuda_nvml_energy_open(const char *pci_bus_id, void **dev, char *why,
+                             size_t why_len);                                /* nvml.cu */
+int gs_cuda_nvml_energy_read(void *dev, unsigned long long *mj);            /* nvml.cu */
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" from a 16-byte CUDA UUID. */
 void gs_cuda_format_uuid(const char *bytes, char *out, size_t len);        /* backend.cu */
 
@@ -132,6 +139,13 @@ void gs_cuda_issue_release(void);          /* issue.cu: its buffers back, at the
 int gs_cuda_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                    gs_error *err);                                           /* stream.cu */
 int gs_cuda_state(gs_backend *b, gs_device_state *out, gs_error *err);      /* nvml.cu */
+/* The L2's lookup counters (cupti.cu): probe sets *on and what reads them, or why not, once per
+ * process; begin and end bracket the launches to count (every launch between them, after a
+ * device synchronize), end giving the L2's sector lookup hits and misses; release at close. */
+void gs_cuda_counters_probe(int ordinal, bool *on, char *detail, size_t len);
+int gs_cuda_counters_begin(gs_error *err);
+int gs_cuda_counters_end(uint64_t *hit, uint64_t *miss, gs_error *err);
+void gs_cuda_counters_release(void);
 int gs_cuda_p2p(gs_backend *b, const gs_p2p_plan *plan, gs_p2p_result *out,
                 gs_error *err);                                              /* p2p.cu */
 int gs_cuda_atomic(gs_backend *b, const gs_atomic_plan *plan, gs_atomic_result *out,
@@ -157,10 +171,16 @@ int gs_cuda_write(gs_backend *b, const gs_write_plan *plan, gs_write_result *out
                   gs_error *err);                                            /* write.cu */
 int gs_cuda_persist(gs_backend *b, const gs_persist_plan *plan, gs_persist_result *out,
                     gs_error *err);                                          /* persist.cu */
+int gs_cuda_icache(gs_backend *b, const gs_icache_plan *plan, gs_icache_result *out,
+                   gs_error *err);                                        /* icache.cu */
 int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out,
                   gs_error *err);                                            /* evict.cu */
 /* The evict operation's device buffers, kept from one plan to the next, released at close. */
 void gs_cuda_evict_release(void);                                           /* evict.cu */
+int gs_cuda_launch(gs_backend *b, const gs_launch_plan *plan, gs_launch_result *out,
+                   gs_error *err);                                           /* launch.cu */
+int gs_cuda_energy(gs_backend *b, const gs_energy_plan *plan, gs_energy_result *out,
+                   gs_error *err);                                           /* energy.cu */
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err);                                     /* level_stream.cu */
 int gs_cuda_strided_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,

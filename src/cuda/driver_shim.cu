@@ -23,6 +23,7 @@ template <typename F> static F driver_entry(const char *name)
     }
 
 GS_DRIVER_SHIM(cuInit, (unsigned int flags), (flags))
+GS_DRIVER_SHIM(cuCtxGetCurrent, (CUcontext *pctx), (pctx))
 GS_DRIVER_SHIM(cuDeviceGet, (CUdevice *device, int ordinal), (device, ordinal))
 GS_DRIVER_SHIM(cuDeviceGetAttribute, (int *pi, CUdevice_attribute attrib, CUdevice dev),
                (pi, attrib, dev))

@@ -12,6 +12,7 @@
  * grid-stride loop over the whole device. The buffers are kept from one
  * plan to the next (a search runs thousands of plans) and released at the backend's close. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda/cuda_internal.h"
 #include "cuda/device_loads.cuh"
@@ -125,12 +126,19 @@ __global__ void evict_pool_one_sm_kernel(const uint64_t *data, const uint32_t *i
         *sink = acc;
 }
 
+/* The targets' offsets, passed by value: the launch reads them from its parameters, not from
+ * global memory, so the probes' launch looks up no line of the L2 but the targets' (and what the
+ * launch itself fetches: its code and parameters), and the counters count the targets. */
+typedef struct target_list {
+    uint64_t offset[GS_EVICT_MAX_TARGETS];
+} target_list;
+
 /* The targets' loads, one thread: with hit, each target is loaded, then loaded again timed;
  * else each is loaded once, timed. cycles gets one latency per target, sm the SM it ran on.
  * With pin >= 0 only the first block on SM pin runs (work: the claim and the count of runs). */
-__global__ void evict_targets_kernel(const uint64_t *data, const uint64_t *targets, unsigned n,
-                                     int hit, int pin, unsigned long long *work, uint32_t *cycles,
-                                     uint32_t *sm)
+__global__ void evict_targets_kernel(const uint64_t *data, const __grid_constant__ target_list
+                                     targets, unsigned n, int hit, int pin,
+                                     unsigned long long *work, uint32_t *cycles, uint32_t *sm)
 {
     __shared__ volatile uint64_t sink[2];
     if (threadIdx.x != 0)
@@ -141,7 +149,7 @@ __global__ void evict_targets_kernel(const uint64_t *data, const uint64_t *targe
         atomicAdd(&work[WORK_TARGET_RUNS], 1ull);
     }
     for (unsigned i = 0; i < n; i++) {
-        const uint64_t *p = data + targets[i] / 8;
+        const uint64_t *p = data + targets.offset[i] / 8;
         asm volatile("" : "+l"(p));   /* the address is ready before the first clock read */
         if (hit)
             sink[0] = ld_cg(p);
@@ -205,7 +213,6 @@ static int upload(const gs_evict_plan *p, gs_error *err)
     for (size_t i = 0; i < p->n_pool; i++)
         host[i] = (uint32_t)(p->pool[i] / 8);
     CUDA_TRY(cudaMemcpy(bufs.index, host, p->n_pool * sizeof *host, cudaMemcpyHostToDevice));
-    CUDA_TRY(cudaMemcpy(bufs.small, p->targets, p->n_targets * 8, cudaMemcpyHostToDevice));
 fail:
     free(host);
     return rc;
@@ -246,20 +253,42 @@ static int targets(const gs_evict_plan *p, int hit, unsigned sms, uint32_t *cycl
 {
     int rc = 0;
     int pin = p->all_sms ? -1 : (int)p->sm;
+    target_list list;
+    memset(&list, 0, sizeof list);
+    memcpy(list.offset, p->targets, p->n_targets * sizeof *p->targets);
     if (pin >= 0)
         CUDA_TRY(clear(WORK_CLAIM));
-    evict_targets_kernel<<<pin >= 0 ? 2 * sms : 1, 32>>>(bufs.data, bufs.small,
-                                                         (unsigned)p->n_targets, hit, pin,
-                                                         work_counters(), cycles, sm);
+    evict_targets_kernel<<<pin >= 0 ? 2 * sms : 1, 32>>>(bufs.data, list, (unsigned)p->n_targets,
+                                                         hit, pin, work_counters(), cycles, sm);
     CUDA_TRY(cudaGetLastError());
 fail:
+    return rc;
+}
+
+/* The probes' launch; with count_l2, alone inside a counted range (cupti.cu), its L2 sector
+ * lookup hits and misses added to out. */
+static int probes(const gs_evict_plan *p, unsigned sms, uint32_t *cycles, uint32_t *sm,
+                  gs_evict_result *out, gs_error *err)
+{
+    uint64_t hit = 0, miss = 0;
+    int rc = p->count_l2 ? gs_cuda_counters_begin(err) : 0;
+    if (rc)
+        return rc;                    /* nothing started: nothing to end */
+    rc = targets(p, 0, sms, cycles, sm, err);
+    if (p->count_l2) {                /* the range ends whether the launch started or not */
+        gs_error end_err;
+        int end = gs_cuda_counters_end(&hit, &miss, rc ? &end_err : err);
+        rc = rc ? rc : end;
+    }
+    out->l2_hit_sectors += hit;
+    out->l2_miss_sectors += miss;
     return rc;
 }
 
 /* Every repetition's launches, in stream order; cycles and sms get (per repetition) the hits,
  * then the probes, and the two SMs. */
 static int run(const gs_evict_plan *p, unsigned sms, uint32_t *cycles, uint32_t *sm_of,
-               gs_error *err)
+               gs_evict_result *out, gs_error *err)
 {
     int rc = 0;
     unsigned n = (unsigned)p->n_targets;
@@ -272,7 +301,7 @@ static int run(const gs_evict_plan *p, unsigned sms, uint32_t *cycles, uint32_t 
         if (!rc)
             rc = pool_passes(p, p->pool_passes, sms, err);
         if (!rc)
-            rc = targets(p, 0, sms, cycles + (2 * r + 1) * n, sm_of + 2 * r + 1, err);
+            rc = probes(p, sms, cycles + (2 * r + 1) * n, sm_of + 2 * r + 1, out, err);
     }
 fail:
     return rc;
@@ -308,6 +337,7 @@ int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out
     uint32_t *dev, *host = NULL;
     out->n = 0;
     out->sm_moves = 0;
+    out->l2_hit_sectors = out->l2_miss_sectors = 0;
     if (!rc && !plan->all_sms && plan->sm >= sms)
         rc = gs_fail(err, GS_ERR_USAGE, "evict plan: SM %u, the device has %u", plan->sm, sms);
     if (!rc)
@@ -320,7 +350,7 @@ int gs_cuda_evict(gs_backend *b, const gs_evict_plan *plan, gs_evict_result *out
     host = (uint32_t *)malloc(plan->repeats * per * sizeof *host);
     if (!host)
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
-    rc = run(plan, sms, dev, dev + plan->repeats * 2 * n, err);
+    rc = run(plan, sms, dev, dev + plan->repeats * 2 * n, out, err);
     if (!rc)
         rc = one_sm_ran(plan, err);
     if (rc)

@@ -115,8 +115,11 @@ struct op_sw_sin {
  * reuse flag, so every other instruction read two registers of one bank, an issue cycle lost:
  * ILP 2 ran at 2/3 of ILP 1 and 4 on the H200 (lambda 0.38 against 0.27 and 0.26). One source
  * register cannot conflict with itself, whatever the allocation. (ptxas puts half of them on the
- * FMA pipe, HFMA2, and half on the MMA pipe, HFMA2.MMA, at every ILP.) The values overflow to
- * inf or NaN, which takes no longer. scripts/check_sass.sh checks chains and banks. */
+ * FMA pipe, HFMA2, and half on the MMA pipe, HFMA2.MMA, at every ILP: along the chain at ILP 1, a
+ * pipe per chain at ILP 2 and 4, the FMA-pipe chains scheduled ahead, which at ILP 2 leaves 127
+ * instructions right after one of their own chain whatever the source order: docs/methods.md,
+ * pipeline.) The values overflow to inf or NaN, which takes no longer. scripts/check_sass.sh
+ * checks chains, banks, back-to-back instructions and the pipes' halves. */
 struct op_hfma2 {
     typedef unsigned T;  /* two fp16 in one 32-bit register */
     typedef T C;

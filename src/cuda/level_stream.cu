@@ -201,6 +201,60 @@ __global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T
         out[0] = fold(acc);
 }
 
+/* The other L1 read kernels (plan.variant 1-3, a read by blocks of float4; variant 0 is
+ * level_kernel): each block sums the whole array passes times from its start, U loads of 16 B in
+ * flight per thread before it adds any, their offsets immediates (blockDim fixed at L1_THREADS),
+ * so the loop's only address arithmetic is one pointer add per U loads and nothing wraps: the
+ * data set of gpu-cache's kernel, read 16 B at a time. NC loads through the read-only path
+ * (ld.global.nc); MIN_BLOCKS 2 holds two blocks (64 warps) on an SM, which needs U 4 to fit the
+ * registers. The tail of a pass under U x L1_THREADS elements is read one load at a time. */
+#define L1_THREADS 1024
+/* Two blocks of L1_THREADS where an SM holds 2048 threads (sm_80, sm_90); one elsewhere. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+#define L1_TWO_BLOCKS 2
+#else
+#define L1_TWO_BLOCKS 1
+#endif
+
+/* A 16-byte load, plain (ld.global: a const __restrict__ pointer alone lets nvcc choose the
+ * read-only path) or through the read-only path (ld.global.nc). */
+template <bool NC>
+static __device__ __forceinline__ float4 load16(const float4 *p)
+{
+    float4 v;
+    if (NC)
+        return __ldg(p);
+    asm("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+}
+
+template <bool NC, int U, int MIN_BLOCKS>
+__global__ void __launch_bounds__(L1_THREADS, MIN_BLOCKS > 1 ? L1_TWO_BLOCKS : 1)
+l1_read_kernel(const float4 *__restrict__ x, unsigned n, unsigned passes, double *out,
+               double flag)
+{
+    constexpr unsigned chunk = L1_THREADS * U;
+    unsigned whole = n / chunk * chunk;
+    float4 acc = make_float4(0, 0, 0, 0);
+    const float4 *begin = x + threadIdx.x, *end = begin + whole;
+    for (unsigned pass = 0; pass < passes; pass++) {
+        for (const float4 *p = begin; p != end; p += chunk) {
+            float4 a[U];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                a[u] = load16<NC>(p + u * L1_THREADS);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                acc = add(acc, a[u]);
+        }
+        for (unsigned i = whole + threadIdx.x; i < n; i += L1_THREADS)
+            acc = add(acc, load16<NC>(x + i));
+    }
+    if (fold(acc) == flag)
+        out[0] = fold(acc);
+}
+
 /* GS_SWEEP_GRID: passes sweeps over n elements per array in tiles of U x blockDim.x elements,
  * tile t of the launch being tile t mod tiles of pass t / tiles. Each block draws tickets from
  * *ticket until one is past the last tile; the counter only grows, so the launch's tickets start
@@ -286,6 +340,7 @@ __global__ void level_fill(T *p, size_t n)
 
 typedef struct level_job {
     const gs_stream_plan *plan;
+    unsigned blocks_per_sm;        /* a blocks sweep's blocks on each SM (an L1 read variant's) */
     level_arrays arrays;
     size_t n;                      /* elements per array */
     unsigned threads, blocks, passes;
@@ -323,6 +378,17 @@ fail:
     return rc;
 }
 
+template <bool NC, int U, int MIN_BLOCKS>
+static int launch_l1(level_job *j, gs_error *err)
+{
+    int rc = 0;
+    l1_read_kernel<NC, U, MIN_BLOCKS><<<j->blocks, j->threads>>>(
+        (const float4 *)j->arrays.x, (unsigned)j->n, j->passes, j->out, -1.0);
+    CUDA_TRY(cudaGetLastError());
+fail:
+    return rc;
+}
+
 static int launch_smem(level_job *j, gs_error *err)
 {
     int rc = 0;
@@ -355,6 +421,23 @@ static void pick_typed(int kind, gs_sweep sweep, launch_fn *fn, const void **ker
     case GS_STREAM_LEVEL_SCALE: pick_kind<T, GS_STREAM_LEVEL_SCALE>(sweep, fn, kernel); break;
     case GS_STREAM_LEVEL_ADD:   pick_kind<T, GS_STREAM_LEVEL_ADD>(sweep, fn, kernel); break;
     default:                    pick_kind<T, GS_STREAM_LEVEL_TRIAD>(sweep, fn, kernel); break;
+    }
+}
+
+/* An L1 read variant's launcher, kernel and blocks per SM (plan.variant 1-3). */
+static void pick_l1(unsigned variant, launch_fn *fn, const void **kernel, unsigned *per_sm)
+{
+    *per_sm = 1;
+    if (variant == 1) {
+        *fn = launch_l1<false, 8, 1>;
+        *kernel = (const void *)l1_read_kernel<false, 8, 1>;
+    } else if (variant == 2) {
+        *fn = launch_l1<true, 8, 1>;
+        *kernel = (const void *)l1_read_kernel<true, 8, 1>;
+    } else {
+        *fn = launch_l1<true, 4, 2>;
+        *kernel = (const void *)l1_read_kernel<true, 4, 2>;
+        *per_sm = 2;
     }
 }
 
@@ -413,7 +496,9 @@ static int shape(gs_backend *b, level_job *j, const void *kernel, gs_error *err)
     j->blocks = plan->sweep == GS_SWEEP_LAUNCHES && !smem
                   ? (unsigned)((j->n + j->threads - 1) / j->threads)
               : plan->blocks ? plan->blocks
-              : plan->sweep == GS_SWEEP_BLOCKS && !smem ? (unsigned)sms
+              : plan->sweep == GS_SWEEP_BLOCKS && !smem
+                  ? (unsigned)sms * (j->blocks_per_sm < (unsigned)per_sm ? j->blocks_per_sm
+                                                                         : (unsigned)per_sm)
               : (unsigned)(per_sm * sms);
     per_pass = smem ? (uint64_t)j->blocks * plan->bytes
              : (uint64_t)arrays_of(plan->kind) * j->n * plan->element_bytes
@@ -453,6 +538,13 @@ static int check_plan(const gs_stream_plan *plan, const gs_stream_result *out, u
     if (threads == 0 || threads > 1024 || threads % 32)
         return gs_fail(err, GS_ERR_USAGE, "stream: %u threads per block: use a multiple of 32 "
                        "up to 1024", threads);
+    if (plan->variant && (plan->kind != GS_STREAM_LEVEL_READ || e != 16 ||
+                          plan->sweep != GS_SWEEP_BLOCKS || threads != L1_THREADS ||
+                          plan->variant >= GS_L1_READ_VARIANTS ||
+                          plan->bytes < (uint64_t)L1_THREADS * 16))
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: L1 read kernel %u runs a read by blocks "
+                       "of 16-byte elements, %d threads per block and %d KB at least", plan->variant,
+                       L1_THREADS, L1_THREADS * 16 / 1024);
     if (plan->kind == GS_STREAM_SMEM_READ &&
         ((plan->bytes & (plan->bytes - 1)) || plan->bytes > 49152 ||
          plan->bytes % ((uint64_t)threads * SMEM_UNROLL * 16)))
@@ -509,7 +601,7 @@ static unsigned threads_for(const gs_stream_plan *plan)
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err)
 {
-    level_job j = { plan, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0, false };
+    level_job j = { plan, 1, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0, false };
     level_run run = { &j, NULL };    /* its launcher: the plan's kind, width and sweep */
     const void *kernel;
     j.threads = threads_for(plan);
@@ -517,7 +609,10 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     if (rc)
         return rc;
     j.n = plan->kind == GS_STREAM_SMEM_READ ? 0 : plan->bytes / plan->element_bytes;
-    pick(plan, &run.fn, &kernel);
+    if (plan->variant)
+        pick_l1(plan->variant, &run.fn, &kernel, &j.blocks_per_sm);
+    else
+        pick(plan, &run.fn, &kernel);
     if (plan->kind == GS_STREAM_SMEM_READ)
         CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)plan->bytes));

@@ -1,6 +1,6 @@
-/* The CUDA backend's mma operation (plan.h, gs_mma_plan; probe tensor). mma.sync kernels here,
- * one template per input type over the instructions of mma_ops.cuh; Hopper's wgmma kernels in
- * src/cuda/sm90a/wgmma.cu, built for sm_90a alone (wgmma is an arch-specific feature).
+/* The CUDA backend's mma operation (plan.h, gs_mma_plan; probe tensor). mma.sync and sparse
+ * mma.sp kernels here, one template per instruction and input type over mma_ops.cuh; Hopper's
+ * wgmma kernels in src/cuda/sm90a/wgmma.cu, built for sm_90a alone (an arch-specific feature).
  * Latency: one warp runs a chain of dependent instructions (each one's accumulator is the next
  * one's C). As bank.cu and atomic.cu do, each repetition times a chain of MMA_CHAIN instructions
  * and one of 2 x MMA_CHAIN with clock64, each ending with one shared store of an accumulator
@@ -20,7 +20,8 @@
 
 /* ---- operands per input type: accumulators, A and B fragments, one instruction -------------- */
 struct ab32 {
-    unsigned a[4], b[2];
+    unsigned a[4], b2[2];         /* dense B: two words */
+    unsigned b4[4], e;            /* sparse B: four words; the 2:4 metadata word */
 };
 struct acc_f32 {
     float d[4];
@@ -32,14 +33,17 @@ struct acc_f64 {
     double d[2];
 };
 
-/* A and B from in[0..5] (bit patterns the host chose per type), accumulators from in[8] (a zero
- * the compiler cannot see). */
+/* A and B from in[0..7] (bit patterns the host chose per type), the sparse metadata from in[9],
+ * accumulators from in[8] (a zero the compiler cannot see). */
 static __device__ __forceinline__ void load(ab32 &c, const unsigned *in)
 {
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 4; k++) {
         c.a[k] = in[k];
-    c.b[0] = in[4];
-    c.b[1] = in[5];
+        c.b4[k] = in[4 + k];
+    }
+    c.b2[0] = in[4];
+    c.b2[1] = in[5];
+    c.e = in[9];
 }
 static __device__ __forceinline__ void load(acc_f32 &x, const unsigned *in, int k)
 {
@@ -63,36 +67,28 @@ static __device__ __forceinline__ unsigned bits(const acc_f64 &x)
     return (unsigned)__double_as_longlong(x.d[0]);
 }
 
-template <int TY> struct mma_op;
-template <> struct mma_op<GS_MMA_F16> {
-    typedef acc_f32 Acc;
-    static __device__ __forceinline__ void run(Acc &x, const ab32 &c) { gs_mma_f16(x.d, c.a, c.b); }
-};
-template <> struct mma_op<GS_MMA_BF16> {
-    typedef acc_f32 Acc;
-    static __device__ __forceinline__ void run(Acc &x, const ab32 &c) { gs_mma_bf16(x.d, c.a, c.b); }
-};
-template <> struct mma_op<GS_MMA_TF32> {
-    typedef acc_f32 Acc;
-    static __device__ __forceinline__ void run(Acc &x, const ab32 &c) { gs_mma_tf32(x.d, c.a, c.b); }
-};
-template <> struct mma_op<GS_MMA_E4M3> {
-    typedef acc_f32 Acc;
-    static __device__ __forceinline__ void run(Acc &x, const ab32 &c) { gs_mma_e4m3(x.d, c.a, c.b); }
-};
-template <> struct mma_op<GS_MMA_S8> {
-    typedef acc_s32 Acc;
-    static __device__ __forceinline__ void run(Acc &x, const ab32 &c) { gs_mma_s8(x.d, c.a, c.b); }
-};
+template <int IN, int TY> struct mma_op;
+/* One instruction IN (GS_MMA_SYNC or GS_MMA_SP) on type TY, with its accumulator type. */
+#define MMA_OP(IN, TY, ACC, CALL)                                                                \
+    template <> struct mma_op<IN, TY> {                                                          \
+        typedef ACC Acc;                                                                         \
+        static __device__ __forceinline__ void run(Acc &x, const ab32 &c) { CALL; }             \
+    };
+MMA_OP(GS_MMA_SYNC, GS_MMA_F16, acc_f32, gs_mma_f16(x.d, c.a, c.b2))
+MMA_OP(GS_MMA_SYNC, GS_MMA_BF16, acc_f32, gs_mma_bf16(x.d, c.a, c.b2))
+MMA_OP(GS_MMA_SYNC, GS_MMA_TF32, acc_f32, gs_mma_tf32(x.d, c.a, c.b2))
+MMA_OP(GS_MMA_SYNC, GS_MMA_E4M3, acc_f32, gs_mma_e4m3(x.d, c.a, c.b2))
+MMA_OP(GS_MMA_SYNC, GS_MMA_S8, acc_s32, gs_mma_s8(x.d, c.a, c.b2))
 /* f64: A and B are one f64 each, taken from the a words. */
-template <> struct mma_op<GS_MMA_F64> {
-    typedef acc_f64 Acc;
-    static __device__ __forceinline__ void run(Acc &x, const ab32 &c)
-    {
-        gs_mma_f64(x.d, __hiloint2double((int)c.a[1], (int)c.a[0]),
-                   __hiloint2double((int)c.a[3], (int)c.a[2]));
-    }
-};
+MMA_OP(GS_MMA_SYNC, GS_MMA_F64, acc_f64,
+       gs_mma_f64(x.d, __hiloint2double((int)c.a[1], (int)c.a[0]),
+                  __hiloint2double((int)c.a[3], (int)c.a[2])))
+MMA_OP(GS_MMA_SP, GS_MMA_F16, acc_f32, gs_mma_sp_f16(x.d, c.a, c.b4, c.e))
+MMA_OP(GS_MMA_SP, GS_MMA_BF16, acc_f32, gs_mma_sp_bf16(x.d, c.a, c.b4, c.e))
+MMA_OP(GS_MMA_SP, GS_MMA_TF32, acc_f32, gs_mma_sp_tf32(x.d, c.a, c.b4, c.e))
+MMA_OP(GS_MMA_SP, GS_MMA_E4M3, acc_f32, gs_mma_sp_e4m3(x.d, c.a, c.b4, c.e))
+MMA_OP(GS_MMA_SP, GS_MMA_S8, acc_s32, gs_mma_sp_s8(x.d, c.a, c.b4, c.e))
+#undef MMA_OP
 
 static __device__ __forceinline__ long long mma_clock(void)
 {
@@ -110,18 +106,18 @@ static __device__ __forceinline__ unsigned long long mma_globaltimer(void)
 
 /* N dependent instructions, then a store of an accumulator register to drain (it cannot issue
  * before the last instruction's result is written). */
-template <int TY, int N>
-static __device__ __forceinline__ void chain(typename mma_op<TY>::Acc &x, const ab32 &c,
+template <int IN, int TY, int N>
+static __device__ __forceinline__ void chain(typename mma_op<IN, TY>::Acc &x, const ab32 &c,
                                              unsigned drain)
 {
 #pragma unroll
     for (int k = 0; k < N; k++)
-        mma_op<TY>::run(x, c);
+        mma_op<IN, TY>::run(x, c);
     asm volatile("st.shared.u32 [%0], %1;" : : "r"(drain), "r"(bits(x)) : "memory");
 }
 
 /* One warp: spans[2r] = cycles of MMA_CHAIN instructions, spans[2r + 1] = of 2 x MMA_CHAIN. */
-template <int TY>
+template <int IN, int TY>
 __global__ void __launch_bounds__(32) mma_latency_kernel(const unsigned *in, unsigned reps,
                                                          long long *spans, unsigned *sink)
 {
@@ -129,14 +125,14 @@ __global__ void __launch_bounds__(32) mma_latency_kernel(const unsigned *in, uns
     __shared__ unsigned drain_word;
     unsigned drain = (unsigned)__cvta_generic_to_shared(&drain_word);
     ab32 c;
-    typename mma_op<TY>::Acc x;
+    typename mma_op<IN, TY>::Acc x;
     load(c, in);
     load(x, in, 1);
     for (int r = -MMA_WARMUP; r < (int)reps; r++) {
         long long t0 = mma_clock();
-        chain<TY, MMA_CHAIN>(x, c, drain);
+        chain<IN, TY, MMA_CHAIN>(x, c, drain);
         long long t1 = mma_clock();
-        chain<TY, 2 * MMA_CHAIN>(x, c, drain);
+        chain<IN, TY, 2 * MMA_CHAIN>(x, c, drain);
         long long t2 = mma_clock();
         if (r >= 0 && threadIdx.x == 0) {
             span[2 * r] = t1 - t0;
@@ -152,12 +148,12 @@ __global__ void __launch_bounds__(32) mma_latency_kernel(const unsigned *in, uns
 
 /* Every warp: GS_MMA_CHAINS independent accumulators, iters trips of GS_MMA_PER_TRIP
  * instructions. clk[0..3] = clock64 and globaltimer of thread 0 of block 0 around its loop. */
-template <int TY>
+template <int IN, int TY>
 __global__ void mma_tput_kernel(const unsigned *in, unsigned iters, unsigned flag, unsigned *sink,
                                 unsigned long long *clk)
 {
     ab32 c;
-    typename mma_op<TY>::Acc x[GS_MMA_CHAINS];
+    typename mma_op<IN, TY>::Acc x[GS_MMA_CHAINS];
     load(c, in);
 #pragma unroll
     for (int k = 0; k < GS_MMA_CHAINS; k++)
@@ -170,7 +166,7 @@ __global__ void mma_tput_kernel(const unsigned *in, unsigned iters, unsigned fla
         for (int u = 0; u < GS_MMA_PER_TRIP / GS_MMA_CHAINS; u++) {
 #pragma unroll
             for (int k = 0; k < GS_MMA_CHAINS; k++)
-                mma_op<TY>::run(x[k], c);
+                mma_op<IN, TY>::run(x[k], c);
         }
     }
     if (timer) {
@@ -197,14 +193,14 @@ typedef struct mma_job {
     unsigned long long *clk;      /* device, 4 words */
 } mma_job;
 
-template <int TY>
+template <int IN, int TY>
 static void launch_typed(mma_job *j, unsigned reps)
 {
     const gs_mma_plan *p = j->plan;
     if (p->latency)
-        mma_latency_kernel<TY><<<1, 32>>>(j->in, reps, j->spans, j->sink);
+        mma_latency_kernel<IN, TY><<<1, 32>>>(j->in, reps, j->spans, j->sink);
     else
-        mma_tput_kernel<TY><<<p->blocks, p->warps_per_block * 32>>>(
+        mma_tput_kernel<IN, TY><<<p->blocks, p->warps_per_block * 32>>>(
             j->in, (unsigned)p->iterations, 0, j->sink, j->clk);
 }
 
@@ -221,20 +217,33 @@ static cudaError_t launch(mma_job *j, unsigned reps)
         return cudaErrorNotSupported;
 #endif
     }
+    if (p->instr == GS_MMA_SP) {
+        switch (p->type) {
+        case GS_MMA_F16: launch_typed<GS_MMA_SP, GS_MMA_F16>(j, reps); break;
+        case GS_MMA_BF16: launch_typed<GS_MMA_SP, GS_MMA_BF16>(j, reps); break;
+        case GS_MMA_TF32: launch_typed<GS_MMA_SP, GS_MMA_TF32>(j, reps); break;
+        case GS_MMA_E4M3: launch_typed<GS_MMA_SP, GS_MMA_E4M3>(j, reps); break;
+        case GS_MMA_S8: launch_typed<GS_MMA_SP, GS_MMA_S8>(j, reps); break;
+        default: return cudaErrorNotSupported;   /* no such mma.sp (gs_mma_shape) */
+        }
+        return cudaGetLastError();
+    }
     switch (p->type) {
-    case GS_MMA_F16: launch_typed<GS_MMA_F16>(j, reps); break;
-    case GS_MMA_BF16: launch_typed<GS_MMA_BF16>(j, reps); break;
-    case GS_MMA_TF32: launch_typed<GS_MMA_TF32>(j, reps); break;
-    case GS_MMA_E4M3: launch_typed<GS_MMA_E4M3>(j, reps); break;
-    case GS_MMA_S8: launch_typed<GS_MMA_S8>(j, reps); break;
-    case GS_MMA_F64: launch_typed<GS_MMA_F64>(j, reps); break;
+    case GS_MMA_F16: launch_typed<GS_MMA_SYNC, GS_MMA_F16>(j, reps); break;
+    case GS_MMA_BF16: launch_typed<GS_MMA_SYNC, GS_MMA_BF16>(j, reps); break;
+    case GS_MMA_TF32: launch_typed<GS_MMA_SYNC, GS_MMA_TF32>(j, reps); break;
+    case GS_MMA_E4M3: launch_typed<GS_MMA_SYNC, GS_MMA_E4M3>(j, reps); break;
+    case GS_MMA_S8: launch_typed<GS_MMA_SYNC, GS_MMA_S8>(j, reps); break;
+    case GS_MMA_F64: launch_typed<GS_MMA_SYNC, GS_MMA_F64>(j, reps); break;
     default: return cudaErrorNotSupported;   /* no such mma.sync (gs_mma_shape) */
     }
     return cudaGetLastError();
 }
 
 /* A and B bit patterns per type: 0.5 in every element (fp8 e4m3 0x30, s8 1), so the accumulators
- * grow slowly and stay finite over the longest launch. */
+ * grow slowly and stay finite over the longest launch; the sparse metadata 0x4 in every nibble
+ * (the kept elements of each group are its first two, indices 0 and 1 in increasing order, as
+ * ::ordered_metadata requires; for tf32's 1:2 groups a valid pattern too). */
 static void seeds(gs_mma_type t, unsigned in[16])
 {
     unsigned v = 0;
@@ -248,8 +257,9 @@ static void seeds(gs_mma_type t, unsigned in[16])
     case GS_MMA_S8: v = 0x01010101u; break;
     default: break;
     }
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 8; k++)
         in[k] = v;
+    in[9] = 0x44444444u;
     if (t == GS_MMA_F64) {
         memcpy(&in[0], &half, 8);
         memcpy(&in[2], &half, 8);

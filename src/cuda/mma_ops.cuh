@@ -4,7 +4,10 @@
  * kernels (mma.cu, probe tensor: one shape per input type). Each is compiled only for the
  * architectures that have it (PTX ISA, "Warp-level matrix multiply-accumulate instructions":
  * m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 s8 and m8n8k4 f64 need sm_80, m16n8k32 e4m3 sm_89);
- * elsewhere it traps, and the host never launches it there (gs_mma_applicable). */
+ * elsewhere it traps, and the host never launches it there (gs_mma_applicable). The sparse forms
+ * (mma.sp::ordered_metadata, A structured 2:4 (tf32 1:2) with one metadata register and sparsity
+ * selector 0) take twice the dense k at the same register counts: m16n8k32 f16 and bf16, m16n8k16
+ * tf32, m16n8k64 s8 (sm_80) and e4m3 (sm_89); D, C four 32-bit words, A four, B four. */
 #ifndef GS_MMA_OPS_CUH
 #define GS_MMA_OPS_CUH
 
@@ -112,6 +115,82 @@ static __device__ __forceinline__ void gs_mma_f64(double (&d)[2], double a, doub
                  : "d"(a), "d"(b));
 #else
     (void)d, (void)a, (void)b;
+    __trap();
+#endif
+}
+
+/* The sparse f32-accumulate shapes: D and C four f32, A four b32, B four, the metadata word e. */
+#define GS_MMA_SP_F32_OPERANDS                                                                   \
+    " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0x0;"       \
+    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                             \
+    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),  \
+      "r"(e)
+
+/* m16n8k32 sparse, f16 inputs, f32 accumulators. */
+static __device__ __forceinline__ void gs_mma_sp_f16(float (&d)[4], const unsigned (&a)[4],
+                                                     const unsigned (&b)[4], unsigned e)
+{
+#if GS_MMA_SM80
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32"
+                 GS_MMA_SP_F32_OPERANDS);
+#else
+    (void)d, (void)a, (void)b, (void)e;
+    __trap();
+#endif
+}
+
+/* m16n8k32 sparse, bf16 inputs, f32 accumulators. */
+static __device__ __forceinline__ void gs_mma_sp_bf16(float (&d)[4], const unsigned (&a)[4],
+                                                      const unsigned (&b)[4], unsigned e)
+{
+#if GS_MMA_SM80
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32"
+                 GS_MMA_SP_F32_OPERANDS);
+#else
+    (void)d, (void)a, (void)b, (void)e;
+    __trap();
+#endif
+}
+
+/* m16n8k16 sparse (1:2), tf32 inputs, f32 accumulators. */
+static __device__ __forceinline__ void gs_mma_sp_tf32(float (&d)[4], const unsigned (&a)[4],
+                                                      const unsigned (&b)[4], unsigned e)
+{
+#if GS_MMA_SM80
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32"
+                 GS_MMA_SP_F32_OPERANDS);
+#else
+    (void)d, (void)a, (void)b, (void)e;
+    __trap();
+#endif
+}
+
+/* m16n8k64 sparse, fp8 e4m3 inputs, f32 accumulators (sm_89). */
+static __device__ __forceinline__ void gs_mma_sp_e4m3(float (&d)[4], const unsigned (&a)[4],
+                                                      const unsigned (&b)[4], unsigned e)
+{
+#if GS_MMA_SM89
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32"
+                 GS_MMA_SP_F32_OPERANDS);
+#else
+    (void)d, (void)a, (void)b, (void)e;
+    __trap();
+#endif
+}
+
+/* m16n8k64 sparse, s8 inputs, s32 accumulators. */
+static __device__ __forceinline__ void gs_mma_sp_s8(int (&d)[4], const unsigned (&a)[4],
+                                                    const unsigned (&b)[4], unsigned e)
+{
+#if GS_MMA_SM80
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, "
+                 "0x0;"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]),
+                   "r"(b[3]), "r"(e));
+#else
+    (void)d, (void)a, (void)b, (void)e;
     __trap();
 #endif
 }

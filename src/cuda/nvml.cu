@@ -1,5 +1,6 @@
 /* NVML, read only, loaded at run time (dlopen): the driver's current clocks, temperature, power,
- * throttle reasons, other compute processes, MIG and compute mode, for the environment record.
+ * throttle reasons, other compute processes, MIG and compute mode, for the environment record;
+ * the total-energy counter, for the energy operation.
  * Nothing links against NVML, so gpusonar runs where it is absent and says so; nothing here
  * changes the card (no set* call is ever looked up). The few NVML types are declared here from
  * NVML's documented ABI (nvml.h is not part of the CUDA toolkit's runtime headers we build with). */
@@ -36,6 +37,7 @@ static struct {
     int (*cuda_version)(int *);
     int (*p2p_status)(nvml_device, nvml_device, int, int *);   /* nvmlDeviceGetP2PStatus */
     int (*ancestor)(nvml_device, nvml_device, int *);          /* ...GetTopologyCommonAncestor */
+    int (*energy)(nvml_device, unsigned long long *);  /* ...GetTotalEnergyConsumption, mJ */
 } nv;
 
 #define NVML_SYM(field, name) nv.field = (decltype(nv.field))dlsym(nv.lib, name)
@@ -72,6 +74,7 @@ static bool nvml_load(void)
     NVML_SYM(cuda_version, "nvmlSystemGetCudaDriverVersion_v2");
     NVML_SYM(p2p_status, "nvmlDeviceGetP2PStatus");
     NVML_SYM(ancestor, "nvmlDeviceGetTopologyCommonAncestor");
+    NVML_SYM(energy, "nvmlDeviceGetTotalEnergyConsumption");
     return true;
 }
 
@@ -203,4 +206,34 @@ void gs_cuda_nvml_link(const char *bus_a, const char *bus_b, char *link, size_t 
         return;
     }
     snprintf(detail, detail_len, "NVML gave neither NVLink status nor PCIe topology");
+}
+
+int gs_cuda_nvml_energy_open(const char *pci_bus_id, void **dev, char *why, size_t why_len)
+{
+    const int NVML_ERROR_NOT_SUPPORTED = 3;
+    unsigned long long mj = 0;
+    nvml_device d = nvml_device_of(pci_bus_id);
+    *dev = NULL;
+    if (!d) {
+        snprintf(why, why_len, "%s", nv.lib ? "NVML does not know this GPU's PCI bus id"
+                                            : nv.reason);
+        return GS_ERR_UNSUPPORTED;
+    }
+    if (!nv.energy) {
+        snprintf(why, why_len, "this NVML has no nvmlDeviceGetTotalEnergyConsumption");
+        return GS_ERR_UNSUPPORTED;
+    }
+    int rc = nv.energy(d, &mj);
+    if (rc != 0) {
+        snprintf(why, why_len, "nvmlDeviceGetTotalEnergyConsumption: %s (NVML error %d)",
+                 rc == NVML_ERROR_NOT_SUPPORTED ? "not supported on this GPU" : "failed", rc);
+        return GS_ERR_UNSUPPORTED;
+    }
+    *dev = d;
+    return 0;
+}
+
+int gs_cuda_nvml_energy_read(void *dev, unsigned long long *mj)
+{
+    return nv.energy((nvml_device)dev, mj);
 }

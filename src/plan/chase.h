@@ -73,7 +73,35 @@ typedef struct gs_chase_plan {
                                      the trace must fit in it beside a shared-space chain. One
                                      value on every chase of a study keeps a unified L1/shared
                                      array in one configuration, whatever each chase records */
+    bool warmup_split;            /* where gs_chase_split says it applies: the warm-up walks its
+                                     accesses to the timed accesses' own chain positions first,
+                                     one after another, then every other position of the warm-up
+                                     in GS_SPLIT_SEGMENTS contiguous segments at once (segment i
+                                     in chain order), on the SM of the timed walk. Each timed
+                                     access then finds between its warm visit and itself every
+                                     other element of the walk once, as after the serial warm-up
+                                     (docs/methods.md, "The split warm-up") */
 } gs_chase_plan;
+
+/* Segments of a split warm-up's parallel part, at most (one block of threads of one SM). */
+#define GS_SPLIT_SEGMENTS 1024u
+
+/* A split warm-up (plan.warmup_split) as positions of the chain: the serial part is positions
+ * serial_first .. serial_first + serial_n - 1, then the parallel part, positions parallel_first .. chain_len
+ * - 1 (parallel_n of them), cut into `segments` contiguous pieces, piece i starting
+ * i * parallel_n / segments positions in. */
+typedef struct gs_chase_split {
+    size_t serial_first, serial_n;
+    size_t parallel_first, parallel_n;
+    unsigned segments;
+} gs_chase_split;
+
+/* Whether plan p's warm-up runs split, and how (*s): warmup_split on a global chase through a
+ * global load path (not texture), one walker of one lane, average mode, not aliased, with a
+ * warm-up of one pass or fewer accesses that leaves more than the timed accesses' positions to
+ * walk at once. Otherwise the warm-up is walked one access after another. Both backends decide
+ * by this function. */
+bool gs_chase_split_of(const gs_chase_plan *p, gs_chase_split *s);
 
 typedef struct gs_chase_result {
     uint32_t *latency_cycles;     /* caller-allocated, record_n long; filled in fine-grained mode */

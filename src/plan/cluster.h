@@ -31,6 +31,12 @@ typedef enum gs_cluster_kind {
     GS_CLUSTER_TENSOR_COPY,       /* the same with cp.async.bulk.tensor.2d through a CUtensorMap
                                      (16 KB boxes of 64 rows x 256 B of a 4 KB-pitch matrix; the
                                      footprint rounded down to whole 256 KB bands) */
+    GS_CLUSTER_BULK_LATENCY,      /* one thread: single cp.async.bulk copies of `bytes` from the
+                                     same L2-resident source, each timed with clock64 from the
+                                     mbarrier's expect_tx to its completion */
+    GS_CLUSTER_LOAD_LATENCY,      /* one warp: the same bytes with 16-byte ld.global.cg and
+                                     st.shared, timed from the first load to the warp's last
+                                     store */
     GS_CLUSTER_KIND_COUNT
 } gs_cluster_kind;
 
@@ -44,7 +50,9 @@ typedef struct gs_cluster_plan {
     uint64_t stride_bytes;        /* latency: distance between consecutive chain elements */
     uint64_t accesses;            /* latency: timed loads per repetition */
     uint64_t bytes;               /* bandwidth: bytes each block reads per repetition; copy kinds:
-                                     the global footprint, copied whole passes until traffic_bytes */
+                                     the global footprint, copied whole passes until traffic_bytes;
+                                     the two latency-of-a-copy kinds: one transfer's size, a
+                                     multiple of 16 from 16 to 16384 */
     uint64_t traffic_bytes;       /* copy kinds: bytes one repetition copies at least */
     unsigned repeats;             /* timed repetitions, each recorded (0 for QUERY) */
 } gs_cluster_plan;
@@ -55,7 +63,8 @@ typedef struct gs_cluster_result {
     int max_active_clusters;      /* cudaOccupancyMaxActiveClusters at this size (0 not allowed) */
     int max_cluster_size;         /* cudaOccupancyMaxPotentialClusterSize, non-portable allowed */
     double *values;               /* caller-allocated, repeats long: latency kinds, cycles per
-                                     load; bandwidth and copy kinds, seconds per repetition */
+                                     load (bulk and load latency: per transfer); bandwidth and
+                                     copy kinds, seconds per repetition */
     size_t n;
     uint64_t bytes_moved;         /* bandwidth and copy kinds: bytes per repetition */
     unsigned blocks;              /* bandwidth and copy kinds: blocks launched */

@@ -44,6 +44,11 @@ typedef struct gs_device_info {
     char uuid[48];                /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"; sim: "SIM-<model>" */
     int node_devices;             /* devices of the node the p2p op can address (cuda: every
                                      visible GPU; sim: the model's "node" section, else 1) */
+    bool counters;                /* the L2's lookup counters can be read (gs_evict_plan's
+                                     count_l2): CUPTI's range profiler on CUDA, the L2 model's
+                                     own count on the simulator */
+    char counters_detail[200];    /* on: what reads them ("CUPTI 2025.3 (130000), chip GH100");
+                                     off: why not, for the document */
 } gs_device_info;
 
 /* ---- state ----------------------------------------------------------------------------------- */

@@ -43,6 +43,9 @@ typedef struct gs_evict_plan {
     bool all_sms;                 /* pool passes on every SM (above); false: the whole plan on
                                      SM `sm` */
     unsigned sm;                  /* the plan's SM (%smid numbering) when !all_sms */
+    bool count_l2;                /* count the L2's sector lookups of the probe loads (the
+                                     result's l2_*), where the device's info says counters;
+                                     elsewhere the plan answers GS_ERR_UNSUPPORTED with why */
 } gs_evict_plan;
 
 typedef struct gs_evict_result {
@@ -54,6 +57,13 @@ typedef struct gs_evict_result {
                                      (near and far differ per SM; all_sms only, where the
                                      targets run wherever their block lands); 0 where not
                                      known */
+    /* With count_l2: the L2's sector lookups that hit and that missed, summed over every
+     * repetition's probe loads (each target's load after the pool passes; an 8-B load looks up
+     * one sector). The card counts the launch of the probes, whose own lookups (its code, its
+     * parameters) it may add: the method calibrates them against a plan without a pool. The
+     * misses read 0 where the card counts the hits alone in one pass (the method uses hits). */
+    uint64_t l2_hit_sectors;
+    uint64_t l2_miss_sectors;
 } gs_evict_result;
 
 /* What every backend checks of a plan (GS_ERR_USAGE naming the field). */

@@ -18,7 +18,11 @@ extern "C" {
  * tf32: m16n8k8, f32; e4m3: m16n8k32, f32 (cc 8.9+); s8: m16n8k32, s32; f64: m8n8k4, f64; all but
  * e4m3 cc 8.0+; no e5m2); WGMMA is Hopper's warpgroup wgmma.mma_async (cc 9.0 only; m64n128 with
  * f32 accumulators (s8: s32), k16 for f16 and bf16, k8 tf32, k32 e4m3, e5m2 and s8, no f64; both
- * operands in shared memory through descriptors, K-major). A LATENCY plan is one
+ * operands in shared memory through descriptors, K-major); SP is the warp-level sparse
+ * mma.sp.sync.aligned (A structured 2:4, 1:2 for tf32, with its metadata register; cc 8.0+, e4m3
+ * 8.9+; f16 and bf16 m16n8k32, tf32 m16n8k16, e4m3 and s8 m16n8k64: twice the dense k, the
+ * operations counted as those of the dense product, as NVIDIA's sparse peaks count them; no f64,
+ * no e5m2). A LATENCY plan is one
  * warp (one warpgroup for WGMMA) running a dependent chain, each instruction's accumulator the
  * next one's; a throughput plan is blocks x warps_per_block warps, each with several independent
  * accumulators, timed whole. gs_mma_applicable says which combinations a compute capability has;
@@ -37,6 +41,7 @@ typedef enum gs_mma_type {
 typedef enum gs_mma_instr {
     GS_MMA_SYNC = 0,              /* mma.sync.aligned, one warp */
     GS_MMA_WGMMA,                 /* wgmma.mma_async, one warpgroup of 4 warps */
+    GS_MMA_SP,                    /* mma.sp.sync.aligned (2:4 sparse A), one warp */
     GS_MMA_INSTR_COUNT
 } gs_mma_instr;
 
@@ -69,12 +74,12 @@ typedef struct gs_mma_result {
 } gs_mma_result;
 
 const char *gs_mma_type_name(gs_mma_type t);                 /* "f16", "bf16", "tf32", ... */
-const char *gs_mma_instr_name(gs_mma_instr i);               /* "mma_sync", "wgmma" */
+const char *gs_mma_instr_name(gs_mma_instr i);       /* "mma_sync", "wgmma", "mma_sp" */
 /* The shape (m, n, k) of instruction i on type t; false where there is none (mma_sync: no e5m2;
- * wgmma: no f64). */
+ * wgmma: no f64; mma_sp: neither). */
 bool gs_mma_shape(gs_mma_instr i, gs_mma_type t, unsigned *m, unsigned *n, unsigned *k);
-/* Whether compute capability major.minor has instruction i on type t (mma.sync: 8.0+, e4m3 8.9+;
- * wgmma: 9.0 only); if not, why gets "sm_XY has no ..." (why may be NULL). */
+/* Whether compute capability major.minor has instruction i on type t (mma.sync and mma.sp: 8.0+,
+ * e4m3 8.9+; wgmma: 9.0 only); if not, why gets "sm_XY has no ..." (why may be NULL). */
 bool gs_mma_applicable(gs_mma_instr i, gs_mma_type t, int cc_major, int cc_minor, char *why,
                        size_t why_len);
 

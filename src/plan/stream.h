@@ -71,6 +71,10 @@ typedef struct gs_stream_plan {
     uint64_t traffic_bytes;       /* bytes (read + written) one launch moves at least: whole
                                      passes over the arrays, one at least; bytes_moved says what
                                      moved */
+    unsigned variant;             /* a level read by blocks of 16-byte elements: which L1 read
+                                     kernel (gs_l1_read_variant_name; 0 the wrapped stream, what
+                                     every other plan runs); a backend with one kernel refuses
+                                     the others (GS_ERR_UNSUPPORTED) */
     /* GS_STREAM_STRIDED_READ only (multiples of 16, chunk_bytes <= stride_bytes <= bytes): */
     uint64_t stride_bytes;        /* distance between the starts of consecutive chunks */
     uint64_t chunk_bytes;         /* bytes read at each start */
@@ -86,6 +90,12 @@ typedef struct gs_stream_result {
  * compile-time warning (-Wswitch), never a kind that one backend refuses by its place in the
  * enum. */
 gs_stream_family gs_stream_kind_family(gs_stream_kind k);
+/* The L1 read kernels of plan.variant (src/cuda/level_stream.cu): the probe runs each on an
+ * L1-sized read by blocks and keeps the fastest. */
+#define GS_L1_READ_VARIANTS 4
+/* Variant v's name ("wrapped", "linear", "linear-nc", "linear-nc-2"); NULL past the last. */
+const char *gs_l1_read_variant_name(unsigned v);
+
 /* A level kind's index among read, write, copy, scale, add and triad (0-5); -1 for any other. */
 int gs_stream_level_index(gs_stream_kind k);
 

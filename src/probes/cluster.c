@@ -7,7 +7,9 @@
  * (rank + 1) shared memory, total and per SM, against each block reading its own. Bulk copies:
  * global -> shared with cp.async.bulk on an mbarrier (the TMA engine, 1D), with
  * cp.async.bulk.tensor.2d through a tensor map (2D boxes of a matrix), and with 16-byte loads and
- * st.shared of the same bytes, over a DRAM-sized and an L2-sized footprint. Every figure of a
+ * st.shared of the same bytes, over a DRAM-sized and an L2-sized footprint; and the latency of
+ * one bulk copy (TMA 1D) of 128 B to 16 KB from the L2, issue to the mbarrier's completion, by
+ * one thread, against one warp loading the same bytes with 16-byte loads. Every figure of a
  * device without clusters (or a simulator model without a "cluster" section) is not determined
  * with the reason "not applicable (...)". Usage: gpusonar run cluster [--repeats N] ... */
 #include <math.h>
@@ -67,6 +69,19 @@ static const char *const bandwidth_method =
     "loads, the shared memory of rank (own + distance) % size; bytes / (latest end - earliest "
     "start, globaltimer), median over repetitions; per SM = total / distinct SMs that ran";
 
+/* The transfer sizes of the latency of one copy (a bulk copy's largest is one 16 KB chunk). */
+#define TRANSFER_SIZES 8
+static const unsigned transfer_bytes[TRANSFER_SIZES] = {128, 256, 512, 1024, 2048, 4096, 8192,
+                                                        16384};
+
+/* Figure k of a transfer size: 0 bulk, 1 load latency, 2 their ratio. */
+static void transfer_name(char *buf, size_t len, int k, unsigned bytes)
+{
+    static const char *const fmt[3] = {"bulk_%ub_latency_cycles", "load_%ub_latency_cycles",
+                                       "bulk_over_load_%ub_latency"};
+    snprintf(buf, len, fmt[k], bytes);
+}
+
 /* The figures of a device the probe cannot measure: not determined with why. */
 static void not_applicable(gs_probe_out *p, const char *why)
 {
@@ -77,6 +92,12 @@ static void not_applicable(gs_probe_out *p, const char *why)
     char name[64];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         gs_figure_nd(p, names[i], "", "thread-block clusters", "not applicable (%s)", why);
+    for (int t = 0; t < TRANSFER_SIZES; t++)
+        for (int k = 0; k < 3; k++) {
+            transfer_name(name, sizeof name, k, transfer_bytes[t]);
+            gs_figure_nd(p, name, k < 2 ? "cycles" : "", "one transfer's latency",
+                         "not applicable (%s)", why);
+        }
     for (int s = 0; s < SIZES; s++) {
         snprintf(name, sizeof name, "cluster_%u_remote_latency_cycles", sizes[s]);
         gs_figure_nd(p, name, "cycles", latency_method, "not applicable (%s)", why);
@@ -98,7 +119,8 @@ static int measure(gs_probe_ctx *ctx, gs_cluster_plan *plan, gs_cluster_result *
     int rc = ctx->backend->ops->cluster(ctx->backend, plan, r, err);
     if (rc)
         return rc;
-    bool cycles = plan->kind == GS_CLUSTER_LATENCY || plan->kind == GS_CLUSTER_LOCAL_LATENCY;
+    bool cycles = plan->kind == GS_CLUSTER_LATENCY || plan->kind == GS_CLUSTER_LOCAL_LATENCY ||
+                  plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY;
     for (size_t s = 0; s < r->n; s++)
         sample[s] = cycles ? values[s]
                   : values[s] > 0 ? (double)r->bytes_moved / values[s] * 1e-9 : NAN;
@@ -323,6 +345,51 @@ static int copies(gs_probe_ctx *ctx, gs_probe_out *p, const char *level, uint64_
     return 0;
 }
 
+static const char *const transfer_method[2] = {
+    "one thread: mbarrier.arrive.expect_tx then one cp.async.bulk global -> shared of the "
+    "bytes, waiting on the mbarrier (try_wait.parity); the same source every time (in the L2 "
+    "after 4 untimed copies); median over repetitions of clock64 cycles from before the "
+    "expect_tx to after the wait",
+    "one warp: the same bytes with 16-byte ld.global.cg (the L2) and st.shared, up to 8 loads "
+    "in flight per lane; median over repetitions of lane 0's clock64 cycles from before the "
+    "first load to after the warp's last store (__syncwarp)"};
+
+/* The latency of one TMA bulk copy against one warp's vector loads of the same bytes, per
+ * transfer size, both from the L2. */
+static int transfers(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
+{
+    static const gs_cluster_kind kinds[2] = {GS_CLUSTER_BULK_LATENCY, GS_CLUSTER_LOAD_LATENCY};
+    char name[80];
+    gs_progress(ctx, "cluster: one bulk copy's latency against vector loads, 128 B to 16 KB");
+    for (int t = 0; t < TRANSFER_SIZES; t++) {
+        double median[2] = {NAN, NAN};
+        size_t n[2] = {0, 0};
+        for (int k = 0; k < 2; k++) {
+            gs_cluster_plan plan = {.kind = kinds[k], .bytes = transfer_bytes[t]};
+            gs_cluster_result r;
+            gs_summary sum;
+            transfer_name(name, sizeof name, k, transfer_bytes[t]);
+            int rc = measure(ctx, &plan, &r, &sum, err);
+            if (rc) {
+                if ((rc = nd_if_unsupported(rc, p, name, "cycles", transfer_method[k], err)))
+                    return rc;
+                continue;
+            }
+            gs_figure(p, name, sum.median, "cycles", sum.ci95, sum.n, transfer_method[k]);
+            median[k] = sum.median;
+            n[k] = sum.n;
+        }
+        transfer_name(name, sizeof name, 2, transfer_bytes[t]);
+        const char *method = "bulk copy latency / vector-load latency, same bytes";
+        if (isfinite(median[0]) && isfinite(median[1]) && median[1] > 0)
+            gs_figure(p, name, median[0] / median[1], "", 0, n[0] < n[1] ? n[0] : n[1], method);
+        else
+            gs_figure_nd(p, name, "", method, "the %s latency was not measured",
+                         isfinite(median[0]) ? "load" : "bulk copy");
+    }
+    return 0;
+}
+
 static int parse(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.repeats = ctx->thorough ? 21 : 7;
@@ -392,7 +459,9 @@ static int gs_probe_cluster_run(gs_probe_ctx *ctx, gs_error *err)
         rc = measure_size(ctx, p, sizes[s], local, local_sm, err);
     if (!rc)
         rc = copies(ctx, p, "dram", opt.dram_bytes, err);
-    return rc ? rc : copies(ctx, p, "l2", opt.l2_bytes, err);
+    if (!rc)
+        rc = copies(ctx, p, "l2", opt.l2_bytes, err);
+    return rc ? rc : transfers(ctx, p, err);
 }
 
 /* The probe's descriptor (probe.h). */
@@ -402,7 +471,7 @@ const gs_probe_def gs_probe_cluster_def = {
     .run = gs_probe_cluster_run,
     .flags = 0,
     .summary = "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs "
-               "vector copies",
+               "vector copies, one bulk copy's latency",
     .opts = gs_probe_cluster_opts,
     .expected_s = 0.2,
     .expected_sim_s = 0.05,

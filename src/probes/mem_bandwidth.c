@@ -105,26 +105,81 @@ static size_t footprints(uint64_t lo, uint64_t hi, long long per_octave, double 
     return n;
 }
 
-/* Median GB/s of one kind, width and footprint in the given order and block size. */
+/* The L1 read kernels' best medians over the L1-sized footprints (plan.variant; 0: not run). */
+static gs_summary l1_variant_best[GS_L1_READ_VARIANTS];
+
+/* Median GB/s of one plan. */
+static int measure_plan(gs_probe_ctx *ctx, const gs_stream_plan *plan, gs_summary *out,
+                        gs_error *err)
+{
+    double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
+    gs_stream_result r = { .seconds = seconds };
+    int rc = ctx->backend->ops->stream(ctx->backend, plan, &r, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < r.n; i++)
+        gbps[i] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
+    *out = gs_summarize_robust(gbps, r.n, 5);
+    return 0;
+}
+
+/* Median GB/s of one kind, width and footprint in the given order and block size. A read of
+ * 16-byte elements by blocks over an L1-sized footprint runs every L1 read kernel the backend
+ * has (plan.variant) and keeps the fastest: they differ in loads in flight, the load path and
+ * warps per SM, and which one an SM's L1 serves best is the card's to say. */
 static int measure_in(gs_probe_ctx *ctx, int k, unsigned width, double footprint, gs_sweep order,
                       unsigned threads, double *x, gs_summary *out, gs_error *err)
 {
-    double seconds[MAX_REPEATS], gbps[MAX_REPEATS];
     uint64_t per_array = (uint64_t)(footprint / kinds[k].arrays) / 256 * 256;
     gs_stream_plan plan = {
         .kind = kinds[k].kind, .element_bytes = width, .bytes = per_array ? per_array : 256,
         .repeats = (unsigned)opt.repeats, .threads_per_block = threads, .sweep = order,
         .traffic_bytes = opt.traffic_bytes,
     };
-    gs_stream_result r = { .seconds = seconds };
-    int rc = ctx->backend->ops->stream(ctx->backend, &plan, &r, err);
+    int rc = measure_plan(ctx, &plan, out, err);
     if (rc)
         return rc;
-    for (size_t i = 0; i < r.n; i++)
-        gbps[i] = seconds[i] > 0 ? (double)r.bytes_moved / seconds[i] * 1e-9 : NAN;
-    *out = gs_summarize_robust(gbps, r.n, 5);
     *x = (double)(plan.bytes / width * width) * kinds[k].arrays;
+    bool l1_read = kinds[k].kind == GS_STREAM_LEVEL_READ && width == 16 &&
+                   order == GS_SWEEP_BLOCKS && footprint <= l1_bytes(ctx);
+    for (unsigned v = 0; l1_read && v < GS_L1_READ_VARIANTS; v++) {
+        gs_summary m = *out;
+        plan.variant = v;
+        if (v && (rc = measure_plan(ctx, &plan, &m, err))) {
+            if (rc != GS_ERR_UNSUPPORTED)
+                return rc;
+            gs_error_clear(err);   /* a kernel this plan or backend lacks: the others stand */
+            continue;
+        }
+        if (m.median > l1_variant_best[v].median)
+            l1_variant_best[v] = m;
+        if (v && m.median > out->median)
+            *out = m;
+    }
     return 0;
+}
+
+/* Each L1 read kernel's best median over the L1-sized footprints, and the fastest one's name. */
+static void record_l1_variants(gs_probe_out *p)
+{
+    int top = -1;
+    char name[64];
+    for (unsigned v = 0; v < GS_L1_READ_VARIANTS; v++) {
+        const gs_summary *m = &l1_variant_best[v];
+        if (!(m->median > 0))
+            continue;
+        snprintf(name, sizeof name, "l1_read_kernel_%s_gbps", gs_l1_read_variant_name(v));
+        for (char *c = name; *c; c++)
+            *c = *c == '-' ? '_' : *c;
+        gs_figure(p, name, m->median, "GB/s", m->ci95, m->n, "best median over the L1-sized "
+                  "footprints of this L1 read kernel (src/cuda/level_stream.cu)");
+        if (top < 0 || m->median > l1_variant_best[top].median)
+            top = (int)v;
+    }
+    if (top >= 0)
+        gs_figure_text(p, "l1_read_kernel", gs_l1_read_variant_name((unsigned)top), 1,
+                       "the L1 read kernel of the highest median (each L1-sized footprint keeps "
+                       "its fastest kernel's)");
 }
 
 /* Median GB/s of one kind, width and footprint: a blocks sweep up to the L2, a grid sweep beyond. */
@@ -479,6 +534,7 @@ static int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
                     "launch_bytes");
     levels_best best;
     memset(&best, 0, sizeof best);
+    memset(l1_variant_best, 0, sizeof l1_variant_best);
     /* shared memory first: after the DRAM sweeps and the launch order the card had throttled
      * (an H100's SM clock 1980 MHz before the probe, 1972.8 after), and the read, last, came
      * out 1.2-3.2 % apart between two reports, beyond their clocks' 0.76 % */
@@ -488,6 +544,7 @@ static int gs_probe_mem_bandwidth_run(gs_probe_ctx *ctx, gs_error *err)
     if (rc == 0)
         rc = run_launches(ctx, p, &best, err);
     record_best(p, &best);
+    record_l1_variants(p);
     record_peak(ctx, p, &best);
     return rc;
 }

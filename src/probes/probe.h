@@ -95,5 +95,8 @@ extern const gs_probe_def gs_probe_write_policy_def;
 extern const gs_probe_def gs_probe_dram_layout_def;
 extern const gs_probe_def gs_probe_l2_persist_def;
 extern const gs_probe_def gs_probe_tensor_def;
+extern const gs_probe_def gs_probe_launch_def;
+extern const gs_probe_def gs_probe_energy_def;
+extern const gs_probe_def gs_probe_icache_def;
 
 #endif

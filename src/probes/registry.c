@@ -31,6 +31,9 @@ const gs_probe_def *const gs_probes[] = {
     &gs_probe_dram_layout_def,
     &gs_probe_l2_persist_def,
     &gs_probe_tensor_def,
+    &gs_probe_launch_def,
+    &gs_probe_energy_def,
+    &gs_probe_icache_def,
 };
 
 const int gs_probe_count = sizeof gs_probes / sizeof gs_probes[0];

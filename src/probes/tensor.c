@@ -7,6 +7,9 @@
  * repetitions); and the dense throughput of every SM with several warps of independent
  * accumulators, launches calibrated to a target time (FLOP/s, s8 OP/s, and per clock per SM),
  * against the peak NVIDIA's whitepaper publishes for the architecture (src/analysis/tensor_peak.c).
+ * The sparse mma.sp (2:4 structured sparsity, f16, bf16, tf32, e4m3 and s8) is measured the same
+ * way, its operations counted as the dense product's (as NVIDIA's sparse peaks are), against the
+ * sparse peak (twice the dense one) and as a ratio to the dense mma.sync of the same type.
  * A type the device's compute capability lacks is "not applicable"; a backend or model without
  * tensor cores makes every figure "not determined" with its reason. */
 #include <math.h>
@@ -38,8 +41,8 @@ const gs_opt gs_probe_tensor_opts[] = {
     {"types", GS_OPT_STRING, &opt.types, "LIST",
      "input types, comma-separated: f16,bf16,tf32,e4m3,e5m2,s8,f64 (default all)", NULL, 0, 0},
     {"instrs", GS_OPT_STRING, &opt.instrs, "LIST",
-     "instructions: mma_sync (warp mma.sync, no e5m2), wgmma (sm_90 warpgroup, no f64); "
-     "default both",
+     "instructions: mma_sync (warp mma.sync, no e5m2), wgmma (sm_90 warpgroup, no f64), mma_sp "
+     "(warp 2:4 sparse mma.sp: f16, bf16, tf32, e4m3, s8); default all",
      NULL, 0, 0},
     {"repeats", GS_OPT_INT, &opt.repeats, "N",
      "latency chain repetitions (default 16, 64 with --thorough)", NULL, 2, MAX_REPEATS},
@@ -60,6 +63,8 @@ typedef struct tensor_ctx {
     bool type[GS_MMA_TYPE_COUNT];
     bool instr[GS_MMA_INSTR_COUNT];
     double *values;               /* MAX_REPEATS */
+    gs_atomic_rate dense[GS_MMA_TYPE_COUNT];   /* mma.sync's measured rates (NAN per clock: none),
+                                                  the denominators of mma.sp's ratio to dense */
 } tensor_ctx;
 
 /* ---- options ------------------------------------------------------------------------------- */
@@ -130,14 +135,29 @@ static rate_names names_of(gs_mma_type ty)
                         "peak_flops_per_clock_per_sm"};
 }
 
-/* Every figure of a combination not determined for one reason. */
+/* The published peak of instruction i on type ty: the sparse one for mma.sp. */
+static int peak_of(const tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, double *peak,
+                   const char **source, char *why, size_t why_len)
+{
+    const gs_device_info *info = t->ctx->info;
+    bool consumer = gs_tensor_consumer_name(info->name);
+    return i == GS_MMA_SP ? gs_tensor_sparse_peak(info->cc_major, info->cc_minor,
+                                                  gs_mma_type_name(ty), consumer, peak, source,
+                                                  why, why_len)
+                          : gs_tensor_peak(info->cc_major, info->cc_minor, gs_mma_type_name(ty),
+                                           consumer, peak, source, why, why_len);
+}
+
+/* Every figure of a combination not determined for one reason (mma.sp: and its ratio to dense). */
 static void record_all_nd(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, const char *why)
 {
     char name[96];
     rate_names rn = names_of(ty);
-    const char *what[5] = {"latency_cycles", rn.rate, rn.per_clock, rn.peak, "fraction_of_peak"};
-    const char *unit[5] = {"cycles", rn.rate_unit, rn.per_clock_unit, rn.per_clock_unit, "ratio"};
-    for (int k = 0; k < 5; k++) {
+    const char *what[6] = {"latency_cycles", rn.rate, rn.per_clock, rn.peak, "fraction_of_peak",
+                           "over_dense"};
+    const char *unit[6] = {"cycles", rn.rate_unit, rn.per_clock_unit, rn.per_clock_unit, "ratio",
+                           "ratio"};
+    for (int k = 0; k < (i == GS_MMA_SP ? 6 : 5); k++) {
         figure_name(name, sizeof name, i, ty, what[k]);
         gs_figure_nd(t->p, name, unit[k], "tensor probe", "%s", why);
     }
@@ -152,6 +172,9 @@ static int measure_latency(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_err
         ? "one warpgroup's chain of dependent wgmma (fence, wgmma, commit_group, wait_group 0; "
           "the accumulator feeds the next); median of repetitions of (clock64 time of 64 - "
           "time of 32) / 32"
+        : i == GS_MMA_SP
+        ? "one warp's chain of dependent mma.sp (2:4 sparse A, each accumulator the next one's "
+          "C); median of repetitions of (clock64 time of 64 - time of 32) / 32"
         : "one warp's chain of dependent mma.sync (each accumulator the next one's C); median of "
           "repetitions of (clock64 time of 64 - time of 32) / 32";
     int rc = run_plan(t, &plan, &r, why, sizeof why, err);
@@ -173,17 +196,20 @@ static void record_peak(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, const gs_
 {
     char name[96], why[256];
     rate_names rn = names_of(ty);
-    const gs_device_info *info = t->ctx->info;
-    bool consumer = gs_tensor_consumer_name(info->name);
+    bool consumer = gs_tensor_consumer_name(t->ctx->info->name);
     double peak;
     const char *source;
-    const char *method = consumer ? "published dense peak per SM per clock, GeForce rate (the "
-                                    "whitepaper's TFLOPS / (SMs x its boost clock))"
-                                  : "published dense peak per SM per clock (the whitepaper's "
-                                    "TFLOPS / (SMs x its boost clock))";
+    const char *method = i == GS_MMA_SP
+        ? (consumer ? "published sparse (2:4) peak per SM per clock, GeForce rate: twice the "
+                      "whitepaper's dense TFLOPS / (SMs x its boost clock), as its sparse row"
+                    : "published sparse (2:4) peak per SM per clock: twice the whitepaper's dense "
+                      "TFLOPS / (SMs x its boost clock), as its sparse row")
+        : (consumer ? "published dense peak per SM per clock, GeForce rate (the whitepaper's "
+                      "TFLOPS / (SMs x its boost clock))"
+                    : "published dense peak per SM per clock (the whitepaper's TFLOPS / (SMs x "
+                      "its boost clock))");
     figure_name(name, sizeof name, i, ty, rn.peak);
-    int rc = gs_tensor_peak(info->cc_major, info->cc_minor, gs_mma_type_name(ty), consumer, &peak,
-                            &source, why, sizeof why);
+    int rc = peak_of(t, i, ty, &peak, &source, why, sizeof why);
     if (rc) {
         gs_figure_nd(t->p, name, rn.per_clock_unit, method, "%s", why);
     } else {
@@ -201,6 +227,33 @@ static void record_peak(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, const gs_
     else
         gs_figure(t->p, name, gs_tensor_fraction_of_peak(rt->per_clock_per_sm, peak), "ratio",
                   rt->per_clock_per_sm_ci95 / peak, rt->n, fmethod);
+}
+
+/* mma.sp's rate per clock per SM over the dense mma.sync's of the same type (the whitepapers'
+ * sparse peak is twice the dense one), with the quotient's interval from both. */
+static void record_over_dense(tensor_ctx *t, gs_mma_type ty, const gs_atomic_rate *sparse)
+{
+    char name[96];
+    const gs_atomic_rate *d = &t->dense[ty];
+    const char *method = "mma.sp per clock per SM / mma.sync per clock per SM of the same type "
+                         "(the same warps, blocks and loop)";
+    figure_name(name, sizeof name, GS_MMA_SP, ty, "over_dense");
+    if (isnan(sparse->per_clock_per_sm))
+        gs_figure_nd(t->p, name, "ratio", method, "the sparse rate per clock per SM was not "
+                     "measured");
+    else if (!t->instr[GS_MMA_SYNC])
+        gs_figure_nd(t->p, name, "ratio", method, "the dense mma.sync was not measured (add "
+                     "mma_sync to --instrs)");
+    else if (!(d->per_clock_per_sm > 0))
+        gs_figure_nd(t->p, name, "ratio", method, "the dense mma.sync %s rate per clock per SM "
+                     "was not determined", gs_mma_type_name(ty));
+    else {
+        double q = sparse->per_clock_per_sm / d->per_clock_per_sm;
+        double ra = sparse->per_clock_per_sm_ci95 / sparse->per_clock_per_sm;
+        double rb = d->per_clock_per_sm_ci95 / d->per_clock_per_sm;
+        gs_figure(t->p, name, q, "ratio", q * sqrt(ra * ra + rb * rb),
+                  sparse->n < d->n ? sparse->n : d->n, method);
+    }
 }
 
 /* Calibrate the iterations to the target time, then time opt.launches launches. */
@@ -240,23 +293,24 @@ static int measure_rate(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_error 
     const char *peak_src = NULL;
     char peak_why[160];
     if (!why[0] && !isnan(rt.per_clock_per_sm) &&
-        gs_tensor_peak(t->ctx->info->cc_major, t->ctx->info->cc_minor, gs_mma_type_name(ty),
-                       gs_tensor_consumer_name(t->ctx->info->name), &peak_pc, &peak_src,
-                       peak_why, sizeof peak_why) == 0 &&
+        peak_of(t, i, ty, &peak_pc, &peak_src, peak_why, sizeof peak_why) == 0 &&
         gs_rate_above_peak(rt.per_clock_per_sm, rt.per_clock_per_sm_ci95, peak_pc)) {
-        snprintf(why, sizeof why, "above the dense peak per clock per SM (%.0f, %s): measured "
+        snprintf(why, sizeof why, "above the %s peak per clock per SM (%.0f, %s): measured "
                  "%.0f +- %.0f per clock per SM (%.3f of it); the kernel did less work than it "
                  "counts (the compiler removed or replaced the instructions; see the SASS), or "
-                 "the clock read low", peak_pc, peak_src, rt.per_clock_per_sm,
+                 "the clock read low", i == GS_MMA_SP ? "sparse" : "dense", peak_pc, peak_src,
+                 rt.per_clock_per_sm,
                  rt.per_clock_per_sm_ci95, rt.per_clock_per_sm / peak_pc);
         figure_name(name, sizeof name, i, ty, "latency_cycles");
         gs_figure_nd(t->p, name, "cycles", "dependent chain", "%s", why);
     }
     snprintf(method, sizeof method, "%u blocks (%u per SM) of %u warps, each %s, %d instructions "
-             "per loop trip; dense 2mnk operations / launch time (events), median over launches",
+             "per loop trip; %s / launch time (events), median over launches",
              plan.blocks, per_sm, plan.warps_per_block,
              i == GS_MMA_WGMMA ? "warpgroup one accumulator, commit groups of 16 wgmma"
-                               : "warp 8 independent accumulators", GS_MMA_PER_TRIP);
+                               : "warp 8 independent accumulators", GS_MMA_PER_TRIP,
+             i == GS_MMA_SP ? "the dense product's 2mnk operations (k the logical, uncompressed "
+                              "depth)" : "dense 2mnk operations");
     figure_name(name, sizeof name, i, ty, rn.rate);
     if (why[0])
         gs_figure_nd(t->p, name, rn.rate_unit, method, "%s", why);
@@ -272,6 +326,12 @@ static int measure_rate(tensor_ctx *t, gs_mma_instr i, gs_mma_type ty, gs_error 
                   rt.n, "the rate over the SM clock during the launches (clock64 / globaltimer) "
                   "and over the SMs");
     record_peak(t, i, ty, &rt, why);
+    if (why[0])
+        rt.per_clock_per_sm = NAN;
+    if (i == GS_MMA_SYNC)
+        t->dense[ty] = rt;
+    if (i == GS_MMA_SP)
+        record_over_dense(t, ty, &rt);
     return 0;
 }
 
@@ -311,6 +371,8 @@ static int gs_probe_tensor_run(gs_probe_ctx *ctx, gs_error *err)
     opt.warps = 8;
     opt.blocks_per_sm = 0;
     tensor_ctx t = {.ctx = ctx};
+    for (int ty = 0; ty < GS_MMA_TYPE_COUNT; ty++)
+        t.dense[ty].per_clock_per_sm = NAN;
     int rc = gs_probe_parse_opts(ctx, gs_probe_tensor_opts, err);
     if (!rc)
         rc = parse_list(opt.types, "types", GS_MMA_TYPE_COUNT, type_name, t.type, err);
@@ -343,7 +405,7 @@ const gs_probe_def gs_probe_tensor_def = {
     .run = gs_probe_tensor_run,
     .flags = 0,
     .summary = "tensor cores: mma.sync (and sm_90 wgmma) latency and dense FLOP/s per type "
-               "against the published peak",
+               "against the published peak; 2:4 sparse mma.sp against dense",
     .opts = gs_probe_tensor_opts,
     .expected_s = 0.1,
     .expected_sim_s = 0.05,

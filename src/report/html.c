@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/crosscheck_print.h"
 #include "report/report.h"
 #include "util/escape.h"
 #include "util/units.h"
@@ -479,6 +480,7 @@ int gs_report_html(FILE *out, const json_t *doc, gs_error *err)
     int rc = summary(out, doc, err);
     if (rc)
         return rc;
+    gs_report_crosscheck_html(out, doc);
     contents(out, doc);
     size_t i;
     const json_t *p;

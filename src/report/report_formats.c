@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/crosscheck_print.h"
 #include "report/headline.h"
 #include "report/report.h"
 #include "util/escape.h"
@@ -111,6 +112,7 @@ static void markdown(FILE *out, const json_t *doc, unsigned parts)
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)
         md_probe(out, p, parts & GS_REPORT_DETAILS);
+    gs_report_crosscheck_markdown(out, doc, parts);
 }
 
 void gs_csv_field(FILE *out, const char *s)
@@ -161,6 +163,7 @@ static void csv(FILE *out, const json_t *doc)
             fputc('\n', out);
         }
     }
+    gs_report_crosscheck_csv(out, doc);
 }
 
 void gs_report_print(FILE *out, const json_t *doc, gs_report_format fmt, unsigned parts)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/crosscheck_print.h"
 #include "report/headline.h"
 #include "report/wrap.h"
 #include "util/input.h"
@@ -298,6 +299,10 @@ static void print_environment(FILE *out, const json_t *env)
     if (!env)
         return;
     fprintf(out, "host     %s (%s)\n", str_or(env, "host", "?"), str_or(env, "os", "?"));
+    if (json_object_get(env, "counters"))
+        fprintf(out, "counters %s: %s\n", json_is_true(json_object_get(env, "counters"))
+                                               ? "on" : "not available",
+                str_or(env, "counters_detail", "?"));
     if (!json_is_true(json_object_get(env, "nvml"))) {
         fprintf(out, "state    not recorded: %s\n", str_or(env, "nvml_reason", "no NVML"));
         return;
@@ -342,12 +347,16 @@ void gs_report_text_parts(FILE *out, const json_t *doc, unsigned parts)
     print_environment(out, json_object_get(doc, "environment"));
     if (!json_is_true(json_object_get(doc, "complete")))
         fprintf(out, "INCOMPLETE: %s\n", str_or(doc, "incomplete_reason", "the run did not finish"));
-    if (parts & GS_REPORT_SUMMARY)
+    if (parts & GS_REPORT_SUMMARY) {
         gs_report_summary(out, doc);
+        gs_report_crosscheck_text(out, doc, GS_REPORT_SUMMARY);
+    }
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)
         gs_report_probe(out, p, parts);
+    if (parts & GS_REPORT_DETAILS)
+        gs_report_crosscheck_text(out, doc, GS_REPORT_DETAILS);
 }
 
 /* Keeps *doc only if it says it is a gpusonar/1 result document; name is for the message. */

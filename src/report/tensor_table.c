@@ -1,6 +1,6 @@
 /* The text report's table of a `tensor` record (probe tensor): one row per instruction and input
- * type with its latency, rate, rate per clock per SM, the published peak and the fraction of it,
- * so the figures that follow it can be read at a glance. Made from the record alone; "n/a" where
+ * type with its latency, rate, rate per clock per SM, the published peak (mma_sp: the sparse one)
+ * and the fraction of it, so the figures that follow it can be read at a glance. Made from the record alone; "n/a" where
  * the device has no such instruction, "n/d" where a figure is not determined. */
 #include <stdio.h>
 #include <string.h>
@@ -23,12 +23,13 @@ static void cell(const json_t *figs, const char *stem, const char *what, char *b
 
 void gs_report_tensor_table(FILE *out, const json_t *probe)
 {
-    static const char *const instrs[] = {"mma_sync", "wgmma"};
+    static const char *const instrs[] = {"mma_sync", "wgmma", "mma_sp"};
     static const char *const types[] = {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "f64"};
     const json_t *figs = json_object_get(probe, "figures");
     if (!figs)
         return;
-    fprintf(out, "  dense rates; s8 in integer operations; peak from the architecture's whitepaper\n"
+    fprintf(out, "  dense rates (mma_sp: 2:4 sparse, against the sparse peak); s8 in integer "
+            "operations;\n  peaks from the architecture's whitepaper\n"
             "  %-14s %-9s %-9s %-10s %-10s %-8s\n", "instr.type", "lat cyc", "T*/s",
             "*/clk/SM", "peak/SM", "of peak");
     for (size_t i = 0; i < sizeof instrs / sizeof instrs[0]; i++)

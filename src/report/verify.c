@@ -45,7 +45,9 @@ static double list_gap(const json_t *a, const json_t *b)
  *  - a latency without noise in the model is what the method computes from timings that only
  *    a kernel's single noise draw disturbs (spread over its thousands of cycles): a small
  *    relative tolerance, GS_VERIFY_LATENCY_PERCENT;
- *  - the clock: the model's wander, else GS_VERIFY_CLOCK_PERCENT.
+ *  - the clock: the model's wander, else GS_VERIFY_CLOCK_PERCENT;
+ *  - a measured time, power or energy: the model's jitter N, which moves each timing either
+ *    way, so a median lies within it; without jitter as a latency.
  * --tolerance PCT replaces the relative tolerances, and the noise still holds where larger. */
 static double tolerance_of(const char *kind, double t, double noise, const gs_verify_opts *o,
                            char *why, size_t len)
@@ -54,7 +56,13 @@ static double tolerance_of(const char *kind, double t, double noise, const gs_ve
         snprintf(why, len, "a way share counted from the hits of a random policy");
         return GS_VERIFY_PROBABILITY_TOLERANCE;
     }
-    bool latency = strcmp(kind, "latency") == 0, clock = strcmp(kind, "clock") == 0;
+    if (strcmp(kind, "measured") == 0 && noise > 0) {
+        snprintf(why, len, "the model's jitter, which moves each timing by up to %g either way",
+                 noise);
+        return noise;
+    }
+    bool latency = strcmp(kind, "latency") == 0 || strcmp(kind, "measured") == 0,
+         clock = strcmp(kind, "clock") == 0;
     if (!latency && !clock) {
         snprintf(why, len, "exact: a count, size, bit or name");
         return 0;

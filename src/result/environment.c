@@ -100,6 +100,9 @@ gs_env_flags gs_run_set_environment(gs_run *run, const gs_device_info *d,
                                                                 : "the backend reads no device state"));
     else if (!start->available)
         json_object_set_new(env, "nvml_reason", json_string(start->reason));
+    /* the L2's lookup counters: whether the cache probe could use them, and why not */
+    json_object_set_new(env, "counters", json_boolean(d->counters));
+    json_object_set_new(env, "counters_detail", json_string(d->counters_detail));
     json_object_set_new(env, "runtime_version", json_integer(d->runtime_version));
     json_object_set_new(env, "cuda_driver_version", json_integer(d->driver_version));
     json_object_set_new(env, "pci_bus_id", json_string(d->pci_bus_id));

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "result/crosscheck.h"
 #include "util/outfile.h"
 #include "util/utf8.h"
 
@@ -128,6 +129,7 @@ void gs_run_finish(gs_run *run, bool complete, const char *why_incomplete)
         json_object_set_new(run->doc, "incomplete_reason", json_string(why_incomplete));
     else
         json_object_del(run->doc, "incomplete_reason");
+    gs_crosscheck_attach(run->doc);
 }
 
 gs_probe_out *gs_run_add_probe(gs_run *run, const char *name)

@@ -157,6 +157,16 @@ static bool is_status(const json_t *v)
     return false;
 }
 
+/* A figure's peak (probes/peak_check.h): {value > 0, fraction >= 0 or null, source}. */
+static bool is_peak(const json_t *v)
+{
+    const json_t *value = json_object_get(v, "value"), *fraction = json_object_get(v, "fraction");
+    return json_is_object(v) && json_object_size(v) == 3 && json_is_number(value) &&
+           json_number_value(value) > 0 &&
+           (json_is_null(fraction) || (json_is_number(fraction) && json_number_value(fraction) >= 0)) &&
+           json_is_string(json_object_get(v, "source"));
+}
+
 static bool is_value(const json_t *v)
 {
     return json_is_number(v) || json_is_string(v) || json_is_null(v) || is_number_list(v);
@@ -232,7 +242,7 @@ static int check_reading(const json_t *r, const char *path, gs_error *err)
 static int check_environment(const json_t *e, gs_error *err)
 {
     static const char *const strings[] = {"host", "os", "nvml_reason", "driver_version",
-                                          "pci_bus_id", "uuid", NULL};
+                                          "pci_bus_id", "uuid", "counters_detail", NULL};
     static const char *const flags[] = {"nvml", "throttled", "shared", NULL};
     const char *p = "$.environment";
     if (!e)
@@ -244,6 +254,8 @@ static int check_environment(const json_t *e, gs_error *err)
         rc = check(e, p, *k, strcmp(*k, "host") == 0, is_string, "must be a string", err);
     for (const char *const *k = flags; *k && !rc; k++)
         rc = check(e, p, *k, true, is_bool, "must be true or false", err);
+    if (!rc)
+        rc = check(e, p, "counters", false, is_bool, "must be true or false", err);
     if (!rc)
         rc = check(e, p, "runtime_version", false, is_integer, "must be a whole number", err);
     if (!rc)
@@ -262,7 +274,8 @@ static int check_environment(const json_t *e, gs_error *err)
 
 static int check_figure(const json_t *f, const char *path, gs_error *err)
 {
-    static const char *const keys[] = {"value", "unit", "ci95", "n", "method", "reason", NULL};
+    static const char *const keys[] = {"value", "unit", "ci95", "n", "method", "reason", "peak",
+                                       NULL};
     if (!json_is_object(f))
         return bad(err, path, "must be an object");
     int rc = check_keys(f, path, keys, err);
@@ -286,6 +299,9 @@ static int check_figure(const json_t *f, const char *path, gs_error *err)
     if (!rc)
         rc = check(f, path, "reason", json_is_null(json_object_get(f, "value")), is_string,
                    "must be a string (why the value is not determined)", err);
+    if (!rc)
+        rc = check(f, path, "peak", false, is_peak, "must be an object {value > 0, fraction "
+                   ">= 0 or null, source}", err);
     return rc;
 }
 
@@ -387,11 +403,97 @@ static int check_probe(const json_t *p, const char *path, gs_error *err)
     return rc;
 }
 
+/* The cross-check (result/crosscheck.h): each structure's name, unit, verdict, tolerance and
+ * quoted figure, and each view's record, figure, interval, sequence, relation and verdict. */
+static bool is_verdict(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    return s && (!strcmp(s, "agree") || !strcmp(s, "apart") || !strcmp(s, "unexplained"));
+}
+
+static bool is_view_verdict(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    return is_verdict(v) || (s && !strcmp(s, "quote"));
+}
+
+static bool is_relation(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    return s && (!strcmp(s, "same") || !strcmp(s, "above") || !strcmp(s, "below") ||
+                 !strcmp(s, "other"));
+}
+
+static bool is_number(const json_t *v) { return json_is_number(v); }
+
+static int check_crosscheck_view(const json_t *v, const char *path, gs_error *err)
+{
+    static const char *const keys[] = {"probe", "figure", "value", "ci95", "low", "high",
+                                       "sequence", "relation", "verdict", "reason", NULL};
+    static const char *const texts[] = {"probe", "figure", "sequence", NULL};
+    static const char *const numbers[] = {"value", "ci95", "low", "high", NULL};
+    if (!json_is_object(v))
+        return bad(err, path, "must be an object");
+    int rc = check_keys(v, path, keys, err);
+    for (const char *const *k = texts; !rc && *k; k++)
+        rc = check(v, path, *k, true, is_string, "must be a string", err);
+    for (const char *const *k = numbers; !rc && *k; k++)
+        rc = check(v, path, *k, true, is_number, "must be a number", err);
+    if (!rc)
+        rc = check(v, path, "relation", true, is_relation, "must be same, above, below or other", err);
+    if (!rc)
+        rc = check(v, path, "verdict", true, is_view_verdict, "must be quote, agree, apart or "
+                   "unexplained", err);
+    if (!rc)
+        rc = check(v, path, "reason", false, is_string, "must be a string", err);
+    return rc;
+}
+
+static int check_crosscheck(const json_t *list, gs_error *err)
+{
+    static const char *const keys[] = {"structure", "unit", "verdict", "tolerance",
+                                       "tolerance_reason", "quote", "views", NULL};
+    static const char *const texts[] = {"structure", "unit", "tolerance_reason", "quote", NULL};
+    if (!list)
+        return 0;
+    if (!json_is_array(list))
+        return bad(err, "$.crosscheck", "must be a list");
+    size_t i, j;
+    const json_t *e, *v;
+    int rc = 0;
+    json_array_foreach(list, i, e) {
+        char path[PATH_LEN], vp[PATH_LEN];
+        snprintf(path, sizeof path, "$.crosscheck[%zu]", i);
+        if (!json_is_object(e))
+            return bad(err, path, "must be an object");
+        rc = check_keys(e, path, keys, err);
+        for (const char *const *k = texts; !rc && *k; k++)
+            rc = check(e, path, *k, true, is_string, "must be a string", err);
+        if (!rc)
+            rc = check(e, path, "verdict", true, is_verdict, "must be agree, apart or "
+                       "unexplained", err);
+        if (!rc)
+            rc = check(e, path, "tolerance", true, is_number, "must be a number", err);
+        if (!rc && !json_is_array(json_object_get(e, "views")))
+            rc = bad(err, path, "views: must be a list");
+        json_array_foreach(json_object_get(e, "views"), j, v) {
+            if (rc)
+                break;
+            if (snprintf(vp, sizeof vp, "%s.views[%zu]", path, j) >= (int)sizeof vp)
+                vp[sizeof vp - 1] = '\0';
+            rc = check_crosscheck_view(v, vp, err);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int check_top(const json_t *doc, gs_error *err)
 {
     static const char *const keys[] = {"schema", "tool", "command_line", "time_utc", "complete",
                                        "incomplete_reason", "device", "environment", "budget", "probes",
-                                       NULL};
+                                       "crosscheck", NULL};
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     if (!json_is_object(doc))
         return bad(err, "$", "must be an object");
@@ -427,6 +529,8 @@ int gs_report_validate(const json_t *doc, gs_error *err)
         rc = check_device(json_object_get(doc, "device"), err);
     if (!rc)
         rc = check_environment(json_object_get(doc, "environment"), err);
+    if (!rc)
+        rc = check_crosscheck(json_object_get(doc, "crosscheck"), err);
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p) {

@@ -4,7 +4,9 @@
  * from another block's (one value, or one per rank distance 1..max_size-1), the shared-memory read
  * rate per SM locally and across the cluster, and optionally ("tma") the rates of bulk and
  * vectorized global -> shared copies from the L2 and from DRAM, and optionally within it those of
- * the 2D tensor-map copy (tensor_l2_gbps, tensor_dram_gbps). The operation answers what a card
+ * the 2D tensor-map copy (tensor_l2_gbps, tensor_dram_gbps) and the latency of one transfer
+ * from the L2, by the bulk copy and by 16-byte loads, as base cycles plus cycles per KB
+ * (bulk_latency_*, load_latency_*). The operation answers what a card
  * of that description would show: latencies plus the model's jitter, and seconds per repetition of
  * the bytes at the stated rate, stretched by up to jitter_fraction. A model without the section,
  * or a device under compute capability 9.0, answers GS_ERR_UNSUPPORTED. */
@@ -29,7 +31,13 @@ struct sim_cluster {
     bool tma;
     double bulk_l2_gbps, bulk_dram_gbps, vector_l2_gbps, vector_dram_gbps;
     double tensor_l2_gbps, tensor_dram_gbps;   /* 0: the model does not say */
+    /* one transfer of B bytes takes base + per_kb x B / 1024 cycles; 0 base: not said */
+    double bulk_latency_base_cycles, bulk_latency_cycles_per_kb;
+    double load_latency_base_cycles, load_latency_cycles_per_kb;
 };
+
+/* The largest single transfer of the latency kinds (src/cuda/cluster.cu: one 16 KB chunk). */
+#define TRANSFER_MAX_BYTES 16384u
 
 /* The tensor-map copy's matrix (src/cuda/cluster.cu): whole bands of 64 rows of 4 KB. */
 #define TENSOR_BAND_BYTES (64u * 4096u)
@@ -91,7 +99,9 @@ static int parse_tma(const json_t *j, const char *where, struct sim_cluster *c, 
 {
     static const char *const keys[] = {"comment", "bulk_l2_gbps", "bulk_dram_gbps",
                                        "vector_l2_gbps", "vector_dram_gbps", "tensor_l2_gbps",
-                                       "tensor_dram_gbps", NULL};
+                                       "tensor_dram_gbps", "bulk_latency_base_cycles",
+                                       "bulk_latency_cycles_per_kb", "load_latency_base_cycles",
+                                       "load_latency_cycles_per_kb", NULL};
     char path[128];
     snprintf(path, sizeof path, "%s.tma", where);
     int rc = sim_check_keys(j, path, keys, err);
@@ -107,6 +117,18 @@ static int parse_tma(const json_t *j, const char *where, struct sim_cluster *c, 
         rc = sim_get_double(j, path, "tensor_l2_gbps", 0, &c->tensor_l2_gbps, err);
     if (!rc)
         rc = sim_get_double(j, path, "tensor_dram_gbps", 0, &c->tensor_dram_gbps, err);
+    static const char *const lat[4] = {"bulk_latency_base_cycles", "bulk_latency_cycles_per_kb",
+                                       "load_latency_base_cycles", "load_latency_cycles_per_kb"};
+    double *lat_field[4] = {&c->bulk_latency_base_cycles, &c->bulk_latency_cycles_per_kb,
+                            &c->load_latency_base_cycles, &c->load_latency_cycles_per_kb};
+    for (int k = 0; k < 4 && !rc; k++)
+        rc = sim_get_double(j, path, lat[k], 0, lat_field[k], err);
+    for (int k = 0; k < 4 && !rc; k += 2)
+        if (json_object_get(j, lat[k]) && !(*lat_field[k] > 0))
+            rc = gs_fail(err, GS_ERR_INPUT, "%s.%s: must be above 0 (leave it out: the model "
+                         "does not say)", path, lat[k]);
+        else if (*lat_field[k + 1] < 0)
+            rc = gs_fail(err, GS_ERR_INPUT, "%s.%s: must be 0 or more", path, lat[k + 1]);
     if (!rc && (c->bulk_l2_gbps <= 0 || c->bulk_dram_gbps <= 0 || c->vector_l2_gbps <= 0 ||
                 c->vector_dram_gbps <= 0 || c->tensor_l2_gbps < 0 || c->tensor_dram_gbps < 0 ||
                 (json_object_get(j, "tensor_l2_gbps") && c->tensor_l2_gbps == 0) ||
@@ -231,6 +253,30 @@ static int copy(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result 
     return 0;
 }
 
+/* The latency kinds: one transfer's cycles from the model, plus its jitter. */
+static int transfer(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
+                    gs_error *err)
+{
+    const struct sim_cluster *c = m->cluster;
+    bool bulk = plan->kind == GS_CLUSTER_BULK_LATENCY;
+    double base = bulk ? c->bulk_latency_base_cycles : c->load_latency_base_cycles;
+    double per_kb = bulk ? c->bulk_latency_cycles_per_kb : c->load_latency_cycles_per_kb;
+    if (plan->bytes < 16 || plan->bytes > TRANSFER_MAX_BYTES || plan->bytes % 16)
+        return gs_fail(err, GS_ERR_USAGE, "cluster %s: bytes %llu; a multiple of 16 from 16 to "
+                       "%u", gs_cluster_kind_name(plan->kind), (unsigned long long)plan->bytes,
+                       TRANSFER_MAX_BYTES);
+    if (!(base > 0))
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "the model gives no cluster.tma.%s",
+                       bulk ? "bulk_latency_base_cycles" : "load_latency_base_cycles");
+    for (unsigned r = 0; r < plan->repeats; r++)
+        out->values[r] = base + per_kb * (double)plan->bytes / 1024 + gs_sim_noise(m);
+    out->n = plan->repeats;
+    out->blocks = 1;
+    out->sms_used = 1;
+    out->bytes_moved = plan->bytes;
+    return 0;
+}
+
 static int check_plan(const gs_sim_model *m, const gs_cluster_plan *p, const gs_cluster_result *o,
                       gs_error *err)
 {
@@ -245,7 +291,8 @@ static int check_plan(const gs_sim_model *m, const gs_cluster_plan *p, const gs_
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: needs repeats and a values array",
                        gs_cluster_kind_name(p->kind));
     bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY ||
-                  p->kind == GS_CLUSTER_TENSOR_COPY;
+                  p->kind == GS_CLUSTER_TENSOR_COPY || p->kind == GS_CLUSTER_BULK_LATENCY ||
+                  p->kind == GS_CLUSTER_LOAD_LATENCY;
     if (!copies && (p->cluster_size < 1 || p->cluster_size > SIM_CLUSTER_MAX ||
                     p->rank >= p->cluster_size))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: size %u and rank %u (size 1..16, rank "
@@ -266,6 +313,8 @@ int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result 
     const struct sim_cluster *c = m->cluster;
     out->n = 0;
     out->max_cluster_size = (int)c->max_size;
+    if (plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY)
+        return transfer(m, plan, out, err);
     if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
         plan->kind == GS_CLUSTER_TENSOR_COPY)
         return copy(m, plan, out, err);

@@ -201,6 +201,9 @@ static int check_plan(const gs_sim_model *m, const gs_stream_plan *plan, gs_erro
     if (plan->repeats == 0 || plan->bytes < (e ? e : 1))
         return gs_fail(err, GS_ERR_USAGE, "stream: a plan needs repeats > 0 and bytes of one "
                        "element at least");
+    if (plan->variant)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "stream: the simulator has one L1 read kernel "
+                       "(variant 0), not %u", plan->variant);
     return 0;
 }
 

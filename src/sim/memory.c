@@ -263,6 +263,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         if (lv->allocate_words && lv->n_partial &&
             !partial_holds(lv, paddr, cx->plan ? cx->plan->element_bytes : 4, o == SIM_HIT))
             o = SIM_MISS;              /* the store left the words asked for invalid */
+        if (cx->count_lookups)
+            *(o == SIM_HIT ? &cx->lookup_hits : &cx->lookup_misses) += 1;
         if (o == SIM_HIT) {
             *served = i;
             cycles += lv->hit_latency_cycles;
@@ -382,6 +384,31 @@ static void prefetch_request(const chase_ctx *cx, uint64_t offset)
 static size_t next_position(size_t k, size_t chain_len)
 {
     return k + 1 < chain_len ? k + 1 : 0;
+}
+
+/* A split warm-up (gs_chase_split_of): the serial part in chain order, then the parallel part's
+ * segments in lockstep, one access of each segment in turn (segment i's k-th access before
+ * segment i + 1's), as threads that start together and take one latency per access would. */
+static void warm_split(chase_ctx *cx, const gs_chase_split *s)
+{
+    const uint64_t *chain = cx->plan->chain;
+    bool prefetch = cx->n_large != 0;
+    unsigned level;
+    size_t from[GS_SPLIT_SEGMENTS + 1];                 /* segment i: from[i] .. from[i + 1] - 1 */
+    for (size_t k = 0; k < s->serial_n; k++)
+        access_request(cx, chain[s->serial_first + k], &level);
+    for (unsigned i = 0; i <= s->segments; i++)
+        from[i] = s->parallel_first + (size_t)((uint64_t)i * s->parallel_n / s->segments);
+    size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
+    for (size_t k = 0; k < longest; k++)
+        for (unsigned i = 0; i < s->segments; i++) {
+            unsigned j = i + PREFETCH_AHEAD;            /* the access PREFETCH_AHEAD on */
+            size_t ahead = j < s->segments ? from[j] + k : from[j % s->segments] + k + 1;
+            if (prefetch && ahead < from[(j % s->segments) + 1])
+                prefetch_request(cx, chain[ahead]);
+            if (from[i] + k < from[i + 1])
+                access_request(cx, chain[from[i] + k], &level);
+        }
 }
 
 /* ---- checking the plan ----------------------------------------------------------------------------- */
@@ -520,7 +547,8 @@ static double queueing(const chase_ctx *cx, double unloaded_ns, uint64_t timed, 
  * and open DRAM row on the path exactly as it found it will do so every time, with the same
  * cycles and serving levels at each position: the rest of the walk repeats that pass's results
  * (the noise is still drawn per access, in the same order) instead of running it again. A path
- * with a store whose policy draws from the generator never repeats (the draws would be lost).
+ * with a store whose policy draws from the generator never repeats (the draws would be lost),
+ * nor does a walk whose lookups are counted (every lookup must be made to be counted).
  * Images are saved and compared at every pass where one costs less than about a pass of
  * accesses, else only while their bytes stay within a share of the walk's accesses, so that
  * a walk that never repeats is not slowed much. */
@@ -637,7 +665,7 @@ static int repeat_begin(const chase_ctx *cx, uint64_t total, repeat *r)
     const gs_chase_plan *p = cx->plan;
     image_cursor ic = {0};
     *r = (repeat){0};
-    if (p->space == GS_SPACE_SHARED || total < 2 * (uint64_t)p->chain_len ||
+    if (p->space == GS_SPACE_SHARED || total < 2 * (uint64_t)p->chain_len || cx->count_lookups ||
         !image_walk(cx, &ic))
         return 0;
     if (image_sets(cx))
@@ -712,7 +740,9 @@ static void repeat_at_start(const chase_ctx *cx, repeat *r, uint64_t left)
  * last cache level on the path need not take the untimed accesses to sets that no timed access
  * reaches, as nothing the timed accesses see depends on them, when an access there changes its
  * own set alone (sim_cache_sets_coupled), and nothing past the level keeps state (no DRAM row
- * buffer) or depends on its outcome (no copies of far lines). Untimed cycles are dropped anyway.
+ * buffer) or depends on its outcome (no copies of far lines), and no lookup is counted. Untimed
+ * cycles are dropped anyway. A split warm-up takes the skip too: it holds whatever the order of
+ * the untimed accesses.
  * The timed accesses are walks from position 0 (at most the first `timed` positions). */
 #define UNSEEN_MIN_RATIO 4   /* untimed accesses per timed position for the skip to pay */
 
@@ -722,7 +752,7 @@ static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
     const sim_memory *mem = cx->mem;
     cx->unseen_level = -1;
     uint64_t positions = timed < p->chain_len ? timed : p->chain_len;
-    if (p->space == GS_SPACE_SHARED || warm < UNSEEN_MIN_RATIO * positions ||
+    if (p->space == GS_SPACE_SHARED || cx->count_lookups || warm < UNSEEN_MIN_RATIO * positions ||
         positions * UNSEEN_MIN_RATIO > p->chain_len || (mem->dram.row_bytes && mem->dram.open_row))
         return 0;
     int last = -1;
@@ -835,6 +865,16 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
         return rc;
     uint64_t warm = plan->warmup_accesses ? plan->warmup_accesses
                                            : (uint64_t)plan->warmup_passes * plan->chain_len;
+    gs_chase_split split;
+    if (gs_chase_split_of(plan, &split)) {
+        /* the timed walk starts at position 0 with no warm-up of its own; the split warm-up
+           ends no walk, so it skips unseen sets as a serial one would, and never repeats */
+        if (unseen_begin(&cx, warm, plan->timed_accesses))
+            return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory");
+        warm_split(&cx, &split);
+        cx.unseen_level = -1;
+        warm = 0;
+    }
     double avg;
     rc = walk(&cx, warm, out, &avg);
     if (rc)

@@ -138,6 +138,9 @@ typedef struct sim_chase_ctx {
     uint64_t line_bytes;            /* or transaction_bytes when no cache is on it */
     unsigned lanes;
     uint64_t served[SIM_MAX_LEVELS + 1];  /* timed accesses served per level; last = DRAM */
+    bool count_lookups;                   /* count every cache lookup below (the evict
+                                             operation's L2 counters): one sector a load */
+    uint64_t lookup_hits, lookup_misses;
     sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
     unsigned n_large;
     bool persisting;                      /* loads carry the persisting property (sim_loads) */

@@ -34,6 +34,9 @@ static const sim_section sections[] = {
     {"atomics", sim_atomics_parse, sim_atomics_free},
     {"cluster", sim_cluster_parse, sim_cluster_free},
     {"tensor", sim_tensor_parse, sim_tensor_free},
+    {"launch", sim_launch_parse, sim_launch_free},
+    {"energy", sim_energy_parse, sim_energy_free},
+    {"icache", sim_icache_parse, sim_icache_free},
 };
 enum { SECTION_COUNT = sizeof sections / sizeof sections[0] };
 
@@ -129,6 +132,13 @@ static const sim_bound bounds[] = {
     {"bulk_dram_gbps", 0, 1e6}, {"vector_l2_gbps", 0, 1e6}, {"vector_dram_gbps", 0, 1e6},
     /* tensor (latency_cycles and jitter_fraction above) */
     {"flops_per_clock_per_sm", 0, 1e6},
+    /* launch (jitter_fraction above) */
+    {"stream_launch_ns", 0, 1e9}, {"graph_launch_ns", 0, 1e9}, {"complete_ns", 0, 1e9},
+    {"sync_idle_ns", 0, 1e9}, {"event_round_trip_ns", 0, 1e9}, {"event_elapsed_ns", 0, 1e9},
+    {"event_resolution_ns", 0, 1e6}, {"grid_sync_ns", 0, 1e9}, {"cluster_sync_ns", 0, 1e9},
+    /* energy */
+    {"idle_w", 0, 1e5}, {"update_ms", 0, 1e5}, {"read_ms", 0, 1e5}, {"quantum_mj", 0, 1e9},
+    {"noise_mj", 0, 1e9}, {"pj", 0, 1e6}, {"giga_per_s", 0, 1e9},
 };
 
 /* Keys no row names (efficiencies "1".."16", future keys) still get a finite range. */
@@ -196,6 +206,21 @@ int sim_get_string(const json_t *obj, const char *where, const char *key, int re
 }
 
 /* ---- device and noise ---------------------------------------------------------------------- */
+/* "l2_counters" (default false): whether the modelled L2 counts its sector lookups for the
+ * evict operation, as a card's hardware counters do where CUPTI may read them; absent or false,
+ * the model is a card whose counters cannot be read, and the L2 method times its loads. */
+static int parse_counters(const json_t *j, gs_device_info *d, gs_error *err)
+{
+    json_t *v = json_object_get(j, "l2_counters");
+    if (v && !json_is_boolean(v))
+        return gs_fail(err, GS_ERR_INPUT, "device.l2_counters: must be true or false");
+    d->counters = v && json_is_true(v);
+    snprintf(d->counters_detail, sizeof d->counters_detail, "%s",
+             d->counters ? "the model's L2 counts every sector lookup"
+                         : "the model has no L2 counters (its device.l2_counters is not true)");
+    return 0;
+}
+
 static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {
@@ -203,7 +228,7 @@ static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
         "l2_bytes", "smem_per_sm_bytes", "smem_per_block_bytes", "smem_per_block_optin_bytes",
         "global_mem_bytes", "const_mem_bytes", "max_threads_per_sm", "max_threads_per_block",
         "max_blocks_per_sm", "regs_per_sm", "warp_size", "clock64_read_cycles",
-        "globaltimer_read_cycles", "globaltimer_resolution_ns", NULL};
+        "globaltimer_read_cycles", "globaltimer_resolution_ns", "l2_counters", NULL};
     gs_device_info *d = &m->info;
     const char *name = NULL;
     uint64_t u[14] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32};
@@ -256,6 +281,8 @@ static int parse_device(const json_t *j, gs_sim_model *m, gs_error *err)
     if (!rc)
         rc = sim_get_double(j, "device", "globaltimer_resolution_ns", 0,
                             &m->globaltimer_resolution_ns, err);
+    if (!rc)
+        rc = parse_counters(j, d, err);
     if (!rc && (m->clock64_read_cycles < 0 || m->globaltimer_read_cycles < 0 ||
                 m->globaltimer_resolution_ns <= 0))
         rc = gs_fail(err, GS_ERR_INPUT, "device: read costs must be >= 0 and "
@@ -380,7 +407,8 @@ static int parse_top(const json_t *root, gs_sim_model *m, gs_error *err)
 {
     static const char *const keys[] = {"name", "description", "device", "noise", "memory",
                                        "shared_memory", "pipeline", "bandwidth", "node", "atomics",
-                                       "cluster", "tensor", NULL};
+                                       "cluster", "tensor", "launch", "energy", "icache",
+                                       NULL};
     const char *name = NULL, *desc = "";
     int rc = sim_check_keys(root, "model", keys, err);
     if (!rc)

@@ -3,9 +3,11 @@
  * top-level key to the parser of its section, listed in one table in model.c: "memory" (caches,
  * TLBs, DRAM: memory.c), "shared_memory" (banks: banks.c), "pipeline" (pipeline.c), "bandwidth"
  * (stream.c), "node" (several devices and their links: node.c), "atomics" (atomics.c), "cluster"
- * (thread-block clusters, distributed shared memory and bulk copies: cluster.c). Validation is
- * strict: an unknown key or an impossible value is an error that names
- * the key path ("caches[1].sets: 32 sets x 4 ways x 128 B = 16384 B, but size is 12288 B"). */
+ * (thread-block clusters, distributed shared memory and bulk copies: cluster.c), "tensor"
+ * (tensor.c), "launch" (launch and synchronization costs: launch.c), "energy" (power and an energy
+ * counter: energy.c). Validation is strict: an unknown key or an impossible value is an error
+ * that names the key path ("caches[1].sets: 32 sets x 4 ways x 128 B = 16384 B, but size is
+ * 12288 B"). */
 #ifndef GS_SIM_MODEL_H
 #define GS_SIM_MODEL_H
 
@@ -25,6 +27,9 @@ struct sim_node;        /* node.c */
 struct sim_atomics;     /* atomics.c */
 struct sim_tensor;      /* tensor.c */
 struct sim_cluster;     /* cluster.c */
+struct sim_launch;      /* launch.c */
+struct sim_energy;      /* energy.c */
+struct sim_icache;      /* icache.c */
 
 typedef struct gs_sim_model {
     char name[64];
@@ -52,6 +57,9 @@ typedef struct gs_sim_model {
     struct sim_tensor *tensor;     /* "tensor": MMA latency and rate per type; NULL if absent (the
                                       model has no tensor unit) */
     struct sim_cluster *cluster;   /* "cluster": thread-block clusters and TMA; NULL if absent */
+    struct sim_launch *launch;     /* "launch": launch and synchronization costs; NULL if absent */
+    struct sim_energy *energy;     /* "energy": power and its counter; NULL if absent */
+    struct sim_icache *icache;     /* "icache": instruction-cache levels; NULL if absent */
 } gs_sim_model;
 
 /* A section parser: reads json (the value of its top-level key) into model; where is the key

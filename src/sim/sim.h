@@ -21,8 +21,14 @@ int sim_atomics_parse(const json_t *json, const char *where, gs_sim_model *m, gs
 void sim_atomics_free(gs_sim_model *m);
 int sim_tensor_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* tensor.c */
 void sim_tensor_free(gs_sim_model *m);
+int sim_icache_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* icache.c */
+void sim_icache_free(gs_sim_model *m);
 int sim_cluster_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err); /* cluster.c */
 void sim_cluster_free(gs_sim_model *m);
+int sim_launch_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* launch.c */
+void sim_launch_free(gs_sim_model *m);
+int sim_energy_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err);  /* energy.c */
+void sim_energy_free(gs_sim_model *m);
 int sim_level_bandwidth_parse(const json_t *json, const char *where, gs_sim_model *m,
                               gs_error *err);           /* level_bandwidth.c: bandwidth.levels */
 void sim_level_bandwidth_free(gs_sim_model *m);
@@ -32,6 +38,16 @@ void sim_level_bandwidth_free(gs_sim_model *m);
 int sim_pipeline_instr_truth(const gs_sim_model *m, gs_instr i, unsigned *schedulers,
                              double *units_per_sm, double *completion_cycles,
                              double *issue_cycles);                                     /* pipeline.c */
+
+/* What the launch section states for kind k in ns (NAN: not stated, or no section), with its
+ * event resolution and jitter fraction (either pointer may be NULL; launch.c). */
+double sim_launch_truth(const gs_sim_model *m, gs_launch_kind k, double *resolution_ns,
+                        double *jitter_fraction);
+
+/* What the energy section states: idle power and pJ per operation of work w (type t for MMA;
+ * NAN where not given); -1 without the section (energy.c). */
+int sim_energy_truth(const gs_sim_model *m, gs_energy_work w, gs_mma_type t, double *pj,
+                     double *idle_w);
 
 /* A run of single-lane loads through the hierarchy whose state lasts from one load to the next
  * (the persist operation, l2persist.c). Begin empties every cache and TLB (geometry at the
@@ -54,6 +70,8 @@ int sim_p2p(gs_sim_model *m, const gs_p2p_plan *plan, gs_p2p_result *out, gs_err
 int sim_atomic(gs_sim_model *m, const gs_atomic_plan *plan, gs_atomic_result *out,
                gs_error *err);                         /* atomics.c */
 int sim_mma(gs_sim_model *m, const gs_mma_plan *plan, gs_mma_result *out, gs_error *err); /* tensor.c */
+int sim_icache(gs_sim_model *m, const gs_icache_plan *plan, gs_icache_result *out,
+               gs_error *err);                         /* icache.c */
 int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
                 gs_error *err);                        /* cluster.c */
 int sim_write(gs_sim_model *m, const gs_write_plan *plan, gs_write_result *out, gs_error *err);   /* write.c */
@@ -61,6 +79,10 @@ int sim_persist(gs_sim_model *m, const gs_persist_plan *plan, gs_persist_result 
                 gs_error *err);                        /* l2persist.c */
 int sim_evict(gs_sim_model *m, const gs_evict_plan *plan, gs_evict_result *out,
               gs_error *err);                          /* evict.c */
+int sim_launch(gs_sim_model *m, const gs_launch_plan *plan, gs_launch_result *out,
+               gs_error *err);                         /* launch.c */
+int sim_energy(gs_sim_model *m, const gs_energy_plan *plan, gs_energy_result *out,
+               gs_error *err);                         /* energy.c */
 int sim_level_stream(gs_sim_model *m, const gs_stream_plan *plan, gs_stream_result *out,
                      gs_error *err);                   /* level_bandwidth.c: the level kinds */
 

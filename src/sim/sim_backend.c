@@ -136,6 +136,21 @@ static int op_evict(gs_backend *b, const gs_evict_plan *p, gs_evict_result *o, g
     return sim_evict(model_of(b), p, o, e);
 }
 
+static int op_launch(gs_backend *b, const gs_launch_plan *p, gs_launch_result *o, gs_error *e)
+{
+    return sim_launch(model_of(b), p, o, e);
+}
+
+static int op_energy(gs_backend *b, const gs_energy_plan *p, gs_energy_result *o, gs_error *e)
+{
+    return sim_energy(model_of(b), p, o, e);
+}
+
+static int op_icache(gs_backend *b, const gs_icache_plan *p, gs_icache_result *o, gs_error *e)
+{
+    return sim_icache(model_of(b), p, o, e);
+}
+
 static void sim_close(gs_backend *b)
 {
     gs_sim_model_free(model_of(b));
@@ -157,6 +172,9 @@ static const gs_backend_ops sim_ops = {
     .persist = op_persist,
     .mma = op_mma,
     .evict = op_evict,
+    .launch = op_launch,
+    .energy = op_energy,
+    .icache = op_icache,
 };
 
 int gs_sim_open(const char *model, uint64_t seed, gs_backend **out, gs_error *err)

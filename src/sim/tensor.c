@@ -1,8 +1,9 @@
 /* Simulator: the "tensor" section of a model file (docs/sim-models.md) and the mma operation
- * (plan.h, gs_mma_plan). Per instruction ("mma_sync", "wgmma") and input type ("f16", "bf16",
+ * (plan.h, gs_mma_plan). Per instruction ("mma_sync", "wgmma", "mma_sp") and input type ("f16", "bf16",
  * "tf32", "e4m3", "e5m2", "s8", "f64"; those the instruction has, gs_mma_shape) the section gives
- * the latency of one dependent instruction in cycles and the dense rate of a saturated SM in flops
- * (s8: integer operations) per clock. A chain repetition takes latency + the model's cycle noise
+ * the latency of one dependent instruction in cycles and the rate of a saturated SM in flops
+ * (s8: integer operations) per clock (mma_sp: the dense product's operations, as the probe counts
+ * them). A chain repetition takes latency + the model's cycle noise
  * per instruction; a throughput launch takes flops / (rate x SMs used x clock) seconds, stretched
  * by up to the section's jitter_fraction. A model without the section has no tensor unit; a
  * combination the model's compute capability lacks (gs_mma_applicable), or one the section does
@@ -56,6 +57,8 @@ static int parse_instr(const json_t *j, const char *where, gs_mma_instr i, struc
         if (type < 0 || !gs_mma_shape(i, (gs_mma_type)type, &m, &n, &k))
             return gs_fail(err, GS_ERR_INPUT, "%s: unknown key; %s", path, i == GS_MMA_WGMMA
                            ? "use f16, bf16, tf32, e4m3, e5m2 or s8 (wgmma has no f64)"
+                           : i == GS_MMA_SP
+                           ? "use f16, bf16, tf32, e4m3 or s8 (mma_sp has no f64 and no e5m2)"
                            : "use f16, bf16, tf32, e4m3, s8 or f64 (mma_sync has no e5m2)");
         int rc = parse_entry(v, path, &t->entry[i][type], err);
         if (rc)
@@ -66,7 +69,8 @@ static int parse_instr(const json_t *j, const char *where, gs_mma_instr i, struc
 
 int sim_tensor_parse(const json_t *json, const char *where, gs_sim_model *m, gs_error *err)
 {
-    static const char *const keys[] = {"comment", "jitter_fraction", "mma_sync", "wgmma", NULL};
+    static const char *const keys[] = {"comment", "jitter_fraction", "mma_sync", "wgmma", "mma_sp",
+                                       NULL};
     struct sim_tensor *t = calloc(1, sizeof *t);
     if (!t)
         return gs_fail(err, GS_ERR_NO_MEMORY, "%s: out of host memory", where);

@@ -3,6 +3,7 @@
  * targets in src/probes/cache/cache.c: l1 = path ca, tex = tex, ro = nc, l2 = cg, const1.. = the const
  * path's levels smaller than the constant space), smem-banks, pipeline and clock. It reads the
  * parsed model (memory.h, banks.h, the pipeline accessor), never the probes' results. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -370,6 +371,84 @@ static void clock_truth(truth_ctx *cx)
         0, "device.globaltimer_resolution_ns");
 }
 
+/* The launch section's costs, in the probe's units (us on the host, ns on the device), each
+ * within the section's jitter of it (the event elapsed time also within half a resolution step);
+ * the resolution itself exactly. A cluster sync below cc 9.0 is none. */
+static void launch_truth(truth_ctx *cx)
+{
+    static const struct {
+        gs_launch_kind kind;
+        const char *figure, *key;
+        double unit_ns;
+    } rows[] = {
+        {GS_LAUNCH_STREAM, "stream_launch_us", "stream_launch_ns", 1e3},
+        {GS_LAUNCH_GRAPH, "graph_launch_us", "graph_launch_ns", 1e3},
+        {GS_LAUNCH_COMPLETE, "empty_kernel_complete_us", "complete_ns", 1e3},
+        {GS_LAUNCH_SYNC_IDLE, "sync_idle_us", "sync_idle_ns", 1e3},
+        {GS_LAUNCH_EVENT, "event_round_trip_us", "event_round_trip_ns", 1e3},
+        {GS_LAUNCH_EVENT_ELAPSED, "event_elapsed_us", "event_elapsed_ns", 1e3},
+        {GS_LAUNCH_GRID_SYNC, "grid_sync_ns", "grid_sync_ns", 1},
+        {GS_LAUNCH_CLUSTER_SYNC, "cluster_sync_ns", "cluster_sync_ns", 1},
+    };
+    json_t *rec = NULL;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double res = 0, jf = 0;
+        double ns = sim_launch_truth(cx->m, rows[i].kind, &res, &jf);
+        if (isnan(ns) || (rows[i].kind == GS_LAUNCH_CLUSTER_SYNC && cx->m->info.cc_major < 9))
+            continue;
+        if (!rec && !(rec = record(cx, "launch")))
+            return;
+        char from[96];
+        snprintf(from, sizeof from, "launch.%s", rows[i].key);
+        double noise = ns * jf + (rows[i].kind == GS_LAUNCH_EVENT_ELAPSED ? res / 2 : 0);
+        fig(cx, rec, rows[i].figure, json_real(ns / rows[i].unit_ns), "measured",
+            noise / rows[i].unit_ns, from);
+        if (rows[i].kind == GS_LAUNCH_EVENT_ELAPSED && res > 0)
+            fig(cx, rec, "event_resolution_ns", json_real(res), "measured", 0,
+                "launch.event_resolution_ns");
+    }
+}
+
+/* The energy section's idle power and pJ per operation, in the probe's figure names, within the
+ * probe's own interval (the counter's steps and noise are what the method must see through). */
+static void energy_truth(truth_ctx *cx)
+{
+    static const struct {
+        gs_energy_work work;
+        const char *figure;
+    } rows[] = {
+        {GS_ENERGY_FFMA, "ffma_pj"}, {GS_ENERGY_DFMA, "dfma_pj"}, {GS_ENERGY_HFMA2, "hfma2_pj"},
+        {GS_ENERGY_SMEM, "smem_read_pj"}, {GS_ENERGY_L1, "l1_read_pj"},
+        {GS_ENERGY_L2, "l2_read_pj"}, {GS_ENERGY_DRAM, "dram_read_pj"},
+        {GS_ENERGY_H2D, "h2d_copy_pj"},
+    };
+    double pj, idle_w;
+    if (sim_energy_truth(cx->m, GS_ENERGY_IDLE, 0, &pj, &idle_w))
+        return;
+    json_t *rec = record(cx, "energy");
+    if (!rec)
+        return;
+    fig(cx, rec, "idle_power_w", json_real(idle_w), "measured", 0, "energy.idle_w");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!sim_energy_truth(cx->m, rows[i].work, 0, &pj, &idle_w) && !isnan(pj)) {
+            char from[64];
+            snprintf(from, sizeof from, "energy.work.%s.pj", gs_energy_work_name(rows[i].work));
+            fig(cx, rec, rows[i].figure, json_real(pj), "measured", 0, from);
+        }
+    for (int t = 0; t < GS_MMA_TYPE_COUNT; t++) {
+        unsigned m, n, k;
+        if (!gs_mma_shape(GS_MMA_SYNC, (gs_mma_type)t, &m, &n, &k) ||
+            !gs_mma_applicable(GS_MMA_SYNC, (gs_mma_type)t, cx->m->info.cc_major,
+                               cx->m->info.cc_minor, NULL, 0) ||
+            sim_energy_truth(cx->m, GS_ENERGY_MMA, (gs_mma_type)t, &pj, &idle_w) || isnan(pj))
+            continue;
+        char name[48], from[64];
+        snprintf(name, sizeof name, "mma_%s_pj", gs_mma_type_name((gs_mma_type)t));
+        snprintf(from, sizeof from, "energy.work.mma_%s.pj", gs_mma_type_name((gs_mma_type)t));
+        fig(cx, rec, name, json_real(pj), "measured", 0, from);
+    }
+}
+
 int gs_sim_truth(const gs_sim_model *m, json_t **truth, gs_error *err)
 {
     truth_ctx cx = {m, json_object(), m->noise_cycles + m->noise_outlier_rate *
@@ -380,6 +459,8 @@ int gs_sim_truth(const gs_sim_model *m, json_t **truth, gs_error *err)
         banks_truth(&cx);
         pipeline_truth(&cx);
         clock_truth(&cx);
+        launch_truth(&cx);
+        energy_truth(&cx);
     }
     json_t *doc = cx.records ? json_pack("{s:s, s:o}", "model", m->name, "records", cx.records)
                              : NULL;

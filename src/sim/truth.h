@@ -13,6 +13,8 @@
  *   "structure"    counts, sizes, bits, names: equal or wrong
  *   "latency"      cycles: within a relative tolerance or the model's noise N (cycles, >= 0)
  *   "clock"        kHz: within a relative tolerance or N (kHz)
+ *   "measured"     a time, power or energy in the figure's unit: within N (the model's
+ *                  jitter), else as a latency (and always within the probe's interval)
  *   "probability"  lists of way shares: each within 0.05 */
 #ifndef GS_SIM_TRUTH_H
 #define GS_SIM_TRUTH_H

@@ -131,6 +131,43 @@ static void test_applicable(void **state)
     assert_string_equal(gs_mma_instr_name(GS_MMA_WGMMA), "wgmma");
 }
 
+/* mma.sp: twice the dense k at every type it has, from sm_80 (e4m3 sm_89); its peak twice the
+ * dense one (H100 SXM5: 1979 TFLOPS sparse fp16), none for f64 or before sm_80. */
+static void test_sparse(void **state)
+{
+    (void)state;
+    char why[200];
+    unsigned m, n, k;
+    double v;
+    const char *src = NULL;
+    assert_true(gs_mma_shape(GS_MMA_SP, GS_MMA_F16, &m, &n, &k) && m == 16 && n == 8 && k == 32);
+    assert_true(gs_mma_shape(GS_MMA_SP, GS_MMA_BF16, &m, &n, &k) && k == 32);
+    assert_true(gs_mma_shape(GS_MMA_SP, GS_MMA_TF32, &m, &n, &k) && k == 16);
+    assert_true(gs_mma_shape(GS_MMA_SP, GS_MMA_E4M3, &m, &n, &k) && k == 64);
+    assert_true(gs_mma_shape(GS_MMA_SP, GS_MMA_S8, &m, &n, &k) && k == 64);
+    assert_false(gs_mma_shape(GS_MMA_SP, GS_MMA_F64, &m, &n, &k));
+    assert_false(gs_mma_shape(GS_MMA_SP, GS_MMA_E5M2, &m, &n, &k));
+    assert_string_equal(gs_mma_instr_name(GS_MMA_SP), "mma_sp");
+    assert_true(gs_mma_applicable(GS_MMA_SP, GS_MMA_F16, 8, 0, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_SP, GS_MMA_E4M3, 8, 0, why, sizeof why));
+    assert_string_equal(why, "sm_80 has no fp8 mma (mma.sp e4m3 needs sm_89)");
+    assert_true(gs_mma_applicable(GS_MMA_SP, GS_MMA_E4M3, 9, 0, why, sizeof why));
+    assert_false(gs_mma_applicable(GS_MMA_SP, GS_MMA_S8, 7, 5, why, sizeof why));
+    assert_non_null(strstr(why, "sm_75 has no mma.sp m16n8k64 s8"));
+    assert_int_equal(gs_tensor_sparse_peak(9, 0, "f16", false, &v, &src, why, sizeof why), 0);
+    assert_true(v == 8192 && src != NULL);
+    assert_true(fabs(v * 132 * 1.83e9 - 1978.9e12) < 0.5e12);
+    assert_int_equal(gs_tensor_sparse_peak(8, 0, "tf32", false, &v, &src, why, sizeof why), 0);
+    assert_true(v == 2048);
+    assert_int_equal(gs_tensor_sparse_peak(8, 9, "f16", true, &v, &src, why, sizeof why), 0);
+    assert_true(v == 1024);
+    assert_int_equal(gs_tensor_sparse_peak(9, 0, "f64", false, &v, &src, why, sizeof why), -1);
+    assert_true(isnan(v));
+    assert_int_equal(gs_tensor_sparse_peak(7, 5, "f16", false, &v, &src, why, sizeof why), -1);
+    assert_non_null(strstr(why, "sm_75 has no sparse tensor-core MMA"));
+    assert_int_equal(gs_tensor_sparse_peak(8, 7, "f16", false, &v, &src, why, sizeof why), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_fraction),
         cmocka_unit_test(test_above_peak),
         cmocka_unit_test(test_applicable),
+        cmocka_unit_test(test_sparse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * simulator-only build) every test is skipped. Run it on the GPU machine as
  * `build/cuda_test_chase` (ctest hides the GPU from unit tests); under compute-sanitizer set
  * GS_UNDER_SANITIZER=1, which drops the one timing comparison. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,35 @@ static void test_average_small_vs_large(void **state)
     assert_true(small.avg_cycles > 1 && small.avg_ns > 0);
     if (!getenv("GS_UNDER_SANITIZER"))   /* compute-sanitizer's instrumentation swamps latency */
         assert_true(big.avg_cycles > 1.5 * small.avg_cycles);
+    free(chain);
+}
+
+/* A split warm-up on every global path and element width: the backend checks where each
+ * segment and the serial part stopped; on the L2 path a chain that fits the L2 (2.5 MB) reads
+ * the same L2 hits as after a serial pass (within 5 %). */
+static void test_split_warmup(void **state)
+{
+    (void)state;
+    NEED_GPU();
+    size_t n = 20000;
+    uint64_t *chain = (uint64_t *)malloc(n * sizeof *chain);
+    gs_load_path paths[] = {GS_PATH_DEFAULT, GS_PATH_CA, GS_PATH_CG, GS_PATH_CV, GS_PATH_NC};
+    for (size_t c = 0; c < sizeof paths / sizeof paths[0]; c++)
+        for (unsigned eb = 4; eb <= 8; eb += 4) {
+            gs_chase_plan p = stride_plan(GS_SPACE_GLOBAL, paths[c], chain, n, 128, eb);
+            gs_chase_result split = {0}, serial = {0};
+            gs_chase_split parts;
+            p.timed_accesses = 2000;
+            p.warmup_split = true;
+            assert_true(gs_chase_split_of(&p, &parts));
+            check_ok(&p, &split);
+            p.warmup_split = false;
+            check_ok(&p, &serial);
+            assert_true(split.avg_cycles > 1);
+            if (paths[c] == GS_PATH_CG && !getenv("GS_UNDER_SANITIZER"))
+                assert_true(fabs(split.avg_cycles - serial.avg_cycles) <
+                            0.05 * serial.avg_cycles);
+        }
     free(chain);
 }
 
@@ -275,6 +305,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fine_every_path),   cmocka_unit_test(test_average_small_vs_large),
         cmocka_unit_test(test_walkers_lanes),     cmocka_unit_test(test_vmm_alias_1tb),
+        cmocka_unit_test(test_split_warmup),
         cmocka_unit_test(test_vmm_alias_reuse),
         cmocka_unit_test(test_clean_failures),    cmocka_unit_test(test_carveouts),
     };

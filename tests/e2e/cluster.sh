@@ -4,7 +4,8 @@
 # per-rank shared-memory latency, neighbour-read GB/s per SM and total, bulk and vector copy GB/s
 # from DRAM and the L2 and their ratio) must read back the model within its noise, and the
 # document must validate; its tensor-map copies, which it does not give, must be not determined
-# naming the missing key. A copy giving tensor_l2_gbps and tensor_dram_gbps must read them back,
+# naming the missing key, as must one transfer's latency (bulk copy and loads, 128 B to 16 KB). A
+# copy giving the transfer latencies must read them back per size with their ratio. A copy giving tensor_l2_gbps and tensor_dram_gbps must read them back,
 # with their ratios to the bulk and vector copies, and a footprint under one 256 KB band of boxes
 # (--l2-bytes 128KB) must be a usage error. A copy with max_size 8 must report size 16 as not allowed (and still
 # measure 2, 4 and 8); a copy without "tma" must leave the copies not determined; a cc 9.0 model
@@ -104,6 +105,25 @@ if "tma" in c:
             bad.append("%s without %s in the model: %s" % (name, key, figs[name]))
         elif "tensor_over_bulk_%s" % level in figs:
             bad.append("tensor_over_bulk_%s without a tensor copy" % level)
+    # one transfer's latency, 128 B .. 16 KB: base + per KB x size, by bulk copy and by loads
+    sizes = [128 << k for k in range(8)]
+    for kind in ("bulk", "load"):
+        base = t.get(kind + "_latency_base_cycles")
+        for b in sizes:
+            name = "%s_%db_latency_cycles" % (kind, b)
+            if base is None:
+                if value(name) is not None or \
+                   "gives no cluster.tma.%s_latency_base_cycles" % kind not in figs[name].get("reason", ""):
+                    bad.append("%s without the model's latency: %s" % (name, figs.get(name)))
+            else:
+                latency(name, base + t.get(kind + "_latency_cycles_per_kb", 0) * b / 1024)
+    for b in sizes:
+        num, den = value("bulk_%db_latency_cycles" % b), value("load_%db_latency_cycles" % b)
+        name = "bulk_over_load_%db_latency" % b
+        if num is not None and den is not None:
+            near(name, num / den, 1e-9)
+        elif value(name) is not None or "not measured" not in figs[name].get("reason", ""):
+            bad.append("%s without both latencies: %s" % (name, figs.get(name)))
 else:
     for name in ("bulk_copy_dram_gbps", "vector_copy_l2_gbps", "tensor_copy_l2_gbps"):
         if value(name) is not None or "tma" not in figs[name].get("reason", ""):
@@ -136,6 +156,26 @@ if run hopper run cluster --device sim:hopper; then
     || { echo "FAIL text report: no cluster_16_rank_15_latency_cycles"; fails=$((fails+1)); }
   grep -q "bulk_over_vector_dram" "$T/hopper.txt" \
     || { echo "FAIL text report: no bulk_over_vector_dram"; fails=$((fails+1)); }
+fi
+
+# One transfer's latency (test values, not a card's): a bulk copy 500 cycles + 60 per KB, a warp's
+# loads 600 + 100 per KB; each size 128 B .. 16 KB reads back, with their ratio; a model giving
+# only the bulk copy's leaves the loads and the ratios not determined, naming the missing key.
+variant transfer 'm["cluster"]["tma"].update(bulk_latency_base_cycles=500, bulk_latency_cycles_per_kb=60,
+load_latency_base_cycles=600, load_latency_cycles_per_kb=100)'
+if run transfer run cluster --device "sim:$T/transfer.model.json"; then
+  check "$T/transfer.json" "$T/transfer.model.json" || fails=$((fails+1))
+  grep -Eq "bulk_16384b_latency_cycles +14[4-6][0-9](\.[0-9]+)? cycles" "$T/transfer.txt" \
+    || { echo "FAIL text report: no bulk_16384b_latency_cycles"; grep latency_cycles "$T/transfer.txt"; fails=$((fails+1)); }
+fi
+variant bulkonly 'm["cluster"]["tma"].update(bulk_latency_base_cycles=500)'
+if run bulkonly run cluster --device "sim:$T/bulkonly.model.json"; then
+  check "$T/bulkonly.json" "$T/bulkonly.model.json" || fails=$((fails+1))
+fi
+variant badtransfer 'm["cluster"]["tma"]["load_latency_base_cycles"] = 0'
+"$B" info -q --device "sim:$T/badtransfer.model.json" >/dev/null 2>"$T/err"
+if [ $? -ne 2 ] || ! grep -q "cluster.tma.load_latency_base_cycles: must be above 0" "$T/err"; then
+  echo "FAIL load_latency_base_cycles 0 not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
 fi
 
 # The tensor-map copy (test rates, not a card's): 2D boxes read back beside the 1D bulk copy.

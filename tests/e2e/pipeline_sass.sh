@@ -4,8 +4,9 @@
 # version fails where it was wrong (ptxas fused add pairs into half as many IADD3, the mma loop held
 # register moves and a WARPSYNC, a division left a MUFU.RCP in the software-sinf kernel); a good dump
 # with one foreign instruction planted in the FFMA loop fails; the hfma2 loops must hold ILP
-# independent chains with no register bank conflict (tests/fixtures/issue_sm90_hfma2_*.sass: the
-# ILP-2 loop before its fix fails). Where nvcc and cuobjdump exist, the live kernels are checked too.
+# independent chains with no register bank conflict, no instruction right after one of its own chain
+# at ILP 2 and more, and half of them on each pipe where ptxas splits them (tests/fixtures/
+# issue_sm90_hfma2_*.sass). Where nvcc and cuobjdump exist, the live kernels are checked too.
 set -u
 SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
 CHECK="$SRC/scripts/check_sass.sh"
@@ -38,15 +39,31 @@ EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_hfma2_before.sass" > "$T/
   { echo "FAIL: the hfma2 loops with bank conflicts pass"; fails=$((fails+1)); }
 grep -q "^FAIL gs_issue_hfma2_2: .*register bank conflicts 128" "$T/hb" ||
   { echo "FAIL: the ILP-2 bank conflicts are not named"; cat "$T/hb"; fails=$((fails+1)); }
-EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_hfma2_after.sass" > "$T/ha" 2>&1 ||
-  { echo "FAIL: the hfma2 loops do not pass:"; cat "$T/ha"; fails=$((fails+1)); }
-for k in 1 2 4; do
+# After it: no conflict, but ILP 2's loop ran one chain on each pipe, the FMA one two-to-one ahead
+# with its pairs back to back, then 64 of the MMA chain back to back (6 % under ILP 1 and 4 on an
+# H200): refused for its 127 back-to-back pairs; ILP 1 and 4 pass. The same loops with ILP 2
+# alternating between its chains (issue_sm90_hfma2_balanced.sass) pass.
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_hfma2_after.sass" > "$T/ha" 2>&1 &&
+  { echo "FAIL: the unbalanced ILP-2 hfma2 loop passes"; fails=$((fails+1)); }
+grep -q "^FAIL gs_issue_hfma2_2: .*register bank conflicts 0, back to back 127, MMA pipe 128 of 256" \
+  "$T/ha" || { echo "FAIL: the ILP-2 back-to-back pairs are not named"; cat "$T/ha"; fails=$((fails+1)); }
+for k in 1 4; do
   grep -q "^ok   gs_issue_hfma2_$k: 256 x .*dependency chains $k (ILP $k), register bank conflicts 0" \
     "$T/ha" ||
     { echo "FAIL: hfma2 ILP $k: not $k chains of 256 HFMA2 without conflicts"; fails=$((fails+1)); }
 done
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_hfma2_balanced.sass" > "$T/hb2" 2>&1 ||
+  { echo "FAIL: the balanced hfma2 loops do not pass:"; cat "$T/hb2"; fails=$((fails+1)); }
+grep -q "^ok   gs_issue_hfma2_2: .*dependency chains 2 (ILP 2), register bank conflicts 0, back to back 0, MMA pipe 128 of 256" \
+  "$T/hb2" || { echo "FAIL: the balanced ILP-2 loop is not passed as balanced"; fails=$((fails+1)); }
+# Half the instructions on each pipe: a loop with all of them on the MMA pipe is refused.
+sed '/gs_issue_hfma2_2/,/gs_issue_hfma2_4/s/HFMA2 R3, R3, R3, R3/HFMA2.MMA R3, R3, R3, R3/' \
+  "$FIX/issue_sm90_hfma2_balanced.sass" > "$T/onepipe.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/onepipe.sass" 2>&1 |
+  grep -q "^FAIL gs_issue_hfma2_2: .*back to back 0, MMA pipe 256 of 256" ||
+  { echo "FAIL: a loop on one pipe is not flagged"; fails=$((fails+1)); }
 # A chain that reads another's register is no independent chain: ILP 2 then holds one chain.
-sed 's/HFMA2 R3, R3, R3, R3/HFMA2 R3, R3, R0, R3/' "$FIX/issue_sm90_hfma2_after.sass" > "$T/crossed.sass"
+sed 's/HFMA2 R3, R3, R3, R3/HFMA2 R3, R3, R0, R3/' "$FIX/issue_sm90_hfma2_balanced.sass" > "$T/crossed.sass"
 EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/crossed.sass" 2>&1 |
   grep -q "^FAIL gs_issue_hfma2_2: .*dependency chains 1 (ILP 2)" ||
   { echo "FAIL: a read across chains is not flagged"; fails=$((fails+1)); }

@@ -5,7 +5,8 @@
 # whitepaper's, the fraction of it must follow, and the text report's table must show them; its
 # wgmma types are an H100's and read back too; a type a model does not give must be not determined
 # naming the missing entry. A hopper copy giving wgmma for every type (bf16, tf32, e4m3, e5m2,
-# s8) must read each back, against peaks of 4096, 2048, 8192, 8192 and 8192. On
+# s8) must read each back, against peaks of 4096, 2048, 8192, 8192 and 8192; one giving the sparse
+# mma_sp must read it back against the sparse peaks, with its ratio to the dense mma.sync. On
 # tests/models/tensor_ampere.json (cc 8.0, noisy) fp8 mma and wgmma are "not applicable (sm_80
 # has ...)", f64, absent from the section, is not determined naming the missing field, and the
 # rest reads back despite the noise; on a model without the section every measured figure is "not
@@ -41,10 +42,11 @@ PEAK = {(9, 0): {"f16": 4096, "bf16": 4096, "tf32": 2048, "e4m3": 8192, "e5m2": 
         (8, 0): {"f16": 2048, "bf16": 2048, "tf32": 1024, "s8": 4096, "f64": 128}}[cc]
 bad, checked, nd = [], 0, 0
 combos = [("mma_sync", t) for t in ("f16", "bf16", "tf32", "e4m3", "s8", "f64")] + \
-         [("wgmma", t) for t in ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8")]
-# no mma.sync e5m2 and no wgmma f64: the probe makes no figure of them
+         [("wgmma", t) for t in ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8")] + \
+         [("mma_sp", t) for t in ("f16", "bf16", "tf32", "e4m3", "s8")]
+# no mma.sync e5m2, no wgmma f64, no mma.sp of either: the probe makes no figure of them
 for name in figs:
-    if name.startswith("mma_sync_e5m2_") or name.startswith("wgmma_f64_"):
+    if name.startswith(("mma_sync_e5m2_", "wgmma_f64_", "mma_sp_f64_", "mma_sp_e5m2_")):
         bad.append("%s: a combination that has no instruction" % name)
 def expect_nd(name, why):
     global nd
@@ -71,10 +73,15 @@ instrs = probe["params"]["instrs"]
 for instr, ty in combos:
     if instrs != "all" and instr not in instrs.split(","):
         continue
+    if probe["params"]["types"] != "all" and ty not in probe["params"]["types"].split(","):
+        continue
     stem = "%s_%s_" % (instr, ty)
     rate, per_clock, peak_name = (("tops", "ops_per_clock_per_sm", "peak_ops_per_clock_per_sm")
         if ty == "s8" else ("tflops", "flops_per_clock_per_sm", "peak_flops_per_clock_per_sm"))
     names = ["latency_cycles", rate, per_clock, peak_name, "fraction_of_peak"]
+    sparse = instr == "mma_sp"
+    if sparse:
+        names.append("over_dense")
     na = None
     if instr == "wgmma" and cc != (9, 0):
         na = "not applicable: sm_%d%d has no wgmma" % cc
@@ -84,23 +91,29 @@ for instr, ty in combos:
         for n in names:
             expect_nd(stem + n, na)
         continue
-    near(stem + peak_name, PEAK[ty], 0)
+    # the sparse (2:4) peak: twice the dense one, as every whitepaper's sparse row
+    peak = PEAK[ty] * (2 if sparse else 1)
+    near(stem + peak_name, peak, 0)
     entry = (ten or {}).get(instr, {}).get(ty)
     if entry is None:
         why = "no tensor unit" if ten is None else "gives no tensor.%s.%s" % (instr, ty)
         for n in names:
             if n != peak_name:
-                expect_nd(stem + n, why if n != "fraction_of_peak" else "not measured")
+                expect_nd(stem + n, why if n not in ("fraction_of_peak", "over_dense")
+                          else "not measured")
         continue
     r = entry["flops_per_clock_per_sm"]
     refused = figs.get(stem + per_clock, {}).get("value") is None
-    if r / (1 + jf) > 1.01 * PEAK[ty] or (r > PEAK[ty] and refused):
+    if r / (1 + jf) > 1.01 * peak or (r > peak and refused):
         # above the peak beyond any launch's noise (the H100's e4m3 mma.sync, a kernel that does
         # less work than it counts; a rate 1.03 of it): refused, naming the peak
+        kind = "sparse" if sparse else "dense"
         for n in names:
             if n != peak_name:
-                expect_nd(stem + n, "above the dense peak per clock per SM (%d, NVIDIA" % PEAK[ty]
-                          if n != "fraction_of_peak" else "not measured: above the dense peak")
+                expect_nd(stem + n, "above the %s peak per clock per SM (%d, NVIDIA" % (kind, peak)
+                          if n not in ("fraction_of_peak", "over_dense")
+                          else "not measured" if n == "over_dense"
+                          else "not measured: above the %s peak" % kind)
         continue
     lat = entry["latency_cycles"]
     near(stem + "latency_cycles", lat + jitter / 2, jitter / 2 + 0.5)
@@ -110,7 +123,19 @@ for instr, ty in combos:
     v = near(stem + per_clock, mid, tol)
     near(stem + rate, mid * sms * ghz / 1000, tol * sms * ghz / 1000)
     if v is not None:
-        near(stem + "fraction_of_peak", v / PEAK[ty], 1e-6)
+        near(stem + "fraction_of_peak", v / peak, 1e-6)
+    if sparse and v is not None:
+        dense = figs.get("mma_sync_%s_%s" % (ty, per_clock), {}).get("value")
+        if "mma_sync" not in instrs.split(",") and instrs != "all":
+            expect_nd(stem + "over_dense", "add mma_sync to --instrs")
+        elif dense is None:
+            expect_nd(stem + "over_dense", "dense mma.sync %s rate per clock per SM was not" % ty)
+        else:
+            # the quotient of the two figures, and of the model's two rates within both noises
+            q = near(stem + "over_dense", v / dense, 1e-6)
+            truth = r / ten["mma_sync"][ty]["flops_per_clock_per_sm"]
+            if q is not None and abs(q - truth) > truth * jf * 1.05 + 1e-9:
+                bad.append("%sover_dense = %.4g, the model's %.4g" % (stem, q, truth))
 if bad:
     print("FAIL %s:\n  %s" % (model["name"], "\n  ".join(bad)))
     sys.exit(1)
@@ -150,6 +175,37 @@ if run wgmma_all run tensor --device "sim:$T/wgmma_all.model.json" --instrs wgmm
     "$T/wgmma_all.txt" || { echo "FAIL text report: the wgmma.tf32 row"; fails=$((fails+1)); }
   grep -q "wgmma_s8_tops .*TOP/s" "$T/wgmma_all.txt" \
     || { echo "FAIL text report: no wgmma s8 TOP/s"; fails=$((fails+1)); }
+fi
+
+# The sparse mma.sp (test values, not a card's): f16, bf16, tf32 and s8 at about twice the dense
+# mma.sync, read back against the sparse peak (twice the dense one) with their ratio to dense;
+# e4m3 above its sparse peak (a kernel doing less work than it counts, as the dense e4m3 on
+# sm_90) is refused; with --instrs mma_sp alone the ratio is not determined, naming the option.
+$PY - "$SRC/models/hopper.json" "$T/sparse.model.json" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["tensor"]["mma_sp"] = {
+    "f16": {"latency_cycles": 26, "flops_per_clock_per_sm": 5250},
+    "bf16": {"latency_cycles": 26, "flops_per_clock_per_sm": 5290},
+    "tf32": {"latency_cycles": 27, "flops_per_clock_per_sm": 2600},
+    "e4m3": {"latency_cycles": 2, "flops_per_clock_per_sm": 39000},
+    "s8": {"latency_cycles": 25, "flops_per_clock_per_sm": 10500}}
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+if run sparse run tensor --device "sim:$T/sparse.model.json" --instrs mma_sync,mma_sp; then
+  $PY "$T/check.py" "$T/sparse.json" "$T/sparse.model.json" "$SCHEMA" 40 || fails=$((fails+1))
+  # f16: ~5200 of the sparse 8192 per clock per SM, 0.63..0.65 of it
+  grep -Eq "^  mma_sp\.f16 +2[6-8](\.[0-9]+)? +[0-9]+ +(51[0-9]{2}|52[0-9]{2}) +8192 +0\.6[3-5][0-9]* *$" \
+    "$T/sparse.txt" || { echo "FAIL text report: the mma_sp.f16 row"
+                         sed -n '/instr.type/,+16p' "$T/sparse.txt"; fails=$((fails+1)); }
+  grep -Eq "mma_sp_f16_over_dense +1\.9[0-9]* " "$T/sparse.txt" \
+    || { echo "FAIL text report: mma_sp_f16_over_dense"; grep over_dense "$T/sparse.txt"; fails=$((fails+1)); }
+  grep -q "mma_sp_e4m3_tflops .*not determined: above the sparse peak per clock per SM (16384" \
+    "$T/sparse.txt" || { echo "FAIL text report: mma_sp e4m3 above its peak printed"
+                         grep mma_sp_e4m3 "$T/sparse.txt"; fails=$((fails+1)); }
+fi
+if run sparse_only run tensor --device "sim:$T/sparse.model.json" --instrs mma_sp --types f16; then
+  $PY "$T/check.py" "$T/sparse_only.json" "$T/sparse.model.json" "$SCHEMA" 4 || fails=$((fails+1))
 fi
 
 # A rate 1.03 of its dense peak (wgmma e4m3 at 8438 of 8192 flops per clock per SM, launch noise

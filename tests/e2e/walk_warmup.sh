@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of `run random-walk --warmup auto`: a global walk over more than
-# 2 x L2 warmed by only the last 2 x L2 / slot accesses of a pass must read what a whole pass
-# reads, on models whose L2 is not LRU (random replacement: walk_levels.json, 512 KB, and
+# 2 x L2 warmed by only the last 2 x L2 / slot accesses of a pass, walked split (1024 segments
+# at once, docs/methods.md "The split warm-up"), must read what a whole serial pass reads, on
+# models whose L2 is not LRU (random replacement: walk_levels.json, 512 KB, and
 # l2_xor_random_2mb.json, XOR-indexed; tree-PLRU: l2_xor_plru_2mb.json, l2_hashed_partitioned.json)
 # and on the hopper model (LRU). Same seed in both modes; what differs besides the warm-up is the
 # model's random stream (replacement and noise draws), which moves sizes below 2 x L2 by up to

@@ -1,9 +1,12 @@
 /* Tests of the simulator's evict operation (src/sim/evict.c) on test models whose L2 is known:
  * ways lines of one set evict a target and one line fewer does not (LRU, bit-select index), each
  * repetition records the target's own hit and its probe, a far line hits 240 cycles later than a
- * near one (partitions), and plans the operation refuses. */
+ * near one (partitions), the L2's counted lookups of the probes (hits whatever the partition,
+ * misses where the pool evicted; refused on a model without counters), and plans the operation
+ * refuses. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gs_test.h"
 
@@ -77,6 +80,42 @@ static void test_far_hit(void **state)
     gs_sim_model_free(m);
 }
 
+/* count_l2 on l2_hashed_partitioned (counters switched on here, as a model's
+ * device.l2_counters does): a near and a far target, each a counted hit with no pool, whatever
+ * their latency; after a pool of the near target's set's ways, its probes are counted misses. */
+static void test_counted(void **state)
+{
+    (void)state;
+    gs_sim_model *m = load("l2_hashed_partitioned");
+    /* the XOR index of bits 7+i ^ 16+i ^ 25+i: moving bits 16+i and 25+i together keeps a set */
+    uint64_t targets[2] = {0, 1ull << 12}, pool[16];
+    double hit[2 * 4], probe[2 * 4];
+    gs_evict_plan p = {.footprint_bytes = 1ull << 32, .targets = targets, .n_targets = 2,
+                       .pool_passes = 1, .repeats = 4, .count_l2 = true};
+    gs_evict_result r = {.hit_cycles = hit, .probe_cycles = probe};
+    gs_error err;
+    gs_error_clear(&err);
+    assert_int_equal(sim_evict(m, &p, &r, &err), GS_ERR_UNSUPPORTED);  /* no counters */
+    assert_non_null(strstr(err.msg, "no L2 counters"));
+    m->info.counters = true;
+    assert_int_equal(sim_evict(m, &p, &r, &err), 0);
+    assert_int_equal(r.l2_hit_sectors, 8);              /* 2 targets x 4 repetitions */
+    assert_int_equal(r.l2_miss_sectors, 0);
+    assert_true(probe[1] >= 440);                       /* the far one as slow as it is */
+    for (uint64_t i = 0; i < 16; i++)                   /* 16 ways of target 0's set */
+        pool[i] = ((i + 1) << 16) | ((i + 1) << 25);
+    /* one repetition from cold (a later one finds the pool's lines in the set already) */
+    p.n_targets = 1, p.pool = pool, p.n_pool = 16, p.repeats = 1;
+    assert_int_equal(sim_evict(m, &p, &r, &err), 0);
+    assert_int_equal(r.l2_hit_sectors, 0);              /* 16 new lines evict it */
+    assert_int_equal(r.l2_miss_sectors, 1);
+    p.n_pool = 15;
+    assert_int_equal(sim_evict(m, &p, &r, &err), 0);
+    assert_int_equal(r.l2_hit_sectors, 1);              /* one fewer: kept */
+    assert_int_equal(r.l2_miss_sectors, 0);
+    gs_sim_model_free(m);
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -102,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ways_evict),
         cmocka_unit_test(test_far_hit),
+        cmocka_unit_test(test_counted),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/chain.h"
 #include "sim/memory.h"
 #include "sim/sim.h"
 
@@ -176,6 +177,95 @@ static void untimed_walk_matches_lane_by_lane(void **state)
         for (size_t k = 0; k < 16; k++)
             assert_int_equal(lat[k], lround(sim_load_lane(&cx, p.path, chain[k], &served)));
     }
+    free(chain);
+    sim_memory_free(m);
+}
+
+/* Which chases run split (gs_chase_split_of) and into which parts. */
+static void split_parts(void **state)
+{
+    (void)state;
+    uint64_t *chain = stride_chain(5000, 64);
+    gs_chase_plan p = base_plan(chain, 5000, 5000 * 64);
+    gs_chase_split s;
+    p.timed_accesses = 100;
+    assert_false(gs_chase_split_of(&p, &s));           /* not asked for */
+    p.warmup_split = true;
+    assert_true(gs_chase_split_of(&p, &s));            /* a whole pass: timed ones first */
+    assert_int_equal(s.serial_first, 0);
+    assert_int_equal(s.serial_n, 100);
+    assert_int_equal(s.parallel_first, 100);
+    assert_int_equal(s.parallel_n, 4900);
+    assert_int_equal(s.segments, GS_SPLIT_SEGMENTS);
+    p.warmup_accesses = 4950;                          /* positions 50..4999: 50..99 serial */
+    assert_true(gs_chase_split_of(&p, &s));
+    assert_int_equal(s.serial_first, 50);
+    assert_int_equal(s.serial_n, 50);
+    assert_int_equal(s.parallel_first, 100);
+    p.warmup_accesses = 3000;                          /* positions 2000..4999: none timed */
+    assert_true(gs_chase_split_of(&p, &s));
+    assert_int_equal(s.serial_n, 0);
+    assert_int_equal(s.parallel_first, 2000);
+    assert_int_equal(s.parallel_n, 3000);
+    p.warmup_accesses = 0;
+    p.warmup_passes = 2;                               /* more than a pass: serial */
+    assert_false(gs_chase_split_of(&p, &s));
+    p.warmup_passes = 1;
+    p.timed_accesses = 5000;                           /* the timed walk covers the chain */
+    assert_false(gs_chase_split_of(&p, &s));
+    p.timed_accesses = 100;
+    p.lanes = 2;
+    assert_false(gs_chase_split_of(&p, &s));
+    p.lanes = 1;
+    p.record_n = 10;
+    assert_false(gs_chase_split_of(&p, &s));
+    p.record_n = 0;
+    p.path = GS_PATH_TEX;
+    assert_false(gs_chase_split_of(&p, &s));
+    free(chain);
+}
+
+/* A split warm-up is walked as its definition says: the timed positions, then the segments in
+ * lockstep (replayed here load by load); on a chain of many elements per page and two per line
+ * it leaves the TLBs and the L2 otherwise than a serial pass does. */
+static void split_warmup(void **state)
+{
+    (void)state;
+    gs_sim_model *m = make_model((variant){0});
+    size_t n = 5000;
+    uint64_t *chain = malloc(n * sizeof *chain);
+    assert_non_null(chain);
+    gs_rng rng;
+    gs_rng_seed(&rng, 11);
+    assert_int_equal(gs_chain_sattolo(&rng, n, 64, chain), 0);
+    gs_chase_plan p = base_plan(chain, n, n * 64);
+    p.path = GS_PATH_CG;
+    p.timed_accesses = 100;
+    p.warmup_split = true;
+    gs_chase_result split = {0}, serial = {0};
+    gs_error err;
+    assert_int_equal(sim_chase(m, &p, &split, &err), 0);
+    gs_chase_split s;
+    assert_true(gs_chase_split_of(&p, &s));
+    sim_loads *l = sim_loads_begin(m, GS_PATH_CG, &err);
+    assert_non_null(l);
+    unsigned served;
+    for (size_t k = 0; k < s.serial_n; k++)
+        sim_loads_load(l, chain[s.serial_first + k], false, &served);
+    for (size_t k = 0; k * s.segments < s.parallel_n + s.segments; k++)
+        for (unsigned i = 0; i < s.segments; i++) {
+            size_t from = i * s.parallel_n / s.segments, to = (i + 1) * s.parallel_n / s.segments;
+            if (from + k < to)
+                sim_loads_load(l, chain[s.parallel_first + from + k], false, &served);
+        }
+    double sum = 0;
+    for (size_t k = 0; k < 100; k++)
+        sum += sim_loads_load(l, chain[k], false, &served);
+    sim_loads_end(l);
+    assert_true(fabs(split.avg_cycles - sum / 100) < 1e-9);
+    p.warmup_split = false;
+    assert_int_equal(sim_chase(m, &p, &serial, &err), 0);
+    assert_true(fabs(split.avg_cycles - serial.avg_cycles) > 1e-9);
     free(chain);
     sim_memory_free(m);
 }
@@ -674,6 +764,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hits_and_cold_misses),   cmocka_unit_test(l1_set_overflow),
         cmocka_unit_test(untimed_walk_matches_lane_by_lane),
+        cmocka_unit_test(split_parts),            cmocka_unit_test(split_warmup),
         cmocka_unit_test(tlb_penalties),          cmocka_unit_test(tlb_far_ways),
         cmocka_unit_test(sector_fills),
         cmocka_unit_test(warp_requests),          cmocka_unit_test(carveout_geometry),

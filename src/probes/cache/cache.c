@@ -29,6 +29,7 @@
 static struct {
     const char *target;
     const char *structure;
+    bool counters;
 } opt;
 
 const gs_opt gs_probe_cache_opts[] = {
@@ -39,6 +40,10 @@ const gs_opt gs_probe_cache_opts[] = {
      "walks where those fail (auto, the default), or average-mode walks only (average; TLBs "
      "too; with --thorough the L2's sets, ways and mapping from prime+probe eviction sets)",
      "auto|average", 0, 0},
+    {"counters", GS_OPT_FLAG, &opt.counters, NULL,
+     "with --thorough: the L2's eviction sets, ways, sets and mapping from its lookup counters "
+     "(CUPTI; 'gpusonar info' says whether they can be read) instead of timing: each verdict is "
+     "one counted launch of about 20 ms, a few minutes in all", NULL, 0, 0},
     GS_OPT_END,
 };
 
@@ -201,7 +206,7 @@ static int run_target(gs_probe_ctx *ctx, const target_def *t, gs_error *err)
             }
             gs_progress(ctx, "cache: l2, sets and ways from eviction sets");
             gs_profile_stage("cache:l2:eviction-sets");
-            if ((rc = cw_l2_structure(&w, &lv, &sw, err)) != 0)
+            if ((rc = cw_l2_structure(&w, &lv, &sw, opt.counters, err)) != 0)
                 break;
         }
         bool real = true;
@@ -269,6 +274,7 @@ static int gs_probe_cache_run(gs_probe_ctx *ctx, gs_error *err)
 {
     opt.target = "all";
     opt.structure = "auto";
+    opt.counters = false;
     int rc = gs_probe_parse_opts(ctx, gs_probe_cache_opts, err);
     if (rc)
         return rc;
@@ -303,7 +309,7 @@ const gs_probe_def gs_probe_cache_def = {
     .summary = "cache and TLB structure: size, line, fetch, sector, sets, ways, mapping, policy, "
                "latencies",
     .opts = gs_probe_cache_opts,
-    .expected_s = 17,
+    .expected_s = 8,
     .expected_sim_s = 200,
     .keep_rank = 2,
     .hints = {.headline = headline},

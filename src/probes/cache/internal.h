@@ -126,6 +126,7 @@ typedef struct cw_level {
     unsigned ways_per_set[CW_MAX_SETS];
     size_t nsets;             /* entries in ways_per_set (1 when equal sets) */
     const char *sets_method;
+    char oracle_method_buf[640]; /* sets_method naming the oracle that decided it (L2) */
     double sets_ci95;         /* sets from capacity / (ways x line): the capacity's ci95 in sets
                                  (0: exact) */
     cw_mapping mapping;
@@ -627,7 +628,8 @@ int cw_l2_miss_excess(cw_walker *w, const uint64_t *lines, size_t n, uint64_t *t
  * count where three agree, sets = capacity / (ways x line), the XOR index where the sets are a
  * power of two. Sets lv->sets / ways / mapping or lv->why_structure; the policy stays not
  * determined (why). sw gives the far partition's hit where it saw two L2 plateaus. */
-int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err);
+int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, bool counters,
+                    gs_error *err);
 
 /* TLBs (cache/tlb.c): the fine-grained first level checked against average-mode stride walks
  * (*ok false, with lv->why_structure, when they disagree; r gets the walks); the records made

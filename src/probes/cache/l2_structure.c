@@ -51,8 +51,13 @@ typedef struct l2e {
     double noise;                /* and the spread of its hits (cycles) */
     unsigned verdicts;
     uint64_t line_reads;
+    uint64_t hits;               /* counters: the last plan's counted L2 hit sectors */
     unsigned undone;             /* drops the reductions took back (cw_group_reduce) */
     bool spent;                  /* a budget ran out: every search stops */
+    bool counters;               /* verdicts from the L2's lookup counters, not from timing */
+    double kept_hits;            /* counters: the draw's target's counted hits per repetition
+                                    with no pool (its own hit and the launch's own lookups) */
+    char counter_failure[300];   /* the first count failed: why (then timing alone) */
 } l2e;
 
 /* One evict plan: targets[0..n) against pool[0..m), repeats repetitions into hit and probe. */
@@ -63,12 +68,51 @@ static int evict(l2e *c, const uint64_t *targets, size_t n, const uint64_t *pool
     gs_evict_plan p = {.footprint_bytes = c->footprint, .targets = targets, .n_targets = n,
                        .pool = pool, .n_pool = m, .warm_passes = L2E_WARM_PASSES,
                        .pool_passes = L2E_POOL_PASSES, .repeats = repeats,
-                       .all_sms = false, .sm = 0};   /* the SM of every chase (plan.h, on_sm) */
+                       .all_sms = false, .sm = 0,    /* the SM of every chase (plan.h, on_sm) */
+                       .count_l2 = c->counters};
     gs_evict_result r = {.hit_cycles = hit, .probe_cycles = probe};
     c->verdicts++;
     c->line_reads += (uint64_t)m * (L2E_WARM_PASSES + L2E_POOL_PASSES) * repeats;
     c->spent = c->verdicts >= L2E_MAX_VERDICTS || c->line_reads >= L2E_MAX_LINE_READS;
-    return b->ops->evict(b, &p, &r, err);
+    int rc = b->ops->evict(b, &p, &r, err);
+    c->hits = rc ? 0 : r.l2_hit_sectors;
+    return rc;
+}
+
+/* Counters: the counted hits per repetition of x's probes after pool[0..m) (repeats plans'
+ * worth). A probe that the pool evicted hits nowhere in the L2 (a far line's hit is a hit of
+ * the far part, whatever the near part counted), so its hits fall by one sector a probe. */
+static int counted_hits(l2e *c, uint64_t x, const uint64_t *pool, size_t m, unsigned repeats,
+                        double *per_probe, double *probe, gs_error *err)
+{
+    double hit[L2E_REPEATS_SMALL], own[L2E_REPEATS_SMALL];
+    int rc = evict(c, &x, 1, pool, m, repeats, hit, probe ? probe : own, err);
+    *per_probe = rc ? NAN : (double)c->hits / repeats;
+    return rc;
+}
+
+/* Counters: one counted plan before any verdict (a target probed with no pool, L2E_REPEATS
+ * times) must count at least one hit a probe; a count refused (a profiler that passed the
+ * capability check refusing a range) or blind to the probe turns the counters off for the
+ * method, which then times its loads, with the reason in c->counter_failure. */
+static int check_counting(l2e *c, gs_error *err)
+{
+    double per_probe;
+    uint64_t x = 0;
+    int rc = counted_hits(c, x, &x, 0, L2E_REPEATS, &per_probe, NULL, err);
+    if (rc == GS_ERR_UNSUPPORTED) {
+        snprintf(c->counter_failure, sizeof c->counter_failure, "%.299s", err->msg);
+        gs_error_clear(err);
+        c->counters = false;
+        return 0;
+    }
+    if (!rc && !(per_probe >= 1)) {
+        snprintf(c->counter_failure, sizeof c->counter_failure, "a probe with no pool counted "
+                 "%.2f L2 hit sectors (one expected): the counters do not see the probes",
+                 per_probe);
+        c->counters = false;
+    }
+    return rc;
 }
 
 /* Whether pool[0..m) evicts target x (majority of L2E_REPEATS, L2E_REPEATS_SMALL on a small
@@ -79,8 +123,18 @@ static int evicts(l2e *c, uint64_t x, const uint64_t *pool, size_t m, bool *yes,
 {
     unsigned n = m <= L2E_SMALL_POOL ? L2E_REPEATS_SMALL : L2E_REPEATS;
     double hit[L2E_REPEATS_SMALL], probe[L2E_REPEATS_SMALL];
-    int rc = evict(c, &x, 1, pool, m, n, hit, probe, err);
     *yes = false;
+    if (c->counters) {   /* evicted: its probe lost its hit; a count is exact, so one plan (each
+                            counted launch costs the profiler's range, about 20 ms) */
+        n = 1;
+        double per_probe;
+        int rc = counted_hits(c, x, pool, m, n, &per_probe, NULL, err);
+        if (value)
+            *value = c->kept_hits - per_probe;
+        *yes = !rc && per_probe < c->kept_hits - 0.5;
+        return rc;
+    }
+    int rc = evict(c, &x, 1, pool, m, n, hit, probe, err);
     if (rc)
         return rc;
     double thr = gs_evict_threshold(gs_median(hit, n), c->miss, c->far);
@@ -129,6 +183,40 @@ static int draw_lines(l2e *c, uint64_t region_lines, size_t n, uint64_t *lines, 
     }
     free(pick);
     return 0;
+}
+
+/* Counters: the draw's target, the first candidate whose probe hits with no pool and loses that
+ * hit under the whole pool (one sector a probe, whatever the launch's own lookups add to both);
+ * c->kept_hits gets its hits with no pool, c->miss and c->noise its probes' timing under the
+ * pool and the spread of its hits (for the policy's timed tests). *t < 0 with why when none
+ * does. */
+static int pick_counted(l2e *c, const uint64_t *pool, size_t n, const uint64_t *cand, int *t,
+                        char *why, size_t why_len, gs_error *err)
+{
+    enum { R = L2E_REPEATS_SMALL };
+    double kept = NAN, full = NAN, hit[R], miss[R];
+    int rc = 0;
+    *t = -1;
+    for (int i = 0; i < L2E_CANDIDATES && *t < 0 && !rc; i++) {
+        rc = counted_hits(c, cand[i], pool, 0, R, &kept, hit, err);
+        if (!rc)
+            rc = counted_hits(c, cand[i], pool, n, R, &full, miss, err);
+        if (!rc && kept - full > 0.75 && kept - full < 1.25) {
+            *t = i, c->kept_hits = kept;
+            c->miss = gs_median(miss, R);
+            double lo = hit[0], hi = hit[0];
+            for (size_t r = 1; r < R; r++)
+                lo = hit[r] < lo ? hit[r] : lo, hi = hit[r] > hi ? hit[r] : hi;
+            c->noise = hi - lo;
+        }
+    }
+    if (!rc && *t < 0)
+        snprintf(why, why_len, "no target of %d lost its L2 hit under the whole pool (%zu "
+                 "lines) by the counters (candidate %d: %.2f hit sectors a probe with no pool, "
+                 "%.2f under the pool; one probe is one sector): the pool does not evict, or "
+                 "the launch's own lookups vary", L2E_CANDIDATES, n, L2E_CANDIDATES - 1, kept,
+                 full);
+    return rc;
 }
 
 /* The draw's target among the candidates: hits, probes under a quarter of the pool (half the
@@ -190,14 +278,17 @@ static int draw(l2e *c, uint64_t region_lines, size_t n, uint64_t *pool, uint64_
     *ways = 0;
     int rc = draw_lines(c, region_lines, n + L2E_CANDIDATES, pool, err);
     int t = -1;
-    gs_evict_target cal;
-    if (!rc)
+    gs_evict_target cal = {.miss_cycles = NAN, .noise_cycles = NAN};
+    if (!rc && c->counters) {
+        rc = pick_counted(c, pool, n, pool + n, &t, why, why_len, err);
+    } else if (!rc) {
         rc = pick_target(c, pool, n, pool + n, &t, &cal, why, why_len, err);
+        c->miss = cal.miss_cycles;
+        c->noise = cal.noise_cycles;
+    }
     if (rc || t < 0)
         return rc;
     reduce_ctx r = {.c = c, .target = pool[n + (size_t)t]};
-    c->miss = cal.miss_cycles;
-    c->noise = cal.noise_cycles;
     size_t m = n;
     cw_reduce opt = {.confirm = true, .stall_groups = 2 * (CW_MAX_WAYS + 1)};
     rc = cw_group_reduce(pool, &m, scratch, still_evicts, &r, &opt, err);
@@ -300,6 +391,40 @@ static uint64_t pow2_within(uint64_t sets, double ci)
     return found;
 }
 
+/* Counters: sets +- ci95 hold several powers of two; the XOR fit is tried with each, from the
+ * smallest: k masks must make exactly 2^k sets, put every line that left the set elsewhere and
+ * predict held-out lines, so at most one count passes with exact verdicts, and it is the count.
+ * None passing leaves sets and mapping not determined with each fit's reason. */
+static int fit_among(l2e *c, cw_level *lv, uint64_t sets, uint64_t W, const uint64_t *group,
+                     const uint64_t *diffs, size_t nd, gs_error *err)
+{
+    uint64_t lo = sets > lv->sets_ci95 ? sets - (uint64_t)lv->sets_ci95 : 1;
+    uint64_t hi = sets + (uint64_t)lv->sets_ci95;
+    size_t before = strlen(lv->why_structure);
+    int rc = 0;
+    for (uint64_t p = 1; p && p <= hi && !rc; p *= 2) {
+        if (p < lo)
+            continue;
+        lv->sets = (unsigned)p;
+        rc = cw_xor_index(c->w, lv, group, (size_t)W + 1, c->line, diffs, nd, probe_in_set, c,
+                          err);
+        if (!rc && lv->mapping != CW_MAP_NONE) {
+            lv->why_structure[before] = 0;      /* the other counts' failed fits */
+            lv->sets_ci95 = 0;
+            lv->sets_method = "ways: lines of one set left by prime+probe eviction-set "
+                              "reductions (three pools of random lines, twice the capacity, "
+                              "and targets agree; every line evicted by the others); sets: the "
+                              "2^k sets of the XOR index fitted to the set's lines (k masks), "
+                              "the one power of two inside capacity / (ways x line) and its "
+                              "spread whose fit held on the lines that left the set and on "
+                              "held-out lines";
+            return 0;
+        }
+    }
+    lv->sets = (unsigned)sets;
+    return rc;
+}
+
 /* The figures from ways that three draws agree on: sets = capacity / (ways x line) when it
  * makes the capacity within 3 % and the capacity is determined; then the XOR index, with the
  * differences of every draw's set (diffs[0..nd)) among the moves known to stay in a set. */
@@ -327,6 +452,8 @@ static int figures(l2e *c, cw_level *lv, uint64_t W, const uint64_t *group,
     lv->sets = (unsigned)sets;
     lv->sets_ci95 = ceil(capacity_spread(lv) / (double)(W * c->line));
     uint64_t p2 = pow2_within(sets, lv->sets_ci95);
+    if (!p2 && lv->sets_ci95 > 0 && c->counters)
+        return fit_among(c, lv, sets, W, group, diffs, nd, err);
     if (!p2 && lv->sets_ci95 > 0) {
         snprintf(why, sizeof why, "mapping: %llu +- %.0f sets (the capacity's ci95 and "
                  "interval) hold no one power of two for an XOR fit to test (a capacity known to "
@@ -486,6 +613,37 @@ static int policy(l2e *c, cw_level *lv, uint64_t groups[][CW_MAX_WAYS + 1], uint
 static const double curve_f[CW_EVICT_CURVE_POINTS] = {0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0,
                                                       1.125, 1.25, 1.5, 2.0, 3.0};
 
+/* The eviction curve by the counters: the K targets' probes hit K sectors a repetition, plus
+ * the launch's own lookups, with no pool (kept); each target a pool evicts takes one away. */
+static int counted_curve(l2e *c, cw_level *lv, const uint64_t *lines, size_t n, char *why,
+                         size_t why_len, gs_error *err)
+{
+    enum { K = GS_EVICT_MAX_TARGETS, R = L2E_CURVE_REPEATS };
+    double hit[R * K], probe[R * K], kept, half = NAN;
+    size_t cap = lv->size_bytes / c->line;
+    const uint64_t *targets = lines + n;
+    int rc = evict(c, targets, K, lines, 0, R, hit, probe, err);
+    kept = (double)c->hits / R;
+    for (size_t k = 0; !rc && k < CW_EVICT_CURVE_POINTS; k++) {
+        size_t m = (size_t)(curve_f[k] * (double)cap);
+        rc = evict(c, targets, K, lines, m, R, hit, probe, err);
+        double evicted = (kept - (double)c->hits / R) / K;
+        lv->evict_curve_x[k] = (double)m * (double)c->line;
+        lv->evict_curve_y[k] = evicted < 0 ? 0 : evicted > 1 ? 1 : evicted;
+        lv->evict_curve_n = k + 1;
+        if (isnan(half) && lv->evict_curve_y[k] >= 0.5)
+            half = curve_f[k];
+    }
+    if (!rc)
+        snprintf(why, why_len, "the eviction curve by the L2's counters (series "
+                 "evicted_share_by_pool, %d targets, %.1f hit sectors a repetition with no "
+                 "pool): half of them evicted from %s%.3g x the capacity of pool, %.0f %% at 1 "
+                 "x, %.0f %% at 3 x", K, kept, isnan(half) ? "beyond " : "",
+                 isnan(half) ? curve_f[CW_EVICT_CURVE_POINTS - 1] : half,
+                 100 * lv->evict_curve_y[6], 100 * lv->evict_curve_y[CW_EVICT_CURVE_POINTS - 1]);
+    return rc;
+}
+
 /* The eviction rate against pool size: GS_EVICT_MAX_TARGETS random target lines against pools
  * of f x the capacity, each a prefix of one list of 3 x the capacity's random lines; a target
  * counts as evicted by the majority of its probes above its calibrated threshold (its hit or
@@ -508,6 +666,11 @@ static int evict_curve(l2e *c, cw_level *lv, uint64_t region_lines, char *why, s
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
     int rc = draw_lines(c, region_lines, n + K, lines, err);   /* the pool, then the targets */
     const uint64_t *targets = lines + n;
+    if (!rc && c->counters) {
+        rc = counted_curve(c, lv, lines, n, why, why_len, err);
+        free(lines);
+        return rc;
+    }
     if (!rc)
         rc = evict(c, targets, K, lines, cap / 4, R, hit, quiet, err);
     if (!rc)
@@ -543,6 +706,29 @@ static int evict_curve(l2e *c, cw_level *lv, uint64_t region_lines, char *why, s
                  100 * lv->evict_curve_y[6], 100 * lv->evict_curve_y[CW_EVICT_CURVE_POINTS - 1]);
     free(lines);
     return rc;
+}
+
+/* The figures the counters decided say so in their method: the eviction sets, ways, sets and
+ * masks (the policy's tests time each access and keep their own method). */
+static void name_oracle(cw_level *lv, const char *detail)
+{
+    if (lv->sets_method && lv->ways_per_set[0]) {
+        snprintf(lv->oracle_method_buf, sizeof lv->oracle_method_buf, "oracle: the L2's lookup "
+                 "counters (%s), a target evicted when its probes lose their counted hit; %s",
+                 detail, lv->sets_method);
+        lv->sets_method = lv->oracle_method_buf;
+    }
+    if ((lv->mapping == CW_MAP_XOR || lv->mapping == CW_MAP_BITS) && lv->mapping_method) {
+        if (lv->mapping_method != lv->mapping_method_buf)
+            snprintf(lv->mapping_method_buf, sizeof lv->mapping_method_buf, "%s",
+                     lv->mapping_method);
+        size_t used = strlen(lv->mapping_method_buf), tail = 40;
+        if (used + tail >= sizeof lv->mapping_method_buf)
+            used = sizeof lv->mapping_method_buf - tail;
+        snprintf(lv->mapping_method_buf + used, sizeof lv->mapping_method_buf - used,
+                 "; oracle: the L2's lookup counters");
+        lv->mapping_method = lv->mapping_method_buf;
+    }
 }
 
 /* Three draws; the ways they agree on, else why not (into lv->why_structure). */
@@ -589,10 +775,13 @@ static int draws(l2e *c, cw_level *lv, uint64_t region_lines, size_t n, gs_error
     return rc;
 }
 
-int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error *err)
+int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, bool counters,
+                    gs_error *err)
 {
     gs_backend *b = w->ctx->backend;
-    l2e c = {.w = w, .line = lv->line_bytes, .far = NAN, .near = NAN};
+    const gs_device_info *info = w->ctx->info;
+    l2e c = {.w = w, .line = lv->line_bytes, .far = NAN, .near = NAN,
+             .counters = counters && info && info->counters, .kept_hits = NAN};
     if (!b->ops->evict) {
         not_determined(lv, "the backend has no evict operation (prime+probe)");
         return 0;
@@ -619,7 +808,9 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
         return 0;
     }
     char curve[240];
-    int rc = evict_curve(&c, lv, region_lines, curve, sizeof curve, err);
+    int rc = c.counters ? check_counting(&c, err) : 0;
+    if (!rc)
+        rc = evict_curve(&c, lv, region_lines, curve, sizeof curve, err);
     size_t before = strlen(lv->why_structure);
     if (!rc)
         rc = draws(&c, lv, region_lines, n, err);
@@ -633,7 +824,15 @@ int cw_l2_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw, gs_error
     size_t used = strlen(lv->why_structure);
     snprintf(lv->why_structure + used, sizeof lv->why_structure - used, "%s(prime+probe, every "
              "load on SM 0: %u evict plans, %llu pool lines read, %u drops of the reductions "
-             "taken back)", used ? "; " : "", c.verdicts, (unsigned long long)c.line_reads,
-             c.undone);
+             "taken back; verdicts by %s%s)", used ? "; " : "", c.verdicts,
+             (unsigned long long)c.line_reads, c.undone,
+             c.counters ? "the L2's lookup counters: "
+             : !c.counter_failure[0] && info && info->counters
+                 ? "timing; counters: readable, not asked for (--counters): "
+                 : "timing; counters: not available: ",
+             c.counter_failure[0] ? c.counter_failure
+                                  : info ? info->counters_detail : "no device information");
+    if (c.counters)
+        name_oracle(lv, info->counters_detail);
     return rc;
 }

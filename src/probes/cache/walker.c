@@ -283,7 +283,10 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
                        .warmup_passes = warmup, .timed_accesses = timed,
                        .carveout_percent = carveout < 0 ? w->carveout : carveout,
                        .smem_bytes = w->smem_bytes, .on_sm = w->pin_sm >= 0,
-                       .sm = w->pin_sm >= 0 ? (unsigned)w->pin_sm : 0};
+                       .sm = w->pin_sm >= 0 ? (unsigned)w->pin_sm : 0,
+                       /* through the L2 only: each timed access meets the L2 that a serial
+                        * pass leaves (plan.h, warmup_split), and no L1 holds the walk */
+                       .warmup_split = w->path == GS_PATH_CG};
     if (w->tlb)
         cw_tlb_alias(&p, CW_ALIAS_BYTES);     /* as the fine-grained TLB walks (cw_chase) */
     gs_chase_result r = {.latency_cycles = NULL, .sm_id = -1};

@@ -338,6 +338,8 @@ void sim_cache_free(sim_cache *c)
     free(c->data_older);
     free(c->data_epoch);
     free(c->xor_table);
+    free(c->image_sets);
+    free(c->image_bits);
     memset(c, 0, sizeof *c);
 }
 
@@ -1038,4 +1040,196 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
     if (c->data_epoch && was && !*valid && holds_data(c, s))
         data_unlink(c, s);
     return was != *valid;
+}
+
+/* ---- state images (sim_cache_save) ------------------------------------------------------------- */
+
+int sim_cache_image_begin(sim_cache *c)
+{
+    size_t words = (c->geo->sets + 63) / 64;
+    if (!c->image_bits) {
+        c->image_bits = malloc(words * sizeof *c->image_bits);
+        c->image_sets = malloc(c->geo->sets * sizeof *c->image_sets);
+        if (!c->image_bits || !c->image_sets) {
+            free(c->image_bits);
+            free(c->image_sets);
+            c->image_bits = NULL;
+            c->image_sets = NULL;
+            return -1;
+        }
+    }
+    memset(c->image_bits, 0, words * sizeof *c->image_bits);
+    c->n_image_sets = 0;
+    return 0;
+}
+
+void sim_cache_image_add(sim_cache *c, uint64_t addr)
+{
+    unsigned set = sim_cache_set_of(c, addr);
+    uint64_t bit = 1ull << (set % 64);
+    if (!(c->image_bits[set / 64] & bit)) {
+        c->image_bits[set / 64] |= bit;
+        c->image_sets[c->n_image_sets++] = set;
+    }
+}
+
+/* What an access may change besides the arrays, gathered into one zeroed record so that two
+ * images compare byte for byte. */
+typedef struct cache_scalars {
+    uint64_t memo_block, held;
+    uint32_t memo_slot, memo_epoch, epoch, data_newest, data_oldest;
+    int32_t memo_way;
+} cache_scalars;
+
+#define CACHE_REGIONS 9
+
+/* The parts of a store's state an image holds whole, as (address, bytes) pairs: everything of
+ * an indexed store (the index spans its sets). */
+static unsigned whole_regions(const sim_cache *c, const void **at, size_t *len)
+{
+    size_t slots = c->total_ways, sets = c->geo->sets;
+    unsigned n = 0;
+#define REGION(p, bytes) do { if (p) { at[n] = (p); len[n++] = (bytes); } } while (0)
+    if (!c->scan) {
+        REGION(c->big, slots * sizeof *c->big);
+        REGION(c->set_state, sets * sizeof *c->set_state);
+        REGION(c->index, (c->index_mask + 1) * sizeof *c->index);
+        REGION(c->rrpv, slots);
+        REGION(c->persisting, slots);
+    }
+#undef REGION
+    return n;
+}
+
+/* One listed set's parts in an image (scanned stores): its state, and its slots' tags, valid
+ * masks, per-slot policy and persisting flags and data-line links. The data-line list spans
+ * sets, but only through slots that hold data, all of them filled by accesses to listed sets
+ * (an image's caller names every address it accesses), so that the listed sets' links hold it
+ * whole. Returns the count of parts. */
+static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, size_t *len)
+{
+    size_t w = ways_of(c, set), first = first_slot(c, set);
+    unsigned n = 0;
+    part[n] = &c->set_state[set], len[n++] = sizeof(sim_set_state);
+    part[n] = c->tags + first, len[n++] = w * sizeof *c->tags;
+    part[n] = c->valid + first, len[n++] = w * sizeof *c->valid;
+    if (c->rrpv)
+        part[n] = c->rrpv + first, len[n++] = w;
+    if (c->persisting)
+        part[n] = c->persisting + first, len[n++] = w;
+    if (c->data_epoch) {
+        part[n] = c->data_newer + first, len[n++] = w * sizeof *c->data_newer;
+        part[n] = c->data_older + first, len[n++] = w * sizeof *c->data_older;
+        part[n] = c->data_epoch + first, len[n++] = w * sizeof *c->data_epoch;
+    }
+    return n;
+}
+
+#define SET_PARTS 8
+
+static size_t set_image_bytes(const sim_cache *c, unsigned set)
+{
+    const void *part[SET_PARTS];
+    size_t len[SET_PARTS], sum = 0;
+    unsigned n = set_parts(c, set, part, len);
+    for (unsigned i = 0; i < n; i++)
+        sum += len[i];
+    return sum;
+}
+
+/* Copy one listed set into out (when not NULL) or compare it with in; returns the bytes it
+ * takes in the image, or 0 when comparing found a difference. */
+static size_t set_image(const sim_cache *c, unsigned set, unsigned char *out,
+                        const unsigned char *in)
+{
+    const void *part[SET_PARTS];
+    size_t len[SET_PARTS], off = 0;
+    unsigned n = set_parts(c, set, part, len);
+    for (unsigned i = 0; i < n; i++) {
+        if (out)
+            memcpy(out + off, part[i], len[i]);
+        else if (memcmp(in + off, part[i], len[i]))
+            return 0;
+        off += len[i];
+    }
+    return off;
+}
+
+static cache_scalars scalars_of(const sim_cache *c)
+{
+    cache_scalars s;
+    memset(&s, 0, sizeof s);
+    s.memo_block = c->memo_block;
+    s.held = c->held;
+    s.memo_slot = c->memo_slot;
+    s.memo_epoch = c->memo_epoch;
+    s.epoch = c->epoch;
+    s.data_newest = c->data_newest;
+    s.data_oldest = c->data_oldest;
+    s.memo_way = c->memo_way;
+    return s;
+}
+
+size_t sim_cache_image_bytes(const sim_cache *c)
+{
+    const void *at[CACHE_REGIONS];
+    size_t len[CACHE_REGIONS], sum = sizeof(cache_scalars);
+    unsigned n = whole_regions(c, at, len);
+    for (unsigned i = 0; i < n; i++)
+        sum += len[i];
+    for (unsigned i = 0; c->scan && i < c->n_image_sets; i++)
+        sum += set_image_bytes(c, c->image_sets[i]);
+    return sum;
+}
+
+/* Save the image into out (when not NULL) or compare the store with the image in; false when
+ * comparing found a difference. */
+static bool image_pass(const sim_cache *c, unsigned char *out, const unsigned char *in)
+{
+    const void *at[CACHE_REGIONS];
+    size_t len[CACHE_REGIONS], off = sizeof(cache_scalars);
+    unsigned n = whole_regions(c, at, len);
+    cache_scalars s = scalars_of(c);
+    if (out)
+        memcpy(out, &s, sizeof s);
+    else if (memcmp(in, &s, sizeof s))
+        return false;
+    for (unsigned i = 0; i < n; off += len[i], i++)
+        if (out)
+            memcpy(out + off, at[i], len[i]);
+        else if (memcmp(in + off, at[i], len[i]))
+            return false;
+    for (unsigned i = 0; c->scan && i < c->n_image_sets; i++) {
+        size_t took = set_image(c, c->image_sets[i], out ? out + off : NULL, in ? in + off : NULL);
+        if (!took)
+            return false;
+        off += took;
+    }
+    return true;
+}
+
+void sim_cache_save(const sim_cache *c, unsigned char *image)
+{
+    image_pass(c, image, NULL);
+}
+
+bool sim_cache_same(const sim_cache *c, const unsigned char *image)
+{
+    return image_pass(c, NULL, image);
+}
+
+bool sim_cache_draws(const sim_cache *c)
+{
+    return c->policy == SIM_POLICY_RANDOM || c->policy == SIM_POLICY_WEIGHTED;
+}
+
+bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
+{
+    unsigned set = sim_cache_set_of(c, addr);
+    return c->image_bits[set / 64] >> (set % 64) & 1;
+}
+
+bool sim_cache_sets_coupled(const sim_cache *c)
+{
+    return c->data_epoch || sim_cache_draws(c);
 }

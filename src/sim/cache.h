@@ -178,6 +178,12 @@ typedef struct sim_cache {
     uint64_t memo_block;
     uint32_t memo_slot, memo_epoch;
     int memo_way;
+    /* The sets a state image covers (sim_cache_image_begin): their numbers, and one bit per set
+     * (listed or not; 4 KB for 32768 sets, so that a test of it stays in the host's cache).
+     * NULL until an image is first asked for. */
+    uint32_t *image_sets;
+    uint64_t *image_bits;
+    uint32_t n_image_sets;
 } sim_cache;
 
 /* Outcome of one access. */
@@ -241,5 +247,32 @@ bool sim_cache_probe(const sim_cache *c, uint64_t addr);
  * that invalidates the L1's copy). Replacement state is left as it was. True if a sector was
  * valid. */
 bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block);
+
+/* State images: a copy of the state that accesses to a given set of addresses may change in a
+ * store, so that a caller can tell whether a run of those accesses left the store exactly as it
+ * found it (then the same run again gives the same outcomes: a store's outcomes are a function of
+ * its state and the addresses, except under a policy that draws from the generator,
+ * sim_cache_draws). An image covers the sets of the addresses named since image_begin, which
+ * must name every address the run accesses (an access changes only its own set's ways, and the
+ * data-line links of slots that hold data, all in such sets; the index of a store of many ways
+ * spans its sets, and an image holds it whole). begin: name no address yet (0, or -1: out of
+ * memory); add: name addr; bytes: what an image takes; save: copy one into image; same: whether
+ * the store is byte for byte as saved (a difference the store's behaviour cannot see, such as
+ * a stale list link, counts as one). */
+int sim_cache_image_begin(sim_cache *c);
+void sim_cache_image_add(sim_cache *c, uint64_t addr);
+size_t sim_cache_image_bytes(const sim_cache *c);
+void sim_cache_save(const sim_cache *c, unsigned char *image);
+bool sim_cache_same(const sim_cache *c, const unsigned char *image);
+
+/* Whether addr's set is among those named since image_begin. */
+bool sim_cache_image_has(const sim_cache *c, uint64_t addr);
+
+/* Whether an access to one set may change another's state or outcomes: a data-line limit, or a
+ * policy that draws from the generator (whose draws every set shares). */
+bool sim_cache_sets_coupled(const sim_cache *c);
+
+/* Whether accesses may draw from the generator (random and weighted victims). */
+bool sim_cache_draws(const sim_cache *c);
 
 #endif

@@ -247,6 +247,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         sim_level *lv = &mem->caches[i];
         if (!(lv->paths & cx->path_bit))
             continue;
+        if ((int)i == cx->unseen_level && !sim_cache_image_has(&lv->state, paddr))
+            break;                     /* untimed, and no timed access will see its set */
         bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
         bool copied = far && lv->copy_geo.size_bytes &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
@@ -337,8 +339,9 @@ static unsigned count_distinct(uint64_t *ids, unsigned n)
 
 /* One warp request at chain offset `offset`: the slowest lane, plus the serialization cost of each
  * distinct sector and line beyond the first (warp_request in the model). */
-static double access_request(chase_ctx *cx, uint64_t offset)
+static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
 {
+    *level = 0;
     if (cx->plan->space == GS_SPACE_SHARED)
         return cx->mem->shared_latency_cycles;
     uint64_t sectors[32], lines[32];
@@ -358,8 +361,7 @@ static double access_request(chase_ctx *cx, uint64_t offset)
             lines[i] = paddr / cx->line_bytes;
         }
     }
-    if (cx->counting)
-        cx->served[worst_level]++;
+    *level = worst_level;
     if (cx->lanes > 1) {
         worst += cx->mem->extra_sector_cycles * (count_distinct(sectors, cx->lanes) - 1);
         worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes) - 1);
@@ -384,37 +386,6 @@ static size_t next_position(size_t k, size_t chain_len)
     return k + 1 < chain_len ? k + 1 : 0;
 }
 
-/* One whole pass over the chain, not timed. */
-static void warm_pass(chase_ctx *cx)
-{
-    const gs_chase_plan *p = cx->plan;
-    bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
-    size_t ahead = PREFETCH_AHEAD % p->chain_len;
-    for (size_t k = 0; k < p->chain_len; k++) {
-        if (prefetch)
-            prefetch_request(cx, p->chain[ahead]);
-        ahead = next_position(ahead, p->chain_len);
-        access_request(cx, p->chain[k]);
-    }
-}
-
-/* The last `accesses` accesses of walks that end where the timed ones begin (position 0), not
- * timed: whole passes when accesses is a multiple of the chain's length. */
-static void warm_walk(chase_ctx *cx, uint64_t accesses)
-{
-    const gs_chase_plan *p = cx->plan;
-    size_t k = (size_t)((p->chain_len - accesses % p->chain_len) % p->chain_len);
-    bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
-    size_t ahead = (k + PREFETCH_AHEAD) % p->chain_len;
-    for (uint64_t i = 0; i < accesses; i++) {
-        if (prefetch)
-            prefetch_request(cx, p->chain[ahead]);
-        ahead = next_position(ahead, p->chain_len);
-        access_request(cx, p->chain[k]);
-        k = next_position(k, p->chain_len);
-    }
-}
-
 /* A split warm-up (gs_chase_split_of): the serial part in chain order, then the parallel part's
  * segments in lockstep, one access of each segment in turn (segment i's k-th access before
  * segment i + 1's), as threads that start together and take one latency per access would. */
@@ -422,9 +393,10 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
 {
     const uint64_t *chain = cx->plan->chain;
     bool prefetch = cx->n_large != 0;
+    unsigned level;
     size_t from[GS_SPLIT_SEGMENTS + 1];                 /* segment i: from[i] .. from[i + 1] - 1 */
     for (size_t k = 0; k < s->serial_n; k++)
-        access_request(cx, chain[s->serial_first + k]);
+        access_request(cx, chain[s->serial_first + k], &level);
     for (unsigned i = 0; i <= s->segments; i++)
         from[i] = s->parallel_first + (size_t)((uint64_t)i * s->parallel_n / s->segments);
     size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
@@ -435,7 +407,7 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
             if (prefetch && ahead < from[(j % s->segments) + 1])
                 prefetch_request(cx, chain[ahead]);
             if (from[i] + k < from[i + 1])
-                access_request(cx, chain[from[i] + k]);
+                access_request(cx, chain[from[i] + k], &level);
         }
 }
 
@@ -569,27 +541,291 @@ static double queueing(const chase_ctx *cx, double unloaded_ns, uint64_t timed, 
 
 /* ---- the chase --------------------------------------------------------------------------------- */
 
-static double run_timed(chase_ctx *cx, gs_chase_result *out)
+/* ---- repeated passes -------------------------------------------------------------------------- */
+
+/* A walk passes the chain again and again. A pass that leaves every store, partial-sector list
+ * and open DRAM row on the path exactly as it found it will do so every time, with the same
+ * cycles and serving levels at each position: the rest of the walk repeats that pass's results
+ * (the noise is still drawn per access, in the same order) instead of running it again. A path
+ * with a store whose policy draws from the generator never repeats (the draws would be lost),
+ * nor does a walk whose lookups are counted (every lookup must be made to be counted).
+ * Images are saved and compared at every pass where one costs less than about a pass of
+ * accesses, else only while their bytes stay within a share of the walk's accesses, so that
+ * a walk that never repeats is not slowed much. */
+#define REPEAT_BYTES_PER_ACCESS 256  /* image bytes saved and compared per access of a pass */
+
+typedef struct repeat {
+    unsigned char *image;            /* the state at the start of the pass being recorded */
+    size_t image_bytes;
+    double *cycles;                  /* per chain position: the recorded pass's request cycles */
+    unsigned char *level;            /* and the level that served it */
+    bool recording, repeating;
+    uint64_t budget;                 /* image bytes still to save or compare (UINT64_MAX: any) */
+} repeat;
+
+/* Visit each part of the path's state: fn(store) for stores, raw (bytes) for the rest. */
+typedef struct image_cursor {
+    unsigned char *at;               /* NULL: only count bytes */
+    size_t bytes;
+    bool same;
+    bool save;                       /* save (true) or compare (false) */
+} image_cursor;
+
+static void image_raw(image_cursor *ic, const void *p, size_t n)
+{
+    if (ic->at && ic->save)
+        memcpy(ic->at + ic->bytes, p, n);
+    else if (ic->at && ic->same)
+        ic->same = !memcmp(ic->at + ic->bytes, p, n);
+    ic->bytes += n;
+}
+
+static void image_store(image_cursor *ic, const sim_cache *c)
+{
+    size_t n = sim_cache_image_bytes(c);
+    if (ic->at && ic->save)
+        sim_cache_save(c, ic->at + ic->bytes);
+    else if (ic->at && ic->same)
+        ic->same = sim_cache_same(c, ic->at + ic->bytes);
+    ic->bytes += n;
+}
+
+/* Walk the path's state with the cursor; false if a store on the path draws. */
+static bool image_walk(const chase_ctx *cx, image_cursor *ic)
+{
+    const sim_memory *mem = cx->mem;
+    bool deterministic = true;
+    for (unsigned i = 0; i < mem->n_tlbs; i++)
+        if (mem->tlbs[i].paths & cx->path_bit) {
+            image_store(ic, &mem->tlbs[i].state);
+            deterministic = deterministic && !sim_cache_draws(&mem->tlbs[i].state);
+        }
+    for (unsigned i = 0; i < mem->n_caches; i++) {
+        const sim_level *lv = &mem->caches[i];
+        if (!(lv->paths & cx->path_bit))
+            continue;
+        image_store(ic, &lv->state);
+        deterministic = deterministic && !sim_cache_draws(&lv->state);
+        if (lv->copy_geo.size_bytes) {
+            image_store(ic, &lv->copy_state);
+            deterministic = deterministic && !sim_cache_draws(&lv->copy_state);
+        }
+        image_raw(ic, &lv->n_partial, sizeof lv->n_partial);
+        image_raw(ic, lv->partial_addr, sizeof lv->partial_addr);   /* whole: a fixed size */
+        image_raw(ic, lv->partial_mask, sizeof lv->partial_mask);
+    }
+    if (mem->dram.row_bytes && mem->dram.open_row)
+        image_raw(ic, mem->dram.open_row,
+                  (size_t)mem->dram.channels * mem->dram.banks * sizeof *mem->dram.open_row);
+    return deterministic;
+}
+
+/* Name to each store on the path the addresses a pass gives it (images cover their sets): begin
+ * (name, false) empties the lists, and each access names its addresses. 0 or -1 (out of memory). */
+static int image_name(const chase_ctx *cx, bool name, uint64_t vaddr)
+{
+    const sim_memory *mem = cx->mem;
+    uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+    for (unsigned i = 0; i < mem->n_tlbs; i++)
+        if (mem->tlbs[i].paths & cx->path_bit) {
+            if (!name && sim_cache_image_begin(&mem->tlbs[i].state))
+                return -1;
+            if (name)
+                sim_cache_image_add(&mem->tlbs[i].state, vaddr);
+        }
+    for (unsigned i = 0; i < mem->n_caches; i++) {
+        sim_level *lv = &mem->caches[i];
+        if (!(lv->paths & cx->path_bit))
+            continue;
+        for (int copy = 0; copy < (lv->copy_geo.size_bytes ? 2 : 1); copy++) {
+            sim_cache *c = copy ? &lv->copy_state : &lv->state;
+            if (!name && sim_cache_image_begin(c))
+                return -1;
+            if (name)
+                sim_cache_image_add(c, paddr);
+        }
+    }
+    return 0;
+}
+
+static int image_sets(const chase_ctx *cx)
+{
+    if (image_name(cx, false, 0))
+        return -1;
+    for (size_t k = 0; k < cx->plan->chain_len; k++)
+        for (unsigned lane = 0; lane < cx->lanes; lane++)
+            image_name(cx, true, cx->plan->chain[k] + lane * cx->plan->lane_stride_bytes);
+    return 0;
+}
+
+/* Set up repeats for a walk of `total` accesses, if the path allows them and they pay. 0, or -1
+ * (out of memory). */
+static int repeat_begin(const chase_ctx *cx, uint64_t total, repeat *r)
 {
     const gs_chase_plan *p = cx->plan;
-    uint64_t n = p->record_n ? p->record_n : p->timed_accesses;
-    double sum = 0;
+    image_cursor ic = {0};
+    *r = (repeat){0};
+    if (p->space == GS_SPACE_SHARED || total < 2 * (uint64_t)p->chain_len || cx->count_lookups ||
+        !image_walk(cx, &ic))
+        return 0;
+    if (image_sets(cx))
+        return -1;
+    ic = (image_cursor){0};
+    image_walk(cx, &ic);
+    uint64_t pass_accesses = (uint64_t)p->chain_len * cx->lanes;
+    r->budget = ic.bytes <= pass_accesses * REPEAT_BYTES_PER_ACCESS
+                    ? UINT64_MAX : total * cx->lanes * REPEAT_BYTES_PER_ACCESS / 4;
+    if (r->budget < 4 * ic.bytes)
+        return 0;
+    r->image_bytes = ic.bytes;
+    r->image = malloc(ic.bytes);
+    r->cycles = malloc(p->chain_len * sizeof *r->cycles);
+    r->level = malloc(p->chain_len);
+    if (r->image && r->cycles && r->level)
+        return 0;
+    free(r->image);
+    free(r->cycles);
+    free(r->level);
+    return -1;
+}
+
+static void repeat_end(repeat *r)
+{
+    free(r->image);
+    free(r->cycles);
+    free(r->level);
+}
+
+/* Take one image operation (a save or a compare) from the budget; false when it is spent. */
+static bool repeat_afford(repeat *r)
+{
+    if (r->budget == UINT64_MAX)
+        return true;
+    if (r->budget < r->image_bytes)
+        return false;
+    r->budget -= r->image_bytes;
+    return true;
+}
+
+/* At the start of a pass (chain position 0) with `left` accesses to go: repeat if the pass just
+ * recorded left the state as it found it; else record this one, if another pass follows it. */
+static void repeat_at_start(const chase_ctx *cx, repeat *r, uint64_t left)
+{
+    if (!r->image || r->repeating)
+        return;
+    if (r->recording && !repeat_afford(r)) {
+        r->recording = false;
+        free(r->image);
+        r->image = NULL;
+        return;
+    }
+    if (r->recording) {
+        image_cursor ic = {.at = r->image, .same = true};
+        image_walk(cx, &ic);
+        if (ic.same) {
+            r->repeating = true;
+            return;
+        }
+    }
+    r->recording = left > cx->plan->chain_len && repeat_afford(r);
+    if (r->recording) {
+        image_cursor ic = {.at = r->image, .save = true};
+        image_walk(cx, &ic);
+    }
+}
+
+/* ---- untimed accesses no timed one sees ------------------------------------------------------- */
+
+/* A long untimed walk before a few timed accesses (one warm-up pass over a large array): the
+ * last cache level on the path need not take the untimed accesses to sets that no timed access
+ * reaches, as nothing the timed accesses see depends on them, when an access there changes its
+ * own set alone (sim_cache_sets_coupled), and nothing past the level keeps state (no DRAM row
+ * buffer) or depends on its outcome (no copies of far lines), and no lookup is counted. Untimed
+ * cycles are dropped anyway. A split warm-up takes the skip too: it holds whatever the order of
+ * the untimed accesses.
+ * The timed accesses are walks from position 0 (at most the first `timed` positions). */
+#define UNSEEN_MIN_RATIO 4   /* untimed accesses per timed position for the skip to pay */
+
+static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
+{
+    const gs_chase_plan *p = cx->plan;
+    const sim_memory *mem = cx->mem;
+    cx->unseen_level = -1;
+    uint64_t positions = timed < p->chain_len ? timed : p->chain_len;
+    if (p->space == GS_SPACE_SHARED || cx->count_lookups || warm < UNSEEN_MIN_RATIO * positions ||
+        positions * UNSEEN_MIN_RATIO > p->chain_len || (mem->dram.row_bytes && mem->dram.open_row))
+        return 0;
+    int last = -1;
+    for (unsigned i = 0; i < mem->n_caches; i++)
+        if (mem->caches[i].paths & cx->path_bit)
+            last = (int)i;
+    if (last < 0)
+        return 0;
+    sim_level *lv = &mem->caches[last];
+    if (lv->copy_geo.size_bytes || sim_cache_sets_coupled(&lv->state))
+        return 0;
+    if (sim_cache_image_begin(&lv->state))
+        return -1;
+    for (uint64_t k = 0; k < positions; k++)
+        for (unsigned lane = 0; lane < cx->lanes; lane++) {
+            uint64_t vaddr = p->chain[k] + lane * p->lane_stride_bytes;
+            sim_cache_image_add(&lv->state, cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr);
+        }
+    cx->unseen_level = last;
+    return 0;
+}
+
+/* ---- the walk ---------------------------------------------------------------------------------- */
+
+/* `warm` accesses that end where the timed ones begin (position 0; whole passes when warm is a
+ * multiple of the chain's length), not timed, then the timed ones: record_n latencies recorded,
+ * or timed_accesses averaged. *avg: the mean cycles of the timed accesses. 0 or -1 (out of
+ * host memory). */
+static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
+{
+    const gs_chase_plan *p = cx->plan;
+    uint64_t n = p->record_n ? p->record_n : p->timed_accesses, total = warm + n;
+    size_t k = (size_t)((p->chain_len - warm % p->chain_len) % p->chain_len);
+    size_t ahead = (k + PREFETCH_AHEAD) % p->chain_len;
     bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
-    size_t k = 0, ahead = PREFETCH_AHEAD % p->chain_len;   /* chain positions, wrapping */
-    cx->counting = true;
-    for (uint64_t i = 0; i < n; i++) {
-        if (prefetch)
-            prefetch_request(cx, p->chain[ahead]);
+    repeat r;
+    if (repeat_begin(cx, total, &r) || (!r.image && unseen_begin(cx, warm, n)))
+        return -1;
+    double sum = 0;
+    for (uint64_t i = 0; i < total; i++) {
+        if (i == warm)
+            cx->unseen_level = -1;
+        if (k == 0)
+            repeat_at_start(cx, &r, total - i);
+        double request;
+        unsigned level;
+        if (r.repeating) {
+            request = r.cycles[k];
+            level = r.level[k];
+        } else {
+            if (prefetch)
+                prefetch_request(cx, p->chain[ahead]);
+            request = access_request(cx, p->chain[k], &level);
+            if (r.recording) {
+                r.cycles[k] = request;
+                r.level[k] = (unsigned char)level;
+            }
+        }
         ahead = next_position(ahead, p->chain_len);
-        double cycles = access_request(cx, p->chain[k]) + gs_sim_noise(cx->m);
         k = next_position(k, p->chain_len);
+        if (i < warm)
+            continue;
+        cx->served[level]++;
+        double cycles = request + gs_sim_noise(cx->m);
         if (cycles < 0)
             cycles = 0;
         if (p->record_n)
-            out->latency_cycles[i] = cycles > 4e9 ? 4000000000u : (uint32_t)lround(cycles);
-        sum += p->record_n ? (double)out->latency_cycles[i] : cycles;
+            out->latency_cycles[i - warm] = cycles > 4e9 ? 4000000000u : (uint32_t)lround(cycles);
+        sum += p->record_n ? (double)out->latency_cycles[i - warm] : cycles;
     }
-    return sum / (double)n;
+    repeat_end(&r);
+    *avg = sum / (double)n;
+    return 0;
 }
 
 int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
@@ -599,7 +835,7 @@ int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
         return gs_fail(err, GS_ERR_UNSUPPORTED, "model '%s' has no \"memory\" section: it cannot "
                        "run chase plans", m->name);
     out->recorded = 0;
-    *cx = (chase_ctx){.m = m, .mem = m->memory, .plan = plan};
+    *cx = (chase_ctx){.m = m, .mem = m->memory, .plan = plan, .unseen_level = -1};
     if (plan->on_sm && (plan->walkers > 1 || plan->sm >= (unsigned)m->info.sm_count))
         return gs_fail(err, GS_ERR_USAGE, "chase: on_sm takes one walker on an SM below %d "
                        "(walkers %u, sm %u)", m->info.sm_count, plan->walkers, plan->sm);
@@ -627,15 +863,22 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
     int rc = sim_chase_begin(&cx, m, plan, out, err);
     if (rc)
         return rc;
+    uint64_t warm = plan->warmup_accesses ? plan->warmup_accesses
+                                           : (uint64_t)plan->warmup_passes * plan->chain_len;
     gs_chase_split split;
-    if (gs_chase_split_of(plan, &split))
+    if (gs_chase_split_of(plan, &split)) {
+        /* the timed walk starts at position 0 with no warm-up of its own; the split warm-up
+           ends no walk, so it skips unseen sets as a serial one would, and never repeats */
+        if (unseen_begin(&cx, warm, plan->timed_accesses))
+            return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory");
         warm_split(&cx, &split);
-    else if (plan->warmup_accesses)
-        warm_walk(&cx, plan->warmup_accesses);
-    else
-        for (unsigned pass = 0; pass < plan->warmup_passes; pass++)
-            warm_pass(&cx);
-    double avg = run_timed(&cx, out);
+        cx.unseen_level = -1;
+        warm = 0;
+    }
+    double avg;
+    rc = walk(&cx, warm, out, &avg);
+    if (rc)
+        return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory");
     uint64_t timed = plan->record_n ? plan->record_n : plan->timed_accesses;
     double clock_khz = m->info.sm_clock_khz;
     double scale = 1.0;
@@ -671,6 +914,7 @@ sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
     }
     cx->m = m;
     cx->mem = m->memory;
+    cx->unseen_level = -1;
     cx->own_plan = (gs_chase_plan){.space = GS_SPACE_GLOBAL, .path = path, .element_bytes = 8,
                                    .carveout_percent = -1, .lanes = 1};
     cx->plan = &cx->own_plan;

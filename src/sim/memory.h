@@ -141,12 +141,13 @@ typedef struct sim_chase_ctx {
     bool count_lookups;                   /* count every cache lookup below (the evict
                                              operation's L2 counters): one sector a load */
     uint64_t lookup_hits, lookup_misses;
-    bool counting;
     sim_cache *large[SIM_MAX_LEVELS];     /* stores on the path too large for the host's caches */
     unsigned n_large;
     bool persisting;                      /* loads carry the persisting property (sim_loads) */
     unsigned sm;                          /* the SM the accesses come from (plan.on_sm, else 0) */
     gs_chase_plan own_plan;               /* sim_loads: the plan `plan` points at */
+    int unseen_level;                     /* >= 0: untimed accesses skip this cache level in the
+                                             sets the timed ones never reach (memory.c) */
 } sim_chase_ctx;
 
 /* Check a chase plan against the model and build its hierarchy, every cache and TLB empty (the

@@ -141,6 +141,46 @@ static void hits_and_cold_misses(void **state)
     sim_memory_free(m);
 }
 
+/* A long warm-up before a few timed accesses (the last level skips untimed accesses to sets no
+ * timed access reaches) gives the latencies of the same accesses made one by one; the timed
+ * lines are visited again late in the warm-up, so some of them hit. */
+static void untimed_walk_matches_lane_by_lane(void **state)
+{
+    (void)state;
+    gs_sim_model *m = make_model((variant){0});
+    size_t n = 2048;                              /* 256 KB of lines: 8 x the L2 */
+    uint64_t *chain = stride_chain(n, 128);
+    gs_rng pick;
+    gs_rng_seed(&pick, 3);
+    for (size_t i = n - 1; i > 0; i--) {          /* a random order of the lines */
+        size_t j = (size_t)gs_rng_below(&pick, i + 1);
+        uint64_t t = chain[i];
+        chain[i] = chain[j], chain[j] = t;
+    }
+    for (size_t k = 0; k < 16; k++)               /* the timed lines again, late in the walk */
+        chain[n - 64 + 4 * k] = chain[k] + 8;
+    static const gs_load_path paths[] = {GS_PATH_CG, GS_PATH_CA};
+    for (size_t q = 0; q < 2; q++) {
+        gs_chase_plan p = base_plan(chain, n, n * 128);
+        p.path = paths[q];
+        uint32_t lat[16];
+        gs_error err;
+        if (record(m, &p, lat, 16, &err))
+            fail_msg("%s", err.msg);
+        sim_chase_ctx cx;
+        gs_chase_result out = {0};
+        out.latency_cycles = lat;
+        assert_int_equal(sim_chase_begin(&cx, m, &p, &out, &err), 0);
+        unsigned served;
+        for (size_t k = 0; k < n; k++)
+            sim_load_lane(&cx, p.path, chain[k], &served);
+        for (size_t k = 0; k < 16; k++)
+            assert_int_equal(lat[k], lround(sim_load_lane(&cx, p.path, chain[k], &served)));
+    }
+    free(chain);
+    sim_memory_free(m);
+}
+
 /* Which chases run split (gs_chase_split_of) and into which parts. */
 static void split_parts(void **state)
 {
@@ -723,6 +763,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hits_and_cold_misses),   cmocka_unit_test(l1_set_overflow),
+        cmocka_unit_test(untimed_walk_matches_lane_by_lane),
         cmocka_unit_test(split_parts),            cmocka_unit_test(split_warmup),
         cmocka_unit_test(tlb_penalties),          cmocka_unit_test(tlb_far_ways),
         cmocka_unit_test(sector_fills),

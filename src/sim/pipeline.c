@@ -57,10 +57,12 @@ static int parse_instructions(const json_t *j, sim_pipeline *p, gs_error *err)
         char where[96];
         snprintf(where, sizeof where, "pipeline.instructions.%s", key);
         if (gs_instr_parse(key, &i) != 0) {
-            char names[256] = "";
-            for (int k = 0; k < GS_INSTR_COUNT; k++) {
-                strncat(names, gs_instr_name((gs_instr)k), sizeof names - strlen(names) - 3);
-                strncat(names, k + 1 < GS_INSTR_COUNT ? ", " : "", sizeof names - strlen(names) - 1);
+            char names[640] = "";
+            size_t used = 0;
+            for (int k = 0; k < GS_INSTR_COUNT && used < sizeof names; k++) {
+                int w = snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "",
+                                 gs_instr_name((gs_instr)k));
+                used += w > 0 ? (size_t)w : 0;
             }
             return gs_fail(err, GS_ERR_INPUT, "%s: unknown instruction type; known: %s", where, names);
         }
@@ -203,5 +205,6 @@ int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, 
     out->clock_mismatch_sms = 0;
     out->moved_blocks = 0;
     out->measurement_error = false;
+    out->instructions_per_trip = SIM_PER_TRIP;
     return 0;
 }

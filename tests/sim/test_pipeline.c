@@ -47,7 +47,7 @@ static void test_parse_errors(void **state)
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"instructions\": {}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
-        "{\"fmul\": {\"units_per_sm\": 1, \"completion_cycles\": 1}}}}",
+        "{\"fmac\": {\"units_per_sm\": 1, \"completion_cycles\": 1}}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
         "{\"ffma\": {\"units_per_sm\": 0, \"completion_cycles\": 1}}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "

@@ -3,7 +3,8 @@
 # class with its SASS opcode, whose issue latency, throughput per SM and completion latency agree
 # with the model (worked out here from the model file): lambda from full occupancy at ILP 4,
 # Lambda from one warp's chain, no completion latency for a store; on a hard copy of hopper
-# (jitter 40 cycles per run, lds with a 60-cycle completion against a quarter-cycle issue) too;
+# (jitter 40 cycles per run, lds with a 60-cycle completion against a quarter-cycle issue) too,
+# whose table export accel-sim writes into the options it fills;
 # a class the model lacks is "not determined"; --types all keeps the sweep's ten types.
 set -u
 . "$(dirname "$0")/common.bash"
@@ -13,7 +14,11 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 m["name"] = "hopper-hard"
 m["noise"] = {"jitter_cycles": 40}
-m["pipeline"]["instructions"]["lds"] = {"units_per_sm": 128, "completion_cycles": 60}
+ins = m["pipeline"]["instructions"]
+ins["lds"] = {"units_per_sm": 128, "completion_cycles": 60}
+# figures apart from the export reference's, so that the export test sees where each comes from
+ins["fmnmx"]["completion_cycles"] = 6; ins["dadd"]["completion_cycles"] = 10
+ins["dmul"]["units_per_sm"] = 32
 json.dump(m, open(sys.argv[2], "w"))
 PYEOF
 for model in "$SRC/models/hopper.json" "$T/hard.json"; do
@@ -57,6 +62,29 @@ print(model["name"], "table", "ok" if not bad else f"{bad} failed")
 sys.exit(1 if bad else 0)
 PYEOF
 done
+
+# export accel-sim takes the table's figures: SHFL (int), MAX and MUL (fp), ADD and MUL (dp)
+"$B" run pipeline --table --device "sim:$T/hard.json" --seed 5 -q --json "$T/h.json" >/dev/null 2>"$T/err" &&
+  "$B" export accel-sim "$T/h.json" > "$T/h.config" 2>"$T/err" ||
+  { echo "FAIL export of the table"; cat "$T/err"; fails=$((fails+1)); }
+"$PY" - "$T/h.json" "$T/h.config" <<'PYEOF' || fails=$((fails+1))
+import json, math, sys
+r = {p["params"]["level"]: p["figures"] for p in json.load(open(sys.argv[1]))["probes"]
+     if p["name"] == "itable"}
+lines = open(sys.argv[2]).read().splitlines()
+rnd = lambda x: int(math.floor(x + 0.5))
+lat = lambda c: rnd(r[c]["Lambda_cycles"]["value"])
+init = lambda c: rnd(r[c]["lambda_cycles"]["value"] * 4)
+def values(opt):
+    (l,) = [l for l in lines if l.startswith(opt + " ")]
+    return [int(v) for v in l.split()[1].split(",")]
+want = {"-ptx_opcode_latency_int": (5, lat("shfl")), "-ptx_opcode_initiation_int": (5, init("shfl")),
+        "-ptx_opcode_latency_fp": (1, lat("fmnmx")), "-ptx_opcode_initiation_fp": (2, init("fmul")),
+        "-ptx_opcode_latency_dp": (0, lat("dadd")), "-ptx_opcode_initiation_dp": (2, init("dmul"))}
+bad = [(o, values(o), w) for o, w in want.items() if values(o)[w[0]] != w[1]]
+print("export of the table", "ok" if not bad else f"FAIL {bad}")
+sys.exit(1 if bad else 0)
+PYEOF
 
 # kepler has no popc: not determined, the run succeeds
 "$B" run pipeline --table --types popc,fadd --device sim:kepler -q --json "$T/k.json" >/dev/null 2>"$T/err" ||

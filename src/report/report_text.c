@@ -344,6 +344,8 @@ void gs_report_text_parts(FILE *out, const json_t *doc, unsigned parts)
         fprintf(out, "INCOMPLETE: %s\n", str_or(doc, "incomplete_reason", "the run did not finish"));
     if (parts & GS_REPORT_SUMMARY)
         gs_report_summary(out, doc);
+    if (parts & GS_REPORT_DETAILS)
+        gs_report_itable(out, doc);
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)

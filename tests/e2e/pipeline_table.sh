@@ -5,7 +5,8 @@
 # Lambda from one warp's chain, no completion latency for a store; on a hard copy of hopper
 # (jitter 40 cycles per run, lds with a 60-cycle completion against a quarter-cycle issue) too,
 # whose table export accel-sim writes into the options it fills;
-# a class the model lacks is "not determined"; --types all keeps the sweep's ten types.
+# the text report's table; a class the model lacks is "not determined"; --types all keeps the
+# sweep's ten types.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -85,6 +86,13 @@ bad = [(o, values(o), w) for o, w in want.items() if values(o)[w[0]] != w[1]]
 print("export of the table", "ok" if not bad else f"FAIL {bad}")
 sys.exit(1 if bad else 0)
 PYEOF
+
+# the detailed text report holds the table: one row per class with its opcode
+"$B" run pipeline --table --types popc,sts,ldg --device sim:hopper -q > "$T/t.txt" 2>"$T/err" ||
+  { echo "FAIL --table text"; cat "$T/err"; fails=$((fails+1)); }
+grep -q "^Instruction table" "$T/t.txt" && grep -Eq "^  popc +POPC +2 +11 +16$" "$T/t.txt" &&
+  grep -Eq "^  sts +STS +0.25 +n/d +128$" "$T/t.txt" ||
+  { echo "FAIL: the text report has no instruction table:"; cat "$T/t.txt"; fails=$((fails+1)); }
 
 # kepler has no popc: not determined, the run succeeds
 "$B" run pipeline --table --types popc,fadd --device sim:kepler -q --json "$T/k.json" >/dev/null 2>"$T/err" ||

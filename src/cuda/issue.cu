@@ -171,14 +171,15 @@ struct op_mma {
             asm volatile(ptx : "+" constraint(x) : constraint(c));                               \
         }                                                                                        \
     };
-/* Two distinct invariants (c and c with its bits flipped): a three-input form of x, c, c' */
+/* Two invariants with no bitwise relation ptxas could use (c and c times an odd constant; not ~c,
+ * where c & ~c = 0 would let it drop a LOP3 step): a three-input form of x, c, c' */
 #define OP_TERNARY(name, ptx)                                                                    \
     struct name {                                                                                \
         typedef unsigned T;                                                                      \
         typedef unsigned C;                                                                      \
         static __device__ __forceinline__ void run(T &x, const C &c)                             \
         {                                                                                        \
-            asm volatile(ptx : "+r"(x) : "r"(c), "r"(~c));                                       \
+            asm volatile(ptx : "+r"(x) : "r"(c), "r"(c * 0x9e3779b9u));                          \
         }                                                                                        \
     };
 OP_TERNARY(op_lop3, "lop3.b32 %0, %0, %1, %2, 0x78;")       /* x ^ (c & c'): LOP3.LUT */

@@ -47,7 +47,7 @@ CLAIMS = {
     "sfu_sqrt": (r"MUFU\.SQRT$", 256, []),
     "dadd": (r"DADD$", 256, []),
     "dmul": (r"DMUL$", 256, []),
-    "hadd2": (r"HADD2$", 256, []),
+    "hadd2": (r"(HADD2|HFMA2\.MMA)$", 256, []),        # ptxas puts half as a*1+b on the MMA pipe
     "f2f_f64": (r"F2F\.F32\.F64$", 128, [r"F2F\.F64\.F32$"]),
     "f2f_f16": (r"F2FP\.F16\.F32\.PACK_AB$", 128, [r"HADD2\.F32$"]),
     "f2i_i2f": (r"F2I\.TRUNC\.NTZ$", 128, [r"I2FP?\.F32\.S32$"]),

@@ -193,7 +193,9 @@ OP_BINARY(op_fmnmx, float, "f", "max.f32 %0, %0, %1;")
 OP_UNARY(op_sfu_cos, float, "f", "cos.approx.ftz.f32 %0, %0;")
 OP_UNARY(op_sfu_ex2, float, "f", "ex2.approx.ftz.f32 %0, %0;")
 OP_UNARY(op_sfu_lg2, float, "f", "lg2.approx.ftz.f32 %0, %0;")
-OP_UNARY(op_sfu_rcp, float, "f", "rcp.approx.ftz.f32 %0, %0;")
+/* rcp of |x|: ptxas folds rcp(rcp(x)) into x (an empty loop); the absolute value, an operand
+ * modifier of MUFU.RCP that costs no instruction, breaks that pattern. */
+OP_UNARY(op_sfu_rcp, float, "f", "{.reg .f32 t; abs.f32 t, %0; rcp.approx.ftz.f32 %0, t;}")
 OP_UNARY(op_sfu_sqrt, float, "f", "sqrt.approx.ftz.f32 %0, %0;")
 OP_BINARY(op_dadd, double, "d", "add.rn.f64 %0, %0, %1;")
 OP_BINARY(op_dmul, double, "d", "mul.rn.f64 %0, %0, %1;")
@@ -201,10 +203,30 @@ OP_UNARY(op_hadd2, unsigned, "r", "add.rn.f16x2 %0, %0, %0;")  /* one source: no
 /* Conversion pairs: a round trip that rounds (f64 -> f32, f32 -> f16, s32 -> f32), so no pair
  * is an identity ptxas could drop. The figures are per pair. */
 OP_UNARY(op_f2f_f64, double, "d", "{.reg .f32 t; cvt.rn.f32.f64 t, %0; cvt.f64.f32 %0, t;}")
-OP_UNARY(op_f2f_f16, float, "f", "{.reg .b16 t; cvt.rn.f16.f32 t, %0; cvt.f32.f16 %0, t;}")
+/* f32 -> f16: at ILP 2 and 4 ptxas packs two chains' scalar conversions into one F2FP.PACK_AB
+ * (half the instructions); the packed form with both halves from the chain's own value fills
+ * each F2FP, so every step is its own (sm_80 and later; the scalar form below). */
+struct op_f2f_f16 {
+    typedef float T;
+    typedef float C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        (void)c;
+#if __CUDA_ARCH__ >= 800
+        asm volatile("{.reg .b32 t; .reg .b16 lo, hi; cvt.rn.f16x2.f32 t, %0, %0; "
+                     "mov.b32 {lo, hi}, t; cvt.f32.f16 %0, hi;}" : "+f"(x));
+#else
+        asm volatile("{.reg .b16 t; cvt.rn.f16.f32 t, %0; cvt.f32.f16 %0, t;}" : "+f"(x));
+#endif
+    }
+};
 OP_UNARY(op_f2i_i2f, unsigned, "r", "{.reg .f32 t; cvt.rn.f32.s32 t, %0; cvt.rzi.s32.f32 %0, t;}")
 /* Warp-wide: every lane takes part (the kernels never diverge for them). */
-OP_BINARY(op_shfl, unsigned, "r", "shfl.sync.idx.b32 %0, %0, %1, 0x1f, 0xffffffff;")
+/* The source lane is the chain's own value (its low 5 bits), and the seed differs per lane
+ * (hooks<op_shfl>): a shuffle of a warp-uniform value returns it unchanged, and with a
+ * loop-invariant lane every shuffle after the first gives a uniform value, so ptxas dropped the
+ * whole chain (the seed from in[] is uniform: every lane reads one word). */
+OP_UNARY(op_shfl, unsigned, "r", "shfl.sync.idx.b32 %0, %0, %0, 0x1f, 0xffffffff;")
 OP_UNARY(op_vote, unsigned, "r",
          "{.reg .pred p; setp.ne.u32 p, %0, 0; vote.sync.ballot.b32 %0, p, 0xffffffff;}")
 OP_UNARY(op_match, unsigned, "r", "match.any.sync.b32 %0, %0, 0xffffffff;")
@@ -226,7 +248,8 @@ OP_TERNARY(op_dpx_addmax, "{.reg .s32 t; add.s32 t, %0, %1; max.s32 %0, t, %2;}"
 
 /* Memory classes. Shared memory: 32 words per warp (so no two warps share a word), each lane its
  * own bank. A load chain reads a word that holds its own address (x = [x]); a store writes x to
- * the lane's word; the atomic adds x to it and returns the old value, the chain. */
+ * the lane's word (a volatile store: ptxas drops a store that the next one to the same word
+ * overwrites unread, which left one STS of 256 in the loop); the atomic adds x to it and returns the old value, the chain. */
 __shared__ __align__(16) unsigned issue_words[1024];
 static __device__ __forceinline__ unsigned lane_id(void) { return threadIdx.x & 31u; }
 static __device__ __forceinline__ unsigned shared_addr(const void *p)
@@ -243,7 +266,7 @@ struct op_sts {
     typedef unsigned C;
     static __device__ __forceinline__ void run(T &x, const C &c)
     {
-        asm volatile("st.shared.u32 [%1], %0;" : : "r"(x), "r"(c));
+        asm volatile("st.volatile.shared.u32 [%1], %0;" : : "r"(x), "r"(c));
     }
 };
 struct op_atoms {
@@ -269,14 +292,16 @@ struct op_ldsm {
     }
 };
 /* Global memory: 32 words of 8 B per kernel, each holding its own address: an L1 hit after the
- * first trip (.ca caches in L1). Stores: each warp its own 128-B line of a 256-KB region. */
+ * first trip (.ca caches in L1); chain k of a lane reads word lane ^ k, so no two chains start
+ * from one value (ptxas could treat equal chains as one). Stores: each warp its own 128-B line of
+ * a 256-KB region, volatile as the shared stores are. */
 OP_UNARY(op_ldg, unsigned long long, "l", "ld.global.ca.u64 %0, [%0];")
 struct op_stg {
     typedef unsigned T;
     typedef unsigned long long C;
     static __device__ __forceinline__ void run(T &x, const C &c)
     {
-        asm volatile("st.global.u32 [%1], %0;" : : "r"(x), "l"(c));
+        asm volatile("st.volatile.global.u32 [%1], %0;" : : "r"(x), "l"(c));
     }
 };
 
@@ -357,22 +382,33 @@ template <> struct hooks<op_sts> {
     static __device__ unsigned seed(const float *in, float *, int k) { return seed_of<unsigned>::get(in, k); }
     static __device__ unsigned operand(const float *, float *) { return shared_addr(&warp_words()[lane_id()]); }
 };
+template <> struct hooks<op_shfl> {
+    static __device__ void init(float *) {}
+    static __device__ unsigned seed(const float *in, float *, int k)
+    {
+        return seed_of<unsigned>::get(in, k) ^ (lane_id() << 1); /* differs per lane */
+    }
+    static __device__ unsigned operand(const float *, float *) { return 0; }
+};
 template <> struct hooks<op_atoms> {
     static __device__ void init(float *) { warp_words()[lane_id()] = 0; }
     static __device__ unsigned seed(const float *in, float *, int k) { return seed_of<unsigned>::get(in, k); }
     static __device__ unsigned operand(const float *, float *) { return shared_addr(&warp_words()[lane_id()]); }
 };
 template <> struct hooks<op_ldg> {
-    static __device__ unsigned long long word(float *out)
+    static __device__ unsigned long long word(float *out, unsigned w)
     {
-        return (unsigned long long)((unsigned long long *)out + lane_id());
+        return (unsigned long long)((unsigned long long *)out + w);
     }
     static __device__ void init(float *out)
     {
         if (threadIdx.x < 32) /* every block writes the same values */
-            *(unsigned long long *)word(out) = word(out);
+            *(unsigned long long *)word(out, lane_id()) = word(out, lane_id());
     }
-    static __device__ unsigned long long seed(const float *, float *out, int) { return word(out); }
+    static __device__ unsigned long long seed(const float *, float *out, int k)
+    {
+        return word(out, lane_id() ^ (unsigned)k);
+    }
     static __device__ unsigned long long operand(const float *, float *) { return 0; }
 };
 template <> struct hooks<op_stg> {

@@ -41,7 +41,7 @@ typedef enum gs_instr {
     GS_INSTR_SFU_SQRT,            /* sqrt.approx.ftz: MUFU.SQRT */
     GS_INSTR_DADD,                /* add.rn.f64: DADD */
     GS_INSTR_DMUL,                /* mul.rn.f64: DMUL */
-    GS_INSTR_HADD2,               /* add.rn.f16x2: HADD2 (cc >= 5.3) */
+    GS_INSTR_HADD2,               /* add.rn.f16x2: HADD2 and HFMA2.MMA (cc >= 5.3) */
     GS_INSTR_F2F_F64,             /* f64 -> f32 -> f64: F2F.F32.F64 + F2F.F64.F32, one pair */
     GS_INSTR_F2F_F16,             /* f32 -> f16 -> f32: F2FP pack + HADD2.F32, one pair */
     GS_INSTR_F2I_I2F,             /* s32 -> f32 -> s32: I2F + F2I, one pair */

@@ -70,6 +70,23 @@ EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/pcross.sass" 2>&1 |
   grep -q "^FAIL gs_issue_popc_2: .*dependency chains 1 (ILP 2)" ||
   { echo "FAIL: popc chains that cross are not flagged"; fails=$((fails+1)); }
 
+# The hadd2 kernels: ptxas issues half the f16x2 adds as HFMA2.MMA (a * 1 + b on the MMA pipe),
+# as it does for hfma2; both are the class's work. Written from the popc fixture: each POPC step
+# becomes HADD2 and HFMA2.MMA in turn. All pass; a loop of HADD2 with an HFMA2 (not .MMA) fails.
+sed 's/gs_issue_popc_/gs_issue_hadd2_/' "$FIX/issue_sm90_popc.sass" |
+  awk '/POPC/ { if (n++ % 2) sub(/POPC R([0-9]+), R([0-9]+)/, "HFMA2.MMA R&"); else sub(/POPC/, "HADD2") } {print}' |
+  sed -E 's/HFMA2\.MMA RPOPC R([0-9]+), R([0-9]+)/HFMA2.MMA R\1, R\2, 1, 1, R\2/; s/HADD2 R([0-9]+), R([0-9]+) ;/HADD2 R\1, R\2, R\2 ;/' \
+  > "$T/hadd2.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/hadd2.sass" > "$T/h2" 2>&1 ||
+  { echo "FAIL: the hadd2 loops (HADD2 and HFMA2.MMA) do not pass:"; cat "$T/h2"; fails=$((fails+1)); }
+for k in 1 2 4; do
+  grep -q "^ok   gs_issue_hadd2_$k: 256 x .*dependency chains $k (ILP $k)" "$T/h2" ||
+    { echo "FAIL: hadd2 ILP $k: not $k chains of 256"; fails=$((fails+1)); }
+done
+sed '0,/HFMA2\.MMA/s/HFMA2\.MMA/HFMA2/' "$T/hadd2.sass" > "$T/hadd2_fma.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/hadd2_fma.sass" 2>&1 | grep -q "^FAIL gs_issue_hadd2_1: .*foreign \['HFMA2'\]" ||
+  { echo "FAIL: an HFMA2 off the MMA pipe in the hadd2 loop passes"; fails=$((fails+1)); }
+
 if command -v cuobjdump >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/cuobjdump ]; then
   bash "$CHECK" 90 > "$T/live" 2>&1 || { echo "FAIL: live SASS check:"; cat "$T/live"; fails=$((fails+1)); }
 else

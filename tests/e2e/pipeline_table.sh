@@ -5,8 +5,8 @@
 # Lambda from one warp's chain, no completion latency for a store; on a hard copy of hopper
 # (jitter 40 cycles per run, lds with a 60-cycle completion against a quarter-cycle issue) too,
 # whose table export accel-sim writes into the options it fills;
-# the text report's table; a class the model lacks is "not determined"; --types all keeps the
-# sweep's ten types.
+# the text report's table; a class the model lacks is "not determined"; a class whose kernel fails
+# is a failed record and the others run; --types all keeps the sweep's ten types.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -102,6 +102,25 @@ import json,sys
 r={p['params']['level']:p['figures'] for p in json.load(open('$T/k.json'))['probes'] if p['name']=='itable'}
 sys.exit(0 if r['popc']['lambda_cycles']['value'] is None and r['fadd']['lambda_cycles']['value'] else 1)" ||
   { echo "FAIL: popc on kepler is not 'not determined'"; fails=$((fails+1)); }
+# a class whose kernel fails (the model's device_error: a launch error, a bad stamp) is a failed
+# record with the reason; the classes after it are still measured, and the run succeeds
+$PY - "$SRC/models/hopper.json" "$T/fail.json" <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["pipeline"]["instructions"]["popc"]["device_error"] = "block 0 has a bad stamp"
+json.dump(m, open(sys.argv[2], "w"))
+PYEOF
+"$B" run pipeline --table --types popc,sts,ldg --device "sim:$T/fail.json" -q --json "$T/f.json" \
+  >/dev/null 2>"$T/err" || { echo "FAIL --table with a failing class"; cat "$T/err"; fails=$((fails+1)); }
+"$PY" -c "
+import json,sys
+p={p['params']['level']:p for p in json.load(open('$T/f.json'))['probes'] if p['name']=='itable'}
+ok = (p['popc']['status'] == 'failed' and 'bad stamp' in (p['popc'].get('message') or '') and
+      any('popc failed: issue: block 0 has a bad stamp' in w for w in p['popc']['warnings']) and
+      p['popc']['figures']['lambda_cycles']['value'] is None and
+      all(p[c]['status'] == 'ok' and p[c]['figures']['lambda_cycles']['value'] for c in ('sts', 'ldg')))
+sys.exit(0 if ok else 1)" ||
+  { echo "FAIL: a failing class stopped the table or was not recorded failed"; fails=$((fails+1)); }
 # the sweep's default types stay the ten: no table class is swept, no itable record
 "$B" run pipeline --device sim:hopper -q --json "$T/s.json" >/dev/null 2>"$T/err" ||
   { echo "FAIL pipeline on hopper"; cat "$T/err"; fails=$((fails+1)); }

@@ -294,7 +294,8 @@ struct op_ldsm {
 /* Global memory: 32 words of 8 B per kernel, each holding its own address: an L1 hit after the
  * first trip (.ca caches in L1); chain k of a lane reads word lane ^ k, so no two chains start
  * from one value (ptxas could treat equal chains as one). Stores: each warp its own 128-B line of
- * a 256-KB region, volatile as the shared stores are. */
+ * a 256-KB region, volatile as the shared stores are (ptxas merged weak and relaxed stores to one
+ * word alike; only the volatile form, a strong store, stays one per step). */
 OP_UNARY(op_ldg, unsigned long long, "l", "ld.global.ca.u64 %0, [%0];")
 struct op_stg {
     typedef unsigned T;

@@ -8,7 +8,19 @@ static const char *const space_names[] = {"global", "shared", "constant", "local
 static const char *const path_names[GS_PATH_COUNT] = {"default", "ca", "cg", "cv", "nc",
                                                       "tex", "const", "shared", "local"};
 static const char *const instr_names[GS_INSTR_COUNT] = {
-    "fadd", "ffma", "iadd", "imul", "dfma", "sfu-sin", "sfu-rsqrt", "sw-sin", "hfma2", "mma"};
+    "fadd", "ffma", "iadd", "imul", "dfma", "sfu-sin", "sfu-rsqrt", "sw-sin", "hfma2", "mma",
+    "lop3", "shf", "popc", "flo", "brev", "prmt", "fmul", "fmnmx", "sfu-cos", "sfu-ex2",
+    "sfu-lg2", "sfu-rcp", "sfu-sqrt", "dadd", "dmul", "hadd2", "f2f-f64", "f2f-f16", "f2i-i2f",
+    "shfl", "vote", "match", "redux", "lds", "sts", "ldg", "stg", "ldsm", "atoms", "dpx-max3",
+    "dpx-addmax"};
+static const char *const instr_sass[GS_INSTR_COUNT] = {
+    "FADD", "FFMA", "IADD3", "IMAD", "DFMA", "FMUL.RZ+MUFU.SIN", "MUFU.RSQ", "(software sinf)",
+    "HFMA2", "HMMA.16816.F16",
+    "LOP3.LUT", "SHF.L.W", "POPC", "FLO.U32", "BREV", "PRMT", "FMUL", "FMNMX",
+    "FMUL.RZ+MUFU.COS", "MUFU.EX2", "MUFU.LG2", "MUFU.RCP", "MUFU.SQRT", "DADD", "DMUL", "HADD2+HFMA2.MMA",
+    "F2F.F32.F64+F2F.F64.F32", "F2FP.F16.F32.PACK_AB+HADD2.F32", "I2F+F2I", "SHFL.IDX",
+    "ISETP+VOTE.ANY", "MATCH.ANY", "REDUX.SUM", "LDS", "STS", "LDG.E.64", "STG.E", "LDSM.16.M88",
+    "ATOMS.ADD", "VIMNMX3", "VIADDMNMX"};
 
 const char *gs_space_name(gs_space s)
 {
@@ -57,6 +69,22 @@ bool gs_chase_split_of(const gs_chase_plan *p, gs_chase_split *s)
 const char *gs_instr_name(gs_instr i)
 {
     return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";
+}
+
+const char *gs_instr_sass(gs_instr i)
+{
+    return (unsigned)i < GS_INSTR_COUNT ? instr_sass[i] : "?";
+}
+
+bool gs_instr_converged(gs_instr i)
+{
+    return i == GS_INSTR_MMA || i == GS_INSTR_SHFL || i == GS_INSTR_VOTE ||
+           i == GS_INSTR_MATCH || i == GS_INSTR_REDUX || i == GS_INSTR_LDSM;
+}
+
+bool gs_instr_no_result(gs_instr i)
+{
+    return i == GS_INSTR_STS || i == GS_INSTR_STG;
 }
 
 int gs_instr_parse(const char *name, gs_instr *out)

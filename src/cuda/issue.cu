@@ -1,5 +1,6 @@
 /* The CUDA backend's issue operation: a kernel of one instruction type (SP add, MADD/FMA, INT add
- * and multiply, DP FMA, native and software special functions, fp16x2 FMA, one tensor-core MMA)
+ * and multiply, DP FMA, native and software special functions, fp16x2 FMA, one tensor-core MMA,
+ * and the instruction table's integer, float, conversion, warp-wide, memory and DPX classes)
  * with ILP 1, 2 or 4 independent chains, run at a chosen number of warps per block and concurrent
  * blocks per SM (Eq. 2 of the roofline paper: dynamic shared memory limits the blocks), with an
  * optional split of each warp's lanes into divergent paths (section V.D). Roofline paper, sections
@@ -25,6 +26,7 @@
 #define TRIP_SFU_SIN 128  /* each is two SASS instructions: FMUL.RZ (scale by 1/2pi) + MUFU.SIN */
 #define TRIP_SW_SIN 8     /* each is a whole software sinf: tens of instructions */
 #define TRIP_MMA 128
+#define TRIP_PAIR 128     /* each is two SASS instructions (a conversion pair, ISETP + VOTE) */
 
 typedef gs_block_stamp issue_stamp;
 
@@ -150,6 +152,163 @@ struct op_mma {
     }
 };
 
+/* ---- the instruction table's classes (pipeline --table) --------------------------------------- */
+/* One PTX instruction per step unless said; every chain reads only its own register and loop
+ * invariants, so ILP k holds k independent chains. Where ptxas could fold two steps into one
+ * (associative, idempotent or three-input forms) scripts/check_sass.sh counts the opcode per trip. */
+#define OP_UNARY(name, T_, constraint, ptx)                                                      \
+    struct name {                                                                                \
+        typedef T_ T;                                                                            \
+        typedef T_ C;                                                                            \
+        static __device__ __forceinline__ void run(T &x, const C &c)                             \
+        {                                                                                        \
+            (void)c; asm volatile(ptx : "+" constraint(x));                                      \
+        }                                                                                        \
+    };
+#define OP_BINARY(name, T_, constraint, ptx)                                                     \
+    struct name {                                                                                \
+        typedef T_ T;                                                                            \
+        typedef T_ C;                                                                            \
+        static __device__ __forceinline__ void run(T &x, const C &c)                             \
+        {                                                                                        \
+            asm volatile(ptx : "+" constraint(x) : constraint(c));                               \
+        }                                                                                        \
+    };
+/* Two invariants with no bitwise relation ptxas could use (c and c times an odd constant; not ~c,
+ * where c & ~c = 0 would let it drop a LOP3 step): a three-input form of x, c, c' */
+#define OP_TERNARY(name, ptx)                                                                    \
+    struct name {                                                                                \
+        typedef unsigned T;                                                                      \
+        typedef unsigned C;                                                                      \
+        static __device__ __forceinline__ void run(T &x, const C &c)                             \
+        {                                                                                        \
+            asm volatile(ptx : "+r"(x) : "r"(c), "r"(c * 0x9e3779b9u));                          \
+        }                                                                                        \
+    };
+OP_TERNARY(op_lop3, "lop3.b32 %0, %0, %1, %2, 0x78;")       /* x ^ (c & c'): LOP3.LUT */
+OP_BINARY(op_shf, unsigned, "r", "shf.l.wrap.b32 %0, %1, %0, %0;") /* amount x: nothing folds */
+OP_UNARY(op_popc, unsigned, "r", "popc.b32 %0, %0;")
+OP_UNARY(op_flo, unsigned, "r", "bfind.u32 %0, %0;")
+OP_UNARY(op_brev, unsigned, "r", "brev.b32 %0, %0;")
+OP_BINARY(op_prmt, unsigned, "r", "prmt.b32 %0, %0, %1, 0x5140;")
+OP_BINARY(op_fmul, float, "f", "mul.rn.f32 %0, %0, %1;")
+OP_BINARY(op_fmnmx, float, "f", "max.f32 %0, %0, %1;")
+OP_UNARY(op_sfu_cos, float, "f", "cos.approx.ftz.f32 %0, %0;")
+OP_UNARY(op_sfu_ex2, float, "f", "ex2.approx.ftz.f32 %0, %0;")
+OP_UNARY(op_sfu_lg2, float, "f", "lg2.approx.ftz.f32 %0, %0;")
+/* rcp of |x|: ptxas folds rcp(rcp(x)) into x (an empty loop); the absolute value, an operand
+ * modifier of MUFU.RCP that costs no instruction, breaks that pattern. */
+OP_UNARY(op_sfu_rcp, float, "f", "{.reg .f32 t; abs.f32 t, %0; rcp.approx.ftz.f32 %0, t;}")
+OP_UNARY(op_sfu_sqrt, float, "f", "sqrt.approx.ftz.f32 %0, %0;")
+OP_BINARY(op_dadd, double, "d", "add.rn.f64 %0, %0, %1;")
+OP_BINARY(op_dmul, double, "d", "mul.rn.f64 %0, %0, %1;")
+OP_UNARY(op_hadd2, unsigned, "r", "add.rn.f16x2 %0, %0, %0;")  /* one source: no bank conflict */
+/* Conversion pairs: a round trip that rounds (f64 -> f32, f32 -> f16, s32 -> f32), so no pair
+ * is an identity ptxas could drop. The figures are per pair. */
+OP_UNARY(op_f2f_f64, double, "d", "{.reg .f32 t; cvt.rn.f32.f64 t, %0; cvt.f64.f32 %0, t;}")
+/* f32 -> f16: at ILP 2 and 4 ptxas packs two chains' scalar conversions into one F2FP.PACK_AB
+ * (half the instructions); the packed form with both halves from the chain's own value fills
+ * each F2FP, so every step is its own (sm_80 and later; the scalar form below). */
+struct op_f2f_f16 {
+    typedef float T;
+    typedef float C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        (void)c;
+#if __CUDA_ARCH__ >= 800
+        asm volatile("{.reg .b32 t; .reg .b16 lo, hi; cvt.rn.f16x2.f32 t, %0, %0; "
+                     "mov.b32 {lo, hi}, t; cvt.f32.f16 %0, hi;}" : "+f"(x));
+#else
+        asm volatile("{.reg .b16 t; cvt.rn.f16.f32 t, %0; cvt.f32.f16 %0, t;}" : "+f"(x));
+#endif
+    }
+};
+OP_UNARY(op_f2i_i2f, unsigned, "r", "{.reg .f32 t; cvt.rn.f32.s32 t, %0; cvt.rzi.s32.f32 %0, t;}")
+/* Warp-wide: every lane takes part (the kernels never diverge for them). */
+/* The source lane is the chain's own value (its low 5 bits), and the seed differs per lane
+ * (hooks<op_shfl>): a shuffle of a warp-uniform value returns it unchanged, and with a
+ * loop-invariant lane every shuffle after the first gives a uniform value, so ptxas dropped the
+ * whole chain (the seed from in[] is uniform: every lane reads one word). */
+OP_UNARY(op_shfl, unsigned, "r", "shfl.sync.idx.b32 %0, %0, %0, 0x1f, 0xffffffff;")
+OP_UNARY(op_vote, unsigned, "r",
+         "{.reg .pred p; setp.ne.u32 p, %0, 0; vote.sync.ballot.b32 %0, p, 0xffffffff;}")
+OP_UNARY(op_match, unsigned, "r", "match.any.sync.b32 %0, %0, 0xffffffff;")
+struct op_redux {
+    typedef unsigned T;
+    typedef unsigned C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        (void)c;
+#if __CUDA_ARCH__ >= 800 /* redux.sync needs sm_80; the host refuses it below 8.0 */
+        asm volatile("redux.sync.add.u32 %0, %0, 0xffffffff;" : "+r"(x));
+#endif
+    }
+};
+/* DPX (cc 9.0): the PTX of __vimax3_s32 and __viaddmax_s32, which ptxas fuses into one DPX
+ * instruction on sm_90 and emulates with two elsewhere (the host refuses them below 9.0). */
+OP_TERNARY(op_dpx_max3, "{.reg .s32 t; max.s32 t, %0, %1; max.s32 %0, t, %2;}")
+OP_TERNARY(op_dpx_addmax, "{.reg .s32 t; add.s32 t, %0, %1; max.s32 %0, t, %2;}")
+
+/* Memory classes. Shared memory: 32 words per warp (so no two warps share a word), each lane its
+ * own bank. A load chain reads a word that holds its own address (x = [x]); a store writes x to
+ * the lane's word (a volatile store: ptxas drops a store that the next one to the same word
+ * overwrites unread, which left one STS of 256 in the loop); the atomic adds x to it and returns the old value, the chain. */
+__shared__ __align__(16) unsigned issue_words[1024];
+static __device__ __forceinline__ unsigned lane_id(void) { return threadIdx.x & 31u; }
+static __device__ __forceinline__ unsigned shared_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+static __device__ __forceinline__ unsigned *warp_words(void)
+{
+    return &issue_words[(threadIdx.x >> 5) * 32u];
+}
+OP_UNARY(op_lds, unsigned, "r", "ld.shared.u32 %0, [%0];")
+struct op_sts {
+    typedef unsigned T;
+    typedef unsigned C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        asm volatile("st.volatile.shared.u32 [%1], %0;" : : "r"(x), "r"(c));
+    }
+};
+struct op_atoms {
+    typedef unsigned T;
+    typedef unsigned C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        asm volatile("atom.shared.add.u32 %0, [%1], %0;" : "+r"(x) : "r"(c));
+    }
+};
+/* ldmatrix .x1: lanes 0-7 give the 8 row addresses (16 B apart) and lane l receives word l of
+ * the 8x8 b16 matrix; word l holds the address of row l mod 8, so every lane gets back the
+ * address it gave (the chain), and lanes 8-31, whose addresses are unused, keep one too. */
+struct op_ldsm {
+    typedef unsigned T;
+    typedef unsigned C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        (void)c;
+#if __CUDA_ARCH__ >= 750 /* ldmatrix needs sm_75 */
+        asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%0];" : "+r"(x));
+#endif
+    }
+};
+/* Global memory: 32 words of 8 B per kernel, each holding its own address: an L1 hit after the
+ * first trip (.ca caches in L1); chain k of a lane reads word lane ^ k, so no two chains start
+ * from one value (ptxas could treat equal chains as one). Stores: each warp its own 128-B line of
+ * a 256-KB region, volatile as the shared stores are (ptxas merged weak and relaxed stores to one
+ * word alike; only the volatile form, a strong store, stays one per step). */
+OP_UNARY(op_ldg, unsigned long long, "l", "ld.global.ca.u64 %0, [%0];")
+struct op_stg {
+    typedef unsigned T;
+    typedef unsigned long long C;
+    static __device__ __forceinline__ void run(T &x, const C &c)
+    {
+        asm volatile("st.volatile.global.u32 [%1], %0;" : : "r"(x), "l"(c));
+    }
+};
+
 /* Starting values from the input array (so nothing is known at compile time) and a fold of the
  * chains for the never-taken store. */
 template <typename T> struct seed_of;
@@ -164,6 +323,10 @@ template <> struct seed_of<double> {
 template <> struct seed_of<unsigned> {
     static __device__ unsigned get(const float *in, int k) { return __float_as_uint(in[k]) | 1u; }
     static __device__ unsigned fold(unsigned a, unsigned b) { return a ^ b; }
+};
+template <> struct seed_of<unsigned long long> {
+    static __device__ unsigned long long get(const float *in, int k) { return __float_as_uint(in[k]); }
+    static __device__ unsigned long long fold(unsigned long long a, unsigned long long b) { return a ^ b; }
 };
 template <> struct seed_of<mma_ab> {
     static __device__ mma_ab get(const float *in, int k)
@@ -188,6 +351,77 @@ template <> struct seed_of<mma_acc> {
     {
         mma_acc r = {a.d0 ^ b.d0, a.d1 ^ b.d1};
         return r;
+    }
+};
+
+/* Per-class set-up before the timed region and the chains' seeds and operand: the defaults read
+ * the input array; the memory classes point at their words. out holds the global words: 256 B of
+ * chase words at its start, then the store lines. */
+#define OUT_STORE_OFFSET 256u
+#define OUT_STORE_LINES 2048u
+#define OUT_BYTES (OUT_STORE_OFFSET + OUT_STORE_LINES * 128u)
+template <class Op> struct hooks {
+    static __device__ void init(float *out) { (void)out; }
+    static __device__ typename Op::T seed(const float *in, float *out, int k)
+    {
+        (void)out; return seed_of<typename Op::T>::get(in, k);
+    }
+    static __device__ typename Op::C operand(const float *in, float *out)
+    {
+        (void)out; return seed_of<typename Op::C>::get(in, 8);
+    }
+};
+template <> struct hooks<op_lds> {
+    static __device__ void init(float *) { warp_words()[lane_id()] = shared_addr(&warp_words()[lane_id()]); }
+    static __device__ unsigned seed(const float *, float *, int) { return shared_addr(&warp_words()[lane_id()]); }
+    static __device__ unsigned operand(const float *, float *) { return 0; }
+};
+template <> struct hooks<op_ldsm> {
+    static __device__ void init(float *) { warp_words()[lane_id()] = shared_addr(warp_words()) + 16u * (lane_id() & 7u); }
+    static __device__ unsigned seed(const float *, float *, int) { return shared_addr(warp_words()) + 16u * (lane_id() & 7u); }
+    static __device__ unsigned operand(const float *, float *) { return 0; }
+};
+template <> struct hooks<op_sts> {
+    static __device__ void init(float *) {}
+    static __device__ unsigned seed(const float *in, float *, int k) { return seed_of<unsigned>::get(in, k); }
+    static __device__ unsigned operand(const float *, float *) { return shared_addr(&warp_words()[lane_id()]); }
+};
+template <> struct hooks<op_shfl> {
+    static __device__ void init(float *) {}
+    static __device__ unsigned seed(const float *in, float *, int k)
+    {
+        return seed_of<unsigned>::get(in, k) ^ (lane_id() << 1); /* differs per lane */
+    }
+    static __device__ unsigned operand(const float *, float *) { return 0; }
+};
+template <> struct hooks<op_atoms> {
+    static __device__ void init(float *) { warp_words()[lane_id()] = 0; }
+    static __device__ unsigned seed(const float *in, float *, int k) { return seed_of<unsigned>::get(in, k); }
+    static __device__ unsigned operand(const float *, float *) { return shared_addr(&warp_words()[lane_id()]); }
+};
+template <> struct hooks<op_ldg> {
+    static __device__ unsigned long long word(float *out, unsigned w)
+    {
+        return (unsigned long long)((unsigned long long *)out + w);
+    }
+    static __device__ void init(float *out)
+    {
+        if (threadIdx.x < 32) /* every block writes the same values */
+            *(unsigned long long *)word(out, lane_id()) = word(out, lane_id());
+    }
+    static __device__ unsigned long long seed(const float *, float *out, int k)
+    {
+        return word(out, lane_id() ^ (unsigned)k);
+    }
+    static __device__ unsigned long long operand(const float *, float *) { return 0; }
+};
+template <> struct hooks<op_stg> {
+    static __device__ void init(float *) {}
+    static __device__ unsigned seed(const float *in, float *, int k) { return seed_of<unsigned>::get(in, k); }
+    static __device__ unsigned long long operand(const float *, float *out)
+    {
+        unsigned line = (blockIdx.x * 32u + (threadIdx.x >> 5)) % OUT_STORE_LINES;
+        return (unsigned long long)((char *)out + OUT_STORE_OFFSET + line * 128u + lane_id() * 4u);
     }
 };
 
@@ -219,10 +453,11 @@ static __device__ __forceinline__ void issue_body(const float *in, float *out, u
 {
     typedef typename Op::T T;
     T x[ILP];
+    hooks<Op>::init(out);   /* the barrier below orders it before the timed region */
 #pragma unroll
     for (int k = 0; k < ILP; k++)
-        x[k] = seed_of<T>::get(in, k);
-    typename Op::C c = seed_of<typename Op::C>::get(in, 8);
+        x[k] = hooks<Op>::seed(in, out, k);
+    typename Op::C c = hooks<Op>::operand(in, out);
     unsigned my_path = threadIdx.x & 31u; /* lane mod paths, without a division */
     while (my_path >= paths)
         my_path -= paths;
@@ -311,6 +546,37 @@ ISSUE_KERNELS(sfu_rsqrt, op_sfu_rsqrt, TRIP_SIMPLE, true)
 ISSUE_KERNELS(sw_sin, op_sw_sin, TRIP_SW_SIN, true)
 ISSUE_KERNELS(hfma2, op_hfma2, TRIP_SIMPLE, true)
 ISSUE_KERNELS(mma, op_mma, TRIP_MMA, false)
+ISSUE_KERNELS(lop3, op_lop3, TRIP_SIMPLE, true)
+ISSUE_KERNELS(shf, op_shf, TRIP_SIMPLE, true)
+ISSUE_KERNELS(popc, op_popc, TRIP_SIMPLE, true)
+ISSUE_KERNELS(flo, op_flo, TRIP_SIMPLE, true)
+ISSUE_KERNELS(brev, op_brev, TRIP_SIMPLE, true)
+ISSUE_KERNELS(prmt, op_prmt, TRIP_SIMPLE, true)
+ISSUE_KERNELS(fmul, op_fmul, TRIP_SIMPLE, true)
+ISSUE_KERNELS(fmnmx, op_fmnmx, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sfu_cos, op_sfu_cos, TRIP_SFU_SIN, true)
+ISSUE_KERNELS(sfu_ex2, op_sfu_ex2, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sfu_lg2, op_sfu_lg2, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sfu_rcp, op_sfu_rcp, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sfu_sqrt, op_sfu_sqrt, TRIP_SIMPLE, true)
+ISSUE_KERNELS(dadd, op_dadd, TRIP_SIMPLE, true)
+ISSUE_KERNELS(dmul, op_dmul, TRIP_SIMPLE, true)
+ISSUE_KERNELS(hadd2, op_hadd2, TRIP_SIMPLE, true)
+ISSUE_KERNELS(f2f_f64, op_f2f_f64, TRIP_PAIR, true)
+ISSUE_KERNELS(f2f_f16, op_f2f_f16, TRIP_PAIR, true)
+ISSUE_KERNELS(f2i_i2f, op_f2i_i2f, TRIP_PAIR, true)
+ISSUE_KERNELS(shfl, op_shfl, TRIP_SIMPLE, false)
+ISSUE_KERNELS(vote, op_vote, TRIP_PAIR, false)
+ISSUE_KERNELS(match, op_match, TRIP_SIMPLE, false)
+ISSUE_KERNELS(redux, op_redux, TRIP_SIMPLE, false)
+ISSUE_KERNELS(lds, op_lds, TRIP_SIMPLE, true)
+ISSUE_KERNELS(sts, op_sts, TRIP_SIMPLE, true)
+ISSUE_KERNELS(ldg, op_ldg, TRIP_SIMPLE, true)
+ISSUE_KERNELS(stg, op_stg, TRIP_SIMPLE, true)
+ISSUE_KERNELS(ldsm, op_ldsm, TRIP_SIMPLE, false)
+ISSUE_KERNELS(atoms, op_atoms, TRIP_SIMPLE, true)
+ISSUE_KERNELS(dpx_max3, op_dpx_max3, TRIP_SIMPLE, true)
+ISSUE_KERNELS(dpx_addmax, op_dpx_addmax, TRIP_SIMPLE, true)
 
 typedef void (*issue_kernel_fn)(const float *, float *, unsigned, unsigned, int, issue_stamp *,
                                 unsigned long long *, unsigned long long);
@@ -327,13 +593,31 @@ struct issue_entry {
     int min_cc;  /* major * 10 + minor */
 };
 #define ENTRY(name, trip, cc) {{gs_issue_##name##_1, gs_issue_##name##_2, gs_issue_##name##_4}, trip, cc}
-static const issue_entry issue_table[GS_INSTR_COUNT] = {
+static const issue_entry issue_table[] = {
     ENTRY(fadd, TRIP_SIMPLE, 0),        ENTRY(ffma, TRIP_SIMPLE, 0),
     ENTRY(iadd, TRIP_SIMPLE, 0),        ENTRY(imul, TRIP_SIMPLE, 0),
     ENTRY(dfma, TRIP_SIMPLE, 0),        ENTRY(sfu_sin, TRIP_SFU_SIN, 0),
     ENTRY(sfu_rsqrt, TRIP_SIMPLE, 0),   ENTRY(sw_sin, TRIP_SW_SIN, 0),
     ENTRY(hfma2, TRIP_SIMPLE, 53),      ENTRY(mma, TRIP_MMA, 80),
+    ENTRY(lop3, TRIP_SIMPLE, 0),        ENTRY(shf, TRIP_SIMPLE, 0),
+    ENTRY(popc, TRIP_SIMPLE, 0),        ENTRY(flo, TRIP_SIMPLE, 0),
+    ENTRY(brev, TRIP_SIMPLE, 0),        ENTRY(prmt, TRIP_SIMPLE, 0),
+    ENTRY(fmul, TRIP_SIMPLE, 0),        ENTRY(fmnmx, TRIP_SIMPLE, 0),
+    ENTRY(sfu_cos, TRIP_SFU_SIN, 0),    ENTRY(sfu_ex2, TRIP_SIMPLE, 0),
+    ENTRY(sfu_lg2, TRIP_SIMPLE, 0),     ENTRY(sfu_rcp, TRIP_SIMPLE, 0),
+    ENTRY(sfu_sqrt, TRIP_SIMPLE, 0),    ENTRY(dadd, TRIP_SIMPLE, 0),
+    ENTRY(dmul, TRIP_SIMPLE, 0),        ENTRY(hadd2, TRIP_SIMPLE, 53),
+    ENTRY(f2f_f64, TRIP_PAIR, 0),       ENTRY(f2f_f16, TRIP_PAIR, 0),
+    ENTRY(f2i_i2f, TRIP_PAIR, 0),       ENTRY(shfl, TRIP_SIMPLE, 0),
+    ENTRY(vote, TRIP_PAIR, 0),          ENTRY(match, TRIP_SIMPLE, 70),
+    ENTRY(redux, TRIP_SIMPLE, 80),      ENTRY(lds, TRIP_SIMPLE, 0),
+    ENTRY(sts, TRIP_SIMPLE, 0),         ENTRY(ldg, TRIP_SIMPLE, 0),
+    ENTRY(stg, TRIP_SIMPLE, 0),         ENTRY(ldsm, TRIP_SIMPLE, 75),
+    ENTRY(atoms, TRIP_SIMPLE, 0),       ENTRY(dpx_max3, TRIP_SIMPLE, 90),
+    ENTRY(dpx_addmax, TRIP_SIMPLE, 90),
 };
+static_assert(sizeof issue_table / sizeof *issue_table == GS_INSTR_COUNT,
+              "one issue_table row per gs_instr, in its order");
 
 static int ilp_index(unsigned ilp)
 {
@@ -384,7 +668,7 @@ static int issue_buffers(int ordinal, size_t blocks, gs_error *err)
     if (issue_buf.ordinal != ordinal) {
         gs_cuda_issue_release();
         CUDA_TRY(cudaMalloc((void **)&issue_buf.in, 16 * sizeof(float)));
-        CUDA_TRY(cudaMalloc((void **)&issue_buf.out, 64));
+        CUDA_TRY(cudaMalloc((void **)&issue_buf.out, OUT_BYTES));
         CUDA_TRY(cudaMalloc((void **)&issue_buf.start_at, sizeof(unsigned long long)));
         CUDA_TRY(cudaEventCreate(&issue_buf.start));
         CUDA_TRY(cudaEventCreate(&issue_buf.stop));
@@ -410,7 +694,7 @@ static void issue_seeds(gs_instr instr, float in[16])
         in[k] = 1.0f + 0.125f * (float)k;
     in[8] = 0.5f;
     in[9] = 0.25f;
-    if (instr == GS_INSTR_HFMA2 || instr == GS_INSTR_MMA) {
+    if (instr == GS_INSTR_HFMA2 || instr == GS_INSTR_HADD2 || instr == GS_INSTR_MMA) {
         unsigned half2_half = 0x38003800u; /* (0.5, 0.5) in fp16 */
         memcpy(&in[8], &half2_half, 4);
         memcpy(&in[9], &half2_half, 4);
@@ -498,6 +782,10 @@ static int issue_check_plan(const gs_cuda *cu, const gs_issue_plan *plan, gs_err
     if (ilp_index(plan->ilp) < 0)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: ILP %u; use 1, 2 or 4", plan->ilp);
     int cc = cu->prop.major * 10 + cu->prop.minor;
+    if ((plan->instr == GS_INSTR_DPX_MAX3 || plan->instr == GS_INSTR_DPX_ADDMAX) && cc < 90)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "not DPX: emulated (DPX instructions need compute "
+                       "capability 9.0; this device is %d.%d, where the intrinsics run as two "
+                       "integer instructions)", cu->prop.major, cu->prop.minor);
     if (cc < issue_table[plan->instr].min_cc)
         return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: %s needs compute capability %d.%d; this device "
                        "is %d.%d", gs_instr_name(plan->instr), issue_table[plan->instr].min_cc / 10,
@@ -510,9 +798,9 @@ static int issue_check_plan(const gs_cuda *cu, const gs_issue_plan *plan, gs_err
         return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: needs blocks >= 1, iterations >= 1 and "
                        "divergent_paths 0..32 (got %u, %u, %u)", plan->blocks, plan->iterations,
                        plan->divergent_paths);
-    if (plan->instr == GS_INSTR_MMA && plan->divergent_paths > 1)
-        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: mma.sync needs the whole warp converged; "
-                       "divergent paths are not defined for it");
+    if (gs_instr_converged(plan->instr) && plan->divergent_paths > 1)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: %s needs the whole warp converged; "
+                       "divergent paths are not defined for it", gs_instr_name(plan->instr));
     return 0;
 }
 
@@ -568,6 +856,7 @@ int gs_cuda_issue(gs_backend *b, const gs_issue_plan *plan, gs_issue_result *out
     issue_fill(plan, &sp, (double)plan->blocks * plan->warps_per_block * (double)plan->iterations *
                e->per_trip * paths, (unsigned)cu->prop.multiProcessorCount, out);
     out->ns = (double)ms * 1e6;
+    out->instructions_per_trip = e->per_trip;
 fail:
     free(stamps);
     return rc;

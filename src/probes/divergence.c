@@ -119,9 +119,10 @@ static int gs_probe_divergence_run(gs_probe_ctx *ctx, gs_error *err)
     int rc = gs_probe_parse_opts(ctx, gs_probe_divergence_opts, err);
     if (rc)
         return rc;
-    if (gs_instr_parse(opt.type, &t) != 0 || t == GS_INSTR_MMA)
+    if (gs_instr_parse(opt.type, &t) != 0 || gs_instr_converged(t))
         return gs_fail(err, GS_ERR_USAGE, "--type %s: use one of fadd, ffma, iadd, imul, dfma, "
-                       "sfu-sin, sfu-rsqrt, sw-sin, hfma2 (mma.sync needs a converged warp)", opt.type);
+                       "sfu-sin, sfu-rsqrt, sw-sin, hfma2 or a table class that runs per lane "
+                       "(mma.sync and the warp-wide classes need a converged warp)", opt.type);
     if (opt.ilp != 1 && opt.ilp != 2 && opt.ilp != 4)
         return gs_fail(err, GS_ERR_USAGE, "--ilp %lld: use 1, 2 or 4", opt.ilp);
     if (!(opt.target_cycles >= 1000 && opt.target_cycles <= 1e9))

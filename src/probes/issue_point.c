@@ -162,10 +162,10 @@ size_t gs_issue_warps_grid(const gs_device_info *info, unsigned *grid, size_t ca
 int gs_issue_parse_types(const char *list, bool want[GS_INSTR_COUNT], gs_error *err)
 {
     char buf[256];
-    bool all = !list || strcmp(list, "all") == 0;
+    bool all = !list || strcmp(list, "all") == 0, table = list && strcmp(list, "table") == 0;
     for (int i = 0; i < GS_INSTR_COUNT; i++)
-        want[i] = all;
-    if (all)
+        want[i] = table || (all && i < GS_INSTR_BASE_COUNT);
+    if (all || table)
         return 0;
     snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -173,7 +173,8 @@ int gs_issue_parse_types(const char *list, bool want[GS_INSTR_COUNT], gs_error *
         if (gs_instr_parse(tok, &t) != 0)
             return gs_fail(err, GS_ERR_USAGE, "--types: '%s' is not an instruction type; use a "
                            "comma-separated list of fadd, ffma, iadd, imul, dfma, sfu-sin, "
-                           "sfu-rsqrt, sw-sin, hfma2, mma, or all", tok);
+                           "sfu-rsqrt, sw-sin, hfma2, mma (or the table's classes: `gpusonar run "
+                           "pipeline --help`), all (those ten) or table (every class)", tok);
         want[t] = true;
     }
     return 0;

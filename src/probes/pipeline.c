@@ -5,7 +5,9 @@
  * full occupancy (warps set by block size, concurrent blocks held by Eq. 2); CPI_warp = 1 /
  * throughput (section V.B); lambda = min CPI_warp (Eq. 4), Lambda = max CPI_warp (Eq. 5); the
  * saturation peak, the knee (Lambda / lambda) and the ridge point (fewest warps within 5% of the
- * peak, section III). */
+ * peak, section III). With --table (and under --thorough) it also measures the instruction
+ * table: per SASS class, the completion latency of one warp's dependent chain and the issue
+ * latency and throughput of full occupancy at ILP 4, one "itable" record per class. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,12 +24,20 @@ static struct {
     const char *types;
     long long reps;
     double target_cycles;
+    bool table;
 } opt;
 
 const gs_opt gs_probe_pipeline_opts[] = {
     {"types", GS_OPT_STRING, &opt.types, "LIST",
      "instruction types, comma-separated (fadd,ffma,iadd,imul,dfma,sfu-sin,sfu-rsqrt,sw-sin,"
-     "hfma2,mma) or all (default)", NULL, 0, 0},
+     "hfma2,mma; the table's classes lop3,shf,popc,flo,brev,prmt,fmul,fmnmx,sfu-cos,sfu-ex2,"
+     "sfu-lg2,sfu-rcp,sfu-sqrt,dadd,dmul,hadd2,f2f-f64,f2f-f16,f2i-i2f,shfl,vote,match,redux,lds,"
+     "sts,ldg,stg,ldsm,atoms,dpx-max3,dpx-addmax), all (the first ten: default) or table (every "
+     "class)", NULL, 0, 0},
+    {"table", GS_OPT_FLAG, &opt.table, NULL,
+     "the instruction table instead of the sweep: per class, the completion latency of one warp's "
+     "dependent chain and the issue latency and throughput of full occupancy at ILP 4 (--types "
+     "defaults to table; --thorough adds the table of every class to the sweep)", NULL, 0, 0},
     {"reps", GS_OPT_INT, &opt.reps, "N",
      "repetitions of each point (default 5; 25, the paper's, with --thorough)", NULL, 1, 1000},
     {"target-cycles", GS_OPT_DOUBLE, &opt.target_cycles, "N",
@@ -242,21 +252,125 @@ static int run_type(gs_probe_ctx *ctx, gs_probe_out *p, gs_instr t, gs_error *er
     return 0;
 }
 
+/* ---- the instruction table ------------------------------------------------------------------- */
+
+/* One point of the table: plan for `warps` per SM at ILP ilp, measured. GS_ERR_UNSUPPORTED
+ * passes up (the class is not determined on this device). */
+static int table_point(gs_probe_ctx *ctx, gs_instr t, unsigned ilp, unsigned warps,
+                       gs_issue_point *pt, gs_error *err)
+{
+    gs_issue_plan plan;
+    if (!gs_issue_plan_warps(ctx->info, t, ilp, warps, &plan))
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "%u warps per SM cannot be laid out", warps);
+    return gs_issue_measure(ctx, &plan, (unsigned)opt.reps, opt.target_cycles, pt, err);
+}
+
+/* One record per class: the SASS opcode, the completion latency Lambda (one warp per SM, ILP 1:
+ * its CPI_warp is the dependent chain's cycles per instruction, Eq. 5), the issue latency lambda
+ * (every warp an SM holds, ILP 4: 1 / warp instructions per cycle per SM, Eq. 4) and the
+ * throughput per SM (warp_size / lambda). A pair class (two SASS instructions per step) gives its
+ * figures per pair; a store writes no register, so it has no chain and no completion latency. */
+static int table_class(gs_probe_ctx *ctx, gs_instr t, gs_error *err)
+{
+    const gs_device_info *info = ctx->info;
+    unsigned max_warps = (unsigned)(info->max_threads_per_sm / info->warp_size);
+    unsigned max_wpb = (unsigned)(info->max_threads_per_block / info->warp_size);
+    gs_issue_point one, full;
+    char why[256] = "";
+    gs_probe_out *p = gs_run_add_probe(ctx->run, "itable");
+    gs_param_string(p, "level", gs_instr_name(t));
+    gs_figure_text(p, "sass", gs_instr_sass(t), 1,
+                   "the opcode the kernel compiles to on cc 9.0 (scripts/check_sass.sh)");
+    gs_progress(ctx, "pipeline: table: %s", gs_instr_name(t));
+    int rc = table_point(ctx, t, 4, max_warps, &full, err);
+    if (rc == GS_ERR_UNSUPPORTED && max_wpb < max_warps) /* two blocks did not fit: one */
+        rc = table_point(ctx, t, 4, max_wpb, &full, err);
+    if (!rc && !gs_instr_no_result(t))
+        rc = table_point(ctx, t, 1, 1, &one, err);
+    const char *m_issue = "Eq. 4: 1 / (warp instructions per cycle per SM) with every warp an SM "
+                          "holds, ILP 4";
+    if ((rc = gs_probe_unsupported_why(rc, err, why, sizeof why)) != 0) {
+        /* One class's kernel failing (a launch error, a stamp the timers could not resolve)
+         * says nothing of the others: its record is failed with the reason, and the table goes
+         * on. Ctrl-C still stops the run. */
+        if (rc == GS_ERR_INTERRUPTED)
+            return rc;
+        gs_probe_status(p, "failed", err->msg);
+        gs_probe_warning(p, "pipeline: table: %s failed: %s", gs_instr_name(t), err->msg);
+        const char *r = err->msg;
+        gs_figure_nd(p, "lambda_cycles", "cycles", m_issue, "the class's kernel failed: %s", r);
+        gs_figure_nd(p, "ops_per_cycle_per_sm", "thread instr/cycle/SM", m_issue,
+                     "the class's kernel failed: %s", r);
+        gs_figure_nd(p, "Lambda_cycles", "cycles", "one warp's dependent chain",
+                     "the class's kernel failed: %s", r);
+        gs_error_clear(err);
+        return 0;
+    }
+    if (*why || full.measurement_error) {
+        const char *r = *why ? why : "every repetition failed its timing checks";
+        gs_figure_nd(p, "lambda_cycles", "cycles", m_issue, "%s", r);
+        gs_figure_nd(p, "ops_per_cycle_per_sm", "thread instr/cycle/SM", m_issue, "%s", r);
+        gs_figure_nd(p, "Lambda_cycles", "cycles", "one warp's dependent chain",
+                     "%s", r);
+        gs_probe_status(p, "ok", NULL);
+        return 0;
+    }
+    gs_figure(p, "lambda_cycles", full.cpi.median, "cycles", full.cpi.ci95, full.cpi.n,
+              m_issue);
+    gs_figure(p, "ops_per_cycle_per_sm", info->warp_size * full.ipc.median,
+              "thread instr/cycle/SM", info->warp_size * full.ipc.ci95, full.ipc.n,
+              "warp_size x warp instructions per cycle per SM at the lambda point");
+    if (gs_instr_no_result(t))
+        gs_figure_nd(p, "Lambda_cycles", "cycles", "one warp's dependent chain",
+                     "a store writes no register: no dependent chain");
+    else if (one.measurement_error)
+        gs_figure_nd(p, "Lambda_cycles", "cycles", "one warp's dependent chain",
+                     "every repetition failed its timing checks");
+    else
+        gs_figure(p, "Lambda_cycles", one.cpi.median, "cycles", one.cpi.ci95,
+                  one.cpi.n, "Eq. 5: CPI_warp of one warp per SM, ILP 1 (one dependent chain; "
+                  "the loop's counter, compare and branch, at most 4 per 256, issue in its "
+                  "shadow)");
+    gs_probe_status(p, "ok", NULL);
+    return 0;
+}
+
+static int run_table(gs_probe_ctx *ctx, const bool want[GS_INSTR_COUNT], gs_error *err)
+{
+    int rc = 0;
+    for (int t = 0; t < GS_INSTR_COUNT && !rc; t++) {
+        if (!want[t])
+            continue;
+        if (gs_interrupted())
+            return gs_fail(err, GS_ERR_INTERRUPTED, "pipeline: interrupted");
+        rc = table_class(ctx, (gs_instr)t, err);
+    }
+    return rc;
+}
+
 static int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err)
 {
-    bool want[GS_INSTR_COUNT];
-    opt.types = "all";
+    bool want[GS_INSTR_COUNT], every[GS_INSTR_COUNT];
+    opt.types = NULL;
+    opt.table = false;
     opt.reps = ctx->thorough ? 25 : 5;
     opt.target_cycles = ctx->thorough ? 400000 : 100000;
     int rc = gs_probe_parse_opts(ctx, gs_probe_pipeline_opts, err);
+    if (!opt.types)
+        opt.types = opt.table ? "table" : "all";
     if (!rc)
         rc = gs_issue_parse_types(opt.types, want, err);
+    if (!rc)
+        rc = gs_issue_parse_types("table", every, err);
     if (rc)
         return rc;
     if (!(opt.target_cycles >= 1000 && opt.target_cycles <= 1e10))
         return gs_fail(err, GS_ERR_USAGE, "--target-cycles %g: use 1000 to 1e10", opt.target_cycles);
     gs_probe_out *p = gs_run_add_probe(ctx->run, "pipeline");
     gs_param_string(p, "types", opt.types);
+    gs_param_bool(p, "table", opt.table || ctx->thorough);
+    if (opt.table)
+        return run_table(ctx, want, err);
     gs_param_int(p, "reps", opt.reps);
     gs_param_double(p, "target_cycles", opt.target_cycles);
     gs_param_string(p, "warps_layout", "one block per SM up to the largest block, then two equal "
@@ -264,6 +378,8 @@ static int gs_probe_pipeline_run(gs_probe_ctx *ctx, gs_error *err)
     for (int t = 0; t < GS_INSTR_COUNT && !rc; t++)
         if (want[t])
             rc = run_type(ctx, p, (gs_instr)t, err);
+    if (!rc && ctx->thorough)
+        rc = run_table(ctx, every, err);
     return rc;
 }
 

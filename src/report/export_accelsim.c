@@ -476,14 +476,35 @@ static void write_clock_and_device(FILE *out, const json_t *doc)
 
 /* ---- pipeline ---------------------------------------------------------------------------------------- */
 
-/* Lambda (completion) and the initiation interval lambda x units of instruction type `type`. */
-static bool pipe_pair(const json_t *rec, const char *type, long *latency, long *initiation)
+/* The instruction table's record of class `type` (pipeline --table: "itable", level = class). */
+static const json_t *table_record(const json_t *doc, const char *type)
+{
+    size_t i;
+    const json_t *rec;
+    json_array_foreach(json_object_get(doc, "probes"), i, rec) {
+        const char *name = json_string_value(json_object_get(rec, "name"));
+        const char *level = json_string_value(json_object_get(json_object_get(rec, "params"),
+                                                              "level"));
+        if (name && level && strcmp(name, "itable") == 0 && strcmp(level, type) == 0)
+            return rec;
+    }
+    return NULL;
+}
+
+/* Lambda (completion) and the initiation interval lambda x units of instruction type `type`:
+ * the instruction table's figures where it measured both, else the sweep's (pipeline record). */
+static bool pipe_pair(const json_t *doc, const json_t *rec, const char *type, long *latency,
+                      long *initiation)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s_Lambda_cycles", type);
-    const json_t *big = value_of(rec, name);
-    snprintf(name, sizeof name, "%s_lambda_cycles", type);
-    const json_t *small = value_of(rec, name);
+    const json_t *t = table_record(doc, type);
+    const json_t *big = value_of(t, "Lambda_cycles"), *small = value_of(t, "lambda_cycles");
+    if (!json_is_number(big) || !json_is_number(small)) {
+        snprintf(name, sizeof name, "%s_Lambda_cycles", type);
+        big = value_of(rec, name);
+        snprintf(name, sizeof name, "%s_lambda_cycles", type);
+        small = value_of(rec, name);
+    }
     if (!json_is_number(big) || !json_is_number(small))
         return false;
     /* GPGPU-Sim reads %u: a figure past 10^9 cycles is not a latency, and lround must not see
@@ -499,7 +520,7 @@ static bool pipe_pair(const json_t *rec, const char *type, long *latency, long *
 
 /* One "-ptx_opcode_latency_X a,b,c,d,e[,f]" and its "-ptx_opcode_initiation_X" line: positions
  * ADD,MAX,MUL,MAD,DIV[,SHFL]; measured types fill theirs, the rest stay as in ref_lat, ref_init. */
-static void ptx_lines(FILE *out, const json_t *rec, const char *cls, int count,
+static void ptx_lines(FILE *out, const json_t *doc, const json_t *rec, const char *cls, int count,
                       const char *const types[], const long ref_lat[], const long ref_init[],
                       const char *others)
 {
@@ -511,7 +532,7 @@ static void ptx_lines(FILE *out, const json_t *rec, const char *cls, int count,
         lat[i] = ref_lat[i];
         init[i] = ref_init[i];
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "," : "", pos[i]);
-        if (types[i] && pipe_pair(rec, types[i], &lat[i], &init[i])) {
+        if (types[i] && pipe_pair(doc, rec, types[i], &lat[i], &init[i])) {
             any = true;
             snprintf(from + strlen(from), sizeof from - strlen(from), "%s%s=%s", *from ? ", " : "",
                      pos[i], types[i]);
@@ -538,30 +559,34 @@ static void write_pipeline(FILE *out, const json_t *doc)
     fprintf(out, "\n# pipeline: latency = Lambda (completion), initiation = lambda (issue, per SM) x "
             "%d units per SM (the reference's -gpgpu_num_*_units; gpusonar does not count units)\n",
             REFERENCE_UNITS);
-    if (!rec) {
+    if (!rec && !gs_report_find_record(doc, "itable")) {
         fprintf(out, "# -ptx_opcode_latency_* and -trace_opcode_latency_initiation_* not "
                 "determined: the document has no pipeline record\n");
         return;
     }
-    static const char *const ints[6] = {"iadd", NULL, "imul", "imul", NULL, NULL};
-    static const char *const fps[5] = {"fadd", NULL, NULL, "ffma", NULL};
-    static const char *const dps[5] = {NULL, NULL, NULL, "dfma", NULL};
+    /* Positions ADD,MAX,MUL,MAD,DIV[,SHFL]: IADD3 for ADD, IMAD for MUL and MAD, SHFL.IDX for
+     * SHFL; FADD, FMNMX, FMUL, FFMA; DADD, DMUL, DFMA. The table's figures where it has them
+     * (pipeline --table), else the sweep's; DIV (a software sequence) and the integer MAX are not
+     * measured. */
+    static const char *const ints[6] = {"iadd", NULL, "imul", "imul", NULL, "shfl"};
+    static const char *const fps[5] = {"fadd", "fmnmx", "fmul", "ffma", NULL};
+    static const char *const dps[5] = {"dadd", NULL, "dmul", "dfma", NULL};
     /* the reference's five integer values, then GPGPU-Sim's own default for SHFL (32, 4) */
     static const long int_lat[6] = {4, 4, 4, 4, 21, 32}, int_init[6] = {2, 2, 2, 2, 2, 4};
     static const long fp_lat[5] = {4, 4, 4, 4, 39}, fp_init[5] = {2, 2, 2, 2, 4};
     static const long dp_lat[5] = {8, 8, 8, 8, 330}, dp_init[5] = {2, 2, 2, 2, 130};
-    ptx_lines(out, rec, "int", 6, ints, int_lat, int_init, "MAX and DIV are the reference's, "
-              "SHFL GPGPU-Sim's default (the reference gives five values, which leaves SHFL "
-              "uninitialised)");
-    ptx_lines(out, rec, "fp", 5, fps, fp_lat, fp_init, "the others are the reference's");
-    ptx_lines(out, rec, "dp", 5, dps, dp_lat, dp_init, "the others are the reference's");
+    ptx_lines(out, doc, rec, "int", 6, ints, int_lat, int_init, "the others are the reference's; "
+              "SHFL, where not measured, GPGPU-Sim's default (the reference gives five values, "
+              "which leaves SHFL uninitialised)");
+    ptx_lines(out, doc, rec, "fp", 5, fps, fp_lat, fp_init, "the others are the reference's");
+    ptx_lines(out, doc, rec, "dp", 5, dps, dp_lat, dp_init, "the others are the reference's");
     static const char *const singles[][3] = {
         {"-ptx_opcode_latency_sfu", "-ptx_opcode_initiation_sfu", "sfu-sin"},
         {"-ptx_opcode_latency_tesnor", "-ptx_opcode_initiation_tensor", "mma"},
     };
     for (size_t i = 0; i < 2; i++) {
         long lat, init;
-        if (pipe_pair(rec, singles[i][2], &lat, &init))
+        if (pipe_pair(doc, rec, singles[i][2], &lat, &init))
             fprintf(out, "%s %ld\n%s %ld\n", singles[i][0], lat, singles[i][1], init);
         else
             fprintf(out, "# %s not determined: %s is not in the pipeline record\n", singles[i][0],
@@ -573,7 +598,7 @@ static void write_pipeline(FILE *out, const json_t *doc)
     fprintf(out, "\n# trace.config (Accel-Sim's SASS mode): latency,initiation\n");
     for (size_t i = 0; i < sizeof trace / sizeof *trace; i++) {
         long lat, init;
-        if (pipe_pair(rec, trace[i][1], &lat, &init))
+        if (pipe_pair(doc, rec, trace[i][1], &lat, &init))
             fprintf(out, "-trace_opcode_latency_initiation_%s %ld,%ld\n", trace[i][0], lat, init);
         else
             fprintf(out, "# -trace_opcode_latency_initiation_%s not determined: %s is not in the "

@@ -66,6 +66,10 @@ void gs_report_persist_table(FILE *out, const json_t *probe);
 /* The one-page summary: Table III of the roofline paper plus the cache table (Table 4) of the
  * memory paper, from whatever records the document holds (src/report/summary.c). */
 void gs_report_summary(FILE *out, const json_t *doc);
+/* The instruction table (pipeline --table): one row per class (itable record) with its SASS
+ * opcode, issue and completion latency and throughput per SM; nothing when the document has none.
+ * The detailed text report prints it before the probes' sections. */
+void gs_report_itable(FILE *out, const json_t *doc);
 
 /* Write each series as DIR/<probe>[-<level>]-<series>.csv (x,y with a header). The folder is
  * created if missing. */

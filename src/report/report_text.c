@@ -351,6 +351,8 @@ void gs_report_text_parts(FILE *out, const json_t *doc, unsigned parts)
         gs_report_summary(out, doc);
         gs_report_crosscheck_text(out, doc, GS_REPORT_SUMMARY);
     }
+    if (parts & GS_REPORT_DETAILS)
+        gs_report_itable(out, doc);
     size_t i;
     json_t *p;
     json_array_foreach(json_object_get(doc, "probes"), i, p)

@@ -185,6 +185,32 @@ static void print_computations(FILE *out, const json_t *doc)
         fprintf(out, "  (no instruction-type figures in this document)\n");
 }
 
+void gs_report_itable(FILE *out, const json_t *doc)
+{
+    static const char *const what[] = {"lambda_cycles", "Lambda_cycles", "ops_per_cycle_per_sm"};
+    size_t i;
+    const json_t *rec;
+    bool header = false;
+    json_array_foreach(json_object_get(doc, "probes"), i, rec) {
+        const char *name = json_string_value(json_object_get(rec, "name"));
+        const char *level = json_string_value(json_object_get(json_object_get(rec, "params"),
+                                                              "level"));
+        if (!name || !level || strcmp(name, "itable") != 0)
+            continue;
+        if (!header)
+            fprintf(out, "\nInstruction table (one warp's dependent chain: completion Λ; every warp "
+                    "at ILP 4: issue λ\nand thread instructions per cycle per SM; a pair's "
+                    "figures are per pair)\n  class      SASS                            issue λ"
+                    "    completion Λ  ops/cycle/SM\n");
+        header = true;
+        char c[4][CELL];
+        cell(c[0], rec, "sass", false);
+        for (int w = 0; w < 3; w++)
+            cell(c[w + 1], rec, what[w], false);
+        fprintf(out, "  %-10s %-31s %-10s %-13s %s\n", gs_esc(level), c[0], c[1], c[2], c[3]);
+    }
+}
+
 /* One row of a memory table; a cell longer than its column is cut at a word, never inside one. */
 static void print_memory_row(FILE *out, const char *element, const char *bw, const char *lambda,
                              const char *Lambda, const char *sizes)

@@ -22,6 +22,8 @@ typedef struct sim_pipe_instr {
     double completion_cycles;   /* "completion_cycles": Lambda */
     double issue_cycles;        /* "issue_cycles": least cycles between two issues of this type by
                                    one scheduler (default 1) */
+    char device_error[160];     /* "device_error": every issue plan of this type fails with it, as
+                                   a kernel that fails on a device does (tests the probes) */
 } sim_pipe_instr;
 
 typedef struct sim_pipeline {
@@ -32,13 +34,19 @@ typedef struct sim_pipeline {
 static int parse_instr(const json_t *j, const char *where, sim_pipe_instr *p, gs_error *err)
 {
     static const char *const keys[] = {"units_per_sm", "completion_cycles", "issue_cycles",
-                                       "comment", NULL};
+                                       "device_error", "comment", NULL};
+    const char *device_error = NULL;
     p->issue_cycles = 1;
     if (sim_check_keys(j, where, keys, err) ||
         sim_get_double(j, where, "units_per_sm", 1, &p->units_per_sm, err) ||
         sim_get_double(j, where, "completion_cycles", 1, &p->completion_cycles, err) ||
-        sim_get_double(j, where, "issue_cycles", 0, &p->issue_cycles, err))
+        sim_get_double(j, where, "issue_cycles", 0, &p->issue_cycles, err) ||
+        sim_get_string(j, where, "device_error", 0, &device_error, err))
         return err->status;
+    if (device_error && !*device_error)
+        return gs_fail(err, GS_ERR_INPUT, "%s.device_error: must not be empty (leave it out)",
+                       where);
+    snprintf(p->device_error, sizeof p->device_error, "%s", device_error ? device_error : "");
     if (!(p->units_per_sm > 0) || !(p->completion_cycles > 0) || !(p->issue_cycles > 0))
         return gs_fail(err, GS_ERR_INPUT, "%s: units_per_sm, completion_cycles and issue_cycles "
                        "must be > 0", where);
@@ -57,10 +65,12 @@ static int parse_instructions(const json_t *j, sim_pipeline *p, gs_error *err)
         char where[96];
         snprintf(where, sizeof where, "pipeline.instructions.%s", key);
         if (gs_instr_parse(key, &i) != 0) {
-            char names[256] = "";
-            for (int k = 0; k < GS_INSTR_COUNT; k++) {
-                strncat(names, gs_instr_name((gs_instr)k), sizeof names - strlen(names) - 3);
-                strncat(names, k + 1 < GS_INSTR_COUNT ? ", " : "", sizeof names - strlen(names) - 1);
+            char names[640] = "";
+            size_t used = 0;
+            for (int k = 0; k < GS_INSTR_COUNT && used < sizeof names; k++) {
+                int w = snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "",
+                                 gs_instr_name((gs_instr)k));
+                used += w > 0 ? (size_t)w : 0;
             }
             return gs_fail(err, GS_ERR_INPUT, "%s: unknown instruction type; known: %s", where, names);
         }
@@ -174,6 +184,8 @@ int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, 
         return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: needs ILP 1, 2 or 4, warps, blocks and "
                        "iterations >= 1, divergent_paths 0..32");
     const sim_pipe_instr *t = &p->instr[plan->instr];
+    if (t->device_error[0])
+        return gs_fail(err, GS_ERR_DEVICE, "issue: %s", t->device_error);
     unsigned threads = plan->warps_per_block * (unsigned)d->warp_size;
     unsigned conc = 0;
     int rc = concurrent_blocks(d, plan, threads, &conc, err);
@@ -203,5 +215,6 @@ int sim_issue(gs_sim_model *m, const gs_issue_plan *plan, gs_issue_result *out, 
     out->clock_mismatch_sms = 0;
     out->moved_blocks = 0;
     out->measurement_error = false;
+    out->instructions_per_trip = SIM_PER_TRIP;
     return 0;
 }

@@ -6,7 +6,9 @@
 # with one foreign instruction planted in the FFMA loop fails; the hfma2 loops must hold ILP
 # independent chains with no register bank conflict, no instruction right after one of its own chain
 # at ILP 2 and more, and half of them on each pipe where ptxas splits them (tests/fixtures/
-# issue_sm90_hfma2_*.sass). Where nvcc and cuobjdump exist, the live kernels are checked too.
+# issue_sm90_hfma2_*.sass: the ILP-2 loop before its fix fails); the instruction table's popc loops
+# (a fixture written from the PTX) pass, and fail folded or crossed. Where nvcc and cuobjdump exist,
+# the live kernels are checked too.
 set -u
 SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
 CHECK="$SRC/scripts/check_sass.sh"
@@ -67,6 +69,41 @@ sed 's/HFMA2 R3, R3, R3, R3/HFMA2 R3, R3, R0, R3/' "$FIX/issue_sm90_hfma2_balanc
 EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/crossed.sass" 2>&1 |
   grep -q "^FAIL gs_issue_hfma2_2: .*dependency chains 1 (ILP 2)" ||
   { echo "FAIL: a read across chains is not flagged"; fails=$((fails+1)); }
+
+# The instruction table's popc kernels (tests/fixtures/issue_sm90_popc.sass, written from the
+# PTX): 256 POPC per trip in ILP chains pass; ptxas folding two steps into one (half the POPC),
+# or ILP 2's chains crossing, fails.
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$FIX/issue_sm90_popc.sass" > "$T/pp" 2>&1 ||
+  { echo "FAIL: the popc loops do not pass:"; cat "$T/pp"; fails=$((fails+1)); }
+for k in 1 2 4; do
+  grep -q "^ok   gs_issue_popc_$k: 256 x POPC .*dependency chains $k (ILP $k)" "$T/pp" ||
+    { echo "FAIL: popc ILP $k: not $k chains of 256 POPC"; fails=$((fails+1)); }
+done
+awk '/Function : gs_issue_popc_1/ {f=1} /Function : gs_issue_popc_2/ {f=0} f && /POPC/ && (n++ % 2) {next} {print}' \
+  "$FIX/issue_sm90_popc.sass" > "$T/folded.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/folded.sass" 2>&1 | grep -q "^FAIL gs_issue_popc_1: 128 x POPC" ||
+  { echo "FAIL: a popc loop with half its POPC passes"; fails=$((fails+1)); }
+sed 's/POPC R3, R3/POPC R3, R0/' "$FIX/issue_sm90_popc.sass" > "$T/pcross.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/pcross.sass" 2>&1 |
+  grep -q "^FAIL gs_issue_popc_2: .*dependency chains 1 (ILP 2)" ||
+  { echo "FAIL: popc chains that cross are not flagged"; fails=$((fails+1)); }
+
+# The hadd2 kernels: ptxas issues half the f16x2 adds as HFMA2.MMA (a * 1 + b on the MMA pipe),
+# as it does for hfma2; both are the class's work. Written from the popc fixture: each POPC step
+# becomes HADD2 and HFMA2.MMA in turn. All pass; a loop of HADD2 with an HFMA2 (not .MMA) fails.
+sed 's/gs_issue_popc_/gs_issue_hadd2_/' "$FIX/issue_sm90_popc.sass" |
+  awk '/POPC/ { if (n++ % 2) sub(/POPC R([0-9]+), R([0-9]+)/, "HFMA2.MMA R&"); else sub(/POPC/, "HADD2") } {print}' |
+  sed -E 's/HFMA2\.MMA RPOPC R([0-9]+), R([0-9]+)/HFMA2.MMA R\1, R\2, 1, 1, R\2/; s/HADD2 R([0-9]+), R([0-9]+) ;/HADD2 R\1, R\2, R\2 ;/' \
+  > "$T/hadd2.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/hadd2.sass" > "$T/h2" 2>&1 ||
+  { echo "FAIL: the hadd2 loops (HADD2 and HFMA2.MMA) do not pass:"; cat "$T/h2"; fails=$((fails+1)); }
+for k in 1 2 4; do
+  grep -q "^ok   gs_issue_hadd2_$k: 256 x .*dependency chains $k (ILP $k)" "$T/h2" ||
+    { echo "FAIL: hadd2 ILP $k: not $k chains of 256"; fails=$((fails+1)); }
+done
+sed '0,/HFMA2\.MMA/s/HFMA2\.MMA/HFMA2/' "$T/hadd2.sass" > "$T/hadd2_fma.sass"
+EXPECT_KERNELS=3 bash "$CHECK" --sass "$T/hadd2_fma.sass" 2>&1 | grep -q "^FAIL gs_issue_hadd2_1: .*foreign \['HFMA2'\]" ||
+  { echo "FAIL: an HFMA2 off the MMA pipe in the hadd2 loop passes"; fails=$((fails+1)); }
 
 if command -v cuobjdump >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/cuobjdump ]; then
   bash "$CHECK" 90 > "$T/live" 2>&1 || { echo "FAIL: live SASS check:"; cat "$T/live"; fails=$((fails+1)); }

@@ -47,12 +47,16 @@ static void test_parse_errors(void **state)
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"instructions\": {}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
-        "{\"fmul\": {\"units_per_sm\": 1, \"completion_cycles\": 1}}}}",
+        "{\"fmac\": {\"units_per_sm\": 1, \"completion_cycles\": 1}}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
         "{\"ffma\": {\"units_per_sm\": 0, \"completion_cycles\": 1}}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
         "{\"ffma\": {\"units_per_sm\": 32, \"completion_cycles\": 4, \"latency\": 3}}}}",
         "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 0, \"instructions\": {}}}",
+        "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
+        "{\"ffma\": {\"units_per_sm\": 32, \"completion_cycles\": 4, \"device_error\": \"\"}}}}",
+        "{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, \"instructions\": "
+        "{\"ffma\": {\"units_per_sm\": 32, \"completion_cycles\": 4, \"device_error\": 1}}}}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         m = NULL;
@@ -171,12 +175,37 @@ static void test_ilp_runs_divergence_and_unsupported(void **state)
     gs_sim_model_free(m);
 }
 
+/* A type whose entry names a device_error fails every issue plan with it (GS_ERR_DEVICE, as a
+ * kernel that fails on a device); the other types still run. */
+static void test_device_error(void **state)
+{
+    (void)state;
+    gs_sim_model *m = NULL;
+    gs_error err;
+    assert_int_equal(load_text("{\"name\": \"t\", " DEVICE ", \"pipeline\": {\"schedulers\": 4, "
+                               "\"instructions\": {\"ffma\": {\"units_per_sm\": 128, "
+                               "\"completion_cycles\": 4, \"device_error\": \"bad stamp\"}, "
+                               "\"dfma\": {\"units_per_sm\": 64, \"completion_cycles\": 8}}}}",
+                               &m, &err), 0);
+    gs_issue_plan plan = {.instr = GS_INSTR_FFMA, .ilp = 1, .warps_per_block = 8, .blocks = 4,
+                          .blocks_per_sm_limit = 1, .iterations = 1000};
+    gs_issue_result r;
+    gs_error_clear(&err);
+    assert_int_equal(sim_issue(m, &plan, &r, &err), GS_ERR_DEVICE);
+    assert_non_null(strstr(err.msg, "bad stamp"));
+    gs_error_clear(&err);
+    plan.instr = GS_INSTR_DFMA;
+    assert_int_equal(sim_issue(m, &plan, &r, &err), 0);
+    gs_sim_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_recover_latencies_and_ridge),
         cmocka_unit_test(test_ilp_runs_divergence_and_unsupported),
+        cmocka_unit_test(test_device_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

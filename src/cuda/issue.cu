@@ -707,7 +707,15 @@ static int smem_for_limit(issue_kernel_fn kernel, int threads, unsigned limit, s
                           size_t *smem_bytes, gs_error *err)
 {
     int rc = 0, occ = 0;
-    size_t lo = 0, hi = optin_bytes; /* invariant: occ(hi) <= limit */
+    cudaFuncAttributes fa;
+    size_t lo = 0, hi = 0;             /* invariant (once set): occ(hi) <= limit */
+    CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)kernel));
+    if (fa.sharedSizeBytes >= optin_bytes)
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "issue: the kernel's own %zu B of shared memory "
+                       "leave no room under the %zu B a block may hold", fa.sharedSizeBytes,
+                       optin_bytes);
+    optin_bytes -= fa.sharedSizeBytes; /* the dynamic share: a block holds both */
+    hi = optin_bytes;
     CUDA_TRY(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   (int)optin_bytes));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, optin_bytes));

@@ -281,10 +281,11 @@ static int setup(int ordinal, char *reason, size_t len)
     if (enable(reason, len) != 0)   /* the permission is checked now, for the document */
         return -1;
     disable();                      /* and enabled again for the first count */
-    snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.60s%s%.60s",
-             version, cu.lib.path, cn.pChipName, cu.metrics[0],
-             cu.n_metrics > 1 ? " and " : " (misses not counted: not in the same pass)",
-             cu.n_metrics > 1 ? cu.metrics[1] : "");
+    if (snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.60s%s%.60s",
+                 version, cu.lib.path, cn.pChipName, cu.metrics[0],
+                 cu.n_metrics > 1 ? " and " : " (misses not counted: not in the same pass)",
+                 cu.n_metrics > 1 ? cu.metrics[1] : "") >= (int)sizeof cu.detail)
+        cu.detail[sizeof cu.detail - 1] = '\0';   /* cut: the library and chip come first */
     return 0;
 }
 

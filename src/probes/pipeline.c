@@ -29,11 +29,11 @@ static struct {
 
 const gs_opt gs_probe_pipeline_opts[] = {
     {"types", GS_OPT_STRING, &opt.types, "LIST",
-     "instruction types, comma-separated (fadd,ffma,iadd,imul,dfma,sfu-sin,sfu-rsqrt,sw-sin,"
-     "hfma2,mma; the table's classes lop3,shf,popc,flo,brev,prmt,fmul,fmnmx,sfu-cos,sfu-ex2,"
-     "sfu-lg2,sfu-rcp,sfu-sqrt,dadd,dmul,hadd2,f2f-f64,f2f-f16,f2i-i2f,shfl,vote,match,redux,lds,"
-     "sts,ldg,stg,ldsm,atoms,dpx-max3,dpx-addmax), all (the first ten: default) or table (every "
-     "class)", NULL, 0, 0},
+     "instruction types, comma-separated: fadd, ffma, iadd, imul, dfma, sfu-sin, sfu-rsqrt, "
+     "sw-sin, hfma2, mma; the table's classes lop3, shf, popc, flo, brev, prmt, fmul, fmnmx, "
+     "sfu-cos, sfu-ex2, sfu-lg2, sfu-rcp, sfu-sqrt, dadd, dmul, hadd2, f2f-f64, f2f-f16, f2i-i2f, "
+     "shfl, vote, match, redux, lds, sts, ldg, stg, ldsm, atoms, dpx-max3, dpx-addmax; all (the "
+     "first ten: default) or table (every class)", NULL, 0, 0},
     {"table", GS_OPT_FLAG, &opt.table, NULL,
      "the instruction table instead of the sweep: per class, the completion latency of one warp's "
      "dependent chain and the issue latency and throughput of full occupancy at ILP 4 (--types "

@@ -176,7 +176,8 @@ void gs_report_crosscheck_csv(FILE *out, const json_t *doc)
         json_array_foreach(json_object_get(s, "views"), j, v) {
             char figure[300];
             snprintf(figure, sizeof figure, "%s %s", text_of(v, "probe"), text_of(v, "figure"));
-            fputs("crosscheck,", out);
+            gs_escape_csv(out, "crosscheck");   /* every text cell quoted, as the others */
+            fputc(',', out);
             gs_escape_csv(out, text_of(s, "structure"));
             fputc(',', out);
             gs_escape_csv(out, text_of(v, "verdict"));

@@ -186,7 +186,7 @@ static void test_text(void **state)
     f = open_memstream(&buf, &len);
     gs_report_crosscheck_csv(f, run->doc);
     fclose(f);
-    assert_non_null(strstr(buf, "crosscheck,\"L1 hit latency\",\"unexplained\","));
+    assert_non_null(strstr(buf, "\"crosscheck\",\"L1 hit latency\",\"unexplained\","));
     free(buf);
     gs_run_free(run);
 }

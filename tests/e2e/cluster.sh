@@ -15,12 +15,7 @@ set -u
 . "$(dirname "$0")/common.bash"
 HOPPER="$SRC/models/hopper.json"
 
-run() { # NAME ARGS...: run gpusonar into $T/NAME.json
-  local name=$1; shift
-  if ! "$B" "$@" -q --seed 5 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
-    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
-  fi
-}
+SEED=5   # run NAME ARGS... (common.bash) seeds with it
 
 variant() { # NAME PYTHON-EDIT: a hopper copy edited by PYTHON-EDIT (acting on m) at $T/NAME.model.json
   $PY - "$HOPPER" "$T/$1.model.json" "$2" <<'PYEOF'

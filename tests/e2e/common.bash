@@ -11,6 +11,16 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0
 
+# run NAME ARGS...: gpusonar ARGS, quiet, seeded with $SEED (the test's, default 1), into
+# $T/NAME.json with its stdout and stderr beside it; a failing exit is counted and its stderr shown.
+run() {
+  local name=$1; shift
+  if ! "$B" "$@" -q --seed "${SEED:-1}" --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"
+  then
+    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
+  fi
+}
+
 # cache_truth MODEL_SPEC TRUTH SEED LABEL: run `cache --target all` on sim:MODEL_SPEC and compare
 # every level with the truth read from the model file TRUTH (tests/e2e/cache_truth.py).
 cache_truth() {

@@ -11,12 +11,7 @@ set -u
 . "$(dirname "$0")/common.bash"
 MODEL="$SRC/tests/models/icache_levels.json"
 
-run() { # NAME ARGS...: run gpusonar into $T/NAME.json
-  local name=$1; shift
-  if ! "$B" "$@" -q --seed 3 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
-    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
-  fi
-}
+SEED=3   # run NAME ARGS... (common.bash) seeds with it
 
 variant() { # NAME PYTHON-EDIT: a copy of the model edited by PYTHON-EDIT (acting on m)
   $PY - "$MODEL" "$T/$1.model.json" "$2" <<'PYEOF'

@@ -79,12 +79,7 @@ print("ok   %s" % name)
 PYEOF
 }
 
-run() { # NAME ARGS...: run gpusonar into $T/NAME.json
-  local name=$1; shift
-  if ! "$B" "$@" -q --seed 7 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
-    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
-  fi
-}
+SEED=7   # run NAME ARGS... (common.bash) seeds with it
 
 SMALL="$SRC/tests/models/level_bandwidth.json"
 if run small run mem-bandwidth --device "sim:$SMALL" --thorough --min-bytes 2KB \

@@ -9,12 +9,7 @@ set -u
 . "$(dirname "$0")/common.bash"
 NODE="$SRC/tests/models/node_4gpu.json"
 
-run() { # NAME ARGS...: run gpusonar into $T/NAME.json
-  local name=$1; shift
-  if ! "$B" "$@" -q --seed 11 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
-    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
-  fi
-}
+SEED=11   # run NAME ARGS... (common.bash) seeds with it
 
 if run node run p2p --device "sim:$NODE" --repeats 12; then
   $PY - "$T/node.json" "$NODE" "$SRC/docs/gpusonar-1.schema.json" <<'PYEOF' || fails=$((fails+1))

@@ -14,12 +14,7 @@
 set -u
 . "$(dirname "$0")/common.bash"
 
-run() { # NAME ARGS...: run gpusonar into $T/NAME.json
-  local name=$1; shift
-  if ! "$B" "$@" -q --seed 7 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
-    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
-  fi
-}
+SEED=7   # run NAME ARGS... (common.bash) seeds with it
 
 # check.py DOC MODEL SCHEMA MIN_CHECKED: every figure of the probe against the model's truth.
 cat >"$T/check.py" <<'PYEOF'

@@ -21,7 +21,7 @@ rules=(
   # an issue number cited as a source, in parentheses, after a verb or with "#"
   '([(;,] ?|gpusonar |[Tt]he target of )[Ii]ssues? #?[0-9]+|[Ii]ssues? #?[0-9]+[),;:]'
   '[Ii]ssues? [0-9]+ (asks|item)|[Ii]ssue #[0-9]+'
-  'asked for an H200'
+  'asked for an H[0-9]{3}\b'                # which card a run was lent
   'docs/results'                           # the exploration folder, no longer in the tree
   'STYLE\.md'                              # the style rules live in CONTRIBUTING.md
 )

@@ -40,12 +40,7 @@ print("ok   %s" % sys.argv[3])
 PYEOF
 }
 
-run() { # NAME ARGS...: run gpusonar into $T/NAME.json
-  local name=$1; shift
-  if ! "$B" "$@" -q --seed 5 --json "$T/$name.json" >"$T/$name.txt" 2>"$T/$name.err"; then
-    echo "FAIL $name: exit status"; sed 's/^/  /' "$T/$name.err"; fails=$((fails+1)); return 1
-  fi
-}
+SEED=5   # run NAME ARGS... (common.bash) seeds with it
 
 if run quick run random-walk --device "$MODEL" --walkers-max 2048 --lanes 1 \
        --walker-accesses 256; then

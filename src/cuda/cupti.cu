@@ -9,6 +9,7 @@
  * PushRange, the launch, a synchronize, PopRange, Stop, DecodeData and
  * cuptiProfilerHostEvaluateToGpuValues. CUPTI's types come from its headers where the build has
  * them; without them the capability is compiled out and says so. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -103,15 +104,25 @@ static const char *result_name(CUptiResult r)
     return "an unknown CUPTI result";
 }
 
+/* A reason or detail into buf, cut at len where longer (its first words say the most). */
+static void say(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
 /* A call's failure in reason: the call, CUPTI's name for the result, and the fix where known. */
 static int failed(const char *call, CUptiResult r, char *reason, size_t len)
 {
-    if (snprintf(reason, len, "%s: %s%s", call, result_name(r),
-                 r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-                     ? " (the driver lets only root read counters: RmProfilingAdminOnly=1; run "
-                       "as root, or have the admin set NVreg_RestrictProfilingToAdminUsers=0)"
-                     : "") >= (int)len)
-        reason[len - 1] = '\0';    /* cut: the call and its result come first */
+    say(reason, len, "%s: %s%s", call, result_name(r),
+        r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+            ? " (the driver lets only root read counters: RmProfilingAdminOnly=1; run as root, "
+              "or have the admin set NVreg_RestrictProfilingToAdminUsers=0)"
+            : "");
     return -1;
 }
 
@@ -194,9 +205,8 @@ static int configure(const char *chip, const char *const *metrics, uint32_t n, c
     CUPTI_CALL(GS_CUPTI_HOST_GET_NUM_OF_PASSES, passes_t, &np, "cuptiProfilerHostGetNumOfPasses",
                reason, len);
     if (np.numOfPasses != 1) {
-        if (snprintf(reason, len, "%s%s%s: %zu passes", metrics[0], n > 1 ? " and " : "",
-                     n > 1 ? metrics[1] : "", (size_t)np.numOfPasses) >= (int)len)
-            reason[len - 1] = '\0';
+        say(reason, len, "%s%s%s: %zu passes", metrics[0], n > 1 ? " and " : "",
+            n > 1 ? metrics[1] : "", (size_t)np.numOfPasses);
         return -1;
     }
     cu.metrics[0] = metrics[0], cu.metrics[1] = n > 1 ? metrics[1] : NULL;
@@ -273,19 +283,17 @@ static int setup(int ordinal, char *reason, size_t len)
         }
     }
     if (ok) {                         /* every set refused: the last two reasons (the hits) */
-        if (snprintf(reason, len, "no metric set in one pass (%s; %s)", why[N_METRIC_SETS - 2],
-                     why[N_METRIC_SETS - 1]) >= (int)len)
-            reason[len - 1] = '\0';
+        say(reason, len, "no metric set in one pass (%s; %s)", why[N_METRIC_SETS - 2],
+            why[N_METRIC_SETS - 1]);
         return -1;
     }
     if (enable(reason, len) != 0)   /* the permission is checked now, for the document */
         return -1;
     disable();                      /* and enabled again for the first count */
-    if (snprintf(cu.detail, sizeof cu.detail, "CUPTI API %u (%.50s), chip %.16s, %.60s%s%.60s",
-                 version, cu.lib.path, cn.pChipName, cu.metrics[0],
-                 cu.n_metrics > 1 ? " and " : " (misses not counted: not in the same pass)",
-                 cu.n_metrics > 1 ? cu.metrics[1] : "") >= (int)sizeof cu.detail)
-        cu.detail[sizeof cu.detail - 1] = '\0';   /* cut: the library and chip come first */
+    say(cu.detail, sizeof cu.detail, "CUPTI API %u (%s), chip %s, %s%s%s", version, cu.lib.path,
+        cn.pChipName, cu.metrics[0],
+        cu.n_metrics > 1 ? " and " : " (misses not counted: not in the same pass)",
+        cu.n_metrics > 1 ? cu.metrics[1] : "");
     return 0;
 }
 

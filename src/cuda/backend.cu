@@ -86,6 +86,7 @@ static void cuda_close(gs_backend *b)
     gs_cuda_evict_release();
     gs_cuda_counters_release();
     gs_cuda_chase_release();
+    gs_cuda_chase_pool_release();
     gs_cuda_chase_flush_release();
     free(b->impl);
     free(b);

@@ -48,15 +48,51 @@ typedef struct chase_job {
     bool have_tex;
 } chase_job;
 
+/* The small device buffers of a chase (its elements, image, cursors, clocks, trace, SMs and
+ * claim), kept from one chase to the next and grown as needed: a report runs thousands of
+ * chases, and ten cudaMalloc and cudaFree pairs each were a large share of a short chase's time.
+ * Every chase writes (or zeroes) what it reads of them before its kernels run. */
+enum { POOL_OFF, POOL_VAL, POOL_IMAGE, POOL_START, POOL_FINAL, POOL_CYCLES, POOL_NS, POOL_TRACE,
+       POOL_SM_ID, POOL_CLAIM, POOL_N };
+static struct {
+    int ordinal;
+    void *buf[POOL_N];
+    size_t bytes[POOL_N];
+} pool = { -1, { NULL }, { 0 } };
+
+void gs_cuda_chase_pool_release(void)
+{
+    if (pool.ordinal >= 0 && cudaSetDevice(pool.ordinal) == cudaSuccess)
+        for (int i = 0; i < POOL_N; i++)
+            (void)cudaFree(pool.buf[i]);
+    (void)cudaGetLastError();
+    for (int i = 0; i < POOL_N; i++)
+        pool.buf[i] = NULL, pool.bytes[i] = 0;
+    pool.ordinal = -1;
+}
+
+/* Pool buffer k of at least bytes on the job's device, into *out. */
+static cudaError_t take(const chase_job *j, int k, size_t bytes, void **out)
+{
+    if (pool.ordinal != j->c->ordinal)
+        gs_cuda_chase_pool_release();
+    bool grown = false;
+    cudaError_t e = gs_cuda_grow(&pool.buf[k], &pool.bytes[k], bytes ? bytes : 16, &grown);
+    if (e != cudaSuccess)
+        return e;
+    pool.ordinal = j->c->ordinal;
+    gs_cuda_spare_register(gs_cuda_chase_pool_release);
+    *out = pool.buf[k];
+    return cudaSuccess;
+}
+#define TAKE(k, ptr, bytes) take(j, (k), (bytes), (void **)&(ptr))
+
 static void job_release(chase_job *j)
 {
     if (j->have_tex)
         (void)cudaDestroyTextureObject(j->tex);
-    void *dev[] = {j->buf, j->d_off, j->d_val, j->d_start, j->d_final, j->d_image,
-                   j->d_cycles, j->d_ns, j->d_trace, j->d_sm_id, j->d_claim};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        if (dev[i])
-            (void)cudaFree(dev[i]);
+    if (j->buf)                       /* the pool's buffers stay for the next chase */
+        (void)cudaFree(j->buf);
     free(j->off), free(j->val), free(j->image), free(j->start), free(j->final_cursor);
     free(j->cycles), free(j->ns), free(j->trace), free(j->sm_id);
 }
@@ -312,9 +348,9 @@ static bool aliased(const gs_chase_plan *p)
  * never writes its chain, so a plan with the same key finds it as it was left. */
 static struct {
     int ordinal;
-    char *buf;
+    char *buf, *base;
     uint64_t footprint, key;
-} kept = { -1, NULL, 0, 0 };
+} kept = { -1, NULL, NULL, 0, 0 };
 
 void gs_cuda_chase_release(void)
 {
@@ -344,19 +380,37 @@ static bool keepable(const chase_job *j)
     return j->plan->walkers > 1 && !aliased(j->plan) && j->path <= GS_PATH_NC;
 }
 
-/* cudaMalloc of the footprint; out of memory once, the aliases kept for TLB chases, the kept
- * chain and the cold chases' eviction buffer go back to the driver and it is tried again. */
+/* Where a footprint starts: at a multiple of the smallest power of two that holds it, up to
+ * 64 MiB. Offsets then add to the base without a carry, so an index that XORs address bits (the
+ * H200's L1 XORs bits up to 21 into its set) sees in the offsets the same masks, whatever else the
+ * process has allocated before: cudaMalloc itself promises 256 bytes, and where a small buffer
+ * falls depends on every allocation before it. A footprint over 64 MiB keeps the driver's 2 MiB. */
+static uint64_t footprint_alignment(uint64_t footprint)
+{
+    uint64_t a = 256;
+    while (a < footprint && a < (64ull << 20))
+        a <<= 1;
+    return a < footprint ? 256 : a;
+}
+
+/* cudaMalloc of the footprint, its base aligned (footprint_alignment); out of memory once, the
+ * aliases kept for TLB chases, the kept chain and the cold chases' eviction buffer go back to the
+ * driver and it is tried again. */
 static cudaError_t malloc_footprint(chase_job *j)
 {
-    cudaError_t e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
+    uint64_t align = footprint_alignment(j->plan->footprint_bytes);
+    size_t bytes = (size_t)(j->plan->footprint_bytes + align - 256);
+    cudaError_t e = cudaMalloc((void **)&j->buf, bytes);
     if (e == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
         j->buf = NULL;
         gs_vmm_cache_release(&j->c->aliases);
         gs_cuda_chase_release();
         gs_cuda_chase_flush_release();
-        e = cudaMalloc((void **)&j->buf, j->plan->footprint_bytes);
+        e = cudaMalloc((void **)&j->buf, bytes);
     }
+    if (e == cudaSuccess)
+        j->base = (char *)(((uintptr_t)j->buf + align - 1) & ~(uintptr_t)(align - 1));
     return e;
 }
 
@@ -384,7 +438,6 @@ static int alloc_global(chase_job *j, gs_error *err)
                        (unsigned long long)free_bytes);
     }
     CUDA_TRY(e);
-    j->base = j->buf;
 fail:
     return rc;
 }
@@ -416,8 +469,8 @@ static int write_global_chain(chase_job *j, gs_error *err)
 {
     int rc = 0;
     size_t bytes = j->elems * sizeof(uint64_t);
-    CUDA_TRY(cudaMalloc((void **)&j->d_off, bytes));
-    CUDA_TRY(cudaMalloc((void **)&j->d_val, bytes));
+    CUDA_TRY(TAKE(POOL_OFF, j->d_off, bytes));
+    CUDA_TRY(TAKE(POOL_VAL, j->d_val, bytes));
     CUDA_TRY(cudaMemcpy(j->d_off, j->off, bytes, cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemcpy(j->d_val, j->val, bytes, cudaMemcpyHostToDevice));
     CUDA_TRY(gs_chase_scatter(j->base, j->d_off, j->d_val, j->elems, j->plan->element_bytes,
@@ -450,7 +503,7 @@ static int write_image_chain(chase_job *j, gs_error *err)
         CUDA_TRY(gs_chase_const_upload(j->image, bytes));
         return 0;
     }
-    CUDA_TRY(cudaMalloc((void **)&j->d_image, bytes));
+    CUDA_TRY(TAKE(POOL_IMAGE, j->d_image, bytes));
     CUDA_TRY(cudaMemcpy(j->d_image, j->image, bytes, cudaMemcpyHostToDevice));
 fail:
     return rc;
@@ -536,13 +589,17 @@ static int alloc_run_buffers(chase_job *j, gs_error *err)
         return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for %u walkers", j->walkers);
     for (unsigned i = 0; i < j->walkers; i++)
         j->start[i] = cursor_of(j, j->plan->chain[walker_first(j, i)]);
-    CUDA_TRY(cudaMalloc((void **)&j->d_start, w * sizeof *j->d_start));
-    CUDA_TRY(cudaMalloc((void **)&j->d_final, wl * sizeof *j->d_final));
-    CUDA_TRY(cudaMalloc((void **)&j->d_cycles, 2 * w * sizeof *j->d_cycles));
-    CUDA_TRY(cudaMalloc((void **)&j->d_ns, 2 * w * sizeof *j->d_ns));
-    CUDA_TRY(cudaMalloc((void **)&j->d_trace, (j->plan->record_n + 1) * sizeof *j->d_trace));
-    CUDA_TRY(cudaMalloc((void **)&j->d_sm_id, w * sizeof *j->d_sm_id));
-    CUDA_TRY(cudaMalloc((void **)&j->d_claim, sizeof *j->d_claim));
+    CUDA_TRY(TAKE(POOL_START, j->d_start, w * sizeof *j->d_start));
+    CUDA_TRY(TAKE(POOL_FINAL, j->d_final, wl * sizeof *j->d_final));
+    CUDA_TRY(TAKE(POOL_CYCLES, j->d_cycles, 2 * w * sizeof *j->d_cycles));
+    CUDA_TRY(TAKE(POOL_NS, j->d_ns, 2 * w * sizeof *j->d_ns));
+    CUDA_TRY(TAKE(POOL_TRACE, j->d_trace, (j->plan->record_n + 1) * sizeof *j->d_trace));
+    CUDA_TRY(TAKE(POOL_SM_ID, j->d_sm_id, w * sizeof *j->d_sm_id));
+    CUDA_TRY(TAKE(POOL_CLAIM, j->d_claim, sizeof *j->d_claim));
+    /* what the kernel must write, poisoned: a value left by an earlier chase never passes */
+    CUDA_TRY(cudaMemset(j->d_final, 0xff, wl * sizeof *j->d_final));
+    CUDA_TRY(cudaMemset(j->d_sm_id, 0xff, w * sizeof *j->d_sm_id));
+    CUDA_TRY(cudaMemset(j->d_trace, 0xff, (j->plan->record_n + 1) * sizeof *j->d_trace));
     CUDA_TRY(cudaMemset(j->d_claim, 0, sizeof *j->d_claim));
     CUDA_TRY(cudaMemcpy(j->d_start, j->start, w * sizeof *j->d_start, cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemset(j->d_cycles, 0, 2 * w * sizeof *j->d_cycles));
@@ -786,7 +843,7 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
     uint64_t key = keepable(j) ? chain_key(p) : 0;
     if (key && kept.buf && kept.ordinal == j->c->ordinal && kept.footprint == p->footprint_bytes &&
         kept.key == key) {
-        j->base = kept.buf;           /* the chain as the last chase left it */
+        j->base = kept.base;          /* the chain as the last chase left it */
         rc = 0;
     } else {
         gs_cuda_chase_release();      /* before the allocation: no two footprints at once */
@@ -799,7 +856,8 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
             return rc;
         rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
         if (rc == 0 && key) {
-            kept.ordinal = j->c->ordinal, kept.buf = j->buf, kept.footprint = p->footprint_bytes;
+            kept.ordinal = j->c->ordinal, kept.buf = j->buf, kept.base = j->base;
+            kept.footprint = p->footprint_bytes;
             gs_cuda_spare_register(gs_cuda_chase_release);
             kept.key = key;
             j->buf = NULL;            /* kept: job_release leaves it */

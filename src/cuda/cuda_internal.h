@@ -45,6 +45,7 @@ void gs_cuda_scratch_release(void);
 /* The chain kept from the last multi-walker chase (chase.cu), released at close, before any
  * other chase's footprint and when an allocation runs out of memory. */
 void gs_cuda_chase_release(void);
+void gs_cuda_chase_pool_release(void);   /* the chases' small buffers (chase.cu) */
 void gs_cuda_chase_flush_release(void);   /* the cold chases' eviction buffer (chase.cu) */
 
 /* One run of a stream operation on the current stream (a launch, a copy), arg its job. */

@@ -18,8 +18,10 @@
  * plan to the next (cuda_internal.h). */
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "cuda/cuda_internal.h"
+#include "cuda/device_loads.cuh"
 
 #define BYTES_IN_FLIGHT 64         /* per thread and array, loaded before use (blocks sweep) */
 #define GRID_BYTES_IN_FLIGHT 32    /* the same for a grid sweep's tiles, of a kind that loads */
@@ -201,6 +203,25 @@ __global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T
         out[0] = fold(acc);
 }
 
+/* The span of a launch by its own clock: span[0] the earliest block's start, span[1] the latest
+ * block's end (%globaltimer, ns; the host sets them to ~0 and 0 before the launch). The kernels
+ * at the SM's limit (the L1 reads, the shared-memory read) run 0.3 ms, and a launch's events also
+ * hold its start and drain, a few microseconds: about 3 % of such a launch on an H200. A block
+ * ends at a barrier after every warp added its last load: in-order issue waits for the data
+ * before the add, so all its loads have returned. */
+static __device__ __forceinline__ void span_begin(unsigned long long *span)
+{
+    if (threadIdx.x == 0)
+        atomicMin(&span[0], globaltimer_read());
+}
+
+static __device__ __forceinline__ void span_end(unsigned long long *span)
+{
+    __syncthreads();
+    if (threadIdx.x == 0)
+        atomicMax(&span[1], globaltimer_read());
+}
+
 /* The other L1 read kernels (plan.variant 1-3, a read by blocks of float4; variant 0 is
  * level_kernel): each block sums the whole array passes times from its start, U loads of 16 B in
  * flight per thread before it adds any, their offsets immediates (blockDim fixed at L1_THREADS),
@@ -232,8 +253,9 @@ static __device__ __forceinline__ float4 load16(const float4 *p)
 template <bool NC, int U, int MIN_BLOCKS>
 __global__ void __launch_bounds__(L1_THREADS, MIN_BLOCKS > 1 ? L1_TWO_BLOCKS : 1)
 l1_read_kernel(const float4 *__restrict__ x, unsigned n, unsigned passes, double *out,
-               double flag)
+               double flag, unsigned long long *span)
 {
+    span_begin(span);
     constexpr unsigned chunk = L1_THREADS * U;
     unsigned whole = n / chunk * chunk;
     float4 acc = make_float4(0, 0, 0, 0);
@@ -251,6 +273,7 @@ l1_read_kernel(const float4 *__restrict__ x, unsigned n, unsigned passes, double
         for (unsigned i = whole + threadIdx.x; i < n; i += L1_THREADS)
             acc = add(acc, load16<NC>(x + i));
     }
+    span_end(span);
     if (fold(acc) == flag)
         out[0] = fold(acc);
 }
@@ -305,12 +328,14 @@ __global__ void level_launch_kernel(const T *__restrict__ x, const T *__restrict
  * blockDim.x * SMEM_UNROLL), then sums them passes times; pass p starts p blocks of threads
  * further on (modulo words), so no pass's loads repeat an earlier one's. A warp reads 32
  * consecutive float4: no bank conflict. */
-__global__ void smem_read_kernel(unsigned words, unsigned passes, double *out, double flag)
+__global__ void smem_read_kernel(unsigned words, unsigned passes, double *out, double flag,
+                                 unsigned long long *span)
 {
     extern __shared__ float4 smem[];
     for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
         smem[i] = make_float4((float)i, 1.0f, 2.0f, 3.0f);
     __syncthreads();
+    span_begin(span);
     float4 acc = make_float4(0, 0, 0, 0);
     unsigned mask = words - 1;
     for (unsigned p = 0; p < passes; p++) {
@@ -325,6 +350,7 @@ __global__ void smem_read_kernel(unsigned words, unsigned passes, double *out, d
                 acc = add(acc, v[u]);
         }
     }
+    span_end(span);
     if (fold(acc) == flag)
         out[0] = fold(acc);
 }
@@ -348,6 +374,9 @@ typedef struct level_job {
     unsigned long long *ticket;    /* a grid sweep's tile counter (zeroed once) */
     unsigned long long drawn;      /* tickets its launches have drawn so far */
     bool fresh;                    /* the arrays were allocated for this plan */
+    unsigned long long *span;      /* a self-timed kernel's span (span_begin), else NULL */
+    double *span_s;                /* the span of each run, slot run % plan->repeats */
+    unsigned runs;                 /* launches so far, warm-up included */
 } level_job;
 
 template <typename T, int KIND>
@@ -378,13 +407,45 @@ fail:
     return rc;
 }
 
+/* Before a self-timed launch: the earliest start at its largest value, the latest end at 0. */
+static cudaError_t span_reset(level_job *j)
+{
+    cudaError_t e = cudaMemsetAsync(j->span, 0xff, sizeof *j->span);
+    return e == cudaSuccess ? cudaMemsetAsync(j->span + 1, 0, sizeof *j->span) : e;
+}
+
+/* After it: its span in seconds into the run's slot (0 when a block left no stamp). */
+static int span_read(level_job *j, gs_error *err)
+{
+    int rc = 0;
+    unsigned long long t[2];
+    CUDA_TRY(cudaMemcpy(t, j->span, sizeof t, cudaMemcpyDeviceToHost));
+    j->span_s[j->runs++ % j->plan->repeats] = t[1] > t[0] ? (double)(t[1] - t[0]) * 1e-9 : 0;
+fail:
+    return rc;
+}
+
+/* The timed runs' spans replace their event times: the last repeats launches were the timed
+ * ones. A span missing or longer than its launch's events (a clock that jumped) keeps the events'. */
+static void use_spans(const level_job *j, gs_stream_result *out)
+{
+    unsigned r = j->plan->repeats;
+    for (size_t i = 0; i < out->n && j->runs >= r; i++) {
+        double s = j->span_s[(j->runs - r + i) % r];
+        if (s > 0 && s <= out->seconds[i])
+            out->seconds[i] = s;
+    }
+}
+
 template <bool NC, int U, int MIN_BLOCKS>
 static int launch_l1(level_job *j, gs_error *err)
 {
     int rc = 0;
+    CUDA_TRY(span_reset(j));
     l1_read_kernel<NC, U, MIN_BLOCKS><<<j->blocks, j->threads>>>(
-        (const float4 *)j->arrays.x, (unsigned)j->n, j->passes, j->out, -1.0);
+        (const float4 *)j->arrays.x, (unsigned)j->n, j->passes, j->out, -1.0, j->span);
     CUDA_TRY(cudaGetLastError());
+    rc = span_read(j, err);
 fail:
     return rc;
 }
@@ -392,9 +453,11 @@ fail:
 static int launch_smem(level_job *j, gs_error *err)
 {
     int rc = 0;
+    CUDA_TRY(span_reset(j));
     smem_read_kernel<<<j->blocks, j->threads, j->plan->bytes>>>((unsigned)(j->plan->bytes / 16),
-                                                                 j->passes, j->out, -1.0);
+                                                                 j->passes, j->out, -1.0, j->span);
     CUDA_TRY(cudaGetLastError());
+    rc = span_read(j, err);
 fail:
     return rc;
 }
@@ -601,7 +664,7 @@ static unsigned threads_for(const gs_stream_plan *plan)
 int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_result *out,
                          gs_error *err)
 {
-    level_job j = { plan, 1, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0, false };
+    level_job j = { plan, 1, { NULL, NULL, NULL }, 0, 0, 0, 0, NULL, NULL, 0, false, NULL, NULL, 0 };
     level_run run = { &j, NULL };    /* its launcher: the plan's kind, width and sweep */
     const void *kernel;
     j.threads = threads_for(plan);
@@ -620,6 +683,14 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     if (rc)
         goto fail;
     CUDA_TRY(cudaMalloc(&j.out, sizeof(double)));
+    if (plan->variant || plan->kind == GS_STREAM_SMEM_READ) {   /* the self-timed kernels */
+        CUDA_TRY(cudaMalloc(&j.span, 2 * sizeof *j.span));
+        j.span_s = (double *)calloc(plan->repeats, sizeof *j.span_s);
+        if (!j.span_s) {
+            rc = gs_fail(err, GS_ERR_NO_MEMORY, "stream: out of host memory");
+            goto fail;
+        }
+    }
     if (plan->kind != GS_STREAM_SMEM_READ && plan->sweep == GS_SWEEP_GRID) {
         CUDA_TRY(cudaMalloc(&j.ticket, sizeof *j.ticket));
         CUDA_TRY(cudaMemset(j.ticket, 0, sizeof *j.ticket));
@@ -630,6 +701,8 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     rc = gs_cuda_time_runs(run_level, &run, j.fresh, plan->repeats, out, err);
     if (rc)
         goto fail;
+    if (j.span)
+        use_spans(&j, out);
     out->bytes_moved = (uint64_t)j.passes * (plan->kind == GS_STREAM_SMEM_READ
         ? (uint64_t)j.blocks * plan->bytes
         : (uint64_t)arrays_of(plan->kind) * j.n * plan->element_bytes
@@ -637,6 +710,9 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
 fail:
     if (j.out)
         cudaFree(j.out);
+    if (j.span)
+        cudaFree(j.span);
+    free(j.span_s);
     if (j.ticket)
         cudaFree(j.ticket);
     return rc;

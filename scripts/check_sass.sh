@@ -221,12 +221,12 @@ else:
     expected = sorted(int(kb) * 1024 // INSTRUCTION_BYTES
                       for kb in re.findall(r"case (\d+): return ic_kernel<", source))
 line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*);")
-ADD = re.compile(r"^(IADD3|IMAD\.IADD)$")
+ADD = re.compile(r"^(IADD3|IMAD(\.IADD)?)$")
 # besides the adds: the trip counter's add, compare and branch, register moves and padding
 ALLOWED = re.compile(r"^(IADD3|VIADD|UIADD3|ISETP\.\S+|UISETP\.\S+|BRA|MOV|IMAD\.MOV(\.U32)?|NOP)$")
 REG = r"R\d+(?:\.reuse)?"
-# an add of the ring, a += b: IADD3 Rd, Ra, Rb, RZ, or IMAD.IADD Rd, Ra, 0x1, Rb (ptxas moves
-# adds to the FMA pipe so); no carry, no negation, no immediate
+# an add of the ring, a += b: IADD3 Rd, Ra, Rb, RZ, or IMAD.IADD Rd, Ra, 0x1, Rb (a x 1 + b:
+# ptxas puts about half of them on the FMA pipe so); no carry, no negation, no other immediate
 RING = re.compile(rf"\s*R\d+, {REG}, ({REG}, RZ|0x1, {REG})\s*")
 # IADD3 Rd, Ra, Rb, Rc: two adds of the ring folded into one
 FUSED = re.compile(rf"\s*R\d+, {REG}, {REG}, {REG}\s*")

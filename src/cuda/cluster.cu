@@ -699,23 +699,30 @@ fail:
 /* The tensor map of the tensor copies: src as a matrix of u32, CL_TMAP_ROW_BYTES per row, rows
  * rows, boxes of box_words x box_rows, no interleave, no swizzle, 256-byte L2 promotion.
  * cuTensorMapEncodeTiled comes from the driver's entry point (driver_shim.cu); a driver without
- * it makes the copy unsupported, with the reason. */
+ * it, or one that refuses the map (encoding is host work: the device is untouched), makes the
+ * copy unsupported, with the reason. */
 static int cl_encode_map(cl_job *j, unsigned long long rows, unsigned box_words,
                          unsigned box_rows, gs_error *err)
 {
-    int rc = 0;
     cuuint64_t dims[2] = {CL_TMAP_ROW_BYTES / 4, rows}, strides[1] = {CL_TMAP_ROW_BYTES};
     cuuint32_t box[2] = {box_words, box_rows}, element_strides[2] = {1, 1};
+    const char *name = "?", *text = "?";
     if (!gs_driver_has("cuTensorMapEncodeTiled"))
         return gs_fail(err, GS_ERR_UNSUPPORTED, "the CUDA driver hands out no "
                        "cuTensorMapEncodeTiled entry point (cudaGetDriverEntryPointByVersion, "
                        "CUDA 12.0 ABI): no tensor map can be encoded; update the driver");
-    CU_TRY(cuTensorMapEncodeTiled(&j->map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, j->src, dims,
-                                  strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-fail:
-    return rc;
+    CUresult r = cuTensorMapEncodeTiled(&j->map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, j->src, dims,
+                                        strides, box, element_strides,
+                                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r == CUDA_SUCCESS)
+        return 0;
+    if (cuGetErrorName(r, &name) != CUDA_SUCCESS || cuGetErrorString(r, &text) != CUDA_SUCCESS)
+        name = text = "?";
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "cuTensorMapEncodeTiled refused a map of %llu rows of "
+                   "%u B with boxes of %u x %u u32: %s (%s); no tensor copy can run",
+                   rows, CL_TMAP_ROW_BYTES, box_words, box_rows, text, name);
 }
 
 static int cl_time_copy(gs_backend *b, const gs_cluster_plan *p, cl_job *j,

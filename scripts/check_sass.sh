@@ -5,9 +5,19 @@
 # claimed kind) and checks that the body holds exactly a multiple of the instructions per trip of
 # the claimed opcode, plus at most a few loop-control instructions (counter add, compare, branch).
 # Roofline paper, section III: "the loop holds only the instruction under test".
+# It also checks the icache probe's kernels (src/cuda/icache.cu, ic_kernel<INSTR>: a block of
+# INSTR straight-line adds of 16 bytes each, looped): each variant's timed loop (the backward
+# branch holding the most adds, between two clock reads) must hold exactly INSTR two-register adds
+# (none folded into a three-source add, none hoisted or peeled out of the loop: at most a few
+# adds of the ring outside it) besides at most 8 loop-control and move instructions, so the
+# loop's bytes are INSTR x 16 plus at most 128; the function's bytes must lie within 2 KB above
+# INSTR x 16; and every size of icache.cu must be there.
 #
 # usage: scripts/check_sass.sh [ARCH ...]        (default: 90; needs nvcc and cuobjdump)
-#        scripts/check_sass.sh --sass FILE       (check a saved `cuobjdump -sass` dump; python3 only)
+#        scripts/check_sass.sh --sass FILE       (check a saved `cuobjdump -sass` dump, python3
+#                                                 only: its issue kernels, icache kernels or both)
+# Environment for --sass: EXPECT_KERNELS (issue kernels, default 123), EXPECT_ICACHE (the icache
+# variants' INSTR counts, default every size of src/cuda/icache.cu).
 # Exit 0 when every kernel passes, 1 when one fails, 77 when the tools are missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -195,9 +205,100 @@ if seen != expected:
 sys.exit(1 if bad else 0)
 EOF
 }
+# The icache kernels' rules (the header above); the sizes are src/cuda/icache.cu's `case KB:` rows.
+check_icache() { # SASS_FILE
+    "$PYTHON" - "$1" "$here/src/cuda/icache.cu" <<'EOF'
+import os, re, sys
+INSTRUCTION_BYTES = 16            # every instruction since sm_70 (icache.cu, IC_INSTRUCTION_BYTES)
+LOOP_EXTRA = 8                    # loop-control and move instructions allowed besides the adds
+FUNCTION_EXTRA_BYTES = 2048       # the function beyond its block: set-up, clock reads, stores
+OUTSIDE_ADDS = 8                  # adds of the ring allowed outside the timed loop
+text = open(sys.argv[1]).read()
+source = open(sys.argv[2]).read()
+if os.environ.get("EXPECT_ICACHE"):
+    expected = sorted(int(x) for x in os.environ["EXPECT_ICACHE"].split())
+else:
+    expected = sorted(int(kb) * 1024 // INSTRUCTION_BYTES
+                      for kb in re.findall(r"case (\d+): return ic_kernel<", source))
+line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*);")
+ADD = re.compile(r"^(IADD3|IMAD(\.IADD)?)$")
+# besides the adds: the trip counter's add, compare and branch, register moves and padding
+ALLOWED = re.compile(r"^(IADD3|VIADD|UIADD3|ISETP\.\S+|UISETP\.\S+|BRA|MOV|IMAD\.MOV(\.U32)?|NOP)$")
+REG = r"R\d+(?:\.reuse)?"
+# an add of the ring, a += b: IADD3 Rd, Ra, Rb, RZ, or IMAD.IADD Rd, Ra, 0x1, Rb (a x 1 + b:
+# ptxas puts about half of them on the FMA pipe so); no carry, no negation, no other immediate
+RING = re.compile(rf"\s*R\d+, {REG}, ({REG}, RZ|0x1, {REG})\s*")
+# IADD3 Rd, Ra, Rb, Rc: two adds of the ring folded into one
+FUSED = re.compile(rf"\s*R\d+, {REG}, {REG}, {REG}\s*")
+def ring(op, args):
+    return bool(ADD.match(op) and RING.fullmatch(args))
+def fused(op, args):
+    return bool(op == "IADD3" and FUSED.fullmatch(args))
+bad, seen = 0, set()
+for f in re.split(r"\n\s*Function : ", text)[1:]:
+    name = f.split("\n", 1)[0].strip()
+    m = re.search(r"ic_kernel(?:ILi(\d+)E|<(\d+)>)", name)
+    if not m:
+        continue
+    instr = int(m.group(1) or m.group(2))
+    seen.add(instr)
+    ins = [(int(a, 16), op, args) for a, _, op, args in line_re.findall(f)]
+    label = f"ic_kernel<{instr}> ({instr * INSTRUCTION_BYTES // 1024} KB)"
+    if not ins:
+        print(f"FAIL {label}: no instructions"); bad += 1; continue
+    best = None                   # (adds, -span, start, end): the most adds, then the innermost
+    for addr, op, args in ins:
+        t = re.search(r"0x([0-9a-f]+)", args) if op == "BRA" else None
+        if not t or int(t.group(1), 16) >= addr:
+            continue
+        start = int(t.group(1), 16)
+        n = sum(ring(o, g) or fused(o, g) for a, o, g in ins if start <= a <= addr)
+        key = (n, -(addr - start), start, addr)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    if best is None:
+        print(f"FAIL {label}: no loop found"); bad += 1; continue
+    _, _, start, end = best
+    body = [(o, g) for a, o, g in ins if start <= a <= end]
+    outside = [(a, o, g) for a, o, g in ins if not start <= a <= end]
+    adds = sum(ring(o, g) for o, g in body)
+    folded = sum(fused(o, g) for o, g in body)
+    other = [o for o, g in body if not ring(o, g) and not fused(o, g)]
+    foreign = sorted({o for o in other if not ALLOWED.match(o)})
+    clocks_in = sum("SR_CLOCKLO" in g for o, g in body)
+    clock_before = any("SR_CLOCKLO" in g for a, o, g in outside if a < start)
+    clock_after = any("SR_CLOCKLO" in g for a, o, g in outside if a > end)
+    hoisted = sum(ring(o, g) or fused(o, g) for a, o, g in outside)
+    loop_bytes = end + INSTRUCTION_BYTES - start
+    function_bytes = ins[-1][0] + INSTRUCTION_BYTES
+    block = instr * INSTRUCTION_BYTES
+    ok = (adds == instr and folded == 0 and not foreign and len(other) <= LOOP_EXTRA and
+          loop_bytes == len(body) * INSTRUCTION_BYTES and
+          block <= function_bytes <= block + FUNCTION_EXTRA_BYTES and hoisted <= OUTSIDE_ADDS and
+          clocks_in == 0 and clock_before and clock_after)
+    print(f"{'ok  ' if ok else 'FAIL'} {label}: {adds} adds in a loop of {len(body)} "
+          f"({loop_bytes} bytes, block {block}), folded {folded}, other {len(other)}, "
+          f"foreign {foreign[:8]}, adds outside the loop {hoisted}, function {function_bytes} "
+          f"bytes, clock reads before/inside/after {int(clock_before)}/{clocks_in}/"
+          f"{int(clock_after)}")
+    bad += not ok
+missing = sorted(set(expected) - seen)
+if missing or not expected:
+    print(f"FAIL: icache kernels missing: {missing or 'no sizes known'}"); bad += 1
+sys.exit(1 if bad else 0)
+EOF
+}
 if [[ ${dumps+x} ]]; then
-    check "${dumps[0]}"
-    exit $?
+    [[ -r ${dumps[0]} ]] || { echo "check_sass: cannot read ${dumps[0]}" >&2; exit 2; }
+    status=0 any=0
+    if grep -q "Function : gs_issue_" "${dumps[0]}"; then
+        any=1; check "${dumps[0]}" || status=1
+    fi
+    if grep -q "Function : .*ic_kernel" "${dumps[0]}"; then
+        any=1; check_icache "${dumps[0]}" || status=1
+    fi
+    [[ $any == 1 ]] || { echo "FAIL: no issue or icache kernel in ${dumps[0]}"; status=1; }
+    exit $status
 fi
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)}
@@ -216,5 +317,9 @@ for arch in "${archs[@]}"; do
     [[ -n ${SASS_KEEP:-} ]] && cp "$tmp/issue_$arch.sass" "$SASS_KEEP.sm_$arch.sass"
     echo "== sm_$arch"
     SASS_ARCH=$arch check "$tmp/issue_$arch.sass" || status=1
+    "$NVCC" -arch="sm_$arch" -cubin -I"$here/src" -o "$tmp/icache_$arch.cubin" "$here/src/cuda/icache.cu"
+    "$CUOBJDUMP" -sass "$tmp/icache_$arch.cubin" > "$tmp/icache_$arch.sass"
+    [[ -n ${SASS_KEEP:-} ]] && cp "$tmp/icache_$arch.sass" "$SASS_KEEP.icache.sm_$arch.sass"
+    check_icache "$tmp/icache_$arch.sass" || status=1
 done
 exit $status

@@ -140,11 +140,26 @@ bool gs_atomic_op_has_type(gs_atomic_op o, gs_atomic_type t)
 
 static const char *const cluster_kind_names[GS_CLUSTER_KIND_COUNT] = {
     "query", "latency", "local-latency", "bandwidth", "bulk-copy", "vector-copy",
-    "tensor-copy", "bulk-latency", "load-latency"};
+    "tensor-copy", "bulk-latency", "load-latency", "tensor-latency"};
 
 const char *gs_cluster_kind_name(gs_cluster_kind k)
 {
     return (unsigned)k < GS_CLUSTER_KIND_COUNT ? cluster_kind_names[k] : "?";
+}
+
+unsigned gs_cluster_transfer_bytes(int i)
+{
+    return i >= 0 && i < GS_CLUSTER_TRANSFER_SIZES ? 128u << i : 0;
+}
+
+int gs_cluster_tensor_box(uint64_t bytes, unsigned *box_words, unsigned *box_rows)
+{
+    const uint64_t row = GS_CLUSTER_TENSOR_BOX_ROW_BYTES;
+    if (bytes < 16 || bytes > 16384 || bytes % 16 || (bytes > row && bytes % row))
+        return -1;
+    *box_words = (unsigned)((bytes < row ? bytes : row) / 4);
+    *box_rows = (unsigned)(bytes < row ? 1 : bytes / row);
+    return 0;
 }
 
 static const char *const launch_kind_names[GS_LAUNCH_KIND_COUNT] = {

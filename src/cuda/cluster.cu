@@ -22,7 +22,10 @@
  *                   mbarrier's completion; the copy's first word is read after each (a use);
  *   cl_load_latency one warp: the same bytes with 16-byte ld.global.cg (the L2, as the bulk
  *                   copy reads it) and st.shared, up to CL_LOAD_BATCH loads in flight per lane,
- *                   clock64 by lane 0 from before the first load to after the warp's stores. */
+ *                   clock64 by lane 0 from before the first load to after the warp's stores;
+ *   cl_tensor_latency one thread: one cp.async.bulk.tensor.2d of one box of `bytes` (rows of
+ *                   256 B of a matrix of 4 KB rows, gs_cluster_tensor_box) at a time, the same
+ *                   box every time, timed as cl_bulk_latency. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,8 @@
 #define CL_TMAP_ALIGN 128u              /* a tensor copy's shared destination alignment */
 #define CL_LAT_WARMUP 4                 /* untimed transfers first (source into the L2, code) */
 #define CL_LOAD_BATCH 8                 /* 16-byte loads in flight per lane (load latency) */
+static_assert(CL_TMAP_ROW_BYTES == GS_CLUSTER_TENSOR_PITCH_BYTES,
+              "the tensor latency's matrix is the one plan/cluster.h states");
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 static __device__ __forceinline__ unsigned cl_rank(void)
@@ -148,15 +153,16 @@ static __device__ __forceinline__ void cl_bulk_wait(unsigned bar, unsigned parit
                      : "=r"(done) : "r"(bar), "r"(parity) : "memory");
 }
 
-/* Expect CL_CHUNK bytes on mbarrier bar and start the tensor copy of the box at (x, y) (u32
+/* Expect `bytes` (the box's) on mbarrier bar and start the tensor copy of the box at (x, y) (u32
  * columns, rows) of the tensor map at generic address map into dst (PTX ISA,
  * "cp.async.bulk.tensor"). */
 static __device__ __forceinline__ void cl_tensor_issue(unsigned dst, unsigned long long map,
-                                                       unsigned x, unsigned y, unsigned bar)
+                                                       unsigned x, unsigned y, unsigned bar,
+                                                       unsigned bytes)
 {
     asm volatile("{\n\t.reg .b64 state;\n\t"
                  "mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n\t}"
-                 : : "r"(bar), "r"(CL_CHUNK) : "memory");
+                 : : "r"(bar), "r"(bytes) : "memory");
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
                  "[%0], [%1, {%2, %3}], [%4];"
                  : : "r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory");
@@ -294,7 +300,8 @@ __global__ void cl_tensor_copy(const __grid_constant__ CUtensorMap map, unsigned
         unsigned long long c = (blockIdx.x + k * gridDim.x) % chunks;
         cl_tensor_issue(buf + (unsigned)k * CL_CHUNK, m,
                         (unsigned)(c % CL_TMAP_ACROSS) * CL_TMAP_BOX_WORDS,
-                        (unsigned)(c / CL_TMAP_ACROSS) * CL_TMAP_BOX_ROWS, bar + 8 * (unsigned)k);
+                        (unsigned)(c / CL_TMAP_ACROSS) * CL_TMAP_BOX_ROWS, bar + 8 * (unsigned)k,
+                        CL_CHUNK);
     }
     for (unsigned long long k = 0; k < mine; k++) {
         unsigned s = (unsigned)(k % CL_STAGES);
@@ -303,7 +310,8 @@ __global__ void cl_tensor_copy(const __grid_constant__ CUtensorMap map, unsigned
         if (next < mine) {
             unsigned long long c = (blockIdx.x + next * gridDim.x) % chunks;
             cl_tensor_issue(buf + s * CL_CHUNK, m, (unsigned)(c % CL_TMAP_ACROSS) * CL_TMAP_BOX_WORDS,
-                            (unsigned)(c / CL_TMAP_ACROSS) * CL_TMAP_BOX_ROWS, bar + 8 * s);
+                            (unsigned)(c / CL_TMAP_ACROSS) * CL_TMAP_BOX_ROWS, bar + 8 * s,
+                            CL_CHUNK);
         }
     }
     if (blockIdx.x == 0)
@@ -367,6 +375,35 @@ __global__ void cl_bulk_latency(const unsigned char *src, unsigned bytes, unsign
         cl_bulk_wait(bar, (unsigned)(r + CL_LAT_WARMUP) & 1u);
         long long c1 = clock64();
         sum += *(volatile unsigned *)cl_dyn;
+        if (r >= 0)
+            out[1 + r] = (unsigned long long)(c1 - c0);
+    }
+    out[0] = 1;
+    out[1 + repeats] = sum;
+#endif
+}
+
+/* One thread: out as cl_bulk_latency's; each transfer is the box at (0, 0) of map, `bytes` long.
+ * Dynamic shared memory: bytes + CL_TMAP_ALIGN (the box lands at the first aligned address). */
+__global__ void cl_tensor_latency(const __grid_constant__ CUtensorMap map, unsigned bytes,
+                                  unsigned repeats, unsigned long long *out)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(16) unsigned char cl_dyn[];
+    __shared__ __align__(8) unsigned long long bar_word;
+    if (threadIdx.x != 0)
+        return;
+    unsigned base = cl_smem(cl_dyn), bar = cl_smem(&bar_word), sum = 0;
+    unsigned buf = (base + CL_TMAP_ALIGN - 1) & ~(CL_TMAP_ALIGN - 1);
+    unsigned long long m = reinterpret_cast<unsigned long long>(&map);
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" : : "r"(bar) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int r = -CL_LAT_WARMUP; r < (int)repeats; r++) {
+        long long c0 = clock64();
+        cl_tensor_issue(buf, m, 0, 0, bar, bytes);
+        cl_bulk_wait(bar, (unsigned)(r + CL_LAT_WARMUP) & 1u);
+        long long c1 = clock64();
+        sum += *(volatile unsigned *)(cl_dyn + (buf - base));
         if (r >= 0)
             out[1 + r] = (unsigned long long)(c1 - c0);
     }
@@ -440,6 +477,7 @@ static const void *cl_kernel_of(gs_cluster_kind k)
 {
     return k == GS_CLUSTER_BULK_LATENCY ? (const void *)cl_bulk_latency
          : k == GS_CLUSTER_LOAD_LATENCY ? (const void *)cl_load_latency
+         : k == GS_CLUSTER_TENSOR_LATENCY ? (const void *)cl_tensor_latency
          : k == GS_CLUSTER_BULK_COPY ? (const void *)cl_bulk_copy
          : k == GS_CLUSTER_TENSOR_COPY ? (const void *)cl_tensor_copy
          : k == GS_CLUSTER_VECTOR_COPY ? (const void *)cl_vector_copy
@@ -658,25 +696,33 @@ fail:
     return rc;
 }
 
-/* The tensor map of the tensor copy: src as a matrix of u32, CL_TMAP_ROW_BYTES per row, rows
- * rows, boxes of CL_TMAP_BOX_WORDS x CL_TMAP_BOX_ROWS, no interleave, no swizzle, 256-byte L2
- * promotion. cuTensorMapEncodeTiled comes from the driver's entry point (driver_shim.cu); a
- * driver without it makes the copy unsupported, with the reason. */
-static int cl_encode_map(cl_job *j, unsigned long long rows, gs_error *err)
+/* The tensor map of the tensor copies: src as a matrix of u32, CL_TMAP_ROW_BYTES per row, rows
+ * rows, boxes of box_words x box_rows, no interleave, no swizzle, 256-byte L2 promotion.
+ * cuTensorMapEncodeTiled comes from the driver's entry point (driver_shim.cu); a driver without
+ * it, or one that refuses the map (encoding is host work: the device is untouched), makes the
+ * copy unsupported, with the reason. */
+static int cl_encode_map(cl_job *j, unsigned long long rows, unsigned box_words,
+                         unsigned box_rows, gs_error *err)
 {
-    int rc = 0;
     cuuint64_t dims[2] = {CL_TMAP_ROW_BYTES / 4, rows}, strides[1] = {CL_TMAP_ROW_BYTES};
-    cuuint32_t box[2] = {CL_TMAP_BOX_WORDS, CL_TMAP_BOX_ROWS}, element_strides[2] = {1, 1};
+    cuuint32_t box[2] = {box_words, box_rows}, element_strides[2] = {1, 1};
+    const char *name = "?", *text = "?";
     if (!gs_driver_has("cuTensorMapEncodeTiled"))
         return gs_fail(err, GS_ERR_UNSUPPORTED, "the CUDA driver hands out no "
                        "cuTensorMapEncodeTiled entry point (cudaGetDriverEntryPointByVersion, "
                        "CUDA 12.0 ABI): no tensor map can be encoded; update the driver");
-    CU_TRY(cuTensorMapEncodeTiled(&j->map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, j->src, dims,
-                                  strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-fail:
-    return rc;
+    CUresult r = cuTensorMapEncodeTiled(&j->map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, j->src, dims,
+                                        strides, box, element_strides,
+                                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r == CUDA_SUCCESS)
+        return 0;
+    if (cuGetErrorName(r, &name) != CUDA_SUCCESS || cuGetErrorString(r, &text) != CUDA_SUCCESS)
+        name = text = "?";
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "cuTensorMapEncodeTiled refused a map of %llu rows of "
+                   "%u B with boxes of %u x %u u32: %s (%s); no tensor copy can run",
+                   rows, CL_TMAP_ROW_BYTES, box_words, box_rows, text, name);
 }
 
 static int cl_time_copy(gs_backend *b, const gs_cluster_plan *p, cl_job *j,
@@ -701,7 +747,7 @@ static int cl_time_copy(gs_backend *b, const gs_cluster_plan *p, cl_job *j,
                                   (int)(tensor ? CL_TENSOR_SMEM : CL_COPY_SMEM)));
     CUDA_TRY(cudaMalloc(&j->src, chunks * CL_CHUNK));
     CUDA_TRY(cudaMemset(j->src, 0x5a, chunks * CL_CHUNK));
-    if (tensor && (rc = cl_encode_map(j, rows, err)))
+    if (tensor && (rc = cl_encode_map(j, rows, CL_TMAP_BOX_WORDS, CL_TMAP_BOX_ROWS, err)))
         goto fail;
     CUDA_TRY(cudaMalloc(&j->flag, sizeof flag));
     CUDA_TRY(cudaMemset(j->flag, 0, sizeof flag));
@@ -731,23 +777,34 @@ fail:
     return rc;
 }
 
-/* One thread's (one warp's) transfers of plan->bytes, each timed on the device. */
+/* One thread's (one warp's) transfers of plan->bytes, each timed on the device. The tensor kind
+ * reads a box of box_rows rows of its matrix (rows CL_TMAP_ROW_BYTES apart), made by
+ * cl_check_plan's gs_cluster_tensor_box. */
 static int cl_time_transfer(const gs_cluster_plan *p, cl_job *j, gs_cluster_result *out,
                             gs_error *err)
 {
     int rc = 0;
     size_t words = (size_t)p->repeats + 2;
     unsigned long long *host = (unsigned long long *)calloc(words, sizeof *host);
-    bool bulk = p->kind == GS_CLUSTER_BULK_LATENCY;
+    bool bulk = p->kind == GS_CLUSTER_BULK_LATENCY, tensor = p->kind == GS_CLUSTER_TENSOR_LATENCY;
+    unsigned box_words = 0, box_rows = 0;
     if (!host)
         return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory");
-    CUDA_TRY(cudaMalloc(&j->src, p->bytes));
-    CUDA_TRY(cudaMemset(j->src, 0x5a, p->bytes));
+    if (tensor)
+        (void)gs_cluster_tensor_box(p->bytes, &box_words, &box_rows);
+    size_t src_bytes = tensor ? (size_t)box_rows * CL_TMAP_ROW_BYTES : (size_t)p->bytes;
+    CUDA_TRY(cudaMalloc(&j->src, src_bytes));
+    CUDA_TRY(cudaMemset(j->src, 0x5a, src_bytes));
+    if (tensor && (rc = cl_encode_map(j, box_rows, box_words, box_rows, err)))
+        goto fail;
     CUDA_TRY(cudaMalloc(&j->out, words * sizeof *host));
     CUDA_TRY(cudaMemset(j->out, 0, words * sizeof *host));
     if (bulk)
         cl_bulk_latency<<<1, 32, (size_t)p->bytes>>>((const unsigned char *)j->src,
                                                      (unsigned)p->bytes, p->repeats, j->out);
+    else if (tensor)
+        cl_tensor_latency<<<1, 32, (size_t)p->bytes + CL_TMAP_ALIGN>>>(j->map, (unsigned)p->bytes,
+                                                                       p->repeats, j->out);
     else
         cl_load_latency<<<1, 32, (size_t)p->bytes>>>((const uint4 *)j->src, (unsigned)p->bytes,
                                                      p->repeats, j->out);
@@ -776,13 +833,20 @@ static int cl_check_plan(const gs_cluster_plan *p, const gs_cluster_result *out,
     if (p->kind != GS_CLUSTER_QUERY && (p->repeats == 0 || !out->values))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: needs repeats and a values array",
                        gs_cluster_kind_name(p->kind));
-    bool transfer = p->kind == GS_CLUSTER_BULK_LATENCY || p->kind == GS_CLUSTER_LOAD_LATENCY;
+    bool transfer = p->kind == GS_CLUSTER_BULK_LATENCY || p->kind == GS_CLUSTER_LOAD_LATENCY ||
+                    p->kind == GS_CLUSTER_TENSOR_LATENCY;
+    unsigned box_words, box_rows;
     bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY ||
                   p->kind == GS_CLUSTER_TENSOR_COPY || transfer;
     if (transfer && (p->bytes < 16 || p->bytes > CL_CHUNK || p->bytes % 16))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: bytes %llu; a multiple of 16 from 16 to "
                        "%u", gs_cluster_kind_name(p->kind), (unsigned long long)p->bytes,
                        CL_CHUNK);
+    if (p->kind == GS_CLUSTER_TENSOR_LATENCY &&
+        gs_cluster_tensor_box(p->bytes, &box_words, &box_rows))
+        return gs_fail(err, GS_ERR_USAGE, "cluster tensor-latency: bytes %llu make no box (a "
+                       "multiple of 16 up to %u, else of %u)", (unsigned long long)p->bytes,
+                       GS_CLUSTER_TENSOR_BOX_ROW_BYTES, GS_CLUSTER_TENSOR_BOX_ROW_BYTES);
     if (!copies && (p->cluster_size < 1 || p->cluster_size > 16 || p->rank >= p->cluster_size))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: size %u and rank %u (size 1..16, rank "
                        "below it)", gs_cluster_kind_name(p->kind), p->cluster_size, p->rank);
@@ -805,7 +869,8 @@ int gs_cuda_cluster(gs_backend *b, const gs_cluster_plan *plan, gs_cluster_resul
     cl_job j;
     memset(&j, 0, sizeof j);
     out->n = 0;
-    if (plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY) {
+    if (plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY ||
+        plan->kind == GS_CLUSTER_TENSOR_LATENCY) {
         rc = cl_time_transfer(plan, &j, out, err);
     } else if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
                plan->kind == GS_CLUSTER_TENSOR_COPY) {

@@ -37,6 +37,9 @@ typedef enum gs_cluster_kind {
     GS_CLUSTER_LOAD_LATENCY,      /* one warp: the same bytes with 16-byte ld.global.cg and
                                      st.shared, timed from the first load to the warp's last
                                      store */
+    GS_CLUSTER_TENSOR_LATENCY,    /* one thread: single cp.async.bulk.tensor.2d copies of one box
+                                     of `bytes` (gs_cluster_tensor_box) through a CUtensorMap of
+                                     the same L2-resident matrix, timed as the bulk latency */
     GS_CLUSTER_KIND_COUNT
 } gs_cluster_kind;
 
@@ -51,8 +54,9 @@ typedef struct gs_cluster_plan {
     uint64_t accesses;            /* latency: timed loads per repetition */
     uint64_t bytes;               /* bandwidth: bytes each block reads per repetition; copy kinds:
                                      the global footprint, copied whole passes until traffic_bytes;
-                                     the two latency-of-a-copy kinds: one transfer's size, a
-                                     multiple of 16 from 16 to 16384 */
+                                     the latency-of-a-copy kinds: one transfer's size, a
+                                     multiple of 16 from 16 to 16384 (the tensor kind: one that
+                                     makes a box, gs_cluster_tensor_box) */
     uint64_t traffic_bytes;       /* copy kinds: bytes one repetition copies at least */
     unsigned repeats;             /* timed repetitions, each recorded (0 for QUERY) */
 } gs_cluster_plan;
@@ -72,6 +76,20 @@ typedef struct gs_cluster_result {
 } gs_cluster_result;
 
 const char *gs_cluster_kind_name(gs_cluster_kind k);         /* "latency", "bulk-copy", ... */
+
+/* The transfer sizes whose latency the cluster probe measures (and a model's truth states):
+ * GS_CLUSTER_TRANSFER_SIZES sizes, 128 B << i for i below it (128 B to 16 KB). */
+#define GS_CLUSTER_TRANSFER_SIZES 8
+unsigned gs_cluster_transfer_bytes(int i);
+
+/* The box of one tensor-latency transfer of `bytes`: u32 elements, rows of
+ * GS_CLUSTER_TENSOR_BOX_ROW_BYTES read from a matrix whose rows lie GS_CLUSTER_TENSOR_PITCH_BYTES
+ * apart, or one row of bytes / 4 elements when smaller. A tensor map's box is at most 256
+ * elements per dimension and its inner dimension a multiple of 16 bytes, so: bytes a multiple of
+ * 16 up to one row, else a whole number of rows, at most 16384 bytes. 0 and the box, or -1. */
+#define GS_CLUSTER_TENSOR_BOX_ROW_BYTES 256u
+#define GS_CLUSTER_TENSOR_PITCH_BYTES 4096u
+int gs_cluster_tensor_box(uint64_t bytes, unsigned *box_words, unsigned *box_rows);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,8 @@
  * cp.async.bulk.tensor.2d through a tensor map (2D boxes of a matrix), and with 16-byte loads and
  * st.shared of the same bytes, over a DRAM-sized and an L2-sized footprint; and the latency of
  * one bulk copy (TMA 1D) of 128 B to 16 KB from the L2, issue to the mbarrier's completion, by
- * one thread, against one warp loading the same bytes with 16-byte loads. Every figure of a
+ * one thread, against one warp loading the same bytes with 16-byte loads, and against one 2D
+ * tensor-map copy (TMA 2D) of a box of the same bytes (rows of 256 B). Every figure of a
  * device without clusters (or a simulator model without a "cluster" section) is not determined
  * with the reason "not applicable (...)". Usage: gpusonar run cluster [--repeats N] ... */
 #include <math.h>
@@ -69,16 +70,17 @@ static const char *const bandwidth_method =
     "loads, the shared memory of rank (own + distance) % size; bytes / (latest end - earliest "
     "start, globaltimer), median over repetitions; per SM = total / distinct SMs that ran";
 
-/* The transfer sizes of the latency of one copy (a bulk copy's largest is one 16 KB chunk). */
-#define TRANSFER_SIZES 8
-static const unsigned transfer_bytes[TRANSFER_SIZES] = {128, 256, 512, 1024, 2048, 4096, 8192,
-                                                        16384};
-
-/* Figure k of a transfer size: 0 bulk, 1 load latency, 2 their ratio. */
+/* The transfer sizes of the latency of one copy (gs_cluster_transfer_bytes: 128 B to 16 KB, a
+ * bulk copy's largest being one 16 KB chunk). Figure k of a size: TRANSFER_KINDS latencies
+ * (bulk, load, tensor), then the ratios bulk / load and tensor / bulk. */
+#define TRANSFER_SIZES GS_CLUSTER_TRANSFER_SIZES
+#define TRANSFER_KINDS 3
+#define TRANSFER_FIGURES 5
 static void transfer_name(char *buf, size_t len, int k, unsigned bytes)
 {
-    static const char *const fmt[3] = {"bulk_%ub_latency_cycles", "load_%ub_latency_cycles",
-                                       "bulk_over_load_%ub_latency"};
+    static const char *const fmt[TRANSFER_FIGURES] = {
+        "bulk_%ub_latency_cycles", "load_%ub_latency_cycles", "tensor_%ub_latency_cycles",
+        "bulk_over_load_%ub_latency", "tensor_over_bulk_%ub_latency"};
     snprintf(buf, len, fmt[k], bytes);
 }
 
@@ -93,9 +95,9 @@ static void not_applicable(gs_probe_out *p, const char *why)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         gs_figure_nd(p, names[i], "", "thread-block clusters", "not applicable (%s)", why);
     for (int t = 0; t < TRANSFER_SIZES; t++)
-        for (int k = 0; k < 3; k++) {
-            transfer_name(name, sizeof name, k, transfer_bytes[t]);
-            gs_figure_nd(p, name, k < 2 ? "cycles" : "", "one transfer's latency",
+        for (int k = 0; k < TRANSFER_FIGURES; k++) {
+            transfer_name(name, sizeof name, k, gs_cluster_transfer_bytes(t));
+            gs_figure_nd(p, name, k < TRANSFER_KINDS ? "cycles" : "", "one transfer's latency",
                          "not applicable (%s)", why);
         }
     for (int s = 0; s < SIZES; s++) {
@@ -120,7 +122,8 @@ static int measure(gs_probe_ctx *ctx, gs_cluster_plan *plan, gs_cluster_result *
     if (rc)
         return rc;
     bool cycles = plan->kind == GS_CLUSTER_LATENCY || plan->kind == GS_CLUSTER_LOCAL_LATENCY ||
-                  plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY;
+                  plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY ||
+                  plan->kind == GS_CLUSTER_TENSOR_LATENCY;
     for (size_t s = 0; s < r->n; s++)
         sample[s] = cycles ? values[s]
                   : values[s] > 0 ? (double)r->bytes_moved / values[s] * 1e-9 : NAN;
@@ -345,49 +348,73 @@ static int copies(gs_probe_ctx *ctx, gs_probe_out *p, const char *level, uint64_
     return 0;
 }
 
-static const char *const transfer_method[2] = {
+static const char *const transfer_method[TRANSFER_KINDS] = {
     "one thread: mbarrier.arrive.expect_tx then one cp.async.bulk global -> shared of the "
     "bytes, waiting on the mbarrier (try_wait.parity); the same source every time (in the L2 "
     "after 4 untimed copies); median over repetitions of clock64 cycles from before the "
     "expect_tx to after the wait",
     "one warp: the same bytes with 16-byte ld.global.cg (the L2) and st.shared, up to 8 loads "
     "in flight per lane; median over repetitions of lane 0's clock64 cycles from before the "
-    "first load to after the warp's last store (__syncwarp)"};
+    "first load to after the warp's last store (__syncwarp)",
+    "one thread: mbarrier.arrive.expect_tx then one cp.async.bulk.tensor.2d of a box of the "
+    "bytes (u32, rows of 256 B, or one row under 256 B) of a matrix of 4 KB rows through a "
+    "CUtensorMap (cuTensorMapEncodeTiled, no swizzle), waiting on the mbarrier; the same box "
+    "every time (in the L2 after 4 untimed copies); median over repetitions of clock64 cycles "
+    "from before the expect_tx to after the wait"};
 
-/* The latency of one TMA bulk copy against one warp's vector loads of the same bytes, per
- * transfer size, both from the L2. */
-static int transfers(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
+/* Ratio figure k (TRANSFER_KINDS + i) of one size: numerator and denominator kinds. */
+static const int transfer_ratio[TRANSFER_FIGURES - TRANSFER_KINDS][2] = {{0, 1}, {2, 0}};
+static const char *const transfer_ratio_method[TRANSFER_FIGURES - TRANSFER_KINDS] = {
+    "bulk copy latency / vector-load latency, same bytes",
+    "tensor-map (2D) copy latency / bulk (1D) copy latency, same bytes"};
+static const char *const transfer_what[TRANSFER_KINDS] = {"bulk copy", "load", "tensor-map copy"};
+
+/* The latencies and their ratios of one transfer size. */
+static int transfer_size(gs_probe_ctx *ctx, gs_probe_out *p, unsigned bytes, gs_error *err)
 {
-    static const gs_cluster_kind kinds[2] = {GS_CLUSTER_BULK_LATENCY, GS_CLUSTER_LOAD_LATENCY};
+    static const gs_cluster_kind kinds[TRANSFER_KINDS] = {
+        GS_CLUSTER_BULK_LATENCY, GS_CLUSTER_LOAD_LATENCY, GS_CLUSTER_TENSOR_LATENCY};
+    double median[TRANSFER_KINDS] = {NAN, NAN, NAN};
+    size_t n[TRANSFER_KINDS] = {0, 0, 0};
     char name[80];
-    gs_progress(ctx, "cluster: one bulk copy's latency against vector loads, 128 B to 16 KB");
-    for (int t = 0; t < TRANSFER_SIZES; t++) {
-        double median[2] = {NAN, NAN};
-        size_t n[2] = {0, 0};
-        for (int k = 0; k < 2; k++) {
-            gs_cluster_plan plan = {.kind = kinds[k], .bytes = transfer_bytes[t]};
-            gs_cluster_result r;
-            gs_summary sum;
-            transfer_name(name, sizeof name, k, transfer_bytes[t]);
-            int rc = measure(ctx, &plan, &r, &sum, err);
-            if (rc) {
-                if ((rc = nd_if_unsupported(rc, p, name, "cycles", transfer_method[k], err)))
-                    return rc;
-                continue;
-            }
-            gs_figure(p, name, sum.median, "cycles", sum.ci95, sum.n, transfer_method[k]);
-            median[k] = sum.median;
-            n[k] = sum.n;
+    for (int k = 0; k < TRANSFER_KINDS; k++) {
+        gs_cluster_plan plan = {.kind = kinds[k], .bytes = bytes};
+        gs_cluster_result r;
+        gs_summary sum;
+        transfer_name(name, sizeof name, k, bytes);
+        int rc = measure(ctx, &plan, &r, &sum, err);
+        if (rc) {
+            if ((rc = nd_if_unsupported(rc, p, name, "cycles", transfer_method[k], err)))
+                return rc;
+            continue;
         }
-        transfer_name(name, sizeof name, 2, transfer_bytes[t]);
-        const char *method = "bulk copy latency / vector-load latency, same bytes";
-        if (isfinite(median[0]) && isfinite(median[1]) && median[1] > 0)
-            gs_figure(p, name, median[0] / median[1], "", 0, n[0] < n[1] ? n[0] : n[1], method);
+        gs_figure(p, name, sum.median, "cycles", sum.ci95, sum.n, transfer_method[k]);
+        median[k] = sum.median;
+        n[k] = sum.n;
+    }
+    for (int i = 0; i < TRANSFER_FIGURES - TRANSFER_KINDS; i++) {
+        int a = transfer_ratio[i][0], b = transfer_ratio[i][1];
+        transfer_name(name, sizeof name, TRANSFER_KINDS + i, bytes);
+        if (isfinite(median[a]) && isfinite(median[b]) && median[b] > 0)
+            gs_figure(p, name, median[a] / median[b], "", 0, n[a] < n[b] ? n[a] : n[b],
+                      transfer_ratio_method[i]);
         else
-            gs_figure_nd(p, name, "", method, "the %s latency was not measured",
-                         isfinite(median[0]) ? "load" : "bulk copy");
+            gs_figure_nd(p, name, "", transfer_ratio_method[i], "the %s latency was not measured",
+                         transfer_what[isfinite(median[a]) ? b : a]);
     }
     return 0;
+}
+
+/* The latency of one TMA bulk copy (1D) and one tensor-map copy (2D) against one warp's vector
+ * loads of the same bytes, per transfer size, all from the L2. */
+static int transfers(gs_probe_ctx *ctx, gs_probe_out *p, gs_error *err)
+{
+    int rc = 0;
+    gs_progress(ctx, "cluster: one bulk and one tensor-map copy's latency against vector loads, "
+                "128 B to 16 KB");
+    for (int t = 0; t < TRANSFER_SIZES && !rc; t++)
+        rc = transfer_size(ctx, p, gs_cluster_transfer_bytes(t), err);
+    return rc;
 }
 
 static int parse(gs_probe_ctx *ctx, gs_error *err)
@@ -471,7 +498,7 @@ const gs_probe_def gs_probe_cluster_def = {
     .run = gs_probe_cluster_run,
     .flags = 0,
     .summary = "Hopper clusters: distributed shared-memory latency by rank and GB/s, TMA bulk vs "
-               "vector copies, one bulk copy's latency",
+               "vector copies, one bulk and one tensor-map copy's latency",
     .opts = gs_probe_cluster_opts,
     .expected_s = 0.2,
     .expected_sim_s = 0.05,

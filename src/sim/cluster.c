@@ -5,8 +5,9 @@
  * rate per SM locally and across the cluster, and optionally ("tma") the rates of bulk and
  * vectorized global -> shared copies from the L2 and from DRAM, and optionally within it those of
  * the 2D tensor-map copy (tensor_l2_gbps, tensor_dram_gbps) and the latency of one transfer
- * from the L2, by the bulk copy and by 16-byte loads, as base cycles plus cycles per KB
- * (bulk_latency_*, load_latency_*). The operation answers what a card
+ * from the L2, by the bulk copy, by 16-byte loads and by the 2D tensor-map copy of one box, as
+ * base cycles plus cycles per KB (bulk_latency_*, load_latency_*, tensor_latency_*), which are
+ * also the truth of those figures (sim_cluster_transfer_truth). The operation answers what a card
  * of that description would show: latencies plus the model's jitter, and seconds per repetition of
  * the bytes at the stated rate, stretched by up to jitter_fraction. A model without the section,
  * or a device under compute capability 9.0, answers GS_ERR_UNSUPPORTED. */
@@ -34,6 +35,7 @@ struct sim_cluster {
     /* one transfer of B bytes takes base + per_kb x B / 1024 cycles; 0 base: not said */
     double bulk_latency_base_cycles, bulk_latency_cycles_per_kb;
     double load_latency_base_cycles, load_latency_cycles_per_kb;
+    double tensor_latency_base_cycles, tensor_latency_cycles_per_kb;
 };
 
 /* The largest single transfer of the latency kinds (src/cuda/cluster.cu: one 16 KB chunk). */
@@ -101,7 +103,8 @@ static int parse_tma(const json_t *j, const char *where, struct sim_cluster *c, 
                                        "vector_l2_gbps", "vector_dram_gbps", "tensor_l2_gbps",
                                        "tensor_dram_gbps", "bulk_latency_base_cycles",
                                        "bulk_latency_cycles_per_kb", "load_latency_base_cycles",
-                                       "load_latency_cycles_per_kb", NULL};
+                                       "load_latency_cycles_per_kb", "tensor_latency_base_cycles",
+                                       "tensor_latency_cycles_per_kb", NULL};
     char path[128];
     snprintf(path, sizeof path, "%s.tma", where);
     int rc = sim_check_keys(j, path, keys, err);
@@ -117,13 +120,16 @@ static int parse_tma(const json_t *j, const char *where, struct sim_cluster *c, 
         rc = sim_get_double(j, path, "tensor_l2_gbps", 0, &c->tensor_l2_gbps, err);
     if (!rc)
         rc = sim_get_double(j, path, "tensor_dram_gbps", 0, &c->tensor_dram_gbps, err);
-    static const char *const lat[4] = {"bulk_latency_base_cycles", "bulk_latency_cycles_per_kb",
-                                       "load_latency_base_cycles", "load_latency_cycles_per_kb"};
-    double *lat_field[4] = {&c->bulk_latency_base_cycles, &c->bulk_latency_cycles_per_kb,
-                            &c->load_latency_base_cycles, &c->load_latency_cycles_per_kb};
-    for (int k = 0; k < 4 && !rc; k++)
+    static const char *const lat[6] = {"bulk_latency_base_cycles", "bulk_latency_cycles_per_kb",
+                                       "load_latency_base_cycles", "load_latency_cycles_per_kb",
+                                       "tensor_latency_base_cycles",
+                                       "tensor_latency_cycles_per_kb"};
+    double *lat_field[6] = {&c->bulk_latency_base_cycles, &c->bulk_latency_cycles_per_kb,
+                            &c->load_latency_base_cycles, &c->load_latency_cycles_per_kb,
+                            &c->tensor_latency_base_cycles, &c->tensor_latency_cycles_per_kb};
+    for (int k = 0; k < 6 && !rc; k++)
         rc = sim_get_double(j, path, lat[k], 0, lat_field[k], err);
-    for (int k = 0; k < 4 && !rc; k += 2)
+    for (int k = 0; k < 6 && !rc; k += 2)
         if (json_object_get(j, lat[k]) && !(*lat_field[k] > 0))
             rc = gs_fail(err, GS_ERR_INPUT, "%s.%s: must be above 0 (leave it out: the model "
                          "does not say)", path, lat[k]);
@@ -253,21 +259,57 @@ static int copy(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result 
     return 0;
 }
 
-/* The latency kinds: one transfer's cycles from the model, plus its jitter. */
+/* The model's base and per-KB cycles of a latency kind, and the key its base is given by. */
+static void transfer_model(const struct sim_cluster *c, gs_cluster_kind k, double *base,
+                           double *per_kb, const char **key)
+{
+    if (k == GS_CLUSTER_BULK_LATENCY) {
+        *base = c->bulk_latency_base_cycles;
+        *per_kb = c->bulk_latency_cycles_per_kb;
+        *key = "bulk_latency_base_cycles";
+    } else if (k == GS_CLUSTER_TENSOR_LATENCY) {
+        *base = c->tensor_latency_base_cycles;
+        *per_kb = c->tensor_latency_cycles_per_kb;
+        *key = "tensor_latency_base_cycles";
+    } else {
+        *base = c->load_latency_base_cycles;
+        *per_kb = c->load_latency_cycles_per_kb;
+        *key = "load_latency_base_cycles";
+    }
+}
+
+double sim_cluster_transfer_truth(const gs_sim_model *m, gs_cluster_kind k, uint64_t bytes)
+{
+    double base, per_kb;
+    const char *key;
+    if (!m->cluster || !m->cluster->tma || m->info.cc_major < 9 ||
+        (k != GS_CLUSTER_BULK_LATENCY && k != GS_CLUSTER_LOAD_LATENCY &&
+         k != GS_CLUSTER_TENSOR_LATENCY))
+        return NAN;
+    transfer_model(m->cluster, k, &base, &per_kb, &key);
+    return base > 0 ? base + per_kb * (double)bytes / 1024 : NAN;
+}
+
+/* The latency kinds: one transfer's cycles from the model, plus its jitter. A tensor transfer
+ * must make a box (gs_cluster_tensor_box), as on a device. */
 static int transfer(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result *out,
                     gs_error *err)
 {
-    const struct sim_cluster *c = m->cluster;
-    bool bulk = plan->kind == GS_CLUSTER_BULK_LATENCY;
-    double base = bulk ? c->bulk_latency_base_cycles : c->load_latency_base_cycles;
-    double per_kb = bulk ? c->bulk_latency_cycles_per_kb : c->load_latency_cycles_per_kb;
+    double base, per_kb;
+    const char *key;
+    unsigned box_words, box_rows;
+    transfer_model(m->cluster, plan->kind, &base, &per_kb, &key);
     if (plan->bytes < 16 || plan->bytes > TRANSFER_MAX_BYTES || plan->bytes % 16)
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: bytes %llu; a multiple of 16 from 16 to "
                        "%u", gs_cluster_kind_name(plan->kind), (unsigned long long)plan->bytes,
                        TRANSFER_MAX_BYTES);
+    if (plan->kind == GS_CLUSTER_TENSOR_LATENCY &&
+        gs_cluster_tensor_box(plan->bytes, &box_words, &box_rows))
+        return gs_fail(err, GS_ERR_USAGE, "cluster tensor-latency: bytes %llu make no box (a "
+                       "multiple of 16 up to %u, else of %u)", (unsigned long long)plan->bytes,
+                       GS_CLUSTER_TENSOR_BOX_ROW_BYTES, GS_CLUSTER_TENSOR_BOX_ROW_BYTES);
     if (!(base > 0))
-        return gs_fail(err, GS_ERR_UNSUPPORTED, "the model gives no cluster.tma.%s",
-                       bulk ? "bulk_latency_base_cycles" : "load_latency_base_cycles");
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "the model gives no cluster.tma.%s", key);
     for (unsigned r = 0; r < plan->repeats; r++)
         out->values[r] = base + per_kb * (double)plan->bytes / 1024 + gs_sim_noise(m);
     out->n = plan->repeats;
@@ -292,7 +334,7 @@ static int check_plan(const gs_sim_model *m, const gs_cluster_plan *p, const gs_
                        gs_cluster_kind_name(p->kind));
     bool copies = p->kind == GS_CLUSTER_BULK_COPY || p->kind == GS_CLUSTER_VECTOR_COPY ||
                   p->kind == GS_CLUSTER_TENSOR_COPY || p->kind == GS_CLUSTER_BULK_LATENCY ||
-                  p->kind == GS_CLUSTER_LOAD_LATENCY;
+                  p->kind == GS_CLUSTER_LOAD_LATENCY || p->kind == GS_CLUSTER_TENSOR_LATENCY;
     if (!copies && (p->cluster_size < 1 || p->cluster_size > SIM_CLUSTER_MAX ||
                     p->rank >= p->cluster_size))
         return gs_fail(err, GS_ERR_USAGE, "cluster %s: size %u and rank %u (size 1..16, rank "
@@ -313,7 +355,8 @@ int sim_cluster(gs_sim_model *m, const gs_cluster_plan *plan, gs_cluster_result 
     const struct sim_cluster *c = m->cluster;
     out->n = 0;
     out->max_cluster_size = (int)c->max_size;
-    if (plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY)
+    if (plan->kind == GS_CLUSTER_BULK_LATENCY || plan->kind == GS_CLUSTER_LOAD_LATENCY ||
+        plan->kind == GS_CLUSTER_TENSOR_LATENCY)
         return transfer(m, plan, out, err);
     if (plan->kind == GS_CLUSTER_BULK_COPY || plan->kind == GS_CLUSTER_VECTOR_COPY ||
         plan->kind == GS_CLUSTER_TENSOR_COPY)

@@ -130,6 +130,9 @@ static const sim_bound bounds[] = {
     {"max_size", 1, 16}, {"local_latency_cycles", 0, 1e6}, {"remote_latency_cycles", 0, 1e6},
     {"local_gbps_per_sm", 0, 1e6}, {"remote_gbps_per_sm", 0, 1e6}, {"bulk_l2_gbps", 0, 1e6},
     {"bulk_dram_gbps", 0, 1e6}, {"vector_l2_gbps", 0, 1e6}, {"vector_dram_gbps", 0, 1e6},
+    {"bulk_latency_base_cycles", 0, 1e6}, {"bulk_latency_cycles_per_kb", 0, 1e6},
+    {"load_latency_base_cycles", 0, 1e6}, {"load_latency_cycles_per_kb", 0, 1e6},
+    {"tensor_latency_base_cycles", 0, 1e6}, {"tensor_latency_cycles_per_kb", 0, 1e6},
     /* tensor (latency_cycles and jitter_fraction above) */
     {"flops_per_clock_per_sm", 0, 1e6},
     /* launch (jitter_fraction above) */

@@ -44,6 +44,10 @@ int sim_pipeline_instr_truth(const gs_sim_model *m, gs_instr i, unsigned *schedu
 double sim_launch_truth(const gs_sim_model *m, gs_launch_kind k, double *resolution_ns,
                         double *jitter_fraction);
 
+/* What the cluster section states for one transfer of `bytes` by latency kind k (bulk, load or
+ * tensor latency) in cycles: NAN where not stated, or no section (cluster.c). */
+double sim_cluster_transfer_truth(const gs_sim_model *m, gs_cluster_kind k, uint64_t bytes);
+
 /* What the energy section states: idle power and pJ per operation of work w (type t for MMA;
  * NAN where not given); -1 without the section (energy.c). */
 int sim_energy_truth(const gs_sim_model *m, gs_energy_work w, gs_mma_type t, double *pj,

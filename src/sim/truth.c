@@ -1,7 +1,8 @@
 /* The truth of a simulator model, named as the probes name their figures (truth.h): the cache
  * probe's records per level and TLB level (which level each target reaches follows the probe's
  * targets in src/probes/cache/cache.c: l1 = path ca, tex = tex, ro = nc, l2 = cg, const1.. = the const
- * path's levels smaller than the constant space), smem-banks, pipeline and clock. It reads the
+ * path's levels smaller than the constant space), smem-banks, pipeline and clock, launch, energy
+ * and cluster (one transfer's latency). It reads the
  * parsed model (memory.h, banks.h, the pipeline accessor), never the probes' results. */
 #include <math.h>
 #include <stdbool.h>
@@ -450,6 +451,36 @@ static void energy_truth(truth_ctx *cx)
     }
 }
 
+/* The cluster section's latency of one transfer, per size the cluster probe measures, by the 1D
+ * bulk copy, a warp's loads and the 2D tensor-map copy: base + per KB x size, as the model
+ * states them, within its noise. */
+static void cluster_truth(truth_ctx *cx)
+{
+    static const struct {
+        gs_cluster_kind kind;
+        const char *stem;
+    } rows[] = {
+        {GS_CLUSTER_BULK_LATENCY, "bulk"},
+        {GS_CLUSTER_LOAD_LATENCY, "load"},
+        {GS_CLUSTER_TENSOR_LATENCY, "tensor"},
+    };
+    json_t *rec = NULL;
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
+        for (int i = 0; i < GS_CLUSTER_TRANSFER_SIZES; i++) {
+            unsigned bytes = gs_cluster_transfer_bytes(i);
+            double cycles = sim_cluster_transfer_truth(cx->m, rows[k].kind, bytes);
+            if (isnan(cycles))
+                continue;
+            if (!rec && !(rec = record(cx, "cluster")))
+                return;
+            char name[64], from[128];
+            snprintf(name, sizeof name, "%s_%ub_latency_cycles", rows[k].stem, bytes);
+            snprintf(from, sizeof from, "cluster.tma.%s_latency_base_cycles + "
+                     "%s_latency_cycles_per_kb x %u / 1024", rows[k].stem, rows[k].stem, bytes);
+            fig(cx, rec, name, json_real(cycles), "latency", cx->noise_cycles, from);
+        }
+}
+
 int gs_sim_truth(const gs_sim_model *m, json_t **truth, gs_error *err)
 {
     truth_ctx cx = {m, json_object(), m->noise_cycles + m->noise_outlier_rate *
@@ -462,6 +493,7 @@ int gs_sim_truth(const gs_sim_model *m, json_t **truth, gs_error *err)
         clock_truth(&cx);
         launch_truth(&cx);
         energy_truth(&cx);
+        cluster_truth(&cx);
     }
     json_t *doc = cx.records ? json_pack("{s:s, s:o}", "model", m->name, "records", cx.records)
                              : NULL;

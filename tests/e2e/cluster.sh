@@ -4,8 +4,10 @@
 # per-rank shared-memory latency, neighbour-read GB/s per SM and total, bulk and vector copy GB/s
 # from DRAM and the L2 and their ratio) must read back the model within its noise, and the
 # document must validate; its tensor-map copies, which it does not give, must be not determined
-# naming the missing key, as must one transfer's latency (bulk copy and loads, 128 B to 16 KB). A
-# copy giving the transfer latencies must read them back per size with their ratio. A copy giving tensor_l2_gbps and tensor_dram_gbps must read them back,
+# naming the missing key, as must one transfer's latency (bulk copy, loads and the 2D tensor-map
+# copy of a box, 128 B to 16 KB). A copy giving the transfer latencies must read them back per
+# size with their ratios (bulk / load, tensor / bulk), and `verify --probes cluster` must judge
+# them against the model's truth. A copy giving tensor_l2_gbps and tensor_dram_gbps must read them back,
 # with their ratios to the bulk and vector copies, and a footprint under one 256 KB band of boxes
 # (--l2-bytes 128KB) must be a usage error. A copy with max_size 8 must report size 16 as not allowed (and still
 # measure 2, 4 and 8); a copy without "tma" must leave the copies not determined; a cc 9.0 model
@@ -102,7 +104,7 @@ if "tma" in c:
             bad.append("tensor_over_bulk_%s without a tensor copy" % level)
     # one transfer's latency, 128 B .. 16 KB: base + per KB x size, by bulk copy and by loads
     sizes = [128 << k for k in range(8)]
-    for kind in ("bulk", "load"):
+    for kind in ("bulk", "load", "tensor"):
         base = t.get(kind + "_latency_base_cycles")
         for b in sizes:
             name = "%s_%db_latency_cycles" % (kind, b)
@@ -112,9 +114,9 @@ if "tma" in c:
                     bad.append("%s without the model's latency: %s" % (name, figs.get(name)))
             else:
                 latency(name, base + t.get(kind + "_latency_cycles_per_kb", 0) * b / 1024)
-    for b in sizes:
-        num, den = value("bulk_%db_latency_cycles" % b), value("load_%db_latency_cycles" % b)
-        name = "bulk_over_load_%db_latency" % b
+    for b, (a, d) in ((b, r) for b in sizes for r in (("bulk", "load"), ("tensor", "bulk"))):
+        num, den = value("%s_%db_latency_cycles" % (a, b)), value("%s_%db_latency_cycles" % (d, b))
+        name = "%s_over_%s_%db_latency" % (a, d, b)
         if num is not None and den is not None:
             near(name, num / den, 1e-9)
         elif value(name) is not None or "not measured" not in figs[name].get("reason", ""):
@@ -154,14 +156,25 @@ if run hopper run cluster --device sim:hopper; then
 fi
 
 # One transfer's latency (test values, not a card's): a bulk copy 500 cycles + 60 per KB, a warp's
-# loads 600 + 100 per KB; each size 128 B .. 16 KB reads back, with their ratio; a model giving
-# only the bulk copy's leaves the loads and the ratios not determined, naming the missing key.
+# loads 600 + 100 per KB, a tensor-map copy of a box 700 + 40 per KB; each size 128 B .. 16 KB
+# reads back, with their ratios; a model giving only the bulk copy's leaves the loads, the 2D
+# copies and the ratios not determined, naming the missing key.
 variant transfer 'm["cluster"]["tma"].update(bulk_latency_base_cycles=500, bulk_latency_cycles_per_kb=60,
-load_latency_base_cycles=600, load_latency_cycles_per_kb=100)'
+load_latency_base_cycles=600, load_latency_cycles_per_kb=100, tensor_latency_base_cycles=700,
+tensor_latency_cycles_per_kb=40)'
 if run transfer run cluster --device "sim:$T/transfer.model.json"; then
   check "$T/transfer.json" "$T/transfer.model.json" || fails=$((fails+1))
   grep -Eq "bulk_16384b_latency_cycles +14[4-6][0-9](\.[0-9]+)? cycles" "$T/transfer.txt" \
     || { echo "FAIL text report: no bulk_16384b_latency_cycles"; grep latency_cycles "$T/transfer.txt"; fails=$((fails+1)); }
+  grep -Eq "tensor_16384b_latency_cycles +13[4-6][0-9](\.[0-9]+)? cycles" "$T/transfer.txt" \
+    || { echo "FAIL text report: no tensor_16384b_latency_cycles"; grep latency_cycles "$T/transfer.txt"; fails=$((fails+1)); }
+fi
+# verify: the model's truth of the three latencies per size (24 rows), none wrong.
+"$B" verify -q --probes cluster --device "sim:$T/transfer.model.json" >"$T/verify.txt" 2>"$T/verify.err"
+if [ $? -ne 0 ] || [ "$(grep -c '_latency_cycles' "$T/verify.txt")" -ne 24 ] ||
+   ! grep -q "tensor_2048b_latency_cycles" "$T/verify.txt"; then
+  echo "FAIL verify --probes cluster on the transfer model"; sed 's/^/  /' "$T/verify.txt" "$T/verify.err"
+  fails=$((fails+1))
 fi
 variant bulkonly 'm["cluster"]["tma"].update(bulk_latency_base_cycles=500)'
 if run bulkonly run cluster --device "sim:$T/bulkonly.model.json"; then
@@ -171,6 +184,11 @@ variant badtransfer 'm["cluster"]["tma"]["load_latency_base_cycles"] = 0'
 "$B" info -q --device "sim:$T/badtransfer.model.json" >/dev/null 2>"$T/err"
 if [ $? -ne 2 ] || ! grep -q "cluster.tma.load_latency_base_cycles: must be above 0" "$T/err"; then
   echo "FAIL load_latency_base_cycles 0 not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
+variant badtensorlat 'm["cluster"]["tma"]["tensor_latency_base_cycles"] = 0'
+"$B" info -q --device "sim:$T/badtensorlat.model.json" >/dev/null 2>"$T/err"
+if [ $? -ne 2 ] || ! grep -q "cluster.tma.tensor_latency_base_cycles: must be above 0" "$T/err"; then
+  echo "FAIL tensor_latency_base_cycles 0 not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
 fi
 
 # The tensor-map copy (test rates, not a card's): 2D boxes read back beside the 1D bulk copy.

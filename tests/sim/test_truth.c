@@ -7,6 +7,7 @@
 #include "sim_test.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sim/truth.h"
 
@@ -233,6 +234,57 @@ static void absent_levels_and_sections(void **state)
     gs_sim_model_free(m);
 }
 
+/* The cluster record: one transfer's latency per probe size, base + per KB x size, for each
+ * latency the tma part gives (here the bulk and the 2D tensor-map copy, not the loads); none at
+ * all without those keys or under cc 9.0. */
+static void cluster_transfer_latencies(void **state)
+{
+    (void)state;
+    gs_error err;
+    gs_sim_model *m = NULL;
+    json_t *t = NULL;
+    static const char *const cc[2] = {"\"cc_major\":9", "\"cc_major\":8"};
+    for (int pass = 0; pass < 3; pass++) {
+        char text[2048], device[600];
+        snprintf(device, sizeof device, "%s", DEVICE);
+        char *at = strstr(device, cc[0]);
+        assert_non_null(at);
+        if (pass == 2)
+            memcpy(at, cc[1], strlen(cc[1]));
+        snprintf(text, sizeof text,
+                 "{\"name\":\"cl\",%s,\"noise\":{\"jitter_cycles\":4},"
+                 "\"cluster\":{\"max_size\":8,\"local_latency_cycles\":30,"
+                 "\"remote_latency_cycles\":200,\"local_gbps_per_sm\":100,"
+                 "\"remote_gbps_per_sm\":30,\"tma\":{\"bulk_l2_gbps\":1,\"bulk_dram_gbps\":1,"
+                 "\"vector_l2_gbps\":1,\"vector_dram_gbps\":1%s}}}", device,
+                 pass == 1 ? "" : ",\"bulk_latency_base_cycles\":500,"
+                                  "\"tensor_latency_base_cycles\":700,"
+                                  "\"tensor_latency_cycles_per_kb\":40");
+        if (sim_test_load(text, 1, &m, &err) != 0)
+            fail_msg("model: %s", err.msg);
+        assert_int_equal(gs_sim_truth(m, &t, &err), 0);
+        const json_t *rec = json_object_get(json_object_get(t, "records"), "cluster");
+        if (pass > 0) {
+            assert_null(rec);
+        } else {
+            const json_t *f = json_object_get(rec, "tensor_2048b_latency_cycles");
+            assert_double_equal(json_number_value(json_object_get(f, "value")), 780, 1e-9);
+            assert_string_equal(json_string_value(json_object_get(f, "kind")), "latency");
+            assert_double_equal(json_number_value(json_object_get(f, "noise")), 4, 1e-9);
+            f = json_object_get(rec, "tensor_128b_latency_cycles");
+            assert_double_equal(json_number_value(json_object_get(f, "value")), 705, 1e-9);
+            f = json_object_get(rec, "bulk_16384b_latency_cycles");
+            assert_double_equal(json_number_value(json_object_get(f, "value")), 500, 1e-9);
+            assert_null(json_object_get(rec, "load_128b_latency_cycles"));
+            assert_int_equal(json_object_size(rec), 2 * GS_CLUSTER_TRANSFER_SIZES);
+        }
+        json_decref(t);
+        gs_sim_model_free(m);
+        t = NULL;
+        m = NULL;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +295,7 @@ int main(void)
         cmocka_unit_test(tlbs_on_the_cg_path),
         cmocka_unit_test(banks_pipeline_clock),
         cmocka_unit_test(absent_levels_and_sections),
+        cmocka_unit_test(cluster_transfer_latencies),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -63,10 +63,14 @@ PYEOF
 # carve-out, where it holds fewer lines than sets while a set keeps its 4.
 # l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
 # and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
+# l1_modulo_tags: 384 sets x 4 ways on line mod 384 holding data for 1480 lines: capacity /
+# (ways x line) = 370 is no set count and no index confirms one, so the sets stay not determined
+# (never 370).
 for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
             "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
             "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json" \
-            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json"; do
+            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json" \
+            "$SRC/tests/models/l1_modulo_tags.json"; do
   par average_structure "$spec"
 done
 par_wait

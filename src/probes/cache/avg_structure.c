@@ -652,6 +652,30 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
     return 0;
 }
 
+/* No index confirmed the set count that capacity / (ways x line) made: the count is not
+ * determined (docs/methods.md, "Structure from average-mode walks"). The quotient makes the
+ * capacity by construction, so that agreement is no evidence, and a power of two is none either:
+ * where the usable capacity is a carve-out of a larger array (data for fewer lines than tags) or
+ * the sets hold unequal ways, the quotient is another number (370 of an L1 of 512 sets x 4 ways
+ * holding 1480 lines). Only an index that predicts which lines share a set, checked on lines it
+ * did not come from, counts the sets apart from the capacity. The ways stay: they are lines of
+ * one set that three reductions agree on. */
+static void quotient_unconfirmed(cw_level *lv, uint64_t ways, uint64_t line)
+{
+    char why[sizeof lv->why_structure];
+    snprintf(why, sizeof why, "capacity / (ways x line) = %llu B / (%llu x %llu B) = %u sets, but "
+             "no index confirms that count (neither XOR masks, nor line mod sets, nor many lines "
+             "of one set fit): where the capacity is a carve-out of a larger array, or the sets "
+             "hold unequal ways, the quotient is not the set count; %.600s",
+             (unsigned long long)lv->size_bytes, (unsigned long long)ways,
+             (unsigned long long)line, lv->sets, lv->why_structure);
+    snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+    lv->sets = 0;
+    lv->sets_method = "ways: lines of one set left by an eviction-set reduction over random lines "
+                      "(three pools agree), less one; sets: only from an index that predicts "
+                      "which lines share a set (XOR masks, line mod sets, or the tags')";
+}
+
 /* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
  * from different random pools must agree (to a 64th), and sets x ways x line must be the
  * capacity within 3 %. Unequal sets give different ways and are refused. The last reduction's
@@ -700,6 +724,8 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
         rc2 = members_index(w, lv, group, m, line, ways, err);
     if (rc2)
         return rc2;
+    if (lv->mapping == CW_MAP_NONE && lv->sets)
+        quotient_unconfirmed(lv, ways, line);
     lv->policy = GS_POLICY_UNKNOWN;
     lv->why_policy[0] = 0;
     return cw_infer_policy(w, lv, group, (size_t)r[2] + 1, 0, err);

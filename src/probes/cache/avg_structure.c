@@ -412,14 +412,16 @@ static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t 
                         double hit, gs_error *err)
 {
     char why[320] = "";
-    uint64_t span = (2ull << cw_xor_top_bit(w, lv->size_bytes)) - set[0] - line;
+    /* distances up to 16 x capacity from the set's line, wherever in its region that line
+       lies (the reductions draw lines from a 1 MB region, past 16 x a small capacity) */
+    uint64_t span = (2ull << cw_xor_top_bit(w, lv->size_bytes)) - line;
     uint64_t sets = lv->sets, most = span / line;
     mod_tally t = {0};
     walk_in_set_ctx walks = {.w = w, .hit = hit};
     in_set_test s = {.fn = walk_in_set, .ctx = &walks, .set = set, .m = m};
     int rc = 0;
     if (most < 4 * sets) {
-        snprintf(why, sizeof why, "%llu sets is not a power of two, and the lines up to %llu B "
+        snprintf(why, sizeof why, "%llu sets is not a power of two, and distances up to %llu B "
                  "leave too few multiples of it to test set = line mod sets",
                  (unsigned long long)sets, (unsigned long long)span);
         return append_why(lv, why), 0;
@@ -602,8 +604,8 @@ static int tags_beyond_data(cw_walker *w, const cw_level *lv, const uint64_t *se
  * another count: with more tags than lines (tags_beyond_data) the sets and ways are the tags';
  * else they stay not determined: the sets then hold unequal ways, or the level holds fewer
  * lines than its tags in a way these walks do not show. */
-static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
-                         uint64_t line, uint64_t ways, gs_error *err)
+static int members_index_masks(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
+                               uint64_t line, uint64_t ways, gs_error *err)
 {
     char why[300], note[300] = "";
     int rc = cw_xor_members(w, lv, set, m, line, cw_xor_top_bit(w, lv->size_bytes), why,
@@ -649,6 +651,27 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
              "cannot tell apart", note, lv->sets, (unsigned long long)ways);
     lv->sets = 0;
     lv->nsets = 0;
+    return 0;
+}
+
+/* members_index_masks, with masks of one bit each reported as the bit selection they are (as
+ * cw_xor_index does): the index is the same, named as the stride walks would name it. The masks
+ * stay in xor_masks for the sets' own use. */
+static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
+                         uint64_t line, uint64_t ways, gs_error *err)
+{
+    int rc = members_index_masks(w, lv, set, m, line, ways, err);
+    unsigned single[GS_GF2_MAX_MASKS];
+    if (rc || lv->mapping != CW_MAP_XOR || !gs_gf2_bit_selection(lv->xor_masks, lv->nxor, single))
+        return rc;
+    char how[sizeof lv->mapping_method_buf];
+    snprintf(how, sizeof how, "%s", lv->mapping_method ? lv->mapping_method : "");
+    lv->mapping = CW_MAP_BITS;
+    lv->nindex = lv->nxor;
+    memcpy(lv->index_bits, single, lv->nxor * sizeof *single);
+    snprintf(lv->mapping_method_buf, sizeof lv->mapping_method_buf, "%.300s; the masks are single "
+             "bits (a bit selection)", how);
+    lv->mapping_method = lv->mapping_method_buf;
     return 0;
 }
 

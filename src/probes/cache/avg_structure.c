@@ -639,11 +639,11 @@ static int members_index_masks(cw_walker *w, cw_level *lv, const uint64_t *set, 
                  note);
         return 0;
     }
-    snprintf(lv->why_structure, sizeof lv->why_structure, "the XOR index makes %llu sets "
-             "(set_index_xor_masks) and the sets found hold %llu ways, but %llu x %llu x %llu B "
-             "= %llu B is not the capacity (%llu B, %llu lines): the sets hold unequal ways, or "
-             "fewer lines in all than their tags (data storage shared with shared memory)%s%s "
-             "(%u sets if all held %llu)",
+    snprintf(lv->why_structure, sizeof lv->why_structure, "the index found (its masks over "
+             "GF(2): the mapping) makes %llu sets and the sets found hold %llu ways, but %llu x "
+             "%llu x %llu B = %llu B is not the capacity (%llu B, %llu lines): the sets hold "
+             "unequal ways, or fewer lines in all than their tags (data storage shared with "
+             "shared memory)%s%s (%u sets if all held %llu)",
              (unsigned long long)sets, (unsigned long long)ways, (unsigned long long)sets,
              (unsigned long long)ways, (unsigned long long)line,
              (unsigned long long)(sets * ways * line), (unsigned long long)lv->size_bytes,

@@ -24,11 +24,13 @@
  * and an index hashed from any address bits maps offsets as it maps addresses, up to a constant
  * (the base's own bits above the footprint): capacities, one- and two-bit moves, line distances
  * and XOR masks then read the index itself, wherever the allocator would have put the buffer
- * (docs/methods.md, "Where a chase's buffer lies"). At most CW_BASE_ALIGN_MAX: past it (an L2's
- * footprints) the extra memory each chase would hold buys little, a physical index seeing the
- * pages' own placement above 2 MiB; 0 there, and for aliased TLB walks and the other spaces,
- * whose chains are addresses of a space of their own. */
-#define CW_BASE_ALIGN_MAX (64ull << 20)
+ * (docs/methods.md, "Where a chase's buffer lies"). At most CW_BASE_ALIGN_MAX, the reach of an
+ * L1 index search (16 x capacity, 4 MiB for 256 KB) four times over: past it (an L2's footprints)
+ * the extra memory each chase would hold buys little, a physical index seeing the pages' own
+ * placement above 2 MiB, and a modulo index none at all (line-aligned bases shift it alike); 0
+ * there, and for aliased TLB walks and the other spaces, whose chains are addresses of a space
+ * of their own. */
+#define CW_BASE_ALIGN_MAX (16ull << 20)
 
 static uint64_t base_align(const cw_walker *w, uint64_t footprint_bytes)
 {

@@ -81,6 +81,13 @@ typedef struct gs_chase_plan {
                                      access then finds between its warm visit and itself every
                                      other element of the walk once, as after the serial warm-up
                                      (docs/methods.md, "The split warm-up") */
+    uint64_t base_align_bytes;    /* global and texture chases not aliased: 0 = offset 0 lies
+                                     wherever the backend's allocator puts it (CUDA: cudaMalloc,
+                                     256-B aligned at least); else a power of two, and offset 0
+                                     lies at a device address that is a multiple of it, so that
+                                     base + offset = base | offset below it: a set index hashed
+                                     from address bits under that alignment sees the offsets' own
+                                     bits (docs/methods.md, "Where a chase's buffer lies") */
 } gs_chase_plan;
 
 /* Segments of a split warm-up's parallel part, at most (one block of threads of one SM). */

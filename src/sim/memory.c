@@ -348,7 +348,7 @@ static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
     double worst = 0;
     unsigned worst_level = 0;
     for (unsigned i = 0; i < cx->lanes; i++) {
-        uint64_t vaddr = offset + i * cx->plan->lane_stride_bytes;
+        uint64_t vaddr = cx->base + offset + i * cx->plan->lane_stride_bytes;
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
         unsigned served;
         double cycles = access_lane(cx, vaddr, &served);
@@ -374,7 +374,7 @@ static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
 static void prefetch_request(const chase_ctx *cx, uint64_t offset)
 {
     for (unsigned i = 0; i < cx->lanes; i++) {
-        uint64_t vaddr = offset + i * cx->plan->lane_stride_bytes;
+        uint64_t vaddr = cx->base + offset + i * cx->plan->lane_stride_bytes;
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
         for (unsigned k = 0; k < cx->n_large; k++)
             sim_cache_prefetch(cx->large[k], paddr);
@@ -654,7 +654,8 @@ static int image_sets(const chase_ctx *cx)
         return -1;
     for (size_t k = 0; k < cx->plan->chain_len; k++)
         for (unsigned lane = 0; lane < cx->lanes; lane++)
-            image_name(cx, true, cx->plan->chain[k] + lane * cx->plan->lane_stride_bytes);
+            image_name(cx, true,
+                       cx->base + cx->plan->chain[k] + lane * cx->plan->lane_stride_bytes);
     return 0;
 }
 
@@ -768,7 +769,7 @@ static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
         return -1;
     for (uint64_t k = 0; k < positions; k++)
         for (unsigned lane = 0; lane < cx->lanes; lane++) {
-            uint64_t vaddr = p->chain[k] + lane * p->lane_stride_bytes;
+            uint64_t vaddr = cx->base + p->chain[k] + lane * p->lane_stride_bytes;
             sim_cache_image_add(&lv->state, cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr);
         }
     cx->unseen_level = last;
@@ -847,6 +848,14 @@ int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
     cx->lanes = plan->lanes > 1 ? plan->lanes : 1;
     if (plan->physical_bytes && plan->physical_bytes < plan->footprint_bytes)
         cx->alias_bytes = plan->physical_bytes;
+    /* where offset 0 lies: the model's placement of a device buffer (memory.chase_base_bytes),
+       moved up to the alignment the plan asks for; aliased walks keep the mapping's own base */
+    if (!cx->alias_bytes && (plan->space == GS_SPACE_GLOBAL || plan->space == GS_SPACE_TEXTURE)) {
+        uint64_t a = plan->base_align_bytes;
+        cx->base = m->memory->chase_base_bytes;
+        if (a > 1)
+            cx->base = (cx->base + a - 1) / a * a;
+    }
     int rc = trace_capacity(m, plan, out, err);
     if (!rc)
         rc = check_plan(m, plan, out, err);

@@ -122,6 +122,7 @@ typedef struct sim_memory {
     uint64_t transaction_bytes;           /* warp request unit on a path with no cache */
     double extra_sector_cycles;           /* per distinct sector of a warp request beyond one */
     double extra_line_cycles;             /* per distinct line of a warp request beyond one */
+    uint64_t chase_base_bytes;            /* device address of a global chase's offset 0 */
 } sim_memory;
 
 #define SIM_MAX_LEVELS 16    /* memory_parse.c allows at most 16 caches */
@@ -134,6 +135,7 @@ typedef struct sim_chase_ctx {
     gs_load_path path;
     uint32_t path_bit;
     uint64_t alias_bytes;           /* physical memory behind the footprint; 0 = no aliasing */
+    uint64_t base;                  /* address of chain offset 0 (global and texture chases) */
     uint64_t sector_bytes;          /* warp-request units: the first cache on the path, */
     uint64_t line_bytes;            /* or transaction_bytes when no cache is on it */
     unsigned lanes;

@@ -783,7 +783,7 @@ int sim_memory_parse(const json_t *json, const char *where, gs_sim_model *m, gs_
 {
     static const char *const keys[] = {"caches", "tlbs", "dram", "uncached_paths",
                                        "shared_latency_cycles", "path_extra_cycles",
-                                       "warp_request", NULL};
+                                       "warp_request", "chase_base_bytes", NULL};
     sim_memory_free(m);
     sim_memory *mem = calloc(1, sizeof *mem);
     if (!mem)
@@ -808,6 +808,8 @@ int sim_memory_parse(const json_t *json, const char *where, gs_sim_model *m, gs_
         rc = read_path_extra(json, where, mem, err);
     if (!rc)
         rc = read_warp_request(json, where, mem, err);
+    if (!rc)
+        rc = sim_get_uint(json, where, "chase_base_bytes", 0, &mem->chase_base_bytes, err);
     if (rc)
         sim_memory_free(m);
     return rc;

@@ -97,6 +97,7 @@ static const sim_bound bounds[] = {
     {"page_bytes", 1, 17179869184.0}, {"coverage_bytes", 1, 1099511627776.0},
     {"percent", 0, 100}, {"default_carveout_percent", 0, 100}, {"shared_default_percent", 0, 100},
     {"count", 1, 64}, {"interleave_bytes", 0, 1073741824}, {"transaction_bytes", 1, 4096},
+    {"chase_base_bytes", 0, 1099511627776.0},
     /* memory: latencies and rates */
     {"hit_latency_cycles", 0, 1e6}, {"miss_cycles", 0, 1e6}, {"hit_cycles", 0, 1e6},
     {"miss_penalty_cycles", 0, 1e6}, {"latency_cycles", 0, 1e6}, {"far_extra_cycles", 0, 1e6},

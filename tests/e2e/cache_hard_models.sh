@@ -2,9 +2,10 @@
 # End-to-end test of probe `cache --target all` on the test models made to be hard
 # (tests/models/cache_*.json, tlb_coverage.json): heavy noise with outliers, FIFO, tree-PLRU and
 # random replacement, 32-B sectors in 128-B lines, sectors a miss fills in groups (cache_fetch:
-# fetch 64 B and 128 B, sector not determined), unequal sets, an XOR-hashed set index, and TLB
-# entries covering many pages. Each level's inferred structure must equal the model file's truth
-# (tests/e2e/cache_truth.py reads it from the model file; the probe never sees it).
+# fetch 64 B and 128 B, sector not determined), unequal sets, an XOR-hashed set index (also with
+# the buffer placed off its span), and TLB entries covering many pages. Each level's inferred
+# structure must equal the model file's truth (tests/e2e/cache_truth.py reads it from the model
+# file; the probe never sees it).
 set -u
 GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
@@ -63,10 +64,19 @@ PYEOF
 # carve-out, where it holds fewer lines than sets while a set keeps its 4.
 # l1_modulo370 with seed 2 (SPEC@SEED): an eviction-set reduction that once dropped its last group
 # and walked an empty chain ("chase: the chain is empty", the H100's seed-2 failure).
+# l1_modulo_tags: 384 sets x 4 ways on line mod 384 holding data for 1480 lines: capacity /
+# (ways x line) = 370 is no set count and no index confirms one, so the sets stay not determined
+# (never 370).
+# l1_xor_tags_misplaced: l1_xor_tags with its chases' buffer at 1.25 MiB + 256 B, off the span
+# of its XOR index: read from offsets of an unaligned base no linear index fits (370 sets once);
+# the chases ask for a base aligned to their footprint, and the tags' 512 sets and masks come back.
+# cache_xor_misplaced (in the loop above): the same placement under a fine-grained run.
 for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
             "$SRC/tests/models/cache_xor.json" "$SRC/tests/models/cache_unequal.json" \
             "$SRC/tests/models/l1_modulo370.json@2" "$SRC/tests/models/l1_xor_wide.json" \
-            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json"; do
+            "$SRC/tests/models/l1_xor_wide_random.json@2" "$SRC/tests/models/l1_xor_tags.json" \
+            "$SRC/tests/models/l1_modulo_tags.json" \
+            "$SRC/tests/models/l1_xor_tags_misplaced.json"; do
   par average_structure "$spec"
 done
 par_wait

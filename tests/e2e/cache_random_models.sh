@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Property test of probe `cache --target l1` and `--target l2`: random valid models from a fixed
 # seed (tests/e2e/cache_random_models.py: sizes, lines of 32 to 256 B, sectors and fetch groups,
-# ways, modulo / bit-select / XOR index, hashed and partitioned L2s, every policy, jitter); every
+# ways, modulo / bit-select / XOR index, hashed and partitioned L2s, every policy, jitter, L1s
+# whose chases' buffer lies off the index's span or whose data holds fewer lines than tags); every
 # figure the probe reports must be exact or "not determined", never wrong. GS_RANDOM_MODELS sets
 # how many (default 6, about a minute of CPU; GS_RANDOM_MODELS=40 for a wider search),
 # GS_RANDOM_SEED the seed (default 16).

@@ -10,7 +10,8 @@ segmented LRU's protected_ways), weighted/random way probabilities within 0.05. 
 With GS_TRUTH_AVERAGE=1 (results of `--structure average`) the L1-like levels (l1, tex, ro) are
 held to what average-mode walks can tell: sets, ways and policy are exact for equal sets under
 any index, the mapping for a bit-select one and, as XOR masks, for an XOR one (their span must
-equal the model's); unequal sets are refused (not determined, never wrong).
+equal the model's); unequal sets are refused (not determined, never wrong), and so are the sets
+and mapping of a modulo index with fewer lines of data than tags (no index confirms a count).
 
 An L2 of more lines than a trace follows (32767) on an XOR index must leave its sets, ways,
 mapping and policy not determined (only --thorough's eviction sets could read them; set
@@ -269,6 +270,11 @@ def main():
                 t.update({"sets": None, "ways": None, "mapping": None, "policy": None})
             elif "_xor" in t and pow2(t["sets"]):
                 t["mapping"] = "xor"             # an XOR index: its masks, exactly
+            elif t["mapping"] == "modulo" and not pow2(t["sets"]) and \
+                    t["sets"] * t["ways"] * t["line_bytes"] > t["size_bytes"]:
+                # more tags than lines of data on a non-linear index: capacity / (ways x line)
+                # is not the set count, and no index picks one line per set: sets not counted
+                t.update({"sets": None, "mapping": None})
             elif t["mapping"] == "modulo" and not pow2(t["sets"]):
                 pass                             # line mod sets, from distances in lines
             elif not isinstance(t["mapping"], list):

@@ -291,6 +291,34 @@ static void l1_set_overflow(void **state)
     sim_memory_free(m);
 }
 
+/* Where offset 0 lies (memory.chase_base_bytes, plan.base_align_bytes): under an XOR index of
+ * address bits 7 and 8, lines 0, 3, 4, 7 and 8 share set 0 and overflow its 4 ways; a base one
+ * line on (128) spreads them over both sets (lines 1, 4, 5, 8, 9), and a plan asking for a
+ * base aligned to 512 B gets 512, where they share one set again (lines 4, 7, 8, 11, 12). */
+static void chase_base_placement(void **state)
+{
+    (void)state;
+    uint64_t chain[] = {0, 384, 512, 896, 1024};
+    const char *xor = ",\"mapping\":{\"xor\":[[7,8]]}";
+    const char *bases[] = {"", ",\"chase_base_bytes\":128", ",\"chase_base_bytes\":128"};
+    uint64_t aligns[] = {0, 0, 512};
+    bool overflow[] = {true, false, true};
+    for (int k = 0; k < 3; k++) {
+        gs_sim_model *m = make_model((variant){.l1_extra = xor, .memory_extra = bases[k]});
+        gs_chase_plan p = base_plan(chain, 5, 1024 + 8);
+        p.timed_accesses = 500;
+        p.base_align_bytes = aligns[k];
+        gs_chase_result r = {0};
+        gs_error err;
+        if (sim_chase(m, &p, &r, &err))
+            fail_msg("%s", err.msg);
+        if ((r.avg_cycles > 20.5) != overflow[k])
+            fail_msg("placement %d: %.1f cycles a load, expected %s", k, r.avg_cycles,
+                     overflow[k] ? "misses" : "hits (20)");
+        sim_memory_free(m);
+    }
+}
+
 static void tlb_penalties(void **state)
 {
     (void)state;
@@ -766,7 +794,7 @@ int main(void)
         cmocka_unit_test(untimed_walk_matches_lane_by_lane),
         cmocka_unit_test(split_parts),            cmocka_unit_test(split_warmup),
         cmocka_unit_test(tlb_penalties),          cmocka_unit_test(tlb_far_ways),
-        cmocka_unit_test(sector_fills),
+        cmocka_unit_test(sector_fills),           cmocka_unit_test(chase_base_placement),
         cmocka_unit_test(warp_requests),          cmocka_unit_test(carveout_geometry),
         cmocka_unit_test(unified_l1_gives_way_to_shared_memory),
         cmocka_unit_test(partitions_and_aliasing), cmocka_unit_test(noise_bounds),

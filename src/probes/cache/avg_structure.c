@@ -412,14 +412,16 @@ static int modulo_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t 
                         double hit, gs_error *err)
 {
     char why[320] = "";
-    uint64_t span = (2ull << cw_xor_top_bit(w, lv->size_bytes)) - set[0] - line;
+    /* distances up to 16 x capacity from the set's line, wherever in its region that line
+       lies (the reductions draw lines from a 1 MB region, past 16 x a small capacity) */
+    uint64_t span = (2ull << cw_xor_top_bit(w, lv->size_bytes)) - line;
     uint64_t sets = lv->sets, most = span / line;
     mod_tally t = {0};
     walk_in_set_ctx walks = {.w = w, .hit = hit};
     in_set_test s = {.fn = walk_in_set, .ctx = &walks, .set = set, .m = m};
     int rc = 0;
     if (most < 4 * sets) {
-        snprintf(why, sizeof why, "%llu sets is not a power of two, and the lines up to %llu B "
+        snprintf(why, sizeof why, "%llu sets is not a power of two, and distances up to %llu B "
                  "leave too few multiples of it to test set = line mod sets",
                  (unsigned long long)sets, (unsigned long long)span);
         return append_why(lv, why), 0;
@@ -602,8 +604,8 @@ static int tags_beyond_data(cw_walker *w, const cw_level *lv, const uint64_t *se
  * another count: with more tags than lines (tags_beyond_data) the sets and ways are the tags';
  * else they stay not determined: the sets then hold unequal ways, or the level holds fewer
  * lines than its tags in a way these walks do not show. */
-static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
-                         uint64_t line, uint64_t ways, gs_error *err)
+static int members_index_masks(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
+                               uint64_t line, uint64_t ways, gs_error *err)
 {
     char why[300], note[300] = "";
     int rc = cw_xor_members(w, lv, set, m, line, cw_xor_top_bit(w, lv->size_bytes), why,
@@ -637,11 +639,11 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
                  note);
         return 0;
     }
-    snprintf(lv->why_structure, sizeof lv->why_structure, "the XOR index makes %llu sets "
-             "(set_index_xor_masks) and the sets found hold %llu ways, but %llu x %llu x %llu B "
-             "= %llu B is not the capacity (%llu B, %llu lines): the sets hold unequal ways, or "
-             "fewer lines in all than their tags (data storage shared with shared memory)%s%s "
-             "(%u sets if all held %llu)",
+    snprintf(lv->why_structure, sizeof lv->why_structure, "the index found (its masks over "
+             "GF(2): the mapping) makes %llu sets and the sets found hold %llu ways, but %llu x "
+             "%llu x %llu B = %llu B is not the capacity (%llu B, %llu lines): the sets hold "
+             "unequal ways, or fewer lines in all than their tags (data storage shared with "
+             "shared memory)%s%s (%u sets if all held %llu)",
              (unsigned long long)sets, (unsigned long long)ways, (unsigned long long)sets,
              (unsigned long long)ways, (unsigned long long)line,
              (unsigned long long)(sets * ways * line), (unsigned long long)lv->size_bytes,
@@ -650,6 +652,51 @@ static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t
     lv->sets = 0;
     lv->nsets = 0;
     return 0;
+}
+
+/* members_index_masks, with masks of one bit each reported as the bit selection they are (as
+ * cw_xor_index does): the index is the same, named as the stride walks would name it. The masks
+ * stay in xor_masks for the sets' own use. */
+static int members_index(cw_walker *w, cw_level *lv, const uint64_t *set, size_t m,
+                         uint64_t line, uint64_t ways, gs_error *err)
+{
+    int rc = members_index_masks(w, lv, set, m, line, ways, err);
+    unsigned single[GS_GF2_MAX_MASKS];
+    if (rc || lv->mapping != CW_MAP_XOR || !gs_gf2_bit_selection(lv->xor_masks, lv->nxor, single))
+        return rc;
+    char how[sizeof lv->mapping_method_buf];
+    snprintf(how, sizeof how, "%s", lv->mapping_method ? lv->mapping_method : "");
+    lv->mapping = CW_MAP_BITS;
+    lv->nindex = lv->nxor;
+    memcpy(lv->index_bits, single, lv->nxor * sizeof *single);
+    snprintf(lv->mapping_method_buf, sizeof lv->mapping_method_buf, "%.300s; the masks are single "
+             "bits (a bit selection)", how);
+    lv->mapping_method = lv->mapping_method_buf;
+    return 0;
+}
+
+/* No index confirmed the set count that capacity / (ways x line) made: the count is not
+ * determined (docs/methods.md, "Structure from average-mode walks"). The quotient makes the
+ * capacity by construction, so that agreement is no evidence, and a power of two is none either:
+ * where the usable capacity is a carve-out of a larger array (data for fewer lines than tags) or
+ * the sets hold unequal ways, the quotient is another number (370 of an L1 of 512 sets x 4 ways
+ * holding 1480 lines). Only an index that predicts which lines share a set, checked on lines it
+ * did not come from, counts the sets apart from the capacity. The ways stay: they are lines of
+ * one set that three reductions agree on. */
+static void quotient_unconfirmed(cw_level *lv, uint64_t ways, uint64_t line)
+{
+    char why[sizeof lv->why_structure];
+    snprintf(why, sizeof why, "capacity / (ways x line) = %llu B / (%llu x %llu B) = %u sets, but "
+             "no index confirms that count (neither XOR masks, nor line mod sets, nor many lines "
+             "of one set fit): where the capacity is a carve-out of a larger array, or the sets "
+             "hold unequal ways, the quotient is not the set count; %.600s",
+             (unsigned long long)lv->size_bytes, (unsigned long long)ways,
+             (unsigned long long)line, lv->sets, lv->why_structure);
+    snprintf(lv->why_structure, sizeof lv->why_structure, "%s", why);
+    lv->sets = 0;
+    lv->sets_method = "ways: lines of one set left by an eviction-set reduction over random lines "
+                      "(three pools agree), less one; sets: only from an index that predicts "
+                      "which lines share a set (XOR masks, line mod sets, or the tags')";
 }
 
 /* Sets and ways of a level whose index is not a bit selection: three reductions (reduce_ways)
@@ -700,6 +747,8 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
         rc2 = members_index(w, lv, group, m, line, ways, err);
     if (rc2)
         return rc2;
+    if (lv->mapping == CW_MAP_NONE && lv->sets)
+        quotient_unconfirmed(lv, ways, line);
     lv->policy = GS_POLICY_UNKNOWN;
     lv->why_policy[0] = 0;
     return cw_infer_policy(w, lv, group, (size_t)r[2] + 1, 0, err);

@@ -19,6 +19,29 @@
  * with CUDA's VMM). */
 #define CW_ALIAS_BYTES (4ull << 10)
 
+/* The base alignment every chase of device memory asks for (plan.base_align_bytes): the
+ * footprint's power of two, so that base + offset = base | offset for every offset of the chain,
+ * and an index hashed from any address bits maps offsets as it maps addresses, up to a constant
+ * (the base's own bits above the footprint): capacities, one- and two-bit moves, line distances
+ * and XOR masks then read the index itself, wherever the allocator would have put the buffer
+ * (docs/methods.md, "Where a chase's buffer lies"). At most CW_BASE_ALIGN_MAX, the reach of an
+ * L1 index search (16 x capacity, 4 MiB for 256 KB) four times over: past it (an L2's footprints)
+ * the extra memory each chase would hold buys little, a physical index seeing the pages' own
+ * placement above 2 MiB, and a modulo index none at all (line-aligned bases shift it alike); 0
+ * there, and for aliased TLB walks and the other spaces, whose chains are addresses of a space
+ * of their own. */
+#define CW_BASE_ALIGN_MAX (16ull << 20)
+
+static uint64_t base_align(const cw_walker *w, uint64_t footprint_bytes)
+{
+    if (w->tlb || (w->space != GS_SPACE_GLOBAL && w->space != GS_SPACE_TEXTURE))
+        return 0;
+    uint64_t a = 1;
+    while (a < footprint_bytes && a <= CW_BASE_ALIGN_MAX)
+        a *= 2;
+    return a <= CW_BASE_ALIGN_MAX ? a : 0;
+}
+
 /* ---- fine-grained chases (Listing 4) --------------------------------------------------------- */
 
 /* A TLB walk's chain with no offset twice: the structure searches build chains from the level
@@ -85,7 +108,8 @@ int cw_chase(cw_walker *w, const uint64_t *chain, size_t len, unsigned warmup, s
     gs_chase_plan p = {.space = w->space, .path = w->path, .footprint_bytes = top + w->elem,
                        .chain = chain, .chain_len = len, .element_bytes = w->elem,
                        .warmup_passes = warmup, .record_n = record < w->cap ? record : w->cap,
-                       .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes};
+                       .carveout_percent = w->carveout, .smem_bytes = w->smem_bytes,
+                       .base_align_bytes = base_align(w, top + w->elem)};
     if (w->tlb)
         cw_tlb_alias(&p, CW_ALIAS_BYTES);
     gs_chase_result r = {.latency_cycles = w->lat, .record_capacity = w->cap};
@@ -286,7 +310,8 @@ int cw_avg_chase(cw_walker *w, const uint64_t *chain, size_t n, uint64_t footpri
                        .sm = w->pin_sm >= 0 ? (unsigned)w->pin_sm : 0,
                        /* through the L2 only: each timed access meets the L2 that a serial
                         * pass leaves (plan.h, warmup_split), and no L1 holds the walk */
-                       .warmup_split = w->path == GS_PATH_CG};
+                       .warmup_split = w->path == GS_PATH_CG,
+                       .base_align_bytes = base_align(w, footprint)};
     if (w->tlb)
         cw_tlb_alias(&p, CW_ALIAS_BYTES);     /* as the fine-grained TLB walks (cw_chase) */
     gs_chase_result r = {.latency_cycles = NULL, .sm_id = -1};

@@ -142,6 +142,9 @@ static int check_plan_shape(const gs_chase_plan *p, gs_error *err)
         return gs_fail(err, GS_ERR_USAGE, "chase: the chain is empty");
     if (lanes > 32)
         return gs_fail(err, GS_ERR_USAGE, "chase: lanes is %u; a warp has 32", lanes);
+    if (p->base_align_bytes & (p->base_align_bytes - 1))
+        return gs_fail(err, GS_ERR_USAGE, "chase: base_align_bytes %llu is not a power of two",
+                       (unsigned long long)p->base_align_bytes);
     if (p->lane_stride_bytes % eb || (lanes > 1 && p->lane_stride_bytes == 0))
         return gs_fail(err, GS_ERR_USAGE, "chase: lane_stride_bytes %llu must be a nonzero "
                        "multiple of element_bytes (%u) with %u lanes",
@@ -349,8 +352,8 @@ static bool aliased(const gs_chase_plan *p)
 static struct {
     int ordinal;
     char *buf, *base;
-    uint64_t footprint, key;
-} kept = { -1, NULL, NULL, 0, 0 };
+    uint64_t footprint, align, key;
+} kept = { -1, NULL, NULL, 0, 0, 0 };
 
 void gs_cuda_chase_release(void)
 {
@@ -380,26 +383,15 @@ static bool keepable(const chase_job *j)
     return j->plan->walkers > 1 && !aliased(j->plan) && j->path <= GS_PATH_NC;
 }
 
-/* Where a footprint starts: at a multiple of the smallest power of two that holds it, up to
- * 64 MiB. Offsets then add to the base without a carry, so an index that XORs address bits (the
- * H200's L1 XORs bits up to 21 into its set) sees in the offsets the same masks, whatever else the
- * process has allocated before: cudaMalloc itself promises 256 bytes, and where a small buffer
- * falls depends on every allocation before it. A footprint over 64 MiB keeps the driver's 2 MiB. */
-static uint64_t footprint_alignment(uint64_t footprint)
-{
-    uint64_t a = 256;
-    while (a < footprint && a < (64ull << 20))
-        a <<= 1;
-    return a < footprint ? 256 : a;
-}
-
-/* cudaMalloc of the footprint, its base aligned (footprint_alignment); out of memory once, the
- * aliases kept for TLB chases, the kept chain and the cold chases' eviction buffer go back to the
- * driver and it is tried again. */
+/* cudaMalloc of the footprint, offset 0 at a multiple of the plan's base_align_bytes (plan/chase.h:
+ * the footprint plus the alignment is allocated and the chain starts at the first aligned address;
+ * cudaMalloc itself promises 256 bytes, and where a small buffer falls depends on every allocation
+ * before it). Out of memory once, the aliases kept for TLB chases, the kept chain and the cold
+ * chases' eviction buffer go back to the driver and it is tried again. */
 static cudaError_t malloc_footprint(chase_job *j)
 {
-    uint64_t align = footprint_alignment(j->plan->footprint_bytes);
-    size_t bytes = (size_t)(j->plan->footprint_bytes + align - 256);
+    uint64_t align = j->plan->base_align_bytes > 256 ? j->plan->base_align_bytes : 0;
+    size_t bytes = (size_t)(j->plan->footprint_bytes + align);
     cudaError_t e = cudaMalloc((void **)&j->buf, bytes);
     if (e == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
@@ -410,7 +402,8 @@ static cudaError_t malloc_footprint(chase_job *j)
         e = cudaMalloc((void **)&j->buf, bytes);
     }
     if (e == cudaSuccess)
-        j->base = (char *)(((uintptr_t)j->buf + align - 1) & ~(uintptr_t)(align - 1));
+        j->base = align ? (char *)(((uintptr_t)j->buf + align - 1) & ~(uintptr_t)(align - 1))
+                        : j->buf;
     return e;
 }
 
@@ -842,7 +835,7 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
     bool global = j->path <= GS_PATH_TEX;
     uint64_t key = keepable(j) ? chain_key(p) : 0;
     if (key && kept.buf && kept.ordinal == j->c->ordinal && kept.footprint == p->footprint_bytes &&
-        kept.key == key) {
+        kept.align == p->base_align_bytes && kept.key == key) {
         j->base = kept.base;          /* the chain as the last chase left it */
         rc = 0;
     } else {
@@ -857,7 +850,7 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
         rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
         if (rc == 0 && key) {
             kept.ordinal = j->c->ordinal, kept.buf = j->buf, kept.base = j->base;
-            kept.footprint = p->footprint_bytes;
+            kept.footprint = p->footprint_bytes, kept.align = p->base_align_bytes;
             gs_cuda_spare_register(gs_cuda_chase_release);
             kept.key = key;
             j->buf = NULL;            /* kept: job_release leaves it */

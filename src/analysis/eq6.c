@@ -126,6 +126,73 @@ static double lsq(const curve *c, const step *st, int levels, double *coef)
     return rss;
 }
 
+/* lsq with one column free: the basis of every point and the sums over the other columns are
+ * computed once, and a candidate for level k rewrites only its column (k + 1) and the sums that
+ * hold it. Each sum adds the same products in the same order as lsq, so the RSS and coefficients
+ * are lsq's to the bit, at about 1 / (levels + 1) of its cost: the grid searches below were most
+ * of a random-walk's host time. */
+typedef struct one_free {
+    int p, col;
+    double *phi;                                     /* n x p */
+    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1], atb[GS_EQ6_MAX_LEVELS + 1];
+} one_free;
+
+static int one_free_init(const curve *c, const step *st, int levels, int k, one_free *f)
+{
+    f->p = levels + 1, f->col = k + 1;
+    f->phi = malloc(c->n * (size_t)f->p * sizeof *f->phi);
+    if (!f->phi)
+        return -1;
+    memset(f->ata, 0, sizeof f->ata);
+    memset(f->atb, 0, sizeof f->atb);
+    for (size_t i = 0; i < c->n; i++) {
+        double *phi = f->phi + i * (size_t)f->p;
+        basis(st, levels, c->s[i], phi);
+        for (int r = 0; r < f->p; r++) {
+            if (r == f->col)
+                continue;
+            f->atb[r] += phi[r] * c->y[i];
+            for (int q = 0; q < f->p; q++)
+                if (q != f->col)
+                    f->ata[r][q] += phi[r] * phi[q];
+        }
+    }
+    return 0;
+}
+
+static double one_free_lsq(const curve *c, one_free *f, step cand, double *coef)
+{
+    int p = f->p, col = f->col;
+    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1], atb[GS_EQ6_MAX_LEVELS + 1];
+    memcpy(ata, f->ata, sizeof ata);
+    memcpy(atb, f->atb, sizeof atb);
+    for (int r = 0; r < p; r++)
+        ata[r][col] = ata[col][r] = 0;
+    atb[col] = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        double *phi = f->phi + i * (size_t)p;
+        phi[col] = past(cand.cap, c->s[i], cand.g);
+        atb[col] += phi[col] * c->y[i];
+        for (int r = 0; r < p; r++) {
+            ata[r][col] += phi[r] * phi[col];
+            if (r != col)
+                ata[col][r] += phi[col] * phi[r];
+        }
+    }
+    if (solve(ata, atb, p) != 0)
+        return INFINITY;
+    double rss = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const double *phi = f->phi + i * (size_t)p;
+        double e = c->y[i];
+        for (int q = 0; q < p; q++)
+            e -= atb[q] * phi[q];
+        rss += e * e;
+    }
+    memcpy(coef, atb, sizeof(double) * (size_t)p);
+    return rss;
+}
+
 /* Best capacity (log2 from lo to hi in steps of step_log2) and sharpness for level k, the
  * others fixed. */
 static void search_level(const curve *c, step *st, int levels, int k, double lo, double hi,
@@ -133,18 +200,22 @@ static void search_level(const curve *c, step *st, int levels, int k, double lo,
 {
     double coef[GS_EQ6_MAX_LEVELS + 1];
     step best = st[k];
-    double best_rss = lsq(c, st, levels, coef);
+    one_free f;
+    bool fast = one_free_init(c, st, levels, k, &f) == 0;   /* else lsq, the same figures */
+    double best_rss = fast ? one_free_lsq(c, &f, st[k], coef) : lsq(c, st, levels, coef);
     for (int gi = 0; gi < c->ng; gi++)
         for (double x = lo; x <= hi + 1e-9; x += step_log2) {
             st[k].cap = exp2(x);
             st[k].g = c->gs[gi];
-            double rss = lsq(c, st, levels, coef);
+            double rss = fast ? one_free_lsq(c, &f, st[k], coef) : lsq(c, st, levels, coef);
             if (rss < best_rss) {
                 best_rss = rss;
                 best = st[k];
             }
         }
     st[k] = best;
+    if (fast)
+        free(f.phi);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -228,13 +228,13 @@ static int xor_tables(sim_cache *c)
         all |= map->group_mask[i];
     for (unsigned b = 0; b < 8; b++)
         if (all >> (8 * b) & 0xff)
-            c->xor_byte[c->xor_bytes++] = (uint8_t)b;
+            c->xor_shift[c->xor_bytes++] = (uint8_t)(8 * b);
     c->xor_table = calloc(c->xor_bytes ? c->xor_bytes : 1, sizeof *c->xor_table);
     if (!c->xor_table)
         return -1;
     for (unsigned k = 0; k < c->xor_bytes; k++)
         for (unsigned v = 0; v < 256; v++) {
-            uint64_t addr = (uint64_t)v << (8 * c->xor_byte[k]);
+            uint64_t addr = (uint64_t)v << c->xor_shift[k];
             uint32_t set = 0;
             for (unsigned i = 0; i < map->nbits; i++)
                 set |= (uint32_t)__builtin_parityll(addr & map->group_mask[i]) << i;
@@ -370,23 +370,34 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
     return set_of_block(c, block_of(c, addr), addr);
 }
 
-/* The set of addr, whose block is blk. */
+/* The set of addr, whose block is blk. A BITS or XOR mapping is the one with tables (xor_table),
+ * tested first so that neither kind reads the geometry. */
 static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
 {
-    const sim_geometry *g = c->geo;
-    const sim_mapping *map = &g->mapping;
-    if (map->kind == SIM_MAP_MODULO) {
+    if (!c->xor_table) {                     /* MODULO */
         if (c->pow2_sets)
             return (unsigned)(blk & (c->pow2_sets - 1));
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
         if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
-            return (uint32_t)blk % g->sets;
-        return (unsigned)(blk % g->sets);
+            return (uint32_t)blk % c->geo->sets;
+        return (unsigned)(blk % c->geo->sets);
     }
+    /* parity is linear: a XOR over the bytes, one table load each (unrolled: no loop to run) */
+    const uint32_t (*table)[256] = c->xor_table;
+    const uint8_t *shift = c->xor_shift;
     unsigned set = 0;
-    for (unsigned k = 0; k < c->xor_bytes; k++)  /* parity is linear: a XOR over the bytes */
-        set ^= c->xor_table[k][(addr >> (8 * c->xor_byte[k])) & 0xff];
+    switch (c->xor_bytes) {
+    case 8: set ^= table[7][(addr >> shift[7]) & 0xff]; /* fall through */
+    case 7: set ^= table[6][(addr >> shift[6]) & 0xff]; /* fall through */
+    case 6: set ^= table[5][(addr >> shift[5]) & 0xff]; /* fall through */
+    case 5: set ^= table[4][(addr >> shift[4]) & 0xff]; /* fall through */
+    case 4: set ^= table[3][(addr >> shift[3]) & 0xff]; /* fall through */
+    case 3: set ^= table[2][(addr >> shift[2]) & 0xff]; /* fall through */
+    case 2: set ^= table[1][(addr >> shift[1]) & 0xff]; /* fall through */
+    case 1: set ^= table[0][(addr >> shift[0]) & 0xff]; /* fall through */
+    default: break;
+    }
     return set;
 }
 
@@ -930,18 +941,31 @@ static void memo_set(sim_cache *c, uint64_t blk, uint32_t s, unsigned w, bool fi
 /* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
  * group when whole_fetch. The block, sector and set are found once and handed down. A hit on
  * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
-static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                  bool whole_fetch, gs_rng *rng, int *way_out)
+#define SET_UNKNOWN UINT32_MAX   /* access_filling: the caller has not found the set */
+
+/* Whether the remembered block (memo_set) answers an access to addr: a hit that changes nothing.
+ * Kept small and apart from access_filling, so that such a hit, the most common access of many
+ * chases, costs a few instructions and no call into the whole access. */
+static inline bool memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
+{
+    if (c->memo_epoch != c->epoch || c->memo_block != block_of(c, addr) ||
+        !((c->scan ? c->valid[c->memo_slot] : c->big[c->memo_slot].valid) &
+          1u << sector_of(c, addr)))
+        return false;
+    if (way_out)
+        *way_out = c->memo_way;
+    return true;
+}
+
+/* The access once memo_answers has said no. */
+static sim_outcome access_filling(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                  bool persisting, bool whole_fetch, gs_rng *rng, int *way_out)
 {
     uint64_t blk = block_of(c, addr);
     unsigned sector = sector_of(c, addr);
     uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
-    if (c->memo_epoch == c->epoch && c->memo_block == blk && (*valid_of(c, c->memo_slot) & bit)) {
-        if (way_out)
-            *way_out = c->memo_way;
-        return SIM_HIT;
-    }
-    unsigned set = set_of_block(c, blk, addr);
+    if (set == SET_UNKNOWN)
+        set = set_of_block(c, blk, addr);
     sim_set_state *st = open_set(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
@@ -970,17 +994,31 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, persisting, true, rng, way_out);
+    if (memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return access_filling(c, addr, SET_UNKNOWN, fill, persisting, true, rng, way_out);
+}
+
+sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                bool persisting, gs_rng *rng, int *way_out)
+{
+    if (memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return access_filling(c, addr, set, fill, persisting, true, rng, way_out);
 }
 
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, false, true, rng, way_out);
+    if (memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return access_filling(c, addr, SET_UNKNOWN, fill, false, true, rng, way_out);
 }
 
 sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
 {
-    return access_filling(c, addr, true, false, false, rng, NULL);
+    if (memo_answers(c, addr, NULL))
+        return SIM_HIT;
+    return access_filling(c, addr, SET_UNKNOWN, true, false, false, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)
@@ -1000,8 +1038,12 @@ int sim_cache_set_persisting(sim_cache *c, double fraction)
 
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 {
+    sim_cache_prefetch_in(c, addr, sim_cache_set_of(c, addr));
+}
+
+void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set)
+{
     uint64_t blk = block_of(c, addr);
-    unsigned set = set_of_block(c, blk, addr);
     __builtin_prefetch(&c->set_state[set], 1);
     if (c->scan) {
         const uint64_t *tag = c->tags + first_slot(c, set);
@@ -1225,7 +1267,11 @@ bool sim_cache_draws(const sim_cache *c)
 
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
 {
-    unsigned set = sim_cache_set_of(c, addr);
+    return sim_cache_image_has_set(c, sim_cache_set_of(c, addr));
+}
+
+bool sim_cache_image_has_set(const sim_cache *c, unsigned set)
+{
     return c->image_bits[set / 64] >> (set % 64) & 1;
 }
 

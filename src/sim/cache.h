@@ -160,10 +160,10 @@ typedef struct sim_cache {
     uint64_t block_mask;        /* block_bytes - 1 (when a power of two) */
     uint32_t fetch_mask[SIM_MAX_SECTORS];  /* per sector: the sectors a load miss there fills */
     /* BITS / XOR: the set index as a XOR of one table entry per address byte that some group
-     * touches (set = xor_table[k][byte xor_byte[k] of the address]): a few loads in place of a
-     * parity per index bit */
+     * touches (set = xor_table[k][(address >> xor_shift[k]) & 0xff], xor_shift[k] = 8 x the
+     * byte's place): a few loads in place of a parity per index bit */
     unsigned xor_bytes;
-    uint8_t xor_byte[8];
+    uint8_t xor_shift[8];
     uint32_t (*xor_table)[256];
     /* data_lines (geo): the slots that hold data (a valid sector) in the current epoch, as a
      * list from the most to the least recently used (per slot: neighbours, and the epoch in which
@@ -227,6 +227,11 @@ sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out);
 
+/* The same, for addr whose set (sim_cache_set_of) the caller has found already: a caller that
+ * asks about the set first (sim_cache_image_has_set) need not have it found twice. */
+sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                bool persisting, gs_rng *rng, int *way_out);
+
 /* The same for a store that allocates: it brings its own bytes, so a miss fills addr's sector
  * alone, never the rest of its fetch group. */
 sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng);
@@ -238,6 +243,7 @@ int sim_cache_set_persisting(sim_cache *c, double fraction);
 /* Start fetching, into the host's caches, the state an access to addr will read (no state
  * change): a chase knows its addresses ahead, so their lookups need not wait on host memory. */
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr);
+void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set);  /* set known */
 
 /* True if addr's block and sector are present (no state change). */
 bool sim_cache_probe(const sim_cache *c, uint64_t addr);
@@ -267,6 +273,7 @@ bool sim_cache_same(const sim_cache *c, const unsigned char *image);
 
 /* Whether addr's set is among those named since image_begin. */
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr);
+bool sim_cache_image_has_set(const sim_cache *c, unsigned set);   /* the same, by set */
 
 /* Whether an access to one set may change another's state or outcomes: a data-line limit, or a
  * policy that draws from the generator (whose draws every set shares). */

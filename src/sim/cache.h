@@ -85,8 +85,10 @@ typedef struct sim_geometry {
 #define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
                                   run of memory); larger ones look blocks up in a hash index */
 
-/* A slot is one way of one set, numbered set by set. A scanned store keeps its slots' blocks and
- * valid sectors in two arrays (sim_cache.tags and .valid: a set's lie side by side). An indexed
+/* A slot is one way of one set, numbered set by set. A scanned store keeps all of a set in one
+ * record (sim_cache.records): the set's state, its ways' blocks, their valid sectors, so that an
+ * access reads a few adjacent host cache lines and no more (the records of a large L2 do not
+ * stay in the host's caches: a chase's accesses go to random sets). An indexed
  * store keeps all of a slot together, with LRU/FIFO order as a list per set from the newest
  * (last used, or last filled) to the oldest, the next victim, linked by slot numbers, and where
  * the slot's index entry is (so that an eviction need not search for it). */
@@ -136,11 +138,18 @@ typedef struct sim_cache {
     uint64_t pow2_sets;         /* MODULO over equal sets, a power of two of them: sets (the set
                                    is block & (sets - 1), no division), else 0 */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
-    uint64_t *tags;             /* scanned, per slot: block number (address / block_bytes) held */
-    uint32_t *valid;            /* scanned, per slot: mask of valid sectors */
+    unsigned char *records;     /* scanned: one record per set, record_bytes apart (whole 64-B
+                                   lines, aligned to 64 B): its sim_set_state, then max_ways
+                                   blocks held (uint64_t, address / block_bytes), then at
+                                   masks_at max_ways masks of valid sectors (uint32_t) */
+    size_t record_bytes, masks_at;
+    void *records_block;        /* the allocation `records` lies in */
+    uint32_t *slot_owner;       /* scanned, with unequal sets or a data-line limit: slot -> set */
     sim_big_slot *big;          /* indexed: the slots */
-    sim_set_state *set_state;   /* sets entries */
+    sim_set_state *set_state;   /* indexed: sets entries (scanned: in the records) */
     bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
+    bool ordered;               /* scanned, LRU or FIFO, no data-line limit: accesses take the
+                                   short path for such stores (without persisting lines) */
     sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */
     uint64_t index_mask;
     unsigned index_shift;       /* 64 - log2(index entries) */
@@ -177,6 +186,7 @@ typedef struct sim_cache {
      * Every access and invalidation sets or empties it; a reset empties it (a new epoch). */
     uint64_t memo_block;
     uint32_t memo_slot, memo_epoch;
+    uint32_t memo_home;         /* the set of memo_slot */
     int memo_way;
     /* The sets a state image covers (sim_cache_image_begin): their numbers, and one bit per set
      * (listed or not; 4 KB for 32768 sets, so that a test of it stays in the host's cache).

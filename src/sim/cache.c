@@ -1226,6 +1226,7 @@ int sim_cache_image_begin(sim_cache *c)
     }
     memset(c->image_bits, 0, words * sizeof *c->image_bits);
     c->n_image_sets = 0;
+    c->image_ways = 0;
     return 0;
 }
 
@@ -1236,6 +1237,7 @@ void sim_cache_image_add(sim_cache *c, uint64_t addr)
     if (!(c->image_bits[set / 64] & bit)) {
         c->image_bits[set / 64] |= bit;
         c->image_sets[c->n_image_sets++] = set;
+        c->image_ways += ways_of(c, set);
     }
 }
 
@@ -1276,9 +1278,13 @@ static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, s
 {
     size_t w = ways_of(c, set), first = first_slot(c, set);
     unsigned n = 0;
-    part[n] = state_of(c, set), len[n++] = sizeof(sim_set_state);
-    part[n] = blocks_of(c, set), len[n++] = w * sizeof(uint64_t);
-    part[n] = masks_of(c, set), len[n++] = w * sizeof(uint32_t);
+    if (w == c->max_ways) {             /* the three lie side by side in the record */
+        part[n] = state_of(c, set), len[n++] = c->masks_at + w * sizeof(uint32_t);
+    } else {
+        part[n] = state_of(c, set), len[n++] = sizeof(sim_set_state);
+        part[n] = blocks_of(c, set), len[n++] = w * sizeof(uint64_t);
+        part[n] = masks_of(c, set), len[n++] = w * sizeof(uint32_t);
+    }
     if (c->rrpv)
         part[n] = c->rrpv + first, len[n++] = w;
     if (c->persisting)
@@ -1293,14 +1299,15 @@ static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, s
 
 #define SET_PARTS 8
 
-static size_t set_image_bytes(const sim_cache *c, unsigned set)
+/* The bytes the listed sets take in an image (what set_parts gives them, summed): each set's
+ * state, and per way its block, its mask and the per-slot bytes the store keeps. */
+static size_t image_sets_bytes(const sim_cache *c)
 {
-    const void *part[SET_PARTS];
-    size_t len[SET_PARTS], sum = 0;
-    unsigned n = set_parts(c, set, part, len);
-    for (unsigned i = 0; i < n; i++)
-        sum += len[i];
-    return sum;
+    size_t per_way = sizeof(uint64_t) + sizeof(uint32_t) + (c->rrpv ? 1 : 0) +
+                     (c->persisting ? 1 : 0) +
+                     (c->data_epoch ? sizeof *c->data_newer + sizeof *c->data_older +
+                                          sizeof *c->data_epoch : 0);
+    return c->n_image_sets * sizeof(sim_set_state) + c->image_ways * per_way;
 }
 
 /* Copy one listed set into out (when not NULL) or compare it with in; returns the bytes it
@@ -1343,8 +1350,8 @@ size_t sim_cache_image_bytes(const sim_cache *c)
     unsigned n = whole_regions(c, at, len);
     for (unsigned i = 0; i < n; i++)
         sum += len[i];
-    for (unsigned i = 0; c->scan && i < c->n_image_sets; i++)
-        sum += set_image_bytes(c, c->image_sets[i]);
+    if (c->scan)
+        sum += image_sets_bytes(c);
     return sum;
 }
 

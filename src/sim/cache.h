@@ -194,6 +194,7 @@ typedef struct sim_cache {
     uint32_t *image_sets;
     uint64_t *image_bits;
     uint32_t n_image_sets;
+    uint64_t image_ways;        /* the ways of those sets, summed */
 } sim_cache;
 
 /* Outcome of one access. */

@@ -207,6 +207,29 @@ static uint32_t fetch_group(unsigned fetch_sectors, unsigned i)
     return group << (i / n * n);
 }
 
+/* Scanned: the records of the sets, zeroed (every set empty), and the owner of each slot where a
+ * slot's set is not its number / ways. */
+static int records_init(sim_cache *c)
+{
+    const sim_geometry *g = c->geo;
+    size_t raw = sizeof(sim_set_state) + c->max_ways * (sizeof(uint64_t) + sizeof(uint32_t));
+    c->record_bytes = (raw + 63) / 64 * 64;
+    c->masks_at = sizeof(sim_set_state) + c->max_ways * sizeof(uint64_t);
+    c->records_block = calloc((size_t)g->sets * c->record_bytes + 64, 1);
+    if (!c->records_block)
+        return -1;
+    c->records = (unsigned char *)c->records_block + (64 - (uintptr_t)c->records_block % 64) % 64;
+    if (c->equal_ways && !g->data_lines)
+        return 0;
+    c->slot_owner = malloc((size_t)c->total_ways * sizeof *c->slot_owner);
+    if (!c->slot_owner)
+        return -1;
+    for (unsigned set = 0, s = 0; set < g->sets; set++)
+        for (unsigned w = 0; w < g->ways_per_set[set]; w++)
+            c->slot_owner[s++] = set;
+    return 0;
+}
+
 /* The index: a power of two at least twice the slots, so that it is at most half full. */
 static int index_init(sim_cache *c)
 {
@@ -228,13 +251,13 @@ static int xor_tables(sim_cache *c)
         all |= map->group_mask[i];
     for (unsigned b = 0; b < 8; b++)
         if (all >> (8 * b) & 0xff)
-            c->xor_byte[c->xor_bytes++] = (uint8_t)b;
+            c->xor_shift[c->xor_bytes++] = (uint8_t)(8 * b);
     c->xor_table = calloc(c->xor_bytes ? c->xor_bytes : 1, sizeof *c->xor_table);
     if (!c->xor_table)
         return -1;
     for (unsigned k = 0; k < c->xor_bytes; k++)
         for (unsigned v = 0; v < 256; v++) {
-            uint64_t addr = (uint64_t)v << (8 * c->xor_byte[k]);
+            uint64_t addr = (uint64_t)v << c->xor_shift[k];
             uint32_t set = 0;
             for (unsigned i = 0; i < map->nbits; i++)
                 set |= (uint32_t)__builtin_parityll(addr & map->group_mask[i]) << i;
@@ -265,20 +288,18 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
             c->max_ways = g->ways_per_set[s];
     }
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
+    c->ordered = c->scan && !g->data_lines &&
+                 (g->policy == SIM_POLICY_LRU || g->policy == SIM_POLICY_FIFO);
     c->equal_ways = sets_equal(g) ? g->ways_per_set[0] : 0;
     c->pow2_sets = g->mapping.kind == SIM_MAP_MODULO && c->equal_ways && is_pow2(g->sets)
                       ? g->sets : 0;
-    c->set_state = calloc(g->sets, sizeof *c->set_state);
-    if (!c->set_state)
-        return sim_cache_free(c), -1;
     if (c->scan) {
-        c->tags = malloc((size_t)c->total_ways * sizeof *c->tags);
-        c->valid = malloc((size_t)c->total_ways * sizeof *c->valid);
-        if (!c->tags || !c->valid)
+        if (records_init(c))
             return sim_cache_free(c), -1;
     } else {
+        c->set_state = calloc(g->sets, sizeof *c->set_state);
         c->big = malloc((size_t)c->total_ways * sizeof *c->big);
-        if (!c->big || index_init(c))
+        if (!c->set_state || !c->big || index_init(c))
             return sim_cache_free(c), -1;
     }
     if (g->mapping.kind == SIM_MAP_MODULO && !sets_equal(g) && deal_slots(c))
@@ -315,7 +336,10 @@ void sim_cache_reset(sim_cache *c)
     if (++c->epoch == 0) {
         if (c->data_epoch)
             memset(c->data_epoch, 0, c->total_ways * sizeof *c->data_epoch);
-        memset(c->set_state, 0, c->geo->sets * sizeof *c->set_state);
+        if (c->set_state)
+            memset(c->set_state, 0, c->geo->sets * sizeof *c->set_state);
+        if (c->records)
+            memset(c->records, 0, c->geo->sets * c->record_bytes);
         if (c->index)
             memset(c->index, 0, (c->index_mask + 1) * sizeof *c->index);
         c->epoch = 1;
@@ -326,8 +350,8 @@ void sim_cache_free(sim_cache *c)
 {
     free(c->set_base);
     free(c->slot_set);
-    free(c->tags);
-    free(c->valid);
+    free(c->records_block);
+    free(c->slot_owner);
     free(c->big);
     free(c->rrpv);
     free(c->set_state);
@@ -370,23 +394,34 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
     return set_of_block(c, block_of(c, addr), addr);
 }
 
-/* The set of addr, whose block is blk. */
+/* The set of addr, whose block is blk. A BITS or XOR mapping is the one with tables (xor_table),
+ * tested first so that neither kind reads the geometry. */
 static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
 {
-    const sim_geometry *g = c->geo;
-    const sim_mapping *map = &g->mapping;
-    if (map->kind == SIM_MAP_MODULO) {
+    if (!c->xor_table) {                     /* MODULO */
         if (c->pow2_sets)
             return (unsigned)(blk & (c->pow2_sets - 1));
         if (c->slot_set)
             return c->slot_set[blk % c->total_ways];
         if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
-            return (uint32_t)blk % g->sets;
-        return (unsigned)(blk % g->sets);
+            return (uint32_t)blk % c->geo->sets;
+        return (unsigned)(blk % c->geo->sets);
     }
+    /* parity is linear: a XOR over the bytes, one table load each (unrolled: no loop to run) */
+    const uint32_t (*table)[256] = c->xor_table;
+    const uint8_t *shift = c->xor_shift;
     unsigned set = 0;
-    for (unsigned k = 0; k < c->xor_bytes; k++)  /* parity is linear: a XOR over the bytes */
-        set ^= c->xor_table[k][(addr >> (8 * c->xor_byte[k])) & 0xff];
+    switch (c->xor_bytes) {
+    case 8: set ^= table[7][(addr >> shift[7]) & 0xff]; /* fall through */
+    case 7: set ^= table[6][(addr >> shift[6]) & 0xff]; /* fall through */
+    case 6: set ^= table[5][(addr >> shift[5]) & 0xff]; /* fall through */
+    case 5: set ^= table[4][(addr >> shift[4]) & 0xff]; /* fall through */
+    case 4: set ^= table[3][(addr >> shift[3]) & 0xff]; /* fall through */
+    case 3: set ^= table[2][(addr >> shift[2]) & 0xff]; /* fall through */
+    case 2: set ^= table[1][(addr >> shift[1]) & 0xff]; /* fall through */
+    case 1: set ^= table[0][(addr >> shift[0]) & 0xff]; /* fall through */
+    default: break;
+    }
     return set;
 }
 
@@ -452,6 +487,30 @@ static unsigned first_slot(const sim_cache *c, unsigned set)
 static unsigned ways_of(const sim_cache *c, unsigned set)
 {
     return c->equal_ways ? c->equal_ways : c->geo->ways_per_set[set];
+}
+
+/* A set's state (in its record when scanned), and a scanned set's blocks and valid masks, way
+ * by way. */
+static sim_set_state *state_of(const sim_cache *c, unsigned set)
+{
+    return c->scan ? (sim_set_state *)(c->records + (size_t)set * c->record_bytes)
+                   : &c->set_state[set];
+}
+
+static uint64_t *blocks_of(const sim_cache *c, unsigned set)
+{
+    return (uint64_t *)(c->records + (size_t)set * c->record_bytes + sizeof(sim_set_state));
+}
+
+static uint32_t *masks_of(const sim_cache *c, unsigned set)
+{
+    return (uint32_t *)(c->records + (size_t)set * c->record_bytes + c->masks_at);
+}
+
+/* The set slot s belongs to. */
+static unsigned set_of_slot(const sim_cache *c, uint32_t s)
+{
+    return c->slot_owner ? c->slot_owner[s] : s / c->equal_ways;
 }
 
 /* ---- replacement ------------------------------------------------------------------------------- */
@@ -715,15 +774,16 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, uns
 /* The set's state, emptied first if it is from an older epoch. */
 static sim_set_state *open_set(sim_cache *c, unsigned set)
 {
-    sim_set_state *st = &c->set_state[set];
+    sim_set_state *st = state_of(c, set);
     if (st->epoch != c->epoch)
         *st = (sim_set_state){.epoch = c->epoch, .newest = SIM_NO_SLOT, .oldest = SIM_NO_SLOT};
     return st;
 }
 
-static uint32_t *valid_of(sim_cache *c, uint32_t s)
+/* The valid-sector mask of slot s, of set `set`. */
+static uint32_t *valid_of(const sim_cache *c, unsigned set, uint32_t s)
 {
-    return c->scan ? &c->valid[s] : &c->big[s].valid;
+    return c->scan ? &masks_of(c, set)[s - first_slot(c, set)] : &c->big[s].valid;
 }
 
 /* ---- data lines (geo->data_lines) ----------------------------------------------------------- */
@@ -761,7 +821,7 @@ static void data_touch(sim_cache *c, uint32_t s)
     } else if (c->held >= c->geo->data_lines && c->data_oldest != SIM_NO_SLOT) {
         uint32_t victim = c->data_oldest;
         data_unlink(c, victim);
-        c->valid[victim] = 0;
+        *valid_of(c, set_of_slot(c, victim), victim) = 0;
     }
     c->data_epoch[s] = c->epoch;
     c->data_older[s] = c->data_newest;
@@ -779,7 +839,7 @@ static sim_outcome hit_slot(sim_cache *c, sim_set_state *st, unsigned set, uint3
                             uint32_t bit, uint32_t fill)
 {
     touch(c, st, set, s, s - first_slot(c, set), false);
-    uint32_t *valid = valid_of(c, s);
+    uint32_t *valid = valid_of(c, set, s);
     if (*valid & bit) {
         data_touch(c, s);
         return SIM_HIT;
@@ -877,8 +937,8 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     }
     uint32_t s = first_slot(c, set) + w;
     if (c->scan) {
-        c->tags[s] = blk;
-        c->valid[s] = bit;
+        blocks_of(c, set)[w] = blk;
+        masks_of(c, set)[w] = bit;
         data_touch(c, s);
     } else {
         c->big[s].block = blk;
@@ -899,7 +959,7 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
         uint64_t at = index_find(c, blk);
         return index_live(c, at) ? c->index[at].slot : SIM_NO_SLOT;
     }
-    const uint64_t *tag = c->tags + first_slot(c, set);
+    const uint64_t *tag = blocks_of(c, set);
     unsigned w = 0, used = st->used;
     /* Four tags per test: one branch where there were four (a miss scans every way). A block
        is in at most one way, so the first match is the only one. */
@@ -916,7 +976,8 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
  * leave every state as it is: after a hit under any policy but HSLRU (whose hits move its
  * history), after a fill too where a fill and a hit leave a line alike (LRU, FIFO, PLRU, random,
  * weighted: not SRRIP's or SLRU's fill, which a hit changes), never with persisting lines. */
-static void memo_set(sim_cache *c, uint64_t blk, uint32_t s, unsigned w, bool filled)
+static void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsigned w,
+                     bool filled)
 {
     sim_policy p = c->policy;
     bool keep = !c->persisting && p != SIM_POLICY_HSLRU &&
@@ -924,24 +985,41 @@ static void memo_set(sim_cache *c, uint64_t blk, uint32_t s, unsigned w, bool fi
     c->memo_epoch = keep ? c->epoch : 0;
     c->memo_block = blk;
     c->memo_slot = s;
+    c->memo_home = set;
     c->memo_way = (int)w;
 }
 
 /* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
  * group when whole_fetch. The block, sector and set are found once and handed down. A hit on
  * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
-static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                  bool whole_fetch, gs_rng *rng, int *way_out)
+#define SET_UNKNOWN UINT32_MAX   /* access_filling: the caller has not found the set */
+
+/* Whether the remembered block (memo_set) answers an access to addr: a hit that changes nothing.
+ * Kept small and apart from access_filling, so that such a hit, the most common access of many
+ * chases, costs a few instructions and no call into the whole access. */
+static inline bool memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
+{
+    if (c->memo_epoch != c->epoch || c->memo_block != block_of(c, addr))
+        return false;
+    uint32_t valid = c->scan ? masks_of(c, c->memo_home)[c->memo_way]
+                             : c->big[c->memo_slot].valid;
+    if (!(valid & 1u << sector_of(c, addr)))
+        return false;
+    if (way_out)
+        *way_out = c->memo_way;
+    return true;
+}
+
+/* The access once memo_answers has said no. Never inlined, nor is access_ordered: the callers'
+ * remembered-block hit then saves no registers for them. */
+__attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                  bool persisting, bool whole_fetch, gs_rng *rng, int *way_out)
 {
     uint64_t blk = block_of(c, addr);
     unsigned sector = sector_of(c, addr);
     uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
-    if (c->memo_epoch == c->epoch && c->memo_block == blk && (*valid_of(c, c->memo_slot) & bit)) {
-        if (way_out)
-            *way_out = c->memo_way;
-        return SIM_HIT;
-    }
-    unsigned set = set_of_block(c, blk, addr);
+    if (set == SET_UNKNOWN)
+        set = set_of_block(c, blk, addr);
     sim_set_state *st = open_set(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
@@ -952,7 +1030,7 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
             persisting_held(c, st, set) < persisting_limit(c, ways_of(c, set)))
             c->persisting[s] = 1;                /* promoted into the set-aside */
         sim_outcome o = hit_slot(c, st, set, s, bit, fill ? fill_bits : 0);
-        memo_set(c, blk, s, w, false);
+        memo_set(c, blk, set, s, w, false);
         return o;
     }
     c->memo_epoch = 0;
@@ -963,24 +1041,109 @@ static sim_outcome access_filling(sim_cache *c, uint64_t addr, bool fill, bool p
     unsigned w = fill_block(c, st, set, blk, fill_bits, persisting, rng);
     if (way_out)
         *way_out = (int)w;
-    memo_set(c, blk, first_slot(c, set) + w, w, true);
+    memo_set(c, blk, set, first_slot(c, set) + w, w, true);
     return SIM_MISS;
+}
+
+/* access_filling for an ordered store (sim_cache.ordered) without persisting lines, the L2s and
+ * TLBs of most models: the same outcome and the same state, with none of the tests for what
+ * such a store lacks (a hit makes the way the newest under LRU and changes no order under FIFO;
+ * a fill takes the lowest empty way, else the oldest, and makes it the newest; the remembered
+ * block is kept either way, as memo_set keeps it for these policies). */
+__attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                  bool whole_fetch, int *way_out)
+{
+    uint64_t blk = block_of(c, addr);
+    unsigned sector = sector_of(c, addr);
+    uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
+    if (set == SET_UNKNOWN)
+        set = set_of_block(c, blk, addr);
+    sim_set_state *st = open_set(c, set);
+    uint32_t *masks = masks_of(c, set);
+    uint32_t s = find_slot(c, st, set, blk);
+    sim_outcome o = SIM_MISS;
+    unsigned w;
+    if (s != SIM_NO_SLOT) {
+        w = s - first_slot(c, set);
+        if (c->policy == SIM_POLICY_LRU)
+            order_make_newest(st, w);
+        o = masks[w] & bit ? SIM_HIT : SIM_SECTOR_MISS;
+        if (o != SIM_HIT && fill)
+            masks[w] |= fill_bits;
+    } else if (fill) {
+        unsigned ways = ways_of(c, set);
+        w = st->used < ways ? st->used++ : order_at(st, ways - 1);
+        blocks_of(c, set)[w] = blk;
+        masks[w] = fill_bits;
+        order_make_newest(st, w);
+    } else {
+        c->memo_epoch = 0;
+        if (way_out)
+            *way_out = -1;
+        return SIM_MISS;
+    }
+    if (way_out)
+        *way_out = (int)w;
+    c->memo_epoch = c->epoch;
+    c->memo_block = blk;
+    c->memo_slot = first_slot(c, set) + w;
+    c->memo_home = set;
+    c->memo_way = (int)w;
+    return o;
+}
+
+/* What an access asks for (access_rest): fill on a miss, as a persisting access, the whole
+ * fetch group (a load) or the sector alone (a store that allocates). */
+#define ACCESS_FILL 1u
+#define ACCESS_PERSISTING 2u
+#define ACCESS_WHOLE_FETCH 4u
+
+/* An access the remembered block did not answer: the short path where it applies, else the
+ * whole. Its arguments fit in registers, so that the callers below reach it by a jump. */
+__attribute__((noinline)) static sim_outcome access_rest(sim_cache *c, uint64_t addr,
+                                                         unsigned set, unsigned how,
+                                                         gs_rng *rng, int *way_out)
+{
+    bool fill = how & ACCESS_FILL, whole_fetch = how & ACCESS_WHOLE_FETCH;
+    if (c->ordered && !c->persisting)
+        return access_ordered(c, addr, set, fill, whole_fetch, way_out);
+    return access_filling(c, addr, set, fill, how & ACCESS_PERSISTING, whole_fetch, rng,
+                          way_out);
 }
 
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, persisting, true, rng, way_out);
+    if (memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return access_rest(c, addr, SET_UNKNOWN,
+                       (fill ? ACCESS_FILL : 0) | (persisting ? ACCESS_PERSISTING : 0) |
+                           ACCESS_WHOLE_FETCH, rng, way_out);
+}
+
+sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                bool persisting, gs_rng *rng, int *way_out)
+{
+    if (memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return access_rest(c, addr, set,
+                       (fill ? ACCESS_FILL : 0) | (persisting ? ACCESS_PERSISTING : 0) |
+                           ACCESS_WHOLE_FETCH, rng, way_out);
 }
 
 sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
 {
-    return access_filling(c, addr, fill, false, true, rng, way_out);
+    if (memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return access_rest(c, addr, SET_UNKNOWN, (fill ? ACCESS_FILL : 0) | ACCESS_WHOLE_FETCH, rng,
+                       way_out);
 }
 
 sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
 {
-    return access_filling(c, addr, true, false, false, rng, NULL);
+    if (memo_answers(c, addr, NULL))
+        return SIM_HIT;
+    return access_rest(c, addr, SET_UNKNOWN, ACCESS_FILL, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)
@@ -1000,15 +1163,18 @@ int sim_cache_set_persisting(sim_cache *c, double fraction)
 
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 {
+    sim_cache_prefetch_in(c, addr, sim_cache_set_of(c, addr));
+}
+
+void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set)
+{
     uint64_t blk = block_of(c, addr);
-    unsigned set = set_of_block(c, blk, addr);
-    __builtin_prefetch(&c->set_state[set], 1);
     if (c->scan) {
-        const uint64_t *tag = c->tags + first_slot(c, set);
-        for (unsigned w = 0; w < ways_of(c, set); w += 8)   /* 8 tags: 64 B */
-            __builtin_prefetch(tag + w);
-        __builtin_prefetch(c->valid + first_slot(c, set), 1);      /* 16 masks: 64 B */
+        const unsigned char *record = c->records + (size_t)set * c->record_bytes;
+        for (size_t at = 0; at < c->record_bytes; at += 64)
+            __builtin_prefetch(record + at, 1);
     } else {
+        __builtin_prefetch(&c->set_state[set], 1);
         __builtin_prefetch(&c->index[index_home(c, blk)], 1);
     }
 }
@@ -1016,24 +1182,24 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 bool sim_cache_probe(const sim_cache *c, uint64_t addr)
 {
     unsigned set = sim_cache_set_of(c, addr);
-    const sim_set_state *st = &c->set_state[set];
+    const sim_set_state *st = state_of(c, set);
     if (st->epoch != c->epoch)
         return false;
     uint32_t s = find_slot(c, st, set, block_of(c, addr));
     return s != SIM_NO_SLOT &&
-           ((c->scan ? c->valid[s] : c->big[s].valid) & sector_bit(c, addr));
+           (*valid_of(c, set, s) & sector_bit(c, addr));
 }
 
 bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
 {
     unsigned set = sim_cache_set_of(c, addr);
-    const sim_set_state *st = &c->set_state[set];
+    const sim_set_state *st = state_of(c, set);
     if (st->epoch != c->epoch)
         return false;
     uint32_t s = find_slot(c, st, set, block_of(c, addr));
     if (s == SIM_NO_SLOT)
         return false;
-    uint32_t *valid = valid_of(c, s);
+    uint32_t *valid = valid_of(c, set, s);
     uint32_t was = *valid;
     c->memo_epoch = 0;
     *valid &= whole_block ? 0u : ~sector_bit(c, addr);
@@ -1060,6 +1226,7 @@ int sim_cache_image_begin(sim_cache *c)
     }
     memset(c->image_bits, 0, words * sizeof *c->image_bits);
     c->n_image_sets = 0;
+    c->image_ways = 0;
     return 0;
 }
 
@@ -1070,6 +1237,7 @@ void sim_cache_image_add(sim_cache *c, uint64_t addr)
     if (!(c->image_bits[set / 64] & bit)) {
         c->image_bits[set / 64] |= bit;
         c->image_sets[c->n_image_sets++] = set;
+        c->image_ways += ways_of(c, set);
     }
 }
 
@@ -1110,9 +1278,13 @@ static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, s
 {
     size_t w = ways_of(c, set), first = first_slot(c, set);
     unsigned n = 0;
-    part[n] = &c->set_state[set], len[n++] = sizeof(sim_set_state);
-    part[n] = c->tags + first, len[n++] = w * sizeof *c->tags;
-    part[n] = c->valid + first, len[n++] = w * sizeof *c->valid;
+    if (w == c->max_ways) {             /* the three lie side by side in the record */
+        part[n] = state_of(c, set), len[n++] = c->masks_at + w * sizeof(uint32_t);
+    } else {
+        part[n] = state_of(c, set), len[n++] = sizeof(sim_set_state);
+        part[n] = blocks_of(c, set), len[n++] = w * sizeof(uint64_t);
+        part[n] = masks_of(c, set), len[n++] = w * sizeof(uint32_t);
+    }
     if (c->rrpv)
         part[n] = c->rrpv + first, len[n++] = w;
     if (c->persisting)
@@ -1127,14 +1299,15 @@ static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, s
 
 #define SET_PARTS 8
 
-static size_t set_image_bytes(const sim_cache *c, unsigned set)
+/* The bytes the listed sets take in an image (what set_parts gives them, summed): each set's
+ * state, and per way its block, its mask and the per-slot bytes the store keeps. */
+static size_t image_sets_bytes(const sim_cache *c)
 {
-    const void *part[SET_PARTS];
-    size_t len[SET_PARTS], sum = 0;
-    unsigned n = set_parts(c, set, part, len);
-    for (unsigned i = 0; i < n; i++)
-        sum += len[i];
-    return sum;
+    size_t per_way = sizeof(uint64_t) + sizeof(uint32_t) + (c->rrpv ? 1 : 0) +
+                     (c->persisting ? 1 : 0) +
+                     (c->data_epoch ? sizeof *c->data_newer + sizeof *c->data_older +
+                                          sizeof *c->data_epoch : 0);
+    return c->n_image_sets * sizeof(sim_set_state) + c->image_ways * per_way;
 }
 
 /* Copy one listed set into out (when not NULL) or compare it with in; returns the bytes it
@@ -1177,8 +1350,8 @@ size_t sim_cache_image_bytes(const sim_cache *c)
     unsigned n = whole_regions(c, at, len);
     for (unsigned i = 0; i < n; i++)
         sum += len[i];
-    for (unsigned i = 0; c->scan && i < c->n_image_sets; i++)
-        sum += set_image_bytes(c, c->image_sets[i]);
+    if (c->scan)
+        sum += image_sets_bytes(c);
     return sum;
 }
 
@@ -1225,7 +1398,11 @@ bool sim_cache_draws(const sim_cache *c)
 
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
 {
-    unsigned set = sim_cache_set_of(c, addr);
+    return sim_cache_image_has_set(c, sim_cache_set_of(c, addr));
+}
+
+bool sim_cache_image_has_set(const sim_cache *c, unsigned set)
+{
     return c->image_bits[set / 64] >> (set % 64) & 1;
 }
 

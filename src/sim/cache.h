@@ -85,8 +85,10 @@ typedef struct sim_geometry {
 #define SIM_SCAN_MAX_WAYS 16   /* stores of at most this many ways per set scan a set's ways (one
                                   run of memory); larger ones look blocks up in a hash index */
 
-/* A slot is one way of one set, numbered set by set. A scanned store keeps its slots' blocks and
- * valid sectors in two arrays (sim_cache.tags and .valid: a set's lie side by side). An indexed
+/* A slot is one way of one set, numbered set by set. A scanned store keeps all of a set in one
+ * record (sim_cache.records): the set's state, its ways' blocks, their valid sectors, so that an
+ * access reads a few adjacent host cache lines and no more (the records of a large L2 do not
+ * stay in the host's caches: a chase's accesses go to random sets). An indexed
  * store keeps all of a slot together, with LRU/FIFO order as a list per set from the newest
  * (last used, or last filled) to the oldest, the next victim, linked by slot numbers, and where
  * the slot's index entry is (so that an eviction need not search for it). */
@@ -136,11 +138,18 @@ typedef struct sim_cache {
     uint64_t pow2_sets;         /* MODULO over equal sets, a power of two of them: sets (the set
                                    is block & (sets - 1), no division), else 0 */
     unsigned *slot_set;         /* MODULO with unequal sets: slot (block mod total) -> set */
-    uint64_t *tags;             /* scanned, per slot: block number (address / block_bytes) held */
-    uint32_t *valid;            /* scanned, per slot: mask of valid sectors */
+    unsigned char *records;     /* scanned: one record per set, record_bytes apart (whole 64-B
+                                   lines, aligned to 64 B): its sim_set_state, then max_ways
+                                   blocks held (uint64_t, address / block_bytes), then at
+                                   masks_at max_ways masks of valid sectors (uint32_t) */
+    size_t record_bytes, masks_at;
+    void *records_block;        /* the allocation `records` lies in */
+    uint32_t *slot_owner;       /* scanned, with unequal sets or a data-line limit: slot -> set */
     sim_big_slot *big;          /* indexed: the slots */
-    sim_set_state *set_state;   /* sets entries */
+    sim_set_state *set_state;   /* indexed: sets entries (scanned: in the records) */
     bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
+    bool ordered;               /* scanned, LRU or FIFO, no data-line limit: accesses take the
+                                   short path for such stores (without persisting lines) */
     sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */
     uint64_t index_mask;
     unsigned index_shift;       /* 64 - log2(index entries) */
@@ -160,10 +169,10 @@ typedef struct sim_cache {
     uint64_t block_mask;        /* block_bytes - 1 (when a power of two) */
     uint32_t fetch_mask[SIM_MAX_SECTORS];  /* per sector: the sectors a load miss there fills */
     /* BITS / XOR: the set index as a XOR of one table entry per address byte that some group
-     * touches (set = xor_table[k][byte xor_byte[k] of the address]): a few loads in place of a
-     * parity per index bit */
+     * touches (set = xor_table[k][(address >> xor_shift[k]) & 0xff], xor_shift[k] = 8 x the
+     * byte's place): a few loads in place of a parity per index bit */
     unsigned xor_bytes;
-    uint8_t xor_byte[8];
+    uint8_t xor_shift[8];
     uint32_t (*xor_table)[256];
     /* data_lines (geo): the slots that hold data (a valid sector) in the current epoch, as a
      * list from the most to the least recently used (per slot: neighbours, and the epoch in which
@@ -177,6 +186,7 @@ typedef struct sim_cache {
      * Every access and invalidation sets or empties it; a reset empties it (a new epoch). */
     uint64_t memo_block;
     uint32_t memo_slot, memo_epoch;
+    uint32_t memo_home;         /* the set of memo_slot */
     int memo_way;
     /* The sets a state image covers (sim_cache_image_begin): their numbers, and one bit per set
      * (listed or not; 4 KB for 32768 sets, so that a test of it stays in the host's cache).
@@ -184,6 +194,7 @@ typedef struct sim_cache {
     uint32_t *image_sets;
     uint64_t *image_bits;
     uint32_t n_image_sets;
+    uint64_t image_ways;        /* the ways of those sets, summed */
 } sim_cache;
 
 /* Outcome of one access. */
@@ -227,6 +238,11 @@ sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng
 sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
                                 gs_rng *rng, int *way_out);
 
+/* The same, for addr whose set (sim_cache_set_of) the caller has found already: a caller that
+ * asks about the set first (sim_cache_image_has_set) need not have it found twice. */
+sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
+                                bool persisting, gs_rng *rng, int *way_out);
+
 /* The same for a store that allocates: it brings its own bytes, so a miss fills addr's sector
  * alone, never the rest of its fetch group. */
 sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng);
@@ -238,6 +254,7 @@ int sim_cache_set_persisting(sim_cache *c, double fraction);
 /* Start fetching, into the host's caches, the state an access to addr will read (no state
  * change): a chase knows its addresses ahead, so their lookups need not wait on host memory. */
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr);
+void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set);  /* set known */
 
 /* True if addr's block and sector are present (no state change). */
 bool sim_cache_probe(const sim_cache *c, uint64_t addr);
@@ -267,6 +284,7 @@ bool sim_cache_same(const sim_cache *c, const unsigned char *image);
 
 /* Whether addr's set is among those named since image_begin. */
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr);
+bool sim_cache_image_has_set(const sim_cache *c, unsigned set);   /* the same, by set */
 
 /* Whether an access to one set may change another's state or outcomes: a data-line limit, or a
  * policy that draws from the generator (whose draws every set shares). */

@@ -17,6 +17,7 @@
 #include "util/u64set.h"
 
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
+#define CHAIN_AHEAD 2         /* a split warm-up fetches each segment's chain this far ahead */
 #define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched, for a
                                    chase that can reach as many of their lines */
 
@@ -237,24 +238,39 @@ static bool partial_holds(sim_level *lv, uint64_t paddr, unsigned bytes, bool hi
     return holds;
 }
 
+/* The accesses of cx go by path: its bit, and the cache levels on it. */
+static void take_path(chase_ctx *cx, gs_load_path path)
+{
+    cx->path = path;
+    cx->path_bit = 1u << path;
+    cx->path_levels = 0;
+    for (unsigned i = 0; i < cx->mem->n_caches; i++)
+        if (cx->mem->caches[i].paths & cx->path_bit)
+            cx->path_levels |= 1u << i;
+}
+
 static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
 {
     sim_memory *mem = cx->mem;
     uint32_t skip;
     double cycles = mem->path_extra_cycles[cx->path] + translate(cx, vaddr, &skip);
     uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
-    for (unsigned i = 0; i < mem->n_caches; i++) {
+    for (uint32_t left = cx->path_levels; left; left &= left - 1) {   /* in lookup order */
+        unsigned i = (unsigned)__builtin_ctz(left);
         sim_level *lv = &mem->caches[i];
-        if (!(lv->paths & cx->path_bit))
-            continue;
-        if ((int)i == cx->unseen_level && !sim_cache_image_has(&lv->state, paddr))
+        unsigned set = (int)i == cx->unseen_level ? sim_cache_set_of(&lv->state, paddr)
+                                                   : UINT32_MAX;
+        if (set != UINT32_MAX && !sim_cache_image_has_set(&lv->state, set))
             break;                     /* untimed, and no timed access will see its set */
         bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
         bool copied = far && lv->copy_geo.size_bytes &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
-        sim_outcome o = sim_cache_access_as(&lv->state, paddr, true,
-                                            cx->persisting && lv->persisting_max_bytes > 0,
-                                            &cx->m->rng, NULL);
+        bool persisting = cx->persisting && lv->persisting_max_bytes > 0;
+        sim_outcome o = set != UINT32_MAX
+                            ? sim_cache_access_in(&lv->state, paddr, set, true, persisting,
+                                                  &cx->m->rng, NULL)
+                            : sim_cache_access_as(&lv->state, paddr, true, persisting,
+                                                  &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
         if (lv->n_sm_extra)            /* entry sm modulo n_sm_extra, dividing only past it */
@@ -281,11 +297,9 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
 double sim_load_lane(chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned *served)
 {
     gs_load_path was = cx->path;
-    cx->path = path;
-    cx->path_bit = 1u << path;
+    take_path(cx, path);
     double cycles = access_lane(cx, vaddr, served);
-    cx->path = was;
-    cx->path_bit = 1u << was;
+    take_path(cx, was);
     return cycles;
 }
 
@@ -370,14 +384,20 @@ static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
 }
 
 /* Start fetching the host memory the request at chain offset `offset` will read in the large
- * stores on the path (TLBs and small caches stay in the host's caches anyway). */
+ * stores on the path (TLBs and small caches stay in the host's caches anyway); not in a set the
+ * request will skip (the unseen level's sets that no timed access reaches). */
 static void prefetch_request(const chase_ctx *cx, uint64_t offset)
 {
+    const sim_cache *unseen = cx->unseen_level >= 0 ? &cx->mem->caches[cx->unseen_level].state
+                                                    : NULL;
     for (unsigned i = 0; i < cx->lanes; i++) {
         uint64_t vaddr = cx->base + offset + i * cx->plan->lane_stride_bytes;
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
-        for (unsigned k = 0; k < cx->n_large; k++)
-            sim_cache_prefetch(cx->large[k], paddr);
+        for (unsigned k = 0; k < cx->n_large; k++) {
+            unsigned set = sim_cache_set_of(cx->large[k], paddr);
+            if (cx->large[k] != unseen || sim_cache_image_has_set(unseen, set))
+                sim_cache_prefetch_in(cx->large[k], paddr, set);
+        }
     }
 }
 
@@ -400,12 +420,18 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
     for (unsigned i = 0; i <= s->segments; i++)
         from[i] = s->parallel_first + (size_t)((uint64_t)i * s->parallel_n / s->segments);
     size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
+    unsigned ahead_segment[GS_SPLIT_SEGMENTS];   /* segment i: the segment PREFETCH_AHEAD on */
+    for (unsigned i = 0; i < s->segments; i++)
+        ahead_segment[i] = (i + PREFETCH_AHEAD) % s->segments;
     for (size_t k = 0; k < longest; k++)
         for (unsigned i = 0; i < s->segments; i++) {
-            unsigned j = i + PREFETCH_AHEAD;            /* the access PREFETCH_AHEAD on */
-            size_t ahead = j < s->segments ? from[j] + k : from[j % s->segments] + k + 1;
-            if (prefetch && ahead < from[(j % s->segments) + 1])
+            unsigned j = ahead_segment[i];              /* the access PREFETCH_AHEAD on */
+            size_t ahead = i + PREFETCH_AHEAD < s->segments ? from[j] + k : from[j] + k + 1;
+            if (prefetch && ahead < from[j + 1])
                 prefetch_request(cx, chain[ahead]);
+            /* the chain itself, a round or two ahead: no host prefetcher follows 1024 streams */
+            if (ahead + CHAIN_AHEAD < from[j + 1])
+                __builtin_prefetch(&chain[ahead + CHAIN_AHEAD]);
             if (from[i] + k < from[i + 1])
                 access_request(cx, chain[from[i] + k], &level);
         }
@@ -501,9 +527,13 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
                        "free on the simulated device; use a smaller array, or map less physical "
                        "memory at many places (--physical)", (unsigned long long)physical,
                        (unsigned long long)m->info.global_mem_free_bytes);
+    /* element_bytes is 4 or 8: a mask, not a division; `last`: the last offset that fits */
+    uint64_t misaligned = p->element_bytes - 1;
+    bool none_fits = p->footprint_bytes && p->footprint_bytes < p->element_bytes;
+    uint64_t last = p->footprint_bytes && !none_fits ? p->footprint_bytes - p->element_bytes
+                                                     : UINT64_MAX;
     for (size_t i = 0; i < p->chain_len; i++)
-        if (p->chain[i] % p->element_bytes ||
-            (p->footprint_bytes && p->chain[i] + p->element_bytes > p->footprint_bytes))
+        if ((p->chain[i] & misaligned) || none_fits || p->chain[i] > last)
             return gs_fail(err, GS_ERR_USAGE, "chase plan: chain[%zu] = %llu is not an aligned "
                            "offset inside the %llu B footprint", i,
                            (unsigned long long)p->chain[i], (unsigned long long)p->footprint_bytes);
@@ -843,8 +873,7 @@ int sim_chase_begin(chase_ctx *cx, gs_sim_model *m, const gs_chase_plan *plan,
     cx->sm = plan->on_sm ? plan->sm : 0;
     if (plan->walkers <= 1)
         out->sm_id = (int)cx->sm;
-    cx->path = sim_effective_path(plan);
-    cx->path_bit = 1u << cx->path;
+    take_path(cx, sim_effective_path(plan));
     cx->lanes = plan->lanes > 1 ? plan->lanes : 1;
     if (plan->physical_bytes && plan->physical_bytes < plan->footprint_bytes)
         cx->alias_bytes = plan->physical_bytes;
@@ -927,8 +956,7 @@ sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
     cx->own_plan = (gs_chase_plan){.space = GS_SPACE_GLOBAL, .path = path, .element_bytes = 8,
                                    .carveout_percent = -1, .lanes = 1};
     cx->plan = &cx->own_plan;
-    cx->path = path;
-    cx->path_bit = 1u << path;
+    take_path(cx, path);
     cx->lanes = 1;
     if (check_path(cx, err) || prepare(cx, err)) {
         free(cx);

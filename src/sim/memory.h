@@ -134,6 +134,7 @@ typedef struct sim_chase_ctx {
     const gs_chase_plan *plan;
     gs_load_path path;
     uint32_t path_bit;
+    uint32_t path_levels;           /* bit i: cache level i is on the path (memory.c, take_path) */
     uint64_t alias_bytes;           /* physical memory behind the footprint; 0 = no aliasing */
     uint64_t base;                  /* address of chain offset 0 (global and texture chases) */
     uint64_t sector_bytes;          /* warp-request units: the first cache on the path, */

@@ -304,6 +304,37 @@ static void bit_mapping(void **state)
     sim_geometry_free(&g);
 }
 
+/* An XOR mapping whose groups take bits from every byte of the address (the set is read from one
+ * table per byte, as many bytes as the groups touch): the set of any address is the parity of
+ * its bits in each group. */
+static void xor_mapping_every_byte(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(16, 2, 64, SIM_POLICY_LRU);
+    g.mapping.kind = SIM_MAP_XOR;
+    g.mapping.nbits = 4;
+    g.mapping.group_mask[0] = (1ull << 6) | (1ull << 15) | (1ull << 63);
+    g.mapping.group_mask[1] = (1ull << 7) | (1ull << 23) | (1ull << 40);
+    g.mapping.group_mask[2] = (1ull << 8) | (1ull << 31) | (1ull << 55);
+    g.mapping.group_mask[3] = (1ull << 9) | (1ull << 36) | (1ull << 47);
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 7);
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    for (int i = 0; i < 1000; i++) {
+        uint64_t addr = gs_rng_next(&rng);
+        unsigned want = 0;
+        for (unsigned b = 0; b < 4; b++)
+            want |= (unsigned)__builtin_parityll(addr & g.mapping.group_mask[b]) << b;
+        assert_int_equal(sim_cache_set_of(&c, addr), want);
+    }
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
 static void xor_mapping(void **state)
 {
     (void)state;
@@ -519,6 +550,7 @@ int main(void)
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
+        cmocka_unit_test(xor_mapping_every_byte),
         cmocka_unit_test(sector_fills),      cmocka_unit_test(fetch_group_fills),
         cmocka_unit_test(geometry_checks),
         cmocka_unit_test(invalidation),      cmocka_unit_test(data_lines),

@@ -142,6 +142,25 @@ static __device__ __forceinline__ I next_wrapped(I i, I step, I n)
     return t >= n ? t - n : t;
 }
 
+/* The span of a launch by its own clock: span[0] the earliest block's start, span[1] the latest
+ * block's end (%globaltimer, ns; the host sets them to ~0 and 0 before the launch). The kernels
+ * at the SM's limit (the L1 reads, the shared-memory read) run 0.3 ms, and a launch's events also
+ * hold its start and drain, a few microseconds: about 3 % of such a launch on an H200. A block
+ * ends at a barrier after every warp added its last load: in-order issue waits for the data
+ * before the add, so all its loads have returned. */
+static __device__ __forceinline__ void span_begin(unsigned long long *span)
+{
+    if (threadIdx.x == 0)
+        atomicMin(&span[0], globaltimer_read());
+}
+
+static __device__ __forceinline__ void span_end(unsigned long long *span)
+{
+    __syncthreads();
+    if (threadIdx.x == 0)
+        atomicMax(&span[1], globaltimer_read());
+}
+
 /* GS_SWEEP_BLOCKS: every block streams through passes x n elements per array, from its own
  * starting point (a multiple of blockDim.x spread over the grid) and wrapping at n, so each SM
  * sees the whole footprint passes times. The stream is one loop, not a loop of passes: a thread
@@ -155,9 +174,11 @@ static __device__ __forceinline__ I next_wrapped(I i, I step, I n)
 template <typename T, int KIND, typename I>
 __global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T *__restrict__ d,
                              size_t n_elements, unsigned passes, T s, size_t zero, double *out,
-                             double flag)
+                             double flag, unsigned long long *span)
 {
     constexpr int U = BYTES_IN_FLIGHT / sizeof(T);
+    if (KIND == GS_STREAM_LEVEL_READ && span)
+        span_begin(span);
     T acc = splat<T>(0);
     I n = (I)n_elements, step = (I)blockDim.x;
     I start = (I)((size_t)blockIdx.x * (n / step) / gridDim.x * step + zero);
@@ -199,27 +220,10 @@ __global__ void level_kernel(const T *__restrict__ x, const T *__restrict__ y, T
         one<T, KIND>(x, y, d, i, s, acc);
         i = next_wrapped<I>(i, step, n);
     }
+    if (KIND == GS_STREAM_LEVEL_READ && span)
+        span_end(span);
     if (KIND == GS_STREAM_LEVEL_READ && fold(acc) == flag)
         out[0] = fold(acc);
-}
-
-/* The span of a launch by its own clock: span[0] the earliest block's start, span[1] the latest
- * block's end (%globaltimer, ns; the host sets them to ~0 and 0 before the launch). The kernels
- * at the SM's limit (the L1 reads, the shared-memory read) run 0.3 ms, and a launch's events also
- * hold its start and drain, a few microseconds: about 3 % of such a launch on an H200. A block
- * ends at a barrier after every warp added its last load: in-order issue waits for the data
- * before the add, so all its loads have returned. */
-static __device__ __forceinline__ void span_begin(unsigned long long *span)
-{
-    if (threadIdx.x == 0)
-        atomicMin(&span[0], globaltimer_read());
-}
-
-static __device__ __forceinline__ void span_end(unsigned long long *span)
-{
-    __syncthreads();
-    if (threadIdx.x == 0)
-        atomicMax(&span[1], globaltimer_read());
 }
 
 /* The other L1 read kernels (plan.variant 1-3, a read by blocks of float4; variant 0 is
@@ -379,34 +383,6 @@ typedef struct level_job {
     unsigned runs;                 /* launches so far, warm-up included */
 } level_job;
 
-template <typename T, int KIND>
-static int launch(level_job *j, gs_error *err)
-{
-    int rc = 0;
-    const T *x = (const T *)j->arrays.x, *y = (const T *)j->arrays.y;
-    T *d = (T *)j->arrays.d;
-    if (j->plan->sweep == GS_SWEEP_BLOCKS) {
-        if (j->n <= UINT_MAX / 2)
-            level_kernel<T, KIND, unsigned><<<j->blocks, j->threads>>>(
-                x, y, d, j->n, j->passes, splat<T>(1.0009765625), 0, j->out, -1.0);
-        else
-            level_kernel<T, KIND, size_t><<<j->blocks, j->threads>>>(
-                x, y, d, j->n, j->passes, splat<T>(1.0009765625), 0, j->out, -1.0);
-    } else if (j->plan->sweep == GS_SWEEP_LAUNCHES) {
-        for (unsigned p = 0; p < j->passes; p++)
-            level_launch_kernel<T, KIND><<<j->blocks, j->threads>>>(
-                x, y, d, j->n, splat<T>(1.0009765625), j->out, -1.0);
-    } else {
-        size_t tile = (size_t)grid_bytes(KIND) / sizeof(T) * j->threads;
-        level_ticket_kernel<T, KIND><<<j->blocks, j->threads>>>(
-            x, y, d, j->n, j->passes, splat<T>(1.0009765625), j->ticket, j->drawn, j->out, -1.0);
-        j->drawn += (unsigned long long)((j->n + tile - 1) / tile) * j->passes + j->blocks;
-    }
-    CUDA_TRY(cudaGetLastError());
-fail:
-    return rc;
-}
-
 /* Before a self-timed launch: the earliest start at its largest value, the latest end at 0. */
 static cudaError_t span_reset(level_job *j)
 {
@@ -435,6 +411,38 @@ static void use_spans(const level_job *j, gs_stream_result *out)
         if (s > 0 && s <= out->seconds[i])
             out->seconds[i] = s;
     }
+}
+
+template <typename T, int KIND>
+static int launch(level_job *j, gs_error *err)
+{
+    int rc = 0;
+    const T *x = (const T *)j->arrays.x, *y = (const T *)j->arrays.y;
+    T *d = (T *)j->arrays.d;
+    if (j->span)
+        CUDA_TRY(span_reset(j));
+    if (j->plan->sweep == GS_SWEEP_BLOCKS) {
+        if (j->n <= UINT_MAX / 2)
+            level_kernel<T, KIND, unsigned><<<j->blocks, j->threads>>>(
+                x, y, d, j->n, j->passes, splat<T>(1.0009765625), 0, j->out, -1.0, j->span);
+        else
+            level_kernel<T, KIND, size_t><<<j->blocks, j->threads>>>(
+                x, y, d, j->n, j->passes, splat<T>(1.0009765625), 0, j->out, -1.0, j->span);
+    } else if (j->plan->sweep == GS_SWEEP_LAUNCHES) {
+        for (unsigned p = 0; p < j->passes; p++)
+            level_launch_kernel<T, KIND><<<j->blocks, j->threads>>>(
+                x, y, d, j->n, splat<T>(1.0009765625), j->out, -1.0);
+    } else {
+        size_t tile = (size_t)grid_bytes(KIND) / sizeof(T) * j->threads;
+        level_ticket_kernel<T, KIND><<<j->blocks, j->threads>>>(
+            x, y, d, j->n, j->passes, splat<T>(1.0009765625), j->ticket, j->drawn, j->out, -1.0);
+        j->drawn += (unsigned long long)((j->n + tile - 1) / tile) * j->passes + j->blocks;
+    }
+    CUDA_TRY(cudaGetLastError());
+    if (j->span)
+        rc = span_read(j, err);
+fail:
+    return rc;
 }
 
 template <bool NC, int U, int MIN_BLOCKS>
@@ -683,7 +691,11 @@ int gs_cuda_level_stream(gs_backend *b, const gs_stream_plan *plan, gs_stream_re
     if (rc)
         goto fail;
     CUDA_TRY(cudaMalloc(&j.out, sizeof(double)));
-    if (plan->variant || plan->kind == GS_STREAM_SMEM_READ) {   /* the self-timed kernels */
+    /* self-timed: the launches at the SM's limit (the L1 read kernels, the shared-memory read,
+     * and the read by blocks of a footprint an SM's shared memory would hold, its L1's range) */
+    if (plan->variant || plan->kind == GS_STREAM_SMEM_READ ||
+        (plan->kind == GS_STREAM_LEVEL_READ && plan->sweep == GS_SWEEP_BLOCKS &&
+         plan->bytes <= (uint64_t)gs_cuda_of(b)->prop.sharedMemPerMultiprocessor)) {
         CUDA_TRY(cudaMalloc(&j.span, 2 * sizeof *j.span));
         j.span_s = (double *)calloc(plan->repeats, sizeof *j.span_s);
         if (!j.span_s) {

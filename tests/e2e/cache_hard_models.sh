@@ -81,6 +81,22 @@ for spec in fermi kepler hopper "$SRC/tests/models/cache_sectored.json" \
 done
 par_wait
 
+# l1_modulo64_tags: 48 x 4 tags of 64 B on line mod 48 holding data for 144 lines. A sweep at a
+# 128-B stride reaches half the sets and read the tags' 12,288 B as the size; the end is taken
+# again at the line's stride: 9,216 B, every figure exact or not determined.
+if $B run cache --target l1 -q --device "sim:$SRC/tests/models/l1_modulo64_tags.json" \
+     --json "$T/m64.json" >/dev/null 2>"$T/err"; then
+  $PY "$SRC/tests/e2e/cache_random_models.py" check "$T/m64.json" \
+      "$SRC/tests/models/l1_modulo64_tags.json" l1 || fails=$((fails+1))
+  $PY -c 'import json, sys
+f = json.load(open(sys.argv[1]))["probes"][0]["figures"]
+assert f["size_bytes"]["value"] == 9216, f["size_bytes"]
+print("  l1_modulo64_tags: 9216 B, the data lines at the stride of a line")' "$T/m64.json" ||
+      fails=$((fails+1))
+else
+  echo "FAIL cache l1_modulo64_tags"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+fi
+
 # l1_xor_tags_per_set: the same tags, but the largest carve-out leaves one way per set (as many
 # lines as sets): the walks cannot tell tags beyond data from ways taken away, so sets and ways
 # stay not determined, with what was measured.

@@ -754,6 +754,44 @@ static int hashed_sets(cw_walker *w, cw_level *lv, uint64_t line, double hit, co
     return cw_infer_policy(w, lv, group, (size_t)r[2] + 1, 0, err);
 }
 
+/* The level's end again at its line's stride, where the line came out shorter than the sweep's
+ * stride s. A sweep at s reads C x s / L only where its walks reach every set: an index that a
+ * stride of 2 L halves (a bit selection, line mod sets) leaves it half the tags, and their lines
+ * times s are the tags' bytes, not the data's where the level holds fewer lines than tags (a
+ * carve-out): 48 x 4 tags of 64 B over 144 lines of data read 12,288 B at 128 B, 9,216 at 64.
+ * An end that moves beyond both intervals replaces the size; one not found leaves it not
+ * determined (size_nd_why). */
+static int end_at_line(cw_walker *w, cw_level *lv, uint64_t sweep_stride, uint64_t line,
+                       gs_error *err)
+{
+    cw_avg_sweep re;
+    uint64_t bound = 4 * lv->size_bytes > 1024 * 1024 ? 4 * lv->size_bytes : 1024 * 1024;
+    int rc = cw_avg_levels(w, 1024, bound, line, -1, -1, &re, err);
+    if (rc)
+        return rc;
+    if (re.count == 0) {
+        snprintf(lv->size_nd_why, sizeof lv->size_nd_why, "the sweep at %llu B ended at %llu B, "
+                 "but the line is %llu B and a sweep at the line found no end: %.300s",
+                 (unsigned long long)sweep_stride, (unsigned long long)lv->size_bytes,
+                 (unsigned long long)line, re.why);
+        snprintf(lv->why_structure, sizeof lv->why_structure, "the size was not determined "
+                 "(%.400s)", lv->size_nd_why);
+        return 0;
+    }
+    const cw_avg_level *e = &re.levels[0];
+    double apart = fabs((double)e->size_bytes - (double)lv->size_bytes);
+    if (apart <= e->ci95_bytes + lv->size_ci95_bytes + (double)line)
+        return 0;
+    snprintf(lv->size_method_buf, sizeof lv->size_method_buf, "%.400s; taken again at the "
+             "line's stride (%llu B), the sweep's (%llu B) having read %llu B",
+             lv->size_method ? lv->size_method : "", (unsigned long long)line,
+             (unsigned long long)sweep_stride, (unsigned long long)lv->size_bytes);
+    lv->size_method = lv->size_method_buf;
+    lv->size_bytes = e->size_bytes;
+    lv->size_ci95_bytes = e->ci95_bytes;
+    return 0;
+}
+
 /* Line, sets, ways and mapping from average-mode walks, and the policy from the fine-grained
  * tests on one set they found, for an L1-like level whose fine-grained structure was not
  * determined: the line from cw_avg_line; ways = the blocks that stride walks fit at the largest
@@ -776,6 +814,10 @@ int cw_avg_structure(cw_walker *w, cw_level *lv, const cw_avg_sweep *sw,
     lv->line_bytes = line;
     lv->line_method = "half the smallest stride s at which a random walk of 1.5 x capacity / s "
                       "elements, one per s-byte slot, fits (average mode)";
+    if (line < sw->stride_bytes && (rc = end_at_line(w, lv, sw->stride_bytes, line, err)) != 0)
+        return rc;
+    if (lv->size_nd_why[0])
+        return 0;
     if ((rc = cw_avg_fits(w, line, a->hit_cycles, fits, err)) != 0)
         return rc;
     size_t n = fits->n;

@@ -19,11 +19,14 @@
 #define MIN_CAPACITY_RATIO 2.0    /* two levels closer than this are one level */
 #define JACK_WINDOW 0.5           /* octaves a leave-one-out refit may move a step */
 
+#define P_MAX (GS_EQ6_MAX_LEVELS + 1)   /* columns of the basis: Λ_0 and each step */
+
 typedef struct curve {
     double *s, *y;
     size_t n;
     const double *gs;             /* sharpnesses to try */
     int ng;
+    double *phi;                  /* scratch: each point's basis, P_MAX apart (lsq's table) */
 } curve;
 
 typedef struct step {
@@ -91,32 +94,15 @@ static void basis(const step *st, int levels, double s, double *phi)
         phi[k + 1] = past(st[k].cap, s, st[k].g);
 }
 
-/* Least squares for the step heights with steps st (any order); returns the RSS (INFINITY when
- * singular) and writes Λ_0 and the heights into coef (levels + 1). */
-#define LSQ_KEPT 128   /* points whose basis the residual pass takes from the first pass */
-
-static double lsq(const curve *c, const step *st, int levels, double *coef)
+/* Solve the normal equations ata x = atb (p unknowns) and return the RSS over the basis in
+ * c->phi (INFINITY when singular); the solution goes to coef. */
+static double solve_rss(const curve *c, double ata[][P_MAX], double *atb, int p, double *coef)
 {
-    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1] = {{0}};
-    double atb[GS_EQ6_MAX_LEVELS + 1] = {0}, kept[LSQ_KEPT][GS_EQ6_MAX_LEVELS + 1];
-    double spare[GS_EQ6_MAX_LEVELS + 1];
-    int p = levels + 1;
-    for (size_t i = 0; i < c->n; i++) {
-        double *phi = i < LSQ_KEPT ? kept[i] : spare;
-        basis(st, levels, c->s[i], phi);
-        for (int r = 0; r < p; r++) {
-            atb[r] += phi[r] * c->y[i];
-            for (int k = 0; k < p; k++)
-                ata[r][k] += phi[r] * phi[k];
-        }
-    }
     if (solve(ata, atb, p) != 0)
         return INFINITY;
     double rss = 0;
     for (size_t i = 0; i < c->n; i++) {
-        double *phi = i < LSQ_KEPT ? kept[i] : spare;
-        if (i >= LSQ_KEPT)
-            basis(st, levels, c->s[i], phi);
+        const double *phi = c->phi + i * P_MAX;
         double e = c->y[i];
         for (int k = 0; k < p; k++)
             e -= atb[k] * phi[k];
@@ -126,51 +112,55 @@ static double lsq(const curve *c, const step *st, int levels, double *coef)
     return rss;
 }
 
-/* lsq with one column free: the basis of every point and the sums over the other columns are
- * computed once, and a candidate for level k rewrites only its column (k + 1) and the sums that
+/* The basis of steps st at every point into c->phi, and the sums of the normal equations over
+ * every column but skip (-1: none), in the points' order. */
+static void normal_sums(const curve *c, const step *st, int levels, int skip,
+                        double ata[][P_MAX], double *atb)
+{
+    int p = levels + 1;
+    memset(ata, 0, sizeof(double) * P_MAX * P_MAX);
+    memset(atb, 0, sizeof(double) * P_MAX);
+    for (size_t i = 0; i < c->n; i++) {
+        double *phi = c->phi + i * P_MAX;
+        basis(st, levels, c->s[i], phi);
+        for (int r = 0; r < p; r++) {
+            if (r == skip)
+                continue;
+            atb[r] += phi[r] * c->y[i];
+            for (int k = 0; k < p; k++)
+                if (k != skip)
+                    ata[r][k] += phi[r] * phi[k];
+        }
+    }
+}
+
+/* Least squares for the step heights with steps st (any order); returns the RSS (INFINITY when
+ * singular) and writes Λ_0 and the heights into coef (levels + 1). */
+static double lsq(const curve *c, const step *st, int levels, double *coef)
+{
+    double ata[P_MAX][P_MAX], atb[P_MAX];
+    normal_sums(c, st, levels, -1, ata, atb);
+    return solve_rss(c, ata, atb, levels + 1, coef);
+}
+
+/* lsq with one column free: the basis and the sums over the other columns are computed once
+ * (normal_sums), and a candidate for level k rewrites only its column (k + 1) and the sums that
  * hold it. Each sum adds the same products in the same order as lsq, so the RSS and coefficients
  * are lsq's to the bit, at about 1 / (levels + 1) of its cost: the grid searches below were most
  * of a random-walk's host time. */
 typedef struct one_free {
     int p, col;
-    double *phi;                                     /* n x p */
-    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1], atb[GS_EQ6_MAX_LEVELS + 1];
+    double ata[P_MAX][P_MAX], atb[P_MAX];           /* the sums without column col */
 } one_free;
 
-static int one_free_init(const curve *c, const step *st, int levels, int k, one_free *f)
-{
-    f->p = levels + 1, f->col = k + 1;
-    f->phi = malloc(c->n * (size_t)f->p * sizeof *f->phi);
-    if (!f->phi)
-        return -1;
-    memset(f->ata, 0, sizeof f->ata);
-    memset(f->atb, 0, sizeof f->atb);
-    for (size_t i = 0; i < c->n; i++) {
-        double *phi = f->phi + i * (size_t)f->p;
-        basis(st, levels, c->s[i], phi);
-        for (int r = 0; r < f->p; r++) {
-            if (r == f->col)
-                continue;
-            f->atb[r] += phi[r] * c->y[i];
-            for (int q = 0; q < f->p; q++)
-                if (q != f->col)
-                    f->ata[r][q] += phi[r] * phi[q];
-        }
-    }
-    return 0;
-}
-
-static double one_free_lsq(const curve *c, one_free *f, step cand, double *coef)
+static double one_free_lsq(const curve *c, const one_free *f, step cand, double *coef)
 {
     int p = f->p, col = f->col;
-    double ata[GS_EQ6_MAX_LEVELS + 1][GS_EQ6_MAX_LEVELS + 1], atb[GS_EQ6_MAX_LEVELS + 1];
+    double ata[P_MAX][P_MAX], atb[P_MAX];
     memcpy(ata, f->ata, sizeof ata);
     memcpy(atb, f->atb, sizeof atb);
-    for (int r = 0; r < p; r++)
-        ata[r][col] = ata[col][r] = 0;
-    atb[col] = 0;
     for (size_t i = 0; i < c->n; i++) {
-        double *phi = f->phi + i * (size_t)p;
+        double *phi = c->phi + i * P_MAX;
         phi[col] = past(cand.cap, c->s[i], cand.g);
         atb[col] += phi[col] * c->y[i];
         for (int r = 0; r < p; r++) {
@@ -179,18 +169,7 @@ static double one_free_lsq(const curve *c, one_free *f, step cand, double *coef)
                 ata[col][r] += phi[col] * phi[r];
         }
     }
-    if (solve(ata, atb, p) != 0)
-        return INFINITY;
-    double rss = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const double *phi = f->phi + i * (size_t)p;
-        double e = c->y[i];
-        for (int q = 0; q < p; q++)
-            e -= atb[q] * phi[q];
-        rss += e * e;
-    }
-    memcpy(coef, atb, sizeof(double) * (size_t)p);
-    return rss;
+    return solve_rss(c, ata, atb, p, coef);
 }
 
 /* Best capacity (log2 from lo to hi in steps of step_log2) and sharpness for level k, the
@@ -198,24 +177,22 @@ static double one_free_lsq(const curve *c, one_free *f, step cand, double *coef)
 static void search_level(const curve *c, step *st, int levels, int k, double lo, double hi,
                          double step_log2)
 {
-    double coef[GS_EQ6_MAX_LEVELS + 1];
+    double coef[P_MAX];
     step best = st[k];
-    one_free f;
-    bool fast = one_free_init(c, st, levels, k, &f) == 0;   /* else lsq, the same figures */
-    double best_rss = fast ? one_free_lsq(c, &f, st[k], coef) : lsq(c, st, levels, coef);
+    one_free f = {.p = levels + 1, .col = k + 1};
+    normal_sums(c, st, levels, f.col, f.ata, f.atb);
+    double best_rss = one_free_lsq(c, &f, st[k], coef);
     for (int gi = 0; gi < c->ng; gi++)
         for (double x = lo; x <= hi + 1e-9; x += step_log2) {
             st[k].cap = exp2(x);
             st[k].g = c->gs[gi];
-            double rss = fast ? one_free_lsq(c, &f, st[k], coef) : lsq(c, st, levels, coef);
+            double rss = one_free_lsq(c, &f, st[k], coef);
             if (rss < best_rss) {
                 best_rss = rss;
                 best = st[k];
             }
         }
     st[k] = best;
-    if (fast)
-        free(f.phi);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -271,8 +248,9 @@ static int load_curve(const double *size_bytes, const double *latency, size_t n,
     double *pairs = malloc(sizeof(double) * 2 * (n ? n : 1));
     c->s = malloc(sizeof(double) * (n ? n : 1));
     c->y = malloc(sizeof(double) * (n ? n : 1));
+    c->phi = malloc(sizeof(double) * P_MAX * (n ? n : 1));
     c->n = 0;
-    if (!pairs || !c->s || !c->y) {
+    if (!pairs || !c->s || !c->y || !c->phi) {
         free(pairs);
         return -1;
     }
@@ -554,10 +532,10 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
 {
     reset(fit, 0);
     curve c = { .gs = gs, .ng = ng };
-    if (load_curve(size_bytes, latency, n, &c) != 0)
-        return -1;
-    fit->n = c.n;
     int rc = -1;
+    if (load_curve(size_bytes, latency, n, &c) != 0)
+        goto out;
+    fit->n = c.n;
     if (c.n >= 3) {
         if (max_levels > GS_EQ6_MAX_LEVELS)
             max_levels = GS_EQ6_MAX_LEVELS;
@@ -570,8 +548,10 @@ static int fit_with(const double *size_bytes, const double *latency, size_t n, i
             select_levels(&c, fit->levels - 1, floor_rss, fit);
         rc = 0;
     }
+out:
     free(c.s);
     free(c.y);
+    free(c.phi);
     return rc;
 }
 

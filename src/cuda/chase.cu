@@ -48,10 +48,12 @@ typedef struct chase_job {
     bool have_tex;
 } chase_job;
 
-/* The small device buffers of a chase (its elements, image, cursors, clocks, trace, SMs and
- * claim), kept from one chase to the next and grown as needed: a report runs thousands of
- * chases, and ten cudaMalloc and cudaFree pairs each were a large share of a short chase's time.
- * Every chase writes (or zeroes) what it reads of them before its kernels run. */
+/* The small device buffers of a chase (the chain's offsets and cursors to scatter, the image,
+ * the start and final cursors, clocks, trace, SMs and claim), kept from one chase to the next and
+ * grown as needed (gs_cuda_grow): a report runs thousands of chases, and ten cudaMalloc and
+ * cudaFree pairs each were a large share of a short chase's time. The footprint itself is
+ * allocated per chase (malloc_footprint). Every chase writes (or zeroes) what it reads of them
+ * before its kernels run. */
 enum { POOL_OFF, POOL_VAL, POOL_IMAGE, POOL_START, POOL_FINAL, POOL_CYCLES, POOL_NS, POOL_TRACE,
        POOL_SM_ID, POOL_CLAIM, POOL_N };
 static struct {

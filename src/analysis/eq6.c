@@ -568,3 +568,23 @@ int gs_eq6_fit_curve_sharp(const double *size_bytes, const double *latency, size
     static const double gs[] = { 1, 2, 4, 8, 16, 32 };
     return fit_with(size_bytes, latency, n, max_levels, gs, (int)(sizeof gs / sizeof gs[0]), fit);
 }
+
+int gs_eq6_last_bounds(const double *size_bytes, const double *latency, size_t n, double fastest,
+                       double cached_bytes, double margin, double *lo, double *hi)
+{
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        double s = size_bytes[i], y = latency[i];
+        if (!isfinite(s) || !(s > 0) || !isfinite(y))
+            continue;
+        any = true;
+        *lo = fmax(*lo, y - margin);
+        if (!(s > cached_bytes))
+            continue;
+        double h = cached_bytes > 0 ? cached_bytes / s : 0;
+        *hi = fmin(*hi, (y + margin - fastest * h) / (1 - h));
+    }
+    return any && isfinite(*hi) ? 0 : -1;
+}

@@ -61,4 +61,17 @@ int gs_eq6_fit_curve(const double *size_bytes, const double *latency, size_t n, 
 int gs_eq6_fit_curve_sharp(const double *size_bytes, const double *latency, size_t n,
                            int max_levels, gs_eq6_fit *fit);
 
+/* Bounds on the slowest level's latency that hold whatever shape the hit ratio takes past the
+ * last capacity. The fit extrapolates its (C/s)^g past the largest size walked; a hit curve of
+ * another shape (an LRU L2 filled 64 B at a time, walked in 32-B slots) nears its limit slower,
+ * and a walk that ends at 3 x the L2 then put the limit outside the fit's own interval. Every
+ * average is a mix of the levels' latencies, none slower than the slowest: *lo is the slowest
+ * walk less margin. At array size s at most cached_bytes / s of the accesses hit (a random
+ * element is held with no more chance than that, whatever the policy), each no faster than
+ * `fastest`: *hi is the least over the sizes above cached_bytes of
+ * (y + margin - fastest h) / (1 - h), h = cached_bytes / s. 0, or -1 when no size lies above
+ * cached_bytes (*hi is then infinite) or no size is usable. */
+int gs_eq6_last_bounds(const double *size_bytes, const double *latency, size_t n, double fastest,
+                       double cached_bytes, double margin, double *lo, double *hi);
+
 #endif

@@ -343,6 +343,57 @@ static void test_unresolved_level_dropped(void **state)
     assert_fits_agree(&f[0], &f[1]);
 }
 
+/* The bounds on the slowest level hold whatever the hit curve: on an Eq. 6 curve (random hits,
+ * C/s of them) the upper one is the limit itself, and the lower one the slowest walk. */
+static void test_last_bounds_eq6_curve(void **state)
+{
+    (void)state;
+    gs_eq6_fit truth = {.levels = 1, .capacity_bytes = {65536}, .latency = {30, 450}};
+    double s[MAXN], y[MAXN], lo, hi;
+    size_t n = sizes(1024, 3 * 65536.0, 2, s);
+    curve(&truth, s, n, 0, 1, y);
+    assert_int_equal(gs_eq6_last_bounds(s, y, n, 30, 65536, 0, &lo, &hi), 0);
+    assert_float_equal(hi, 450, 1e-6);
+    assert_float_equal(lo, y[n - 1], 1e-9);
+    assert_true(lo < 450);
+    /* no size past the caches: no upper bound */
+    assert_int_equal(gs_eq6_last_bounds(s, y, n, 30, 4 * 65536.0, 0, &lo, &hi), -1);
+}
+
+/* sim:hopper's global walk to 3 x its L2 (the default report): the L2 fills 64 B at a time and
+ * is walked in 32-B slots, so past its capacity hits fade slower than (C/s)^g, and the fit put the
+ * DRAM level at 498 +- 6 cycles, where a walk to 16 x the L2 reads 532. The fit's own interval
+ * misses it; the bounds that hold whatever the hit curve (the random-walk probe widens the
+ * slowest level's interval to them) hold it. */
+#define SIM_SIZES 44
+static const double sim_sizes[SIM_SIZES] = {
+    256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 16384, 23168, 32768,
+    46336, 65536, 92672, 131072, 185344, 220416, 262144, 311712, 370720, 524288, 741440, 1048576,
+    1482880, 2097152, 2965792, 4194304, 5931616, 8388608, 11863264, 16777216, 23726560, 33554432,
+    47453120, 56431584, 67108864, 79806304, 94906240, 134217728, 157286400,
+};
+static const double sim_global[SIM_SIZES] = {
+    34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0, 34.0,
+    34.0, 34.0, 34.0, 34.0, 34.0, 193.9, 254.9, 254.5, 255.8, 256.9, 256.3, 255.4, 257.4, 254.9,
+    257.2, 254.0, 255.5, 256.9, 257.1, 254.8, 255.7, 256.4, 257.3, 346.8, 423.2, 457.4, 471.5,
+    496.4, 501.3,
+};
+
+static void test_last_bounds_hold_slow_tail(void **state)
+{
+    (void)state;
+    gs_eq6_fit f;
+    assert_int_equal(gs_eq6_fit_curve_sharp(sim_sizes, sim_global, SIM_SIZES, 3, &f), 0);
+    assert_int_equal(f.levels, 2);
+    double limit = 532;
+    assert_true(fabs(f.latency[2] - limit) > f.latency_ci95[2]);   /* the fit alone misses it */
+    double lo, hi, cached = f.capacity_bytes[0] + 50331648.0;      /* the L1 and the model's L2 */
+    assert_int_equal(gs_eq6_last_bounds(sim_sizes, sim_global, SIM_SIZES, f.latency[0], cached,
+                                        5, &lo, &hi), 0);
+    assert_true(lo <= limit && limit <= hi);
+    assert_true(lo >= 496 && hi < 800);
+}
+
 static void test_too_few_points(void **state)
 {
     (void)state;
@@ -372,6 +423,8 @@ int main(void)
         cmocka_unit_test(test_jackknife_holds_card_runs),
         cmocka_unit_test(test_unresolved_level_dropped),
         cmocka_unit_test(test_too_few_points),
+        cmocka_unit_test(test_last_bounds_eq6_curve),
+        cmocka_unit_test(test_last_bounds_hold_slow_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,11 +15,8 @@ compare() { # DEVICE MODEL_JSON: run the probe and compare figures to the model 
 import json, sys
 doc = json.load(open(sys.argv[1]))
 truth = json.load(open(sys.argv[2]))["shared_memory"]
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[3])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[3])
 fig = doc["probes"][0]["figures"]
 def val(k):
     v = fig[k].get("value")

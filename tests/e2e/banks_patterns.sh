@@ -17,11 +17,8 @@ for m in hopper kepler fermi; do
 import json, sys
 doc = json.load(open(sys.argv[1]))
 model = json.load(open(sys.argv[2]))
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[3])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[3])
 mem = model["memory"]
 l1 = [c for c in mem["caches"] if "ca" in c["paths"]][0]
 line = l1["line_bytes"]

@@ -7,6 +7,7 @@ B=${GPUSONAR:?set GPUSONAR to the gpusonar binary}
 if [ "${GS_E2E_SIM:-0}" = 1 ] && [ -n "${GPUSONAR_SIM:-}" ]; then B=$GPUSONAR_SIM; fi
 SRC=${GS_SOURCE_DIR:?set GS_SOURCE_DIR to the source tree}
 PY=/usr/bin/python3
+export PYTHONPATH="$SRC/tests/e2e${PYTHONPATH:+:$PYTHONPATH}"   # e2e_doc.py: the schema check
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0
@@ -59,4 +60,24 @@ par_wait() {
     [ "$(cat "$T/par.$i.rc" 2>/dev/null)" = 0 ] || fails=$((fails + 1))
   done
   par_first=$par_n
+}
+
+# refused DEVICE PROBE ARGS...: `run PROBE` on DEVICE refuses each ARGS (one word list each) with
+# a nonzero exit and a message that names the probe or an option.
+refused() {
+  local device=$1 probe=$2 args; shift 2
+  for args in "$@"; do
+    # shellcheck disable=SC2086  # ARGS is a word list
+    if "$B" run "$probe" --device "$device" -q $args >/dev/null 2>"$T/usage.err"; then
+      echo "FAIL '$args' was accepted"; fails=$((fails+1))
+    elif ! grep -q -e "$probe" -e "--" "$T/usage.err"; then
+      echo "FAIL '$args': no message"; sed 's/^/  /' "$T/usage.err"; fails=$((fails+1))
+    fi
+  done
+}
+
+# listed PROBE: `gpusonar list` names PROBE.
+listed() {
+  "$B" list >"$T/list.txt" 2>&1
+  grep -q "^ *$1" "$T/list.txt" || { echo "FAIL list: no $1"; fails=$((fails+1)); }
 }

@@ -21,11 +21,8 @@ check() { # NAME MODEL
   $PY - "$T/$1.json" "$2" "$SRC/docs/gpusonar-1.schema.json" "$1" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[3])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[3])
 name = sys.argv[4]
 figs = {}
 for p in doc["probes"]:

@@ -97,14 +97,9 @@ if [ $? -ne 2 ] || ! grep -q "icache.levels\[1\].bytes: levels must grow" "$T/er
   echo "FAIL shrinking levels not refused"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
 fi
 
-for args in "--repeats 1" "--instructions 10"; do
-  if "$B" run icache --device "sim:$MODEL" -q $args >/dev/null 2>"$T/usage.err"; then
-    echo "FAIL '$args' was accepted"; fails=$((fails+1))
-  fi
-done
+refused "sim:$MODEL" icache "--repeats 1" "--instructions 10"
 
-"$B" list >"$T/list.txt" 2>&1
-grep -q "^ *icache" "$T/list.txt" || { echo "FAIL list: no icache"; fails=$((fails+1)); }
+listed icache
 
 if [ "$fails" -ne 0 ]; then
   echo "$fails failure(s)"

@@ -16,11 +16,8 @@ check() {
   $PY - "$2" "$3" "$SRC/docs/gpusonar-1.schema.json" "$1" "$4" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[3])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[3])
 name, width = sys.argv[4], sys.argv[5]
 lv = model["bandwidth"]["levels"]
 eff = lv.get("width_efficiency", {}).get(width, 1)

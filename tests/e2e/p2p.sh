@@ -15,11 +15,8 @@ if run node run p2p --device "sim:$NODE" --repeats 12; then
   $PY - "$T/node.json" "$NODE" "$SRC/docs/gpusonar-1.schema.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc, model = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[3])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[3])
 (probe,) = [p for p in doc["probes"] if p["name"] == "p2p"]
 figs, node = probe["figures"], model["node"]
 n, links, jitter = node["devices"], node["links"], node.get("jitter_fraction", 0)
@@ -99,8 +96,7 @@ PYEOF
 fi
 
 # Listed by `gpusonar list` (its registry row is not in the default report).
-"$B" list >"$T/list.txt" 2>&1
-grep -q "^ *p2p" "$T/list.txt" || { echo "FAIL list: no p2p"; fails=$((fails+1)); }
+listed p2p
 
 if [ "$fails" -ne 0 ]; then
   echo "$fails failure(s)"

@@ -21,10 +21,7 @@ if run above "$SRC/tests/models/pipeline_above_peak.json" pipeline --types ffma,
    run hopper_mem hopper mem-bandwidth; then
   "$PY" - "$T" "$SRC/docs/gpusonar-1.schema.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys
-try:
-    import jsonschema
-except ImportError:
-    jsonschema = None
+import jsonschema
 T, schema = sys.argv[1], json.load(open(sys.argv[2]))
 bad = 0
 def fail(msg):
@@ -33,11 +30,10 @@ def fail(msg):
     print("FAIL " + msg)
 docs = {n: json.load(open(f"{T}/{n}.json")) for n in ("above", "hopper_pipe", "hopper_mem")}
 for n, d in docs.items():
-    if jsonschema:
-        try:
-            jsonschema.validate(d, schema)
-        except jsonschema.ValidationError as e:
-            fail(f"{n}: schema: {e.message}")
+    try:
+        jsonschema.validate(d, schema)
+    except jsonschema.ValidationError as e:
+        fail(f"{n}: schema: {e.message}")
 figs = docs["above"]["probes"][0]["figures"]
 for ilp in (1, 2, 4):
     f = figs.get(f"dfma_ilp{ilp}_gops", {})

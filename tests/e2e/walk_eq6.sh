@@ -15,11 +15,8 @@ check() {
   $PY - "$2" "$SRC/docs/gpusonar-1.schema.json" "$1" <<PYEOF || fails=$((fails+1))
 import json, sys
 doc = json.load(open(sys.argv[1]))
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[2])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[2])
 figs = {}
 for p in doc["probes"]:
     figs.update(p["figures"])

@@ -21,11 +21,8 @@ check() { # MODEL_SPEC MODEL_FILE NOISY
   $PY - "$T/$name.json" "$2" "$3" "$SRC/docs/gpusonar-1.schema.json" <<'PYEOF' || { echo "FAIL $name"; fails=$((fails+1)); }
 import json, sys
 doc, model, noisy = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3] == "1"
-try:
-    import jsonschema
-    jsonschema.validate(doc, json.load(open(sys.argv[4])))
-except ImportError:
-    pass
+from e2e_doc import validate
+validate(doc, sys.argv[4])
 (probe,) = [p for p in doc["probes"] if p["name"] == "write-policy"]
 figs = probe["figures"]
 caches = model["memory"]["caches"]

@@ -56,8 +56,8 @@ static const char *const what[R_COUNTED] = {
     "fp32 lanes per SM", "int32 lanes per SM", "fp64 lanes per SM", "SFU lanes per SM",
     "HFMA2 per clock per SM (fp16 non-tensor rate / 2)",
     "B per clock per SM (32 banks x 4 B: CUDA C++ Programming Guide, shared memory)",
-    "B per clock per SM (the L1 is the shared memory's 32 banks x 4 B: tuning guides, "
-    "CUDA C++ Programming Guide)",
+    ("B per clock per SM (the L1 is the shared memory's 32 banks x 4 B: tuning guides, "
+     "CUDA C++ Programming Guide)"),
     "B per clock per SM (every load reaches the SM through its L1's 32 banks x 4 B)",
 };
 

@@ -573,23 +573,35 @@ static double queueing(const chase_ctx *cx, double unloaded_ns, uint64_t timed, 
 
 /* ---- repeated passes -------------------------------------------------------------------------- */
 
-/* A walk passes the chain again and again. A pass that leaves every store, partial-sector list
- * and open DRAM row on the path exactly as it found it will do so every time, with the same
- * cycles and serving levels at each position: the rest of the walk repeats that pass's results
- * (the noise is still drawn per access, in the same order) instead of running it again. A path
- * with a store whose policy draws from the generator never repeats (the draws would be lost),
- * nor does a walk whose lookups are counted (every lookup must be made to be counted).
+/* A walk passes the chain again and again. Where the path's state at the start of a pass (every
+ * store, partial-sector list and open DRAM row on it) is the state at the start of a pass d
+ * passes before, the walk from there on repeats those d passes, with the same cycles and serving
+ * levels at each position: the rest of the walk replays their results in turn (the noise is
+ * still drawn per access, in the same order) instead of running them again. Most walks repeat
+ * after one pass; an HSLRU set of 4 ways walked by more lines than it holds turns its hit history
+ * in 4 (a third of sim:hopper's L1 walks ran whole before), so the last REPEAT_PERIODS passes are
+ * kept. A path with a store whose policy draws from the generator never repeats (the draws would
+ * be lost), nor does a walk whose lookups are counted (every lookup must be made to be counted).
  * Images are saved and compared at every pass where one costs less than about a pass of
  * accesses, else only while their bytes stay within a share of the walk's accesses, so that
  * a walk that never repeats is not slowed much. */
 #define REPEAT_BYTES_PER_ACCESS 256  /* image bytes saved and compared per access of a pass */
+#define REPEAT_PERIODS 8             /* the most passes a period may take */
+#define REPEAT_KEEP_BYTES (64u << 20) /* at most this for the kept passes' images and results */
 
 typedef struct repeat {
-    unsigned char *image;            /* the state at the start of the pass being recorded */
+    unsigned periods;                /* passes kept (pass t's results in slot t % periods) */
     size_t image_bytes;
-    double *cycles;                  /* per chain position: the recorded pass's request cycles */
+    unsigned char *images;           /* periods + 1 states at the start of a pass, pass t's in
+                                        image t % (periods + 1): saved where it is compared */
+    double *cycles;                  /* per slot and chain position: the request's cycles */
     unsigned char *level;            /* and the level that served it */
+    uint64_t pass;                   /* pass starts met */
+    unsigned kept;                   /* the last passes recorded whole, one after another */
     bool recording, repeating;
+    size_t slot;                     /* the slot being recorded, or replayed */
+    uint64_t first;                  /* repeating: the first pass of the period */
+    unsigned period, played;         /* repeating: its passes, and which of them is replayed */
     uint64_t budget;                 /* image bytes still to save or compare (UINT64_MAX: any) */
 } repeat;
 
@@ -689,6 +701,8 @@ static int image_sets(const chase_ctx *cx)
     return 0;
 }
 
+static void repeat_end(repeat *r);
+
 /* Set up repeats for a walk of `total` accesses, if the path allows them and they pay. 0, or -1
  * (out of memory). */
 static int repeat_begin(const chase_ctx *cx, uint64_t total, repeat *r)
@@ -708,23 +722,32 @@ static int repeat_begin(const chase_ctx *cx, uint64_t total, repeat *r)
                     ? UINT64_MAX : total * cx->lanes * REPEAT_BYTES_PER_ACCESS / 4;
     if (r->budget < 4 * ic.bytes)
         return 0;
+    /* as many passes as the walk holds, up to REPEAT_PERIODS and REPEAT_KEEP_BYTES (at least
+       one, as the walk holds two) */
+    uint64_t passes = total / p->chain_len, per_pass = ic.bytes + (uint64_t)p->chain_len * 9;
+    unsigned periods = (unsigned)(passes - 1 < REPEAT_PERIODS ? passes - 1 : REPEAT_PERIODS);
+    while (periods > 1 && periods * per_pass > REPEAT_KEEP_BYTES)
+        periods--;
+    r->periods = periods;
     r->image_bytes = ic.bytes;
-    r->image = malloc(ic.bytes);
-    r->cycles = malloc(p->chain_len * sizeof *r->cycles);
-    r->level = malloc(p->chain_len);
-    if (r->image && r->cycles && r->level)
+    r->images = malloc((periods + 1) * ic.bytes + 1);
+    r->cycles = malloc(periods * p->chain_len * sizeof *r->cycles);
+    r->level = malloc(periods * p->chain_len);
+    if (r->images && r->cycles && r->level)
         return 0;
-    free(r->image);
-    free(r->cycles);
-    free(r->level);
+    repeat_end(r);
     return -1;
 }
 
+/* Free what repeats kept: the walk runs every access from here on. */
 static void repeat_end(repeat *r)
 {
-    free(r->image);
+    free(r->images);
     free(r->cycles);
     free(r->level);
+    r->images = r->level = NULL;
+    r->cycles = NULL;
+    r->recording = r->repeating = false;
 }
 
 /* Take one image operation (a save or a compare) from the budget; false when it is spent. */
@@ -738,31 +761,44 @@ static bool repeat_afford(repeat *r)
     return true;
 }
 
-/* At the start of a pass (chain position 0) with `left` accesses to go: repeat if the pass just
- * recorded left the state as it found it; else record this one, if another pass follows it. */
+/* At the start of a pass (chain position 0) with `left` accesses to go. Repeating: the next pass
+ * of the period is replayed. Else the state is compared with the kept passes' starts, the latest
+ * first: where one is the same, the passes from it on are replayed from here; else this pass is
+ * kept, if another pass follows it. */
 static void repeat_at_start(const chase_ctx *cx, repeat *r, uint64_t left)
 {
-    if (!r->image || r->repeating)
+    size_t len = cx->plan->chain_len;
+    if (!r->images)
         return;
-    if (r->recording && !repeat_afford(r)) {
-        r->recording = false;
-        free(r->image);
-        r->image = NULL;
+    if (r->repeating) {
+        r->played = r->played + 1 < r->period ? r->played + 1 : 0;
+        r->slot = (size_t)((r->first + r->played) % r->periods);
         return;
     }
-    if (r->recording) {
-        image_cursor ic = {.at = r->image, .same = true};
-        image_walk(cx, &ic);
-        if (ic.same) {
+    r->kept = r->recording ? (r->kept < r->periods ? r->kept + 1 : r->periods) : 0;
+    if (!repeat_afford(r) || !repeat_afford(r)) {   /* a save, and compares that mostly end early */
+        repeat_end(r);
+        return;
+    }
+    unsigned char *now = r->images + (size_t)(r->pass % (r->periods + 1)) * r->image_bytes;
+    image_cursor ic = {.at = now, .save = true};
+    image_walk(cx, &ic);
+    for (unsigned d = 1; d <= r->kept; d++) {
+        size_t s = (size_t)((r->pass - d) % r->periods);
+        if (!memcmp(r->images + (size_t)((r->pass - d) % (r->periods + 1)) * r->image_bytes, now,
+                    r->image_bytes)) {
             r->repeating = true;
+            r->recording = false;
+            r->first = r->pass - d;
+            r->period = d;
+            r->played = 0;
+            r->slot = s;
             return;
         }
     }
-    r->recording = left > cx->plan->chain_len && repeat_afford(r);
-    if (r->recording) {
-        image_cursor ic = {.at = r->image, .save = true};
-        image_walk(cx, &ic);
-    }
+    r->recording = left > len;
+    r->slot = (size_t)(r->pass % r->periods);
+    r->pass++;
 }
 
 /* ---- untimed accesses no timed one sees ------------------------------------------------------- */
@@ -820,7 +856,7 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
     size_t ahead = (k + PREFETCH_AHEAD) % p->chain_len;
     bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
     repeat r;
-    if (repeat_begin(cx, total, &r) || (!r.image && unseen_begin(cx, warm, n)))
+    if (repeat_begin(cx, total, &r) || (!r.images && unseen_begin(cx, warm, n)))
         return -1;
     double sum = 0;
     for (uint64_t i = 0; i < total; i++) {
@@ -831,15 +867,15 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
         double request;
         unsigned level;
         if (r.repeating) {
-            request = r.cycles[k];
-            level = r.level[k];
+            request = r.cycles[r.slot * p->chain_len + k];
+            level = r.level[r.slot * p->chain_len + k];
         } else {
             if (prefetch)
                 prefetch_request(cx, p->chain[ahead]);
             request = access_request(cx, p->chain[k], &level);
             if (r.recording) {
-                r.cycles[k] = request;
-                r.level[k] = (unsigned char)level;
+                r.cycles[r.slot * p->chain_len + k] = request;
+                r.level[r.slot * p->chain_len + k] = (unsigned char)level;
             }
         }
         ahead = next_position(ahead, p->chain_len);

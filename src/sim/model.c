@@ -316,16 +316,6 @@ static int parse_noise(const json_t *j, gs_sim_model *m, gs_error *err)
     return 0;
 }
 
-double gs_sim_noise(gs_sim_model *m)
-{
-    double n = 0;
-    if (m->noise_cycles > 0)
-        n += (double)gs_rng_below(&m->rng, (uint64_t)m->noise_cycles + 1);
-    if (m->noise_outlier_rate > 0 && gs_rng_unit(&m->rng) < m->noise_outlier_rate)
-        n += m->noise_outlier_cycles;
-    return n;
-}
-
 /* ---- files --------------------------------------------------------------------------------- */
 static int is_dir(const char *path)
 {

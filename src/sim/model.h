@@ -79,8 +79,17 @@ void gs_sim_model_free(gs_sim_model *model);
  * source tree's models/. Writes the folder into buf; 0 or GS_ERR_INPUT. */
 int gs_sim_models_dir(char *buf, size_t len, gs_error *err);
 
-/* Noise: one draw of the model's jitter (0 when the model has none). */
-double gs_sim_noise(gs_sim_model *model);
+/* Noise: one draw of the model's jitter (0 when the model has none); inline, as a chase draws
+ * once per timed access. */
+static inline double gs_sim_noise(gs_sim_model *m)
+{
+    double n = 0;
+    if (m->noise_cycles > 0)
+        n += (double)gs_rng_below(&m->rng, (uint64_t)m->noise_cycles + 1);
+    if (m->noise_outlier_rate > 0 && gs_rng_unit(&m->rng) < m->noise_outlier_rate)
+        n += m->noise_outlier_cycles;
+    return n;
+}
 
 /* The largest cache level (and L2), set count and ways a model may give: generous for GPUs, and
  * small enough that loading a model and a default report on it stay fast (docs/sim-models.md).

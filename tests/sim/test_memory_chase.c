@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cache_infer.h"
 #include "analysis/chain.h"
 #include "sim/memory.h"
 #include "sim/sim.h"
@@ -754,6 +755,69 @@ static unsigned slow_accesses(gs_sim_model *m, size_t n, uint64_t stride, double
     return slow;
 }
 
+/* A walk whose state comes back only after several passes is replayed from those passes
+ * (memory.c, "repeated passes"). A pass of 10 accesses to 6 lines of one set of 4 HSLRU ways (2
+ * hits remembered) hits alternately in two ways, pass after pass. Every access must be what the
+ * policy gives access by access (analysis/cache_infer.c predicts it on its own): a walk of
+ * 20,000 recorded, then walks of up to 100,000 averaged, each starting cold and long enough to
+ * be replayed, against the recorded start and, past it, 20 cycles a hit and the recorded warm
+ * miss's cycles a miss. */
+static void repeats_of_several_passes(void **state)
+{
+    (void)state;
+    gs_sim_model *m = make_model((variant){.l1_extra = ",\"policy\":\"hslru\",\"protected_ways\":2"});
+    enum { PASS = 10, REC = 20000, MAX = 100000 };
+    static const uint32_t line[PASS] = {4, 3, 1, 5, 3, 2, 5, 2, 0, 4};
+    m->info.smem_per_block_optin_bytes = 2 * REC + 32; /* room for the recorded walk's trace */
+    uint64_t chain[PASS];
+    for (size_t k = 0; k < PASS; k++)                  /* 2 sets of 128 B lines: all in set 0 */
+        chain[k] = line[k] * 256 + 8 * k;              /* each access its own element */
+    gs_chase_plan p = base_plan(chain, PASS, 6 * 256);
+    p.warmup_passes = 0;
+    uint32_t *blocks = malloc(MAX * sizeof *blocks), *lat = malloc(REC * sizeof *lat);
+    bool *hit = malloc(MAX * sizeof *hit);
+    assert_non_null(blocks);
+    assert_non_null(lat);
+    assert_non_null(hit);
+    for (size_t i = 0; i < MAX; i++)
+        blocks[i] = line[i % PASS];
+    assert_int_equal(gs_policy_predict(GS_POLICY_HSLRU, 2, blocks, MAX, 4, hit), 0);
+    bool alternates = false;                           /* the test's premise: 2 passes apart */
+    for (size_t i = 100 * PASS; i < 101 * PASS; i++)
+        alternates |= hit[i] != hit[i + PASS];
+    assert_true(alternates);
+    gs_error err;
+    if (record(m, &p, lat, REC, &err))
+        fail_msg("%s", err.msg);
+    uint32_t miss = 0;
+    double start = 0;
+    for (size_t i = 0; i < REC; i++) {
+        if ((lat[i] == 20) != hit[i])
+            fail_msg("access %zu took %u cycles, %s expected", i, lat[i],
+                     hit[i] ? "a hit" : "a miss");
+        if (i >= PASS && !hit[i]) {
+            assert_true(!miss || lat[i] == miss);       /* every warm miss alike */
+            miss = lat[i];
+        }
+        start += lat[i];
+    }
+    assert_true(miss > 20);
+    p.record_n = 0;
+    for (size_t n = REC; n <= MAX; n = n * 2 + 3) {
+        double want = start;
+        for (size_t i = REC; i < n; i++)
+            want += hit[i] ? 20 : miss;
+        gs_chase_result r = {0};
+        p.timed_accesses = n;
+        if (sim_chase(m, &p, &r, &err))
+            fail_msg("%s", err.msg);
+        assert_float_equal(r.avg_cycles, want / (double)n, 1e-9 * want / (double)n);
+    }
+    free(blocks);
+    free(lat);
+    free(hit);
+}
+
 static void hard_test_models(void **state)
 {
     (void)state;
@@ -801,7 +865,7 @@ int main(void)
         cmocka_unit_test(walkers_queueing),       cmocka_unit_test(limits_and_unsupported),
         cmocka_unit_test(fermi_tables_3_and_5),   cmocka_unit_test(fermi_l2_tlb_unequal_sets),
         cmocka_unit_test(fermi_l1_is_not_lru),    cmocka_unit_test(kepler_and_hopper),
-        cmocka_unit_test(hard_test_models),
+        cmocka_unit_test(hard_test_models),       cmocka_unit_test(repeats_of_several_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

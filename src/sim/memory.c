@@ -578,16 +578,16 @@ static double queueing(const chase_ctx *cx, double unloaded_ns, uint64_t timed, 
  * passes before, the walk from there on repeats those d passes, with the same cycles and serving
  * levels at each position: the rest of the walk replays their results in turn (the noise is
  * still drawn per access, in the same order) instead of running them again. Most walks repeat
- * after one pass; an HSLRU set of 4 ways walked by more lines than it holds turns its hit history
- * in 4 (a third of sim:hopper's L1 walks ran whole before), so the last REPEAT_PERIODS passes are
- * kept. A path with a store whose policy draws from the generator never repeats (the draws would
+ * after one pass; an HSLRU set of 4 ways walked by more lines than it holds comes back after 4 (a
+ * fifth of sim:hopper's L1 walks, with half of their simulated accesses, ran whole before), so
+ * the last REPEAT_PERIODS passes are kept. A path with a store whose policy draws from the generator never repeats (the draws would
  * be lost), nor does a walk whose lookups are counted (every lookup must be made to be counted).
  * Images are saved and compared at every pass where one costs less than about a pass of
  * accesses, else only while their bytes stay within a share of the walk's accesses, so that
  * a walk that never repeats is not slowed much. */
 #define REPEAT_BYTES_PER_ACCESS 256  /* image bytes saved and compared per access of a pass */
 #define REPEAT_PERIODS 8             /* the most passes a period may take */
-#define REPEAT_KEEP_BYTES (64u << 20) /* at most this for the kept passes' images and results */
+#define REPEAT_KEEP_BYTES (32u << 20) /* at most this for the kept passes' images and results */
 
 typedef struct repeat {
     unsigned periods;                /* passes kept (pass t's results in slot t % periods) */

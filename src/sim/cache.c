@@ -1012,14 +1012,31 @@ static inline bool memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
 
 /* The access once memo_answers has said no. Never inlined, nor is access_ordered: the callers'
  * remembered-block hit then saves no registers for them. */
+/* Where an access goes: its block, its sector's bit, the sectors a fill brings (the whole fetch
+ * group, or the sector alone) and its set (found here unless the caller has). */
+typedef struct access_at {
+    uint64_t blk;
+    uint32_t bit, fill_bits;
+    unsigned set;
+} access_at;
+
+static inline access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole_fetch)
+{
+    access_at a = {.blk = block_of(c, addr)};
+    unsigned sector = sector_of(c, addr);
+    a.bit = 1u << sector;
+    a.fill_bits = whole_fetch ? c->fetch_mask[sector] : a.bit;
+    a.set = set == SET_UNKNOWN ? set_of_block(c, a.blk, addr) : set;
+    return a;
+}
+
 __attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64_t addr, unsigned set, bool fill,
                                   bool persisting, bool whole_fetch, gs_rng *rng, int *way_out)
 {
-    uint64_t blk = block_of(c, addr);
-    unsigned sector = sector_of(c, addr);
-    uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
-    if (set == SET_UNKNOWN)
-        set = set_of_block(c, blk, addr);
+    access_at a = locate(c, addr, set, whole_fetch);
+    uint64_t blk = a.blk;
+    uint32_t bit = a.bit, fill_bits = a.fill_bits;
+    set = a.set;
     sim_set_state *st = open_set(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     if (s != SIM_NO_SLOT) {
@@ -1053,11 +1070,10 @@ __attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64
 __attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64_t addr, unsigned set, bool fill,
                                   bool whole_fetch, int *way_out)
 {
-    uint64_t blk = block_of(c, addr);
-    unsigned sector = sector_of(c, addr);
-    uint32_t bit = 1u << sector, fill_bits = whole_fetch ? c->fetch_mask[sector] : bit;
-    if (set == SET_UNKNOWN)
-        set = set_of_block(c, blk, addr);
+    access_at a = locate(c, addr, set, whole_fetch);
+    uint64_t blk = a.blk;
+    uint32_t bit = a.bit, fill_bits = a.fill_bits;
+    set = a.set;
     sim_set_state *st = open_set(c, set);
     uint32_t *masks = masks_of(c, set);
     uint32_t s = find_slot(c, st, set, blk);
@@ -1084,11 +1100,7 @@ __attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64
     }
     if (way_out)
         *way_out = (int)w;
-    c->memo_epoch = c->epoch;
-    c->memo_block = blk;
-    c->memo_slot = first_slot(c, set) + w;
-    c->memo_home = set;
-    c->memo_way = (int)w;
+    memo_set(c, blk, set, first_slot(c, set) + w, w, o == SIM_MISS);
     return o;
 }
 

@@ -343,6 +343,37 @@ static void test_unresolved_level_dropped(void **state)
     assert_fits_agree(&f[0], &f[1]);
 }
 
+/* A walk of tests/models/l2_xor_random_2mb.json (a 32 KB L1, a 2 MB random-replacement L2, 380+
+ * cycles past it) to 3 x the L2, still rising there: the L2's step is plain in the walks (200 to
+ * 382 cycles, residual sd about 3), though the fit's limit past the largest size, 408 +- 329, is
+ * not resolved from the L2's latency by its interval. Two levels, not one: a walk at 3 x the L2
+ * that moved by 0.3 cycles once made the fit drop the L2. */
+static const double rr_sizes[] = {
+    256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 16384, 23168, 32768,
+    38944, 46336, 55104, 65536, 92672, 131072, 185344, 262144, 370720, 524288, 741440,
+    1048576, 1482880, 2097152, 2965792, 4194304, 5931616, 6291456,
+};
+static const double rr_cycles[] = {
+    31.4962, 31.5064, 31.5150, 31.5083, 31.4919, 31.4885, 31.4971, 31.4989, 31.4962, 31.4855,
+    31.5000, 31.5133, 31.5021, 31.5026, 31.5014, 69.2014, 93.6902, 115.6925, 129.1234,
+    153.9217, 167.5413, 177.2956, 185.3196, 189.9561, 193.3553, 196.0463, 197.9675, 198.7419,
+    199.6176, 287.4238, 341.1614, 378.2725, 381.8623,
+};
+
+static void test_last_step_resolved_by_walks(void **state)
+{
+    (void)state;
+    gs_eq6_fit f;
+    size_t n = sizeof rr_sizes / sizeof rr_sizes[0];
+    assert_int_equal(n, sizeof rr_cycles / sizeof rr_cycles[0]);
+    assert_int_equal(gs_eq6_fit_curve_sharp(rr_sizes, rr_cycles, n, 3, &f), 0);
+    assert_int_equal(f.levels, 2);
+    assert_true(fabs(f.capacity_bytes[0] - 32768) < 0.1 * 32768);
+    assert_true(fabs(f.capacity_bytes[1] - 2097152) < 0.15 * 2097152);
+    assert_true(fabs(f.latency[1] - 200) < 10);
+    assert_true(f.latency[2] - f.latency_ci95[2] < 382);   /* the slowest walk: at least that */
+}
+
 /* The bounds on the slowest level hold whatever the hit curve: on an Eq. 6 curve (random hits,
  * C/s of them) the upper one is the limit itself, and the lower one the slowest walk. */
 static void test_last_bounds_eq6_curve(void **state)
@@ -421,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_latency_intervals_cover),
         cmocka_unit_test(test_jackknife_holds_card_runs),
         cmocka_unit_test(test_unresolved_level_dropped),
+        cmocka_unit_test(test_last_step_resolved_by_walks),
         cmocka_unit_test(test_too_few_points),
         cmocka_unit_test(test_last_bounds_eq6_curve),
         cmocka_unit_test(test_last_bounds_hold_slow_tail),

@@ -18,11 +18,14 @@ int cw_fetch_granularity(cw_walker *w, cw_level *lv, gs_error *err)
     return rc;
 }
 
-/* Cold sequential walks (warmup 0: the backend evicts the chain from the L2 first) of 512
- * accesses at strides elem .. 4 KB. */
+/* Cold sequential walks (warmup 0: the backend evicts the chain from the L2 first) of 2048
+ * accesses at strides elem .. 4 KB. Each average must sit within 5 % of the flat ones past the
+ * fetch: with 512 accesses a model whose loads each take 0 to 600 cycles more (write_noisy) put
+ * one of them 4 % off (772.6 against 742-761 cycles), and past 5 % in one run in twenty, which
+ * doubled the fetch; 2048 halve that scatter. */
 int cw_avg_fetch(cw_walker *w, uint64_t *fetch_bytes, gs_error *err)
 {
-    enum { COUNT = 512, MAXS = 12 };
+    enum { COUNT = 2048, MAXS = 12 };
     uint64_t stride[MAXS], *chain = malloc(COUNT * sizeof *chain);
     double avg[MAXS];
     size_t n = 0;

@@ -191,6 +191,46 @@ static int avg_fits(cw_walker *w, uint64_t footprint, uint64_t stride_bytes, dou
     return rc;
 }
 
+/* The walks one bisection made: footprints and their averages. */
+#define REFINE_MAX_WALKS 64
+typedef struct walked {
+    size_t n;
+    uint64_t at[REFINE_MAX_WALKS];
+    double avg[REFINE_MAX_WALKS];
+} walked;
+
+static int walk_kept(cw_walker *w, uint64_t footprint, uint64_t stride_bytes, double latency,
+                     double margin, int carveout, walked *kept, bool *fits, gs_error *err)
+{
+    double a;
+    int rc = cw_avg_walk(w, footprint, stride_bytes, carveout, &a, err);
+    *fits = !rc && a <= latency * (1 + margin);
+    if (!rc && kept->n < REFINE_MAX_WALKS) {
+        kept->at[kept->n] = footprint;
+        kept->avg[kept->n++] = a;
+    }
+    return rc;
+}
+
+/* The bracket the walks already made give under a stricter margin, inside [*a, *b): *b the
+ * least footprint over it, *a the largest one under it below that. Returns whether some walk
+ * fits under it (then *a is one). */
+static bool kept_bracket(const walked *kept, double latency, double margin, uint64_t *a,
+                         uint64_t *b)
+{
+    double limit = latency * (1 + margin);
+    for (size_t i = 0; i < kept->n; i++)
+        if (kept->avg[i] > limit && kept->at[i] > *a && kept->at[i] < *b)
+            *b = kept->at[i];
+    bool found = false;
+    for (size_t i = 0; i < kept->n; i++)
+        if (kept->avg[i] <= limit && kept->at[i] >= *a && kept->at[i] < *b) {
+            *a = kept->at[i];
+            found = true;
+        }
+    return found;
+}
+
 /* Strides a walk of footprint_bytes can overflow with its misses hidden under margin. */
 static double hidden_bytes(uint64_t footprint_bytes, uint64_t stride_bytes, double latency,
                            double penalty, double margin)
@@ -213,12 +253,14 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     res = res > stride_bytes ? res : stride_bytes;
     int rc = 0;
     bool fits = false;
+    walked kept = {.n = 0};
     while (!rc && hi - lo > res) {
         uint64_t half = (hi - lo) / 2 / res * res;
         uint64_t mid = lo + (half ? half : res);
         if (mid >= hi)
             break;
-        rc = avg_fits(w, mid, stride_bytes, latency, AVG_TOLERANCE, carveout, &fits, err);
+        rc = walk_kept(w, mid, stride_bytes, latency, AVG_TOLERANCE, carveout, &kept, &fits,
+                       err);
         if (rc)
             break;
         if (fits)
@@ -233,10 +275,17 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     lv->ci95_bytes = (double)(hi - lo) / 2 + hidden_bytes(lo, stride_bytes, latency, penalty,
                                                           AVG_TOLERANCE);
     lv->strict = false;
+    /* the strict bisection starts from what the walks above already say under its margin (a
+     * margin below the tolerance: a walk over the tolerance is over it too), else from lo_fit,
+     * walked once more to see that it fits under it */
     uint64_t a = lo_fit / stride_bytes * stride_bytes, b = hi;
-    if (!rc && a && a < b)
+    if (rc || !a || a >= b)
+        return rc;
+    if (!kept_bracket(&kept, latency, margin, &a, &b))
         rc = avg_fits(w, a, stride_bytes, latency, margin, carveout, &fits, err);
-    if (rc || !a || a >= b || !fits)
+    else
+        fits = true;
+    if (rc || !fits)
         return rc;
     /* no finer than a 16th of the strides the margin hides: the capacity lies in
      * [a - hidden, b), which a +- hidden already covers (on an H100's L2, 9 walks of 0.13 s each

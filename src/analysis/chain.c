@@ -14,87 +14,31 @@ int gs_chain_stride(uint64_t count, uint64_t stride_bytes, uint64_t *out)
     return 0;
 }
 
-#define SATTOLO_AHEAD 16      /* swaps whose j is drawn early, so that next[j] is fetched in time */
-#define FOLLOW_SEGMENT 4096u  /* a splitter every this many elements (a power of two) */
-#define FOLLOW_LANES 16       /* segments of the cycle followed at once */
+#define SHUFFLE_AHEAD 16   /* swaps whose j is drawn early, so that idx[j] is fetched in time */
 
-/* Sattolo's algorithm: next[] becomes one cycle through all count elements by swapping next[i]
- * with next[j], j < i drawn in the order i = count - 1 .. 1. The draws do not depend on next[],
- * so each j is drawn SATTOLO_AHEAD swaps early and next[j] prefetched: the same draws in the same
- * order, without waiting on memory at each swap. */
-static void sattolo_shuffle(gs_rng *r, uint32_t *next, uint64_t count)
+/* The chain of a uniformly random cyclic permutation followed from element 0: element 0, then
+ * the other count - 1 in a uniformly random order. Each cycle through all elements is one such
+ * order read from 0 (its successor of 0, that one's successor, ...) and each order one cycle, so
+ * a uniform order is a uniform cycle, as Sattolo's algorithm draws it, without following the
+ * cycle's dependent loads afterwards. The order is Durstenfeld's shuffle of idx[1 .. count - 1]:
+ * for i = count - 1 .. 2, idx[i] swapped with idx[j], j uniform in 1 .. i. The draws do not
+ * depend on idx[], so each j is drawn SHUFFLE_AHEAD swaps early and idx[j] prefetched: the same
+ * draws in the same order, without waiting on memory at each swap. */
+static void shuffle_after_first(gs_rng *r, uint32_t *idx, uint64_t count)
 {
-    uint64_t ahead[SATTOLO_AHEAD], drawn = count - 1;   /* drawn: the next i to draw a j for */
+    uint64_t ahead[SHUFFLE_AHEAD], drawn = count - 1;   /* drawn: the next i to draw a j for */
     for (uint64_t i = 0; i < count; i++)
-        next[i] = (uint32_t)i;
-    for (uint64_t i = count - 1; i > 0; i--) {
-        for (; drawn > 0 && drawn + SATTOLO_AHEAD > i; drawn--) {
-            ahead[drawn % SATTOLO_AHEAD] = gs_rng_below(r, drawn);   /* j < i: not Fisher-Yates */
-            __builtin_prefetch(&next[ahead[drawn % SATTOLO_AHEAD]], 1);
+        idx[i] = (uint32_t)i;
+    for (uint64_t i = count - 1; i > 1; i--) {
+        for (; drawn > 1 && drawn + SHUFFLE_AHEAD > i; drawn--) {
+            ahead[drawn % SHUFFLE_AHEAD] = 1 + gs_rng_below(r, drawn);
+            __builtin_prefetch(&idx[ahead[drawn % SHUFFLE_AHEAD]], 1);
         }
-        uint64_t j = ahead[i % SATTOLO_AHEAD];
-        uint32_t t = next[i];
-        next[i] = next[j];
-        next[j] = t;
+        uint64_t j = ahead[i % SHUFFLE_AHEAD];
+        uint32_t t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
     }
-}
-
-/* Following the cycle is one long chain of dependent loads. Elements that are multiples of
- * FOLLOW_SEGMENT split it into segments, followed FOLLOW_LANES at a time so that their loads
- * overlap. Segment k starts at splitter k * FOLLOW_SEGMENT and ends before the next splitter;
- * with out == NULL this counts each segment's length into len[k] and its next splitter's index
- * into succ[k], else it writes the segment's offsets from out[start[k]] on. */
-static void follow_segments(const uint32_t *next, uint64_t count, uint64_t stride_bytes,
-                            uint64_t *len, uint64_t *succ, const uint64_t *start, uint64_t *out)
-{
-    uint64_t segments = (count + FOLLOW_SEGMENT - 1) / FOLLOW_SEGMENT, taken = 0;
-    uint64_t seg[FOLLOW_LANES], e[FOLLOW_LANES], t[FOLLOW_LANES];
-    unsigned active = 0;
-    for (;;) {
-        while (active < FOLLOW_LANES && taken < segments) {
-            seg[active] = taken;
-            e[active] = taken++ * FOLLOW_SEGMENT;
-            t[active++] = 0;
-        }
-        if (active == 0)
-            return;
-        for (unsigned l = 0; l < active; l++) {
-            if (out)
-                out[start[seg[l]] + t[l]] = e[l] * stride_bytes;
-            t[l]++;
-            e[l] = next[e[l]];
-            if (e[l] % FOLLOW_SEGMENT)
-                continue;
-            if (!out) {
-                len[seg[l]] = t[l];
-                succ[seg[l]] = e[l] / FOLLOW_SEGMENT;
-            }
-            active--;                    /* this lane's segment is done: the last lane moves in */
-            seg[l] = seg[active], e[l] = e[active], t[l] = t[active];
-            l--;
-        }
-    }
-}
-
-/* The chain: the cycle followed from element 0, segment by segment in the cycle's order. */
-static int follow_cycle(const uint32_t *next, uint64_t count, uint64_t stride_bytes,
-                        uint64_t *out)
-{
-    uint64_t segments = (count + FOLLOW_SEGMENT - 1) / FOLLOW_SEGMENT;
-    uint64_t *len = malloc(3 * segments * sizeof *len);
-    if (!len)
-        return -1;
-    uint64_t *succ = len + segments, *start = succ + segments;
-    follow_segments(next, count, stride_bytes, len, succ, NULL, NULL);
-    uint64_t at = 0, k = 0;
-    do {
-        start[k] = at;
-        at += len[k];
-        k = succ[k];
-    } while (k != 0);
-    follow_segments(next, count, stride_bytes, NULL, NULL, start, out);
-    free(len);
-    return 0;
 }
 
 int gs_chain_sattolo(gs_rng *r, uint64_t count, uint64_t stride_bytes, uint64_t *out)
@@ -102,13 +46,14 @@ int gs_chain_sattolo(gs_rng *r, uint64_t count, uint64_t stride_bytes, uint64_t 
     if (count == 0 || stride_bytes == 0 || count - 1 > UINT64_MAX / stride_bytes ||
         count > UINT32_MAX)
         return -1;
-    uint32_t *next = malloc(count * sizeof *next);
-    if (!next)
+    uint32_t *idx = malloc(count * sizeof *idx);
+    if (!idx)
         return -1;
-    sattolo_shuffle(r, next, count);
-    int rc = follow_cycle(next, count, stride_bytes, out);
-    free(next);
-    return rc;
+    shuffle_after_first(r, idx, count);
+    for (uint64_t i = 0; i < count; i++)
+        out[i] = idx[i] * stride_bytes;
+    free(idx);
+    return 0;
 }
 
 int gs_chain_valid(const uint64_t *chain, size_t n, unsigned element_bytes,

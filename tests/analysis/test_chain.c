@@ -1,6 +1,6 @@
 /* Tests of the chain builders (src/analysis/chain.c): stride walks, Sattolo single cycles (every
- * element once, repeatable from a seed, uniform successor, the textbook algorithm's chain exactly),
- * the unbiased bounded draw, and bad input. */
+ * element once, repeatable from a seed, uniform successor, every cycle as often, the textbook
+ * shuffle's chain exactly), the unbiased bounded draw, and bad input. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -102,9 +102,9 @@ static void one_element(void **state)
     assert_int_equal(c[0], 0);
 }
 
-/* The textbook algorithm (one draw per swap, i = n-1 .. 1, then the cycle followed from 0) with
- * a textbook unbiased draw: the chain builder, which draws ahead and follows the cycle in
- * segments, must give exactly this chain. */
+/* The textbook algorithm (Durstenfeld's shuffle of elements 1 .. n-1, one draw per swap, i =
+ * n-1 .. 2, j uniform in 1 .. i) with a textbook unbiased draw: the chain builder, which draws
+ * ahead, must give exactly this chain. */
 static uint64_t reference_below(gs_rng *r, uint64_t bound)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
@@ -114,27 +114,22 @@ static uint64_t reference_below(gs_rng *r, uint64_t bound)
     return x % bound;
 }
 
-static void reference_sattolo(gs_rng *r, uint64_t n, uint64_t stride, uint64_t *out)
+static void reference_order(gs_rng *r, uint64_t n, uint64_t stride, uint64_t *out)
 {
-    uint64_t *next = malloc(n * sizeof *next);
-    assert_non_null(next);
     for (uint64_t i = 0; i < n; i++)
-        next[i] = i;
-    for (uint64_t i = n - 1; i > 0; i--) {
-        uint64_t j = reference_below(r, i), t = next[i];
-        next[i] = next[j];
-        next[j] = t;
+        out[i] = i * stride;
+    for (uint64_t i = n - 1; i > 1; i--) {
+        uint64_t j = 1 + reference_below(r, i), t = out[i];
+        out[i] = out[j];
+        out[j] = t;
     }
-    for (uint64_t i = 0, e = 0; i < n; i++, e = next[e])
-        out[i] = e * stride;
-    free(next);
 }
 
-static void sattolo_matches_textbook(void **state)
+static void chain_matches_textbook(void **state)
 {
     (void)state;
-    /* One element, a few, one segment of 4096 and one more, many segments (and not a multiple). */
-    static const uint64_t counts[] = {1, 2, 17, 4095, 4096, 4097, 8192, 100003};
+    /* one element, two, three, a few, more than the draws ahead, many */
+    static const uint64_t counts[] = {1, 2, 3, 17, 4095, 4097, 100003};
     uint64_t *got = malloc(100003 * sizeof *got), *want = malloc(100003 * sizeof *want);
     assert_non_null(got);
     assert_non_null(want);
@@ -143,13 +138,37 @@ static void sattolo_matches_textbook(void **state)
         gs_rng_seed(&r1, 11 + k);
         gs_rng_seed(&r2, 11 + k);
         assert_int_equal(gs_chain_sattolo(&r1, counts[k], 32, got), 0);
-        reference_sattolo(&r2, counts[k], 32, want);
+        reference_order(&r2, counts[k], 32, want);
         for (uint64_t i = 0; i < counts[k]; i++)
             assert_int_equal(got[i], want[i]);
         assert_int_equal(gs_rng_next(&r1), gs_rng_next(&r2));   /* the same draws were used */
     }
     free(got);
     free(want);
+}
+
+/* A uniform cycle read from element 0: each of the (n-1)! cycles of n = 4 elements, as Sattolo's
+ * algorithm draws them, comes as often (6 orders, 24000 chains: 4000 each, sd 58). */
+static void every_cycle_as_often(void **state)
+{
+    (void)state;
+    enum { N = 4, TRIALS = 24000 };
+    unsigned seen[64] = {0};
+    gs_rng r;
+    gs_rng_seed(&r, 9);
+    for (int t = 0; t < TRIALS; t++) {
+        uint64_t c[N];
+        assert_int_equal(gs_chain_sattolo(&r, N, 1, c), 0);
+        seen[c[1] * 16 + c[2] * 4 + c[3]]++;
+    }
+    unsigned orders = 0;
+    for (unsigned k = 0; k < 64; k++) {
+        if (!seen[k])
+            continue;
+        orders++;
+        assert_in_range(seen[k], 4000 - 300, 4000 + 300);
+    }
+    assert_int_equal(orders, 6);
 }
 
 /* gs_rng_below skips the rejection test's division when no draw can be rejected: the same
@@ -177,7 +196,8 @@ int main(void)
         cmocka_unit_test(sattolo_repeats_with_seed),
         cmocka_unit_test(sattolo_successor_is_uniform),
         cmocka_unit_test(one_element),
-        cmocka_unit_test(sattolo_matches_textbook),
+        cmocka_unit_test(chain_matches_textbook),
+        cmocka_unit_test(every_cycle_as_often),
         cmocka_unit_test(below_matches_textbook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

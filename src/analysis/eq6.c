@@ -605,3 +605,14 @@ int gs_eq6_last_bounds(const double *size_bytes, const double *latency, size_t n
     }
     return any && isfinite(*hi) ? 0 : -1;
 }
+
+double gs_eq6_cached_bound(const gs_eq6_fit *fit, double last_at_least)
+{
+    double cached = 0, last = 0;
+    for (int k = 0; k < fit->levels; k++) {
+        double ci = isfinite(fit->capacity_ci95[k]) ? fit->capacity_ci95[k] : 0;
+        last = fit->capacity_bytes[k] + ci;
+        cached += last;
+    }
+    return cached - last + fmax(last, last_at_least);
+}

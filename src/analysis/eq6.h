@@ -74,4 +74,11 @@ int gs_eq6_fit_curve_sharp(const double *size_bytes, const double *latency, size
 int gs_eq6_last_bounds(const double *size_bytes, const double *latency, size_t n, double fastest,
                        double cached_bytes, double margin, double *lo, double *hi);
 
+/* The most bytes the caches in front of the fit's slowest level can hold, for
+ * gs_eq6_last_bounds: each fitted capacity with its interval (a capacity fitted below the true
+ * one, 2,010 B for a 2 KB constant cache, put a walk of 2,048 B that still hit throughout past
+ * the caches, and the upper bound 10 cycles under the slowest walk), the last one at least
+ * last_at_least bytes (a global walk's L2 as the driver reports it; 0: none). */
+double gs_eq6_cached_bound(const gs_eq6_fit *fit, double last_at_least);
+
 #endif

@@ -215,8 +215,9 @@ static void name_of(char *buf, size_t len, const space_walk *sw, const char *wha
 
 /* The slowest level's latency is the fit's limit past the largest size walked: widen its
  * interval to the bounds that hold whatever the hit curve's shape (gs_eq6_last_bounds), the
- * caches in front holding the fitted capacities, for global walks at least the driver's L2 (a
- * partitioned L2's fitted step is the near part alone), and each walk's scatter about the fit
+ * caches in front holding the fitted capacities with their intervals (gs_eq6_cached_bound), for
+ * global walks at least the driver's L2 (a partitioned L2's fitted step is the near part
+ * alone), and each walk's scatter about the fit
  * (t x its residual sd) allowed. On sim:hopper a walk to 3 x the L2 (501 cycles at its largest
  * size, still rising) fitted 498 +- 6 for a limit of 532 (a walk to 16 x the L2): its LRU L2
  * fills 64 B at a time, so the second 32-B slot of a line hits past the capacity for longer than
@@ -224,13 +225,9 @@ static void name_of(char *buf, size_t len, const space_walk *sw, const char *wha
 static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const double *sizes,
                        const double *cycles, size_t n, gs_eq6_fit *fit)
 {
-    double cached = 0;
     int last = fit->levels;
-    for (int k = 0; k < last; k++)
-        cached += fit->capacity_bytes[k];
-    double l2 = (double)ctx->info->l2_bytes;
-    if (sw->space == GS_SPACE_GLOBAL && l2 > fit->capacity_bytes[last - 1])
-        cached += l2 - fit->capacity_bytes[last - 1];
+    double cached = gs_eq6_cached_bound(fit, sw->space == GS_SPACE_GLOBAL
+                                                 ? (double)ctx->info->l2_bytes : 0);
     size_t params = 3 * (size_t)last + 1;
     double margin = fit->n > params ? gs_t95(fit->n - params) * fit->residual_sd : 0;
     double lo, hi, v = fit->latency[last], ci = fit->latency_ci95[last];

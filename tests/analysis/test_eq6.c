@@ -424,6 +424,42 @@ static void test_last_bounds_hold_slow_tail(void **state)
     assert_true(lo >= 496 && hi < 800);
 }
 
+/* A constant-space walk on an H200 (a 2 KB first level, 100 cycles at 64 KB): the fit put the
+ * capacity at 2,010 +- 44 B, under the 2,048 B whose walk still hit throughout. Past the fitted
+ * capacity alone that walk bounded the limit at 92.6 cycles, under the slowest walk (100.1): the
+ * bound must take the capacities with their intervals, and then holds the fit's limit. */
+static const double h200_const_sizes[] = {
+    256, 304, 360, 428, 512, 608, 724, 860, 1024, 1216, 1448, 1720, 1876, 2048, 2228, 2432, 2896,
+    3444, 4096, 4868, 5792, 6888, 8192, 9740, 11584, 13776, 16384, 19480, 23168, 27552, 32768,
+    38964, 46340, 55108, 65536,
+};
+static const double h200_const_cycles[] = {
+    28.1313, 28.1313, 28.1313, 28.1313, 28.1313, 28.1313, 28.1313, 28.1313, 28.1313, 28.1313,
+    28.1313, 28.2749, 28.2026, 28.2026, 36.2603, 40.6323, 52.3755, 59.5298, 64.8774, 71.4175,
+    77.5684, 82.1128, 84.1724, 87.9663, 90.3511, 91.5435, 93.8198, 95.4458, 96.2769, 97.0801,
+    97.4692, 98.5894, 99.4565, 99.3843, 100.1069,
+};
+
+static void test_last_bounds_take_capacity_intervals(void **state)
+{
+    (void)state;
+    size_t n = sizeof h200_const_sizes / sizeof h200_const_sizes[0];
+    gs_eq6_fit f;
+    assert_int_equal(gs_eq6_fit_curve_sharp(h200_const_sizes, h200_const_cycles, n, 2, &f), 0);
+    assert_int_equal(f.levels, 1);
+    double margin = 2.1 * f.residual_sd, lo, hi;
+    double cached = gs_eq6_cached_bound(&f, 0);
+    assert_true(cached >= 2048);
+    assert_int_equal(gs_eq6_last_bounds(h200_const_sizes, h200_const_cycles, n, f.latency[0],
+                                        cached, margin, &lo, &hi), 0);
+    assert_true(lo <= hi);
+    assert_true(lo <= f.latency[1] + f.latency_ci95[1] + 2.0);
+    assert_true(hi >= f.latency[1] - f.latency_ci95[1]);
+    assert_true(hi - f.latency[1] < 10);
+    /* the bound for a global walk: at least the L2 the driver reports stands for the last level */
+    assert_true(gs_eq6_cached_bound(&f, 1 << 20) == (double)(1 << 20));
+}
+
 static void test_too_few_points(void **state)
 {
     (void)state;
@@ -456,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_too_few_points),
         cmocka_unit_test(test_last_bounds_eq6_curve),
         cmocka_unit_test(test_last_bounds_hold_slow_tail),
+        cmocka_unit_test(test_last_bounds_take_capacity_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,8 +17,8 @@ int gs_chain_stride(uint64_t count, uint64_t stride_bytes, uint64_t *out);
  * uniformly random cyclic permutation (the distribution Sattolo's algorithm draws from), so that
  * following the chain from any element visits every element once before returning. out[0] is
  * always offset 0, the others follow in a uniformly random order (chain.c says why that is the
- * same); the order is a function of the rng's state only (seed it from --seed). 0, or -1 as gs_chain_stride, when
- * count exceeds 2^32 - 1 (a 32 GB chain) or when host memory runs out.
+ * same); the order is a function of the rng's state only (seed it from --seed). 0, or -1 as
+ * gs_chain_stride, when count exceeds 2^32 - 1 (a 32 GB chain) or when host memory runs out.
  * Used by `pchase --order sattolo` and by the random-walk probes. */
 int gs_chain_sattolo(gs_rng *r, uint64_t count, uint64_t stride_bytes, uint64_t *out);
 

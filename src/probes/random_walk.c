@@ -217,11 +217,11 @@ static void name_of(char *buf, size_t len, const space_walk *sw, const char *wha
  * interval to the bounds that hold whatever the hit curve's shape (gs_eq6_last_bounds), the
  * caches in front holding the fitted capacities with their intervals (gs_eq6_cached_bound), for
  * global walks at least the driver's L2 (a partitioned L2's fitted step is the near part
- * alone), and each walk's scatter about the fit
- * (t x its residual sd) allowed. On sim:hopper a walk to 3 x the L2 (501 cycles at its largest
- * size, still rising) fitted 498 +- 6 for a limit of 532 (a walk to 16 x the L2): its LRU L2
- * fills 64 B at a time, so the second 32-B slot of a line hits past the capacity for longer than
- * (C/s)^g has it. Unbounded (no size past the caches): the interval is left as the fit has it. */
+ * alone), and each walk's scatter about the fit (t x its residual sd) allowed. On sim:hopper a
+ * walk to 3 x the L2 (501 cycles at its largest size, still rising) fitted 498 +- 6 for a limit
+ * of 532 (a walk to 16 x the L2): its LRU L2 fills 64 B at a time, so the second 32-B slot of a
+ * line hits past the capacity for longer than (C/s)^g has it. Unbounded (no size past the
+ * caches): the interval is left as the fit has it. */
 static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const double *sizes,
                        const double *cycles, size_t n, gs_eq6_fit *fit)
 {

@@ -447,8 +447,12 @@ typedef struct cw_avg_tlb_result {
     size_t page_points;
     uint64_t entries;          /* 0: not determined (why) */
     uint64_t page_bytes;       /* 0: not determined (why) */
-    double penalty_cycles;     /* mean of CW_TLB_PENALTY_REPS steps at the largest stride */
+    double penalty_cycles;     /* mean of CW_TLB_PENALTY_REPS steps at the largest stride (or
+                                  at the page: penalty_stride_bytes) */
     double penalty_ci95;       /* t x their sd / sqrt(reps) */
+    uint64_t penalty_stride_bytes;  /* 0: the largest stride; else the page, where the largest
+                                       stride's walks stepped more (penalty_above_cycles) */
+    double penalty_above_cycles;
     cw_tlb_second_result l2;   /* the second level (cw_tlb_second) */
     unsigned chases;
     char why[240];

@@ -100,6 +100,34 @@ static int tlb_knee(cw_walker *w, uint64_t stride, uint64_t max_count, uint64_t 
     return rc;
 }
 
+/* The penalty again at the page where the walks at the largest stride step more than at the page
+ * (by more than thr, the least step): their regions, all in few sets of a further level indexed by
+ * the low bits above the page, miss that level too, and their step is both misses. At the page
+ * the 1.5 x entries regions of the page scan take consecutive pages, each its own entry, every
+ * access missing this level alone: their step over the base walk is its penalty, walked
+ * CW_TLB_PENALTY_REPS times (the scan's walk the first). */
+static int penalty_at_page(cw_walker *w, cw_avg_tlb_result *out, uint64_t page, uint64_t n,
+                           double thr, gs_error *err)
+{
+    size_t kp = 0, kl = out->page_points - 1;
+    while (kp < kl && out->page_stride[kp] != (double)page)
+        kp++;
+    if (!out->page_points || kp >= kl || !(out->page_step[kl] - out->page_step[kp] > thr))
+        return 0;
+    double pen[CW_TLB_PENALTY_REPS] = {out->page_step[kp]}, at;
+    int rc = 0;
+    for (int r = 1; r < CW_TLB_PENALTY_REPS && !rc; r++)
+        rc = tlb_step(w, n, page, &pen[r], &at, err);
+    if (!rc) {
+        gs_summary ps = gs_summarize(pen, CW_TLB_PENALTY_REPS);
+        out->penalty_above_cycles = out->page_step[kl] - out->page_step[kp];
+        out->penalty_cycles = ps.mean;
+        out->penalty_ci95 = ps.ci95;
+        out->penalty_stride_bytes = page;
+    }
+    return rc;
+}
+
 int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -183,6 +211,9 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
             page = 0;                 /* a step must hold at every larger stride */
     }
     out->page_points = k;
+    if (!rc && page > CW_TLB_MIN_STRIDE)
+        rc = penalty_at_page(w, out, page, n, fmax(thr, CW_TLB_EXACT_Z * sqrt(2.0) *
+                                                       out->scatter_cycles), err);
     /* the second level: strides of odd multiples of the page (cache/tlb_second.c) */
     if (!rc)
         rc = cw_tlb_second(w, e, page, page > CW_TLB_MIN_STRIDE, &out->l2, err);
@@ -414,9 +445,17 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
             gs_figure_nd(p, "sets", "", m, "%s", counted);
             gs_figure_nd(p, "ways", "", m, "%s", counted);
         }
-        char pm2[160];
-        snprintf(pm2, sizeof pm2, "step of the average latency from one region to entries + 1, "
-                 "at the largest stride: the mean of %d pairs of walks", CW_TLB_PENALTY_REPS);
+        char pm2[320];
+        if (r.penalty_stride_bytes)
+            snprintf(pm2, sizeof pm2, "step of 1.5 x entries regions over their base walk at "
+                     "the page stride (%llu B): the mean of %d walks (at the largest stride the "
+                     "step is %.1f cycles more: a further level's misses)",
+                     (unsigned long long)r.penalty_stride_bytes, CW_TLB_PENALTY_REPS,
+                     r.penalty_above_cycles);
+        else
+            snprintf(pm2, sizeof pm2, "step of the average latency from one region to entries + "
+                     "1, at the largest stride: the mean of %d pairs of walks",
+                     CW_TLB_PENALTY_REPS);
         gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", r.penalty_ci95,
                   CW_TLB_PENALTY_REPS, pm2);
         gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.penalty_cycles), "ns",

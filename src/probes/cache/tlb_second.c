@@ -237,6 +237,28 @@ static int edge_stands(cw_walker *w, uint64_t stride, uint64_t page, const tlb2_
     return rc;
 }
 
+/* Whether a walk of the first n strides' searches stepped more than one level's misses can add:
+ * every access missing it at most once, no step exceeds its penalty but by noise (the least step,
+ * 4 x sqrt(2) x the scatter) and TLB2_OVER of it (a farther footprint's cost). *wj, *wk: that
+ * walk (the largest such step in *most). */
+#define TLB2_OVER 0.25
+
+static bool above_penalty(const cw_tlb_second_result *out, size_t n, double penalty, size_t *wj,
+                          size_t *wk, double *most)
+{
+    double limit = penalty * (1 + TLB2_OVER) + CW_TLB_STEP_CYCLES +
+                   CW_TLB_EXACT_Z * sqrt(2.0) * out->scatter_cycles;
+    bool over = false;
+    for (size_t j = 0; j < n && j < out->n_walks; j++)
+        for (size_t k = 0; k < out->walks[j].n; k++)
+            if (out->walks[j].step_cycles[k] > limit &&
+                (!over || out->walks[j].step_cycles[k] > *most)) {
+                over = true;
+                *wj = j, *wk = k, *most = out->walks[j].step_cycles[k];
+            }
+    return over;
+}
+
 static void add_point(cw_tlb_second_result *out, uint64_t stride, uint64_t count)
 {
     if (out->points < sizeof out->count / sizeof out->count[0]) {
@@ -372,6 +394,22 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
                          (unsigned long long)odd_pages[i], (unsigned long long)c[i].count,
                          (unsigned long long)c[i].count + 1, c[i].edge, fresh, CW_TLB_EXACT_Z,
                          out->scatter_cycles);
+                out->penalty_cycles = NAN;
+                return 0;
+            }
+            size_t wj, wk;
+            double most = NAN;
+            if (!rc && above_penalty(out, i + 1, out->penalty_cycles, &wj, &wk, &most)) {
+                snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
+                         "pages fit, as %llu entries of %llu pages would, whose misses add %.1f "
+                         "cycles at most, but %.0f regions of %llu pages stepped %.1f: another "
+                         "level's misses, or sets no odd stride fills evenly (a hashed index); "
+                         "no one level's entries and coverage (series steps_<k>_pages)",
+                         (unsigned long long)n[i - 1], (unsigned long long)odd_pages[i - 1],
+                         (unsigned long long)n[i], (unsigned long long)odd_pages[i],
+                         (unsigned long long)c[i].count, (unsigned long long)cover,
+                         out->penalty_cycles, out->walks[wj].count[wk],
+                         (unsigned long long)odd_pages[wj], most);
                 out->penalty_cycles = NAN;
                 return 0;
             }

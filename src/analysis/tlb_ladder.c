@@ -51,3 +51,31 @@ gs_staircase_verdict gs_tlb_staircase_fit(const double *n, const double *step, s
     *ways = (uint64_t)w1 - 1;
     return GS_STAIR_FOUND;
 }
+
+bool gs_tlb_edge_resolved(double below, double above, double sigma, double z)
+{
+    double rise = above - below;
+    return isfinite(rise) && rise > 0 && isfinite(sigma) && rise > z * sqrt(2.0) * sigma;
+}
+
+double gs_tlb_staircase_root_se(const double *n, const double *step, size_t k, double penalty,
+                                double w1, double sigma)
+{
+    if (!k || !(penalty > 0) || !(w1 > 0) || !(sigma >= 0))
+        return NAN;
+    double d = penalty * w1 * (double)k, own = 0, shared = 0, m = 0;
+    for (size_t i = 0; i < k; i++) {
+        own += (n[i] / d) * (n[i] / d);         /* each walk's own step */
+        shared += n[i] / d;                     /* the reference's step, in every rise */
+        m += step[i] * n[i] / penalty / (double)k;
+    }
+    double pen = m / (penalty * w1);            /* the penalty: a rise, two steps */
+    return sigma * sqrt(own + shared * shared + 2 * pen * pen);
+}
+
+bool gs_tlb_root_resolved(double root, double se, double z)
+{
+    if (!isfinite(root) || !isfinite(se) || se < 0)
+        return false;
+    return fabs(root - round(root)) + z * se < 0.5;
+}

@@ -12,6 +12,7 @@
 #ifndef GS_TLB_LADDER_H
 #define GS_TLB_LADDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,5 +49,24 @@ gs_staircase_verdict gs_tlb_staircase_fit(const double *n, const double *step, s
                                           double penalty, double slope_tol, double root_tol,
                                           double *slope, double *root, uint64_t *entries,
                                           uint64_t *ways);
+
+/* Whether the rise from a count's step (below) to the next walked count's (above) is an edge
+ * beyond the walks' scatter: each step (an average less its base walk's) scatters by sigma
+ * cycles, so their difference by sqrt(2) x sigma, and the rise must exceed z times that (and be
+ * positive). Noise-free walks (sigma 0) resolve any rise; a search that picked the edge where the
+ * steps crossed a threshold picked its noise too, hence z of 4 rather than 2. */
+bool gs_tlb_edge_resolved(double below, double above, double sigma, double z);
+
+/* Standard error (regions) of the staircase's root fitted through k walks (counts n[], rises
+ * step[]) at whole slope w1 over the full rise penalty, when each step scatters by sigma cycles:
+ * every rise is a step less the reference's step (shared by the k rises) and the penalty is a
+ * rise at another stride. First-order propagation through root = mean(n) - mean(m) / w1,
+ * m = step x n / penalty. NaN when the inputs give no root. */
+double gs_tlb_staircase_root_se(const double *n, const double *step, size_t k, double penalty,
+                                double w1, double sigma);
+
+/* Whether a fitted root names one whole count beyond its scatter: root +- z x se lies inside
+ * (e - 1/2, e + 1/2) around the nearest whole count e. */
+bool gs_tlb_root_resolved(double root, double se, double z);
 
 #endif

@@ -1,12 +1,29 @@
 /* Unit tests of src/analysis/tlb_ladder.c: the verdict on a full rise as the stride doubles, the
  * LRU staircase past a set-associative level's entries (Fig. 11: ways + 1 misses per added
  * entry), and entries and ways fitted from steps made from known levels, with noise, with a
- * random policy's shallower staircase and with too few counts. */
+ * random policy's shallower staircase and with too few counts; and the rules that let a count
+ * stand to one region under noise (an edge's rise, a root's standard error), driven by walks
+ * whose every step scatters by a known sigma: what they let stand is never a wrong count. */
 #include <math.h>
 
 #include "gs_test.h"
 
+#include "analysis/step_search.h"
 #include "analysis/tlb_ladder.h"
+
+/* A normal deviate from a fixed xorshift stream (Box-Muller): the same draws on every run. */
+static uint64_t rng_state = 88172645463325252ull;
+
+static double unit(void)
+{
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+    return sqrt(-2 * log(unit())) * cos(2 * M_PI * unit());
+}
 
 static void rise_verdicts(void **state)
 {
@@ -89,6 +106,109 @@ static void fit_refused(void **state)
     assert_true(isnan(slope));
 }
 
+static void edge_verdicts(void **state)
+{
+    (void)state;
+    assert_true(gs_tlb_edge_resolved(0, 0.2, 0, 4));           /* noise-free: any rise */
+    assert_false(gs_tlb_edge_resolved(0, 0, 0, 4));
+    assert_false(gs_tlb_edge_resolved(5, 3, 0, 4));            /* a fall */
+    /* one set's overflow past 512 entries of 8 ways, miss 120: 2.1 cycles, under steps that
+     * scatter by 2.7 (600 cycles of jitter over 8192 loads, two walks): not resolved */
+    assert_false(gs_tlb_edge_resolved(0, 120.0 * 9 / 513, 2.7, 4));
+    assert_true(gs_tlb_edge_resolved(0, 120, 2.7, 4));         /* a fully associative cliff */
+    assert_false(gs_tlb_edge_resolved(0, NAN, 0, 4));
+    assert_false(gs_tlb_edge_resolved(0, 10, NAN, 4));
+}
+
+/* The refinement to one region (tlb_second.c, refine): a bisection with a threshold of half a
+ * region's miss over the staircase of 512 entries in 64 sets of 8 ways, miss 120. Noise-free it
+ * finds 512 and the edge stands; with steps scattering by 2.7 cycles it stops where noise crossed
+ * the threshold, a few regions short, and the edge rule lets none of those stand. */
+static uint64_t bisect(double sigma, bool *resolved)
+{
+    gs_step_search s;
+    double thr = fmax(1.0, 120.0 / (2 * 512));
+    gs_step_init(&s, 496, sigma * normal(), 576, 576, thr, true);
+    gs_step_add(&s, gs_tlb_staircase_step(512, 8, 120, 576) + sigma * normal());
+    for (uint64_t n; (n = gs_step_next(&s)) != 0;)
+        gs_step_add(&s, gs_tlb_staircase_step(512, 8, 120, n) + sigma * normal());
+    *resolved = s.found && gs_tlb_edge_resolved(s.s_lo, s.s_hi, sigma, 4);
+    return s.found ? s.lo : 0;
+}
+
+static void edge_under_noise(void **state)
+{
+    (void)state;
+    bool resolved;
+    assert_int_equal(bisect(0, &resolved), 512);
+    assert_true(resolved);
+    int wrong = 0, stood = 0;
+    for (int t = 0; t < 400; t++) {
+        uint64_t e = bisect(2.7, &resolved);
+        wrong += e != 512;
+        stood += resolved;
+        assert_false(resolved && e != 512);
+    }
+    assert_true(wrong > 100);   /* the bisection alone is wrong under this noise */
+    assert_int_equal(stood, 0);
+}
+
+static void root_se_of_hopper(void **state)
+{
+    (void)state;
+    double n[2] = {2112, 2144}, st[2];
+    for (int i = 0; i < 2; i++)
+        st[i] = gs_tlb_staircase_step(2048, 8, 94, (uint64_t)n[i]);
+    assert_double_equal(gs_tlb_staircase_root_se(n, st, 2, 94, 9, 0), 0, 1e-12);
+    /* 0.02 cycles a step (the cards' walks): well under a twelfth of a region */
+    double se = gs_tlb_staircase_root_se(n, st, 2, 94, 9, 0.02);
+    assert_true(se > 0.02 && se < 0.1);
+    assert_true(gs_tlb_root_resolved(2048.02, se, 3));
+    /* linear in sigma */
+    assert_double_equal(gs_tlb_staircase_root_se(n, st, 2, 94, 9, 0.04), 2 * se, 1e-12);
+    assert_false(gs_tlb_root_resolved(2048.3, 0.1, 3));       /* 0.3 + 0.3 reaches 2048.5 */
+    assert_true(gs_tlb_root_resolved(2047.9, 0.1, 3));
+    assert_false(gs_tlb_root_resolved(NAN, 0, 3));
+    assert_false(gs_tlb_root_resolved(2048, NAN, 3));
+    assert_true(isnan(gs_tlb_staircase_root_se(n, st, 0, 94, 9, 0.02)));
+    assert_true(isnan(gs_tlb_staircase_root_se(n, st, 2, 0, 9, 0.02)));
+}
+
+/* The staircase of 512 entries in 64 sets of 8 ways (miss 120) walked at 544 and 528 regions,
+ * each rise a step less a shared reference step, the full rise a rise of its own, every step
+ * scattering by sigma: the fit alone names wrong counts (its root lands within 0.35 of some whole
+ * count), the root's standard error lets none of them stand; at 0.02 cycles it stands, exact. */
+static int stair_trial(double sigma, uint64_t *e)
+{
+    double n[2] = {544, 528}, st[2], slope, root, ref = sigma * normal();
+    double pen = 120 + sigma * normal() - sigma * normal();
+    uint64_t ways;
+    for (int i = 0; i < 2; i++)
+        st[i] = gs_tlb_staircase_step(512, 8, 120, (uint64_t)n[i]) + sigma * normal() - ref;
+    if (gs_tlb_staircase_fit(n, st, 2, pen, 0.15, 0.35, &slope, &root, e, &ways) !=
+        GS_STAIR_FOUND)
+        return 0;
+    double se = gs_tlb_staircase_root_se(n, st, 2, pen, (double)(ways + 1), sigma);
+    return gs_tlb_root_resolved(root, se, 3) ? 2 : 1;
+}
+
+static void root_under_noise(void **state)
+{
+    (void)state;
+    int wrong_fits = 0;
+    uint64_t e;
+    for (int t = 0; t < 400; t++) {
+        int v = stair_trial(2.7, &e);
+        wrong_fits += v && e != 512;
+        assert_false(v == 2 && e != 512);
+    }
+    assert_true(wrong_fits > 10);
+    for (int t = 0; t < 50; t++) {
+        assert_int_equal(stair_trial(0.02, &e), 2);
+        assert_int_equal(e, 512);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -96,6 +216,10 @@ int main(void)
         cmocka_unit_test(staircase_of_hopper),
         cmocka_unit_test(fit_exact_and_noisy),
         cmocka_unit_test(fit_refused),
+        cmocka_unit_test(edge_verdicts),
+        cmocka_unit_test(edge_under_noise),
+        cmocka_unit_test(root_se_of_hopper),
+        cmocka_unit_test(root_under_noise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -372,6 +372,9 @@ int cw_avg_stride(cw_walker *w, uint64_t count, uint64_t stride_bytes, double *a
 #define CW_TLB_STEP_CYCLES 3.0
 #define CW_TLB_STEP_REL 0.01
 #define CW_TLB_PENALTY_REPS 5   /* the first level's penalty: walks at entries + 1 and 1 region */
+/* A count to one region, or a step, stands only where it is this many standard deviations of the
+ * walks' own scatter (measured by repeated walks) clear of noise (analysis/tlb_ladder.h). */
+#define CW_TLB_EXACT_Z 4.0
 
 /* The second TLB level in average mode (cache/tlb_second.c, docs/methods.md "TLBs"): counts of
  * regions that fit (no second step over the first level's misses) at strides of odd multiples of
@@ -408,6 +411,9 @@ typedef struct cw_tlb_second_result {
     double creep_cycles;                        /* step of the entries over n0 regions at the
                                                    entries' stride: a rise before the level's
                                                    misses (NaN: entries not determined) */
+    double scatter_cycles;                      /* sd of one step (two walks) over repeated walks
+                                                   of the fewest regions at one page */
+    unsigned scatter_reps;                      /* how many such steps */
     cw_tlb2_walks walks[CW_TLB2_STRIDES];       /* each odd stride's search */
     size_t n_walks;
     /* the ladder (run where the odd multiples read no level): per stride, the rise of a walk at
@@ -434,13 +440,19 @@ typedef struct cw_avg_tlb_result {
     uint64_t stride_bytes[CW_TLB_STRIDES];
     uint64_t fit_count[CW_TLB_STRIDES];  /* 0: no step seen */
     double hit_cycles[CW_TLB_STRIDES], miss_cycles[CW_TLB_STRIDES];
+    double edge_cycles[CW_TLB_STRIDES];  /* step past the count less the count's own */
+    double scatter_cycles;     /* sd of one step (two walks), from the penalty's repeated walks */
     size_t n;
     double page_stride[CW_TLB_STRIDES], page_step[CW_TLB_STRIDES]; /* 1.5 x entries walks */
     size_t page_points;
     uint64_t entries;          /* 0: not determined (why) */
     uint64_t page_bytes;       /* 0: not determined (why) */
-    double penalty_cycles;     /* mean of CW_TLB_PENALTY_REPS steps at the largest stride */
+    double penalty_cycles;     /* mean of CW_TLB_PENALTY_REPS steps at the largest stride (or
+                                  at the page: penalty_stride_bytes) */
     double penalty_ci95;       /* t x their sd / sqrt(reps) */
+    uint64_t penalty_stride_bytes;  /* 0: the largest stride; else the page, where the largest
+                                       stride's walks stepped more (penalty_above_cycles) */
+    double penalty_above_cycles;
     cw_tlb_second_result l2;   /* the second level (cw_tlb_second) */
     unsigned chases;
     char why[240];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "analysis/tlb_ladder.h"
 #include "probes/cache/internal.h"
 #include "util/interrupt.h"
 
@@ -65,32 +66,65 @@ static int tlb_step(cw_walker *w, uint64_t n, uint64_t stride, double *step, dou
 
 /* Most elements (doubling from 1, then bisected) whose stride walk shows no step over its base
  * walk (CW_TLB_STEP_CYCLES or 2%); 0 when a step shows nowhere up to 8192 elements or
- * CW_TLB_MAX_FOOTPRINT. */
+ * CW_TLB_MAX_FOOTPRINT. *edge: the step of the count past the knee less the knee's own (the
+ * rise the knee stands on, judged against the walks' scatter later). */
 static int tlb_knee(cw_walker *w, uint64_t stride, uint64_t max_count, uint64_t *knee,
-                    double *below, double *above, gs_error *err)
+                    double *below, double *above, double *edge, gs_error *err)
 {
-    double st, a = NAN, base = NAN;
+    double st, a = NAN, base = NAN, s_lo, s_hi = NAN;
     int rc = tlb_step(w, 1, stride, &st, &base, err);
     uint64_t lo = 1, hi = 0;
+    s_lo = st;
     for (uint64_t n = 2; !rc && n <= max_count && n * stride <= CW_TLB_MAX_FOOTPRINT; n *= 2) {
         rc = tlb_step(w, n, stride, &st, &a, err);
         if (!rc && st > fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * base)) {
             hi = n;
             *above = a;
+            s_hi = st;
             break;
         }
         lo = n;
+        s_lo = st;
     }
     while (!rc && hi && hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         rc = tlb_step(w, mid, stride, &st, &a, err);
         if (!rc && st > fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * base))
-            hi = mid, *above = a;
+            hi = mid, *above = a, s_hi = st;
         else
-            lo = mid;
+            lo = mid, s_lo = st;
     }
     *below = base;
     *knee = hi ? lo : 0;
+    *edge = hi ? s_hi - s_lo : NAN;
+    return rc;
+}
+
+/* The penalty again at the page where the walks at the largest stride step more than at the page
+ * (by more than thr, the least step): their regions, all in few sets of a further level indexed by
+ * the low bits above the page, miss that level too, and their step is both misses. At the page
+ * the 1.5 x entries regions of the page scan take consecutive pages, each its own entry, every
+ * access missing this level alone: their step over the base walk is its penalty, walked
+ * CW_TLB_PENALTY_REPS times (the scan's walk the first). */
+static int penalty_at_page(cw_walker *w, cw_avg_tlb_result *out, uint64_t page, uint64_t n,
+                           double thr, gs_error *err)
+{
+    size_t kp = 0, kl = out->page_points - 1;
+    while (kp < kl && out->page_stride[kp] != (double)page)
+        kp++;
+    if (!out->page_points || kp >= kl || !(out->page_step[kl] - out->page_step[kp] > thr))
+        return 0;
+    double pen[CW_TLB_PENALTY_REPS] = {out->page_step[kp]}, at;
+    int rc = 0;
+    for (int r = 1; r < CW_TLB_PENALTY_REPS && !rc; r++)
+        rc = tlb_step(w, n, page, &pen[r], &at, err);
+    if (!rc) {
+        gs_summary ps = gs_summarize(pen, CW_TLB_PENALTY_REPS);
+        out->penalty_above_cycles = out->page_step[kl] - out->page_step[kp];
+        out->penalty_cycles = ps.mean;
+        out->penalty_ci95 = ps.ci95;
+        out->penalty_stride_bytes = page;
+    }
     return rc;
 }
 
@@ -104,7 +138,7 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
         uint64_t s = CW_TLB_MAX_STRIDE >> (2 * (1 - i));
         out->stride_bytes[i] = s;
         rc = tlb_knee(w, s, 8192, &out->fit_count[i], &out->hit_cycles[i], &out->miss_cycles[i],
-                      err);
+                      &out->edge_cycles[i], err);
     }
     out->n = 2;
     if (!rc && (!out->fit_count[1] || out->fit_count[0] != out->fit_count[1]))
@@ -121,23 +155,48 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
     uint64_t e = out->fit_count[1];
     out->entries = e;
     /* the penalty: entries + 1 regions against one at the largest stride, walked again so that
-     * it has an interval (one pair read 10.30 and 10.02 cycles in two reports on one H100) */
+     * it has an interval (one pair read 10.30 and 10.02 cycles in two reports on one H100); the
+     * repeated walks' scatter is that of every step here (two walks each): sigma^2 = the miss
+     * walks' variance + the hit walks' (the first pair, picked by the knee, left out) */
     double pen[CW_TLB_PENALTY_REPS] = { out->miss_cycles[1] - out->hit_cycles[1] };
+    double miss[CW_TLB_PENALTY_REPS], hit[CW_TLB_PENALTY_REPS];
     for (int r = 1; r < CW_TLB_PENALTY_REPS && !rc; r++) {
-        double miss = 0, hit = 0;
-        rc = tlb_walk(w, e + 1, out->stride_bytes[1], false, &miss, err);
+        rc = tlb_walk(w, e + 1, out->stride_bytes[1], false, &miss[r], err);
         if (!rc)
-            rc = tlb_walk(w, 1, out->stride_bytes[1], false, &hit, err);
-        pen[r] = miss - hit;
+            rc = tlb_walk(w, 1, out->stride_bytes[1], false, &hit[r], err);
+        pen[r] = miss[r] - hit[r];
     }
     if (!rc) {
         gs_summary ps = gs_summarize(pen, CW_TLB_PENALTY_REPS);
         out->penalty_cycles = ps.mean;
         out->penalty_ci95 = ps.ci95;
+        double sm = gs_stddev(miss + 1, CW_TLB_PENALTY_REPS - 1);
+        double sh = gs_stddev(hit + 1, CW_TLB_PENALTY_REPS - 1);
+        out->scatter_cycles = sqrt(sm * sm + sh * sh);
+    }
+    /* the entries are exact only when the rise past the knee, at both strides, stands above the
+     * scatter (a bisection under noise stops where noise crossed its threshold) */
+    for (size_t i = 0; i < 2 && !rc && !out->why[0]; i++)
+        if (!gs_tlb_edge_resolved(0, out->edge_cycles[i], out->scatter_cycles, CW_TLB_EXACT_Z))
+            snprintf(out->why, sizeof out->why, "%llu regions fit at %llu B, but the rise past "
+                     "them (%.1f cycles) is within %.0f x the scatter of a difference of two "
+                     "steps (sqrt(2) x %.2f cycles, from %d repeated walks): the count is not "
+                     "resolved to one region", (unsigned long long)e,
+                     (unsigned long long)out->stride_bytes[i], out->edge_cycles[i],
+                     CW_TLB_EXACT_Z, out->scatter_cycles, CW_TLB_PENALTY_REPS - 1);
+    if (rc || out->why[0]) {
+        out->entries = 0;
+        snprintf(out->l2.why, sizeof out->l2.why, "the first level was not determined");
+        snprintf(out->l2.why_sets, sizeof out->l2.why_sets, "the first level was not determined");
+        out->chases = w->chases - start;
+        return rc;
     }
     /* page: the smallest stride from which 1.5 x entries elements (each on its own page from the
-     * page up; two on one page below it, E x 0.75 pages) step over their base walk */
+     * page up; two on one page below it, E x 0.75 pages) step over their base walk; a step must
+     * also stand CW_TLB_EXACT_Z x the scatter above none, or noise below the page reads as one */
     uint64_t n = e + (e + 1) / 2, page = 0;
+    double thr = fmax(fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * out->hit_cycles[1]),
+                      CW_TLB_EXACT_Z * out->scatter_cycles);
     size_t k = 0;
     for (uint64_t s = CW_TLB_MIN_STRIDE; s <= CW_TLB_MAX_STRIDE && !rc && k < CW_TLB_STRIDES;
          s *= 2, k++) {
@@ -145,13 +204,16 @@ int cw_avg_tlb(cw_walker *w, cw_avg_tlb_result *out, gs_error *err)
         rc = tlb_step(w, n, s, &st, &at, err);
         out->page_stride[k] = (double)s;
         out->page_step[k] = st;
-        bool step = !rc && st > fmax(CW_TLB_STEP_CYCLES, CW_TLB_STEP_REL * out->hit_cycles[1]);
+        bool step = !rc && st > thr;
         if (step && !page)
             page = s;
         else if (!step)
             page = 0;                 /* a step must hold at every larger stride */
     }
     out->page_points = k;
+    if (!rc && page > CW_TLB_MIN_STRIDE)
+        rc = penalty_at_page(w, out, page, n, fmax(thr, CW_TLB_EXACT_Z * sqrt(2.0) *
+                                                       out->scatter_cycles), err);
     /* the second level: strides of odd multiples of the page (cache/tlb_second.c) */
     if (!rc)
         rc = cw_tlb_second(w, e, page, page > CW_TLB_MIN_STRIDE, &out->l2, err);
@@ -355,6 +417,7 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
                         "stride visited with no step in the average latency, equal at the largest "
                         "strides";
         gs_param_int(p, "chases", (long long)r.chases);
+        gs_param_double(p, "step_scatter_cycles", r.scatter_cycles);
         if (r.blind[0])
             gs_probe_warning(p, "%s", r.blind);
         gs_figure(p, "entries", (double)r.entries, "", 0, 1, m);
@@ -382,9 +445,17 @@ void cw_record_tlb_average(gs_probe_ctx *ctx, const target_def *t, const char *r
             gs_figure_nd(p, "sets", "", m, "%s", counted);
             gs_figure_nd(p, "ways", "", m, "%s", counted);
         }
-        char pm2[160];
-        snprintf(pm2, sizeof pm2, "step of the average latency from one region to entries + 1, "
-                 "at the largest stride: the mean of %d pairs of walks", CW_TLB_PENALTY_REPS);
+        char pm2[320];
+        if (r.penalty_stride_bytes)
+            snprintf(pm2, sizeof pm2, "step of 1.5 x entries regions over their base walk at "
+                     "the page stride (%llu B): the mean of %d walks (at the largest stride the "
+                     "step is %.1f cycles more: a further level's misses)",
+                     (unsigned long long)r.penalty_stride_bytes, CW_TLB_PENALTY_REPS,
+                     r.penalty_above_cycles);
+        else
+            snprintf(pm2, sizeof pm2, "step of the average latency from one region to entries + "
+                     "1, at the largest stride: the mean of %d pairs of walks",
+                     CW_TLB_PENALTY_REPS);
         gs_figure(p, "miss_penalty_cycles", r.penalty_cycles, "cycles", r.penalty_ci95,
                   CW_TLB_PENALTY_REPS, pm2);
         gs_figure(p, "miss_penalty_ns", gs_cycles_to_ns(ctx, r.penalty_cycles), "ns",
@@ -492,6 +563,8 @@ void cw_record_tlb_second(gs_probe_ctx *ctx, const target_def *t, const cw_tlb_s
     }
     if (isfinite(r->creep_cycles))
         gs_param_double(p, "creep_cycles", r->creep_cycles);
+    if (isfinite(r->scatter_cycles) && r->scatter_reps)
+        gs_param_double(p, "step_scatter_cycles", r->scatter_cycles);
     const char *mp = "second step of the average latency over the first level's misses";
     if (isfinite(r->penalty_cycles) && r->entries) {
         gs_figure(p, "miss_penalty_cycles", r->penalty_cycles, "cycles", 0, 1, mp);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "analysis/step_search.h"
 #include "analysis/tlb_ladder.h"
 #include "analysis/tlb_reach.h"
@@ -106,6 +107,30 @@ static int step(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, double
     return rc;
 }
 
+/* The scatter of one step (its sd, cycles): n0 regions at one page against their base walk,
+ * TLB2_SCATTER_MIN times, then up to TLB2_SCATTER_MAX where they differ (identical steps are
+ * noise-free walks, which need no more). It decides which counts stand to one region; 11 degrees
+ * of freedom read it under 0.6 x the true sd in 3 % of runs (8 walks: 7 %). */
+#define TLB2_SCATTER_MIN 2
+#define TLB2_SCATTER_MAX 12
+
+static int step_scatter(cw_walker *w, uint64_t n0, uint64_t page, double *sigma,
+                        unsigned *reps, gs_error *err)
+{
+    double v[TLB2_SCATTER_MAX], at;
+    unsigned r = 0;
+    int rc = 0;
+    bool differ = false;
+    while (!rc && r < (differ ? TLB2_SCATTER_MAX : TLB2_SCATTER_MIN)) {
+        rc = step(w, n0, page, page, &v[r], &at, err);
+        differ = differ || (!rc && v[r] != v[0]);
+        r++;
+    }
+    *sigma = rc ? NAN : gs_stddev(v, r);
+    *reps = r;
+    return rc;
+}
+
 /* One count's search: the count (0: no second step up to CW_TLB_MAX_FOOTPRINT2; 1: n0 regions
  * do not all fit, below what these walks can count), the first count past its step (hi), and
  * steps over n0 regions' (st0): of the count (plateau: the creep before the step; with no step,
@@ -113,6 +138,7 @@ static int step(cw_walker *w, uint64_t n, uint64_t stride, uint64_t page, double
 typedef struct tlb2_count {
     uint64_t count, hi, top;
     double st0, plateau, s_hi, thr;
+    double edge;    /* exact counts: the step of count + 1 less the count's (NaN: none) */
 } tlb2_count;
 
 /* Walk the counts a search names; each (count, step) goes into the series when one is given. */
@@ -140,7 +166,7 @@ static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, 
                      bool exact, tlb2_count *c, cw_tlb2_walks *series, gs_error *err)
 {
     double at;
-    *c = (tlb2_count){.plateau = NAN, .s_hi = NAN};
+    *c = (tlb2_count){.plateau = NAN, .s_hi = NAN, .edge = NAN};
     int rc = step(w, n0, stride, page, &c->st0, &at, err);
     if (rc)
         return rc;
@@ -157,6 +183,7 @@ static int count_fit(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, 
         c->count = s.lo > n0 ? s.lo : 1;
         c->hi = s.hi;
         c->s_hi = s.s_hi;
+        c->edge = s.s_hi - s.s_lo;
     }
     return rc;
 }
@@ -184,9 +211,52 @@ static int refine(cw_walker *w, uint64_t stride, uint64_t page, uint64_t n0, dou
     if (!rc && s.found) {
         c->count = s.lo;
         c->plateau = s.s_lo;
+        c->edge = s.s_hi - s.s_lo;
         *sharp = true;
     }
     return rc;
+}
+
+/* Whether an exact count's edge stands: the rise from the count to the next (c->edge, from the
+ * search that picked them) beyond CW_TLB_EXACT_Z x the scatter of such a rise, and, where the
+ * walks scatter at all, again in a fresh walk of each (*fresh: its rise, NaN when not walked),
+ * which no search picked for its noise; an underestimated scatter then has to fool two readings. */
+static int edge_stands(cw_walker *w, uint64_t stride, uint64_t page, const tlb2_count *c,
+                       double scatter, bool *ok, double *fresh, gs_error *err)
+{
+    *fresh = NAN;
+    *ok = gs_tlb_edge_resolved(0, c->edge, scatter, CW_TLB_EXACT_Z);
+    if (!*ok || !(scatter > 0))
+        return 0;
+    double below, above, at;
+    int rc = step(w, c->count, stride, page, &below, &at, err);
+    if (!rc)
+        rc = step(w, c->count + 1, stride, page, &above, &at, err);
+    *fresh = rc ? NAN : above - below;
+    *ok = !rc && gs_tlb_edge_resolved(below, above, scatter, CW_TLB_EXACT_Z);
+    return rc;
+}
+
+/* Whether a walk of the first n strides' searches stepped more than one level's misses can add:
+ * every access missing it at most once, no step exceeds its penalty but by noise (the least step,
+ * 4 x sqrt(2) x the scatter) and TLB2_OVER of it (a farther footprint's cost). *wj, *wk: that
+ * walk (the largest such step in *most). */
+#define TLB2_OVER 0.25
+
+static bool above_penalty(const cw_tlb_second_result *out, size_t n, double penalty, size_t *wj,
+                          size_t *wk, double *most)
+{
+    double limit = penalty * (1 + TLB2_OVER) + CW_TLB_STEP_CYCLES +
+                   CW_TLB_EXACT_Z * sqrt(2.0) * out->scatter_cycles;
+    bool over = false;
+    for (size_t j = 0; j < n && j < out->n_walks; j++)
+        for (size_t k = 0; k < out->walks[j].n; k++)
+            if (out->walks[j].step_cycles[k] > limit &&
+                (!over || out->walks[j].step_cycles[k] > *most)) {
+                over = true;
+                *wj = j, *wk = k, *most = out->walks[j].step_cycles[k];
+            }
+    return over;
 }
 
 static void add_point(cw_tlb_second_result *out, uint64_t stride, uint64_t count)
@@ -310,6 +380,39 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
                 out->penalty_cycles = NAN;
                 return 0;
             }
+            bool stands = false;
+            double fresh = NAN;
+            if (!rc)
+                rc = edge_stands(w, odd_pages[i] * page, page, &c[i], out->scatter_cycles,
+                                 &stands, &fresh, err);
+            if (!rc && !stands) {
+                snprintf(out->why, sizeof out->why, "about %llu regions of %llu pages fit, but "
+                         "the rise from %llu to %llu regions (%.1f cycles; walked again: %.1f) "
+                         "is not beyond %.0f x the scatter of a difference of two steps (sqrt(2) "
+                         "x %.2f cycles, from repeated walks): the count is not resolved to one "
+                         "region", (unsigned long long)c[i].count,
+                         (unsigned long long)odd_pages[i], (unsigned long long)c[i].count,
+                         (unsigned long long)c[i].count + 1, c[i].edge, fresh, CW_TLB_EXACT_Z,
+                         out->scatter_cycles);
+                out->penalty_cycles = NAN;
+                return 0;
+            }
+            size_t wj, wk;
+            double most = NAN;
+            if (!rc && above_penalty(out, i + 1, out->penalty_cycles, &wj, &wk, &most)) {
+                snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
+                         "pages fit, as %llu entries of %llu pages would, whose misses add %.1f "
+                         "cycles at most, but %.0f regions of %llu pages stepped %.1f: another "
+                         "level's misses, or sets no odd stride fills evenly (a hashed index); "
+                         "no one level's entries and coverage (series steps_<k>_pages)",
+                         (unsigned long long)n[i - 1], (unsigned long long)odd_pages[i - 1],
+                         (unsigned long long)n[i], (unsigned long long)odd_pages[i],
+                         (unsigned long long)c[i].count, (unsigned long long)cover,
+                         out->penalty_cycles, out->walks[wj].count[wk],
+                         (unsigned long long)odd_pages[wj], most);
+                out->penalty_cycles = NAN;
+                return 0;
+            }
             e = c[i].count;
             out->creep_cycles = c[i].plateau;
             out->entries = e;
@@ -385,9 +488,22 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
             if (!rc && c.count > 1)
                 add_point(out, s, c.count);
             uint64_t sets = 1ull << k;
-            if (!rc && c.count > 1 && fabs((double)(sets * c.count) - (double)out->entries) <=
-                                          TLB2_TOL * (double)out->entries)
+            bool near = !rc && c.count > 1 && fabs((double)(sets * c.count) -
+                                                   (double)out->entries) <=
+                                              TLB2_TOL * (double)out->entries, stands = false;
+            double fresh = NAN;
+            if (near)
+                rc = edge_stands(w, s, page, &c, out->scatter_cycles, &stands, &fresh, err);
+            if (!rc && near && stands)
                 out->sets = sets, out->ways = c.count;
+            else if (!rc && near)
+                snprintf(out->why_sets, sizeof out->why_sets, "the count held from %llu sets "
+                         "on at about %llu ways, but the rise past %llu regions (%.1f cycles; "
+                         "walked again: %.1f) is not beyond %.0f x the scatter of a difference "
+                         "of two steps (sqrt(2) x %.2f cycles): the ways are not resolved to one",
+                         (unsigned long long)sets, (unsigned long long)c.count,
+                         (unsigned long long)c.count, c.edge, fresh, CW_TLB_EXACT_Z,
+                         out->scatter_cycles);
             break;
         }
         uint64_t half = prev / 2;
@@ -402,7 +518,7 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
         add_point(out, s, half);
         prev = half;
     }
-    if (!rc && !out->sets)
+    if (!rc && !out->sets && !out->why_sets[0])
         snprintf(out->why_sets, sizeof out->why_sets, "counts at 2, 4, 8 ... x the coverage "
                  "(regions_by_stride) neither held at the entries (fully associative) nor halved "
                  "then held (power-of-two index): unequal or hashed sets, or ways below %llu "
@@ -422,6 +538,8 @@ static int sets_and_ways(cw_walker *w, uint64_t n0, cw_tlb_second_result *out, g
  * fits no whole ways (docs/hardware/h100.md). */
 #define LADDER_SLOPE_TOL 0.15  /* misses per added entry: within 0.15 of a whole ways + 1 */
 #define LADDER_ROOT_TOL 0.35   /* the staircase's root: within 0.35 of a whole count */
+#define LADDER_ROOT_Z 3.0      /* and that count +- 1/2 holds the root +- 3 standard errors (its
+                                  walks are chosen by count, not by noise: 3, not 4) */
 
 /* One stride's reference: the step of n0 regions (every access past the first level, none past
  * the second) and the least rise that is a step (CW_TLB_STEP_CYCLES or 1 %). */
@@ -675,6 +793,18 @@ static int ladder_entries(cw_walker *w, const tlb2_count *c0, const ladder_state
         stair_why(out, v, slope, root, lo, hi, ls->penalty);
         return 0;
     }
+    double se = gs_tlb_staircase_root_se(xs, ys, k, ls->penalty, (double)(ways + 1),
+                                         out->scatter_cycles);
+    if (!gs_tlb_root_resolved(root, se, LADDER_ROOT_Z)) {
+        snprintf(out->why, sizeof out->why, "the ladder read a coverage of %llu B (full rise "
+                 "%.1f cycles) and its staircase %.2f misses per region added from %.2f "
+                 "regions, but the walks' scatter (%.2f cycles a step, from repeated walks) "
+                 "leaves that root %.2f regions uncertain (standard error): %.0f of them reach "
+                 "past the nearest whole count, so the entries are not resolved to one",
+                 (unsigned long long)out->coverage_bytes, ls->penalty, slope, root,
+                 out->scatter_cycles, se, LADDER_ROOT_Z);
+        return 0;
+    }
     for (size_t i = 0; i < out->stair_points; i++)
         out->stair_predicted[i] = gs_tlb_staircase_step(e, ways, ls->penalty,
                                                         (uint64_t)out->stair_count[i]);
@@ -744,8 +874,10 @@ int cw_tlb_second(cw_walker *w, uint64_t first_entries, uint64_t page_bytes, boo
     uint64_t n0 = 2 * (first_entries + 1) > TLB2_MIN_COUNT ? 2 * (first_entries + 1)
                                                           : TLB2_MIN_COUNT;
     unsigned chases = w->chases;
-    tlb2_count c0;
-    int rc = entries_and_coverage(w, n0, unit_is_page, out, &c0, err);
+    tlb2_count c0 = {.count = 0};
+    int rc = step_scatter(w, n0, page_bytes, &out->scatter_cycles, &out->scatter_reps, err);
+    if (!rc)
+        rc = entries_and_coverage(w, n0, unit_is_page, out, &c0, err);
     if (!rc && !out->entries && c0.count > n0 && c0.hi > c0.count)
         rc = ladder(w, n0, unit_is_page, &c0, out, err);
     if (!rc && out->entries && !out->ladder)  /* the ladder's sets are its own, checked already */

@@ -54,9 +54,9 @@ const gs_opt gs_probe_random_walk_opts[] = {
     {"timed", GS_OPT_INT, &opt.timed, "N", "timed accesses per array size, after the warm-up "
      "(default 2048, 8192 with --thorough)", NULL, 16, 1 << 24},
     {"warmup", GS_OPT_CHOICE, &opt.warmup, "MODE", "global walks: 'auto' (default) warms a "
-     "size above the L2 split (a pass's segments at once), above 2 x L2 with the last 2 x L2 / "
-     "slot accesses of a pass only; 'full' every size with one whole serial pass "
-     "(docs/methods.md, random-walk)", "full|auto", 0, 0},
+     "size above 2 x L2 with the last 2 x L2 / slot accesses of a pass only, walked split (its "
+     "segments at once), 'full' every size with one whole serial pass (docs/methods.md, "
+     "random-walk)", "full|auto", 0, 0},
     {"walkers-max", GS_OPT_INT, &opt.walkers_max, "N", "most concurrent walkers (default: SMs x "
      "blocks per SM; 0 skips the walkers sweep)", NULL, 0, 1 << 20},
     {"walker-accesses", GS_OPT_INT, &opt.walker_accesses, "N", "accesses of each lane of each "
@@ -92,19 +92,21 @@ static uint64_t warmup_cap(const gs_probe_ctx *ctx, gs_space space, uint64_t foo
     return 2 * l2 / slot;
 }
 
-/* --warmup auto: whether a global walk's warm-up runs split (plan.h, warmup_split): above the
- * L2, where a serial pass is one latency-bound access at a time (1.0 s for 3 million on an
- * H200, most of the probe). The L2 and TLBs meet each timed access as the serial warm-up leaves
- * them or in the same distribution (docs/methods.md, "The split warm-up"); an L1 would keep a
- * timed access's line only if another element of it came within the L1's last lines, a chance
- * below (line / slot - 1) x (L1 lines) / (L2 / slot): with 4 slots a line, 3 x the L1's share of
- * the L2, a small fraction of the accesses. Between the L2 and 2 x L2 a walk hits in part, and
- * the split's other order moves it by about 1 % (tests/e2e/walk_warmup.sh), its own noise at
- * 2048 timed accesses. */
+/* --warmup auto: whether a global walk's warm-up runs split (plan.h, warmup_split): where its
+ * warm-up is already the last 2 x L2 / slot accesses of a pass (above 2 x L2), one latency-bound
+ * access at a time (1.4 s for 3.9 million). The L2 and TLBs meet each timed access as the serial
+ * warm-up leaves them or in the same distribution (docs/methods.md, "The split warm-up"); an L1
+ * would keep a timed access's line only if another element of it came within the L1's last
+ * lines, a chance below (line / slot - 1) x (L1 lines) / (2 x L2 / slot): with 4 slots a line,
+ * 3/2 of the L1's share of the L2, a small fraction of the accesses. Between the L2 and 2 x L2 a
+ * walk hits in part, and there an H200 did not read a split pass as a serial one: the same chain
+ * read 2 % faster (514.9 against 526.5 cycles at 67 MB, 586.8 against 598.4 at 95 MB, three
+ * walks each, 1.5 cycles apart within a mode), so the warm-up stays serial there. */
 static bool warmup_split(const gs_probe_ctx *ctx, gs_space space, uint64_t footprint)
 {
     uint64_t l2 = ctx->info->l2_bytes;
-    return strcmp(opt.warmup, "auto") == 0 && space == GS_SPACE_GLOBAL && l2 && footprint > l2;
+    return strcmp(opt.warmup, "auto") == 0 && space == GS_SPACE_GLOBAL && l2 &&
+           footprint > 2 * l2;
 }
 
 /* A Sattolo cycle of footprint / slot elements (*chain malloc'd, the caller frees it). */

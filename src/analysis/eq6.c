@@ -490,6 +490,13 @@ static void reset(gs_eq6_fit *fit, size_t n)
  * scatter. A random-replacement L2 walked to 3 x its size rose from 200 to 382 cycles with a
  * residual sd of 3, and its fit's limit 407 +- 179 was resolved or not as the walk at 3 x moved
  * by 0.3 cycles: one level was reported in place of two. */
+/* Parameters of a fit of `levels` steps: the latencies, the capacities and, where sharpness is
+ * fitted too, the sharpnesses. */
+static size_t fit_params(const curve *c, int levels)
+{
+    return (size_t)((c->ng > 1 ? 3 : 2) * levels + 1);
+}
+
 static bool resolved(const curve *c, const gs_eq6_fit *fit)
 {
     for (int k = 0; k < fit->levels; k++) {
@@ -503,7 +510,7 @@ static bool resolved(const curve *c, const gs_eq6_fit *fit)
         for (size_t i = 0; i < c->n; i++)
             if (c->s[i] > fit->capacity_bytes[k])
                 slowest = fmax(slowest, c->y[i]);
-        size_t params = (size_t)((c->ng > 1 ? 3 : 2) * fit->levels + 1);
+        size_t params = fit_params(c, fit->levels);
         double scatter = c->n > params ? gs_t95(c->n - params) * fit->residual_sd : INFINITY;
         if (!(slowest - scatter - fit->latency[k] > (isfinite(a) ? a : 0)))
             return false;
@@ -524,7 +531,7 @@ static void select_levels(const curve *c, int max_levels, double floor_rss, gs_e
         double rss = fit_levels(c, levels, st, coef);
         if (!isfinite(rss))
             continue;
-        size_t p = (size_t)((c->ng > 1 ? 3 : 2) * levels + 1);
+        size_t p = fit_params(c, levels);
         double sd = sqrt(rss / (double)(c->n - (size_t)levels - 1));
         double bic = (double)c->n * log(fmax(rss, floor_rss) / (double)c->n)
                      + (double)p * log((double)c->n);

@@ -182,15 +182,6 @@ int cw_find_capacity(cw_walker *w, uint64_t lo, uint64_t start, uint64_t bound,
  * and the strict bisection stops at a 16th of them. */
 #define AVG_STRICT 0.01
 
-static int avg_fits(cw_walker *w, uint64_t footprint, uint64_t stride_bytes, double latency,
-                    double margin, int carveout, bool *fits, gs_error *err)
-{
-    double a;
-    int rc = cw_avg_walk(w, footprint, stride_bytes, carveout, &a, err);
-    *fits = !rc && a <= latency * (1 + margin);
-    return rc;
-}
-
 /* The walks one bisection made: footprints and their averages. */
 #define REFINE_MAX_WALKS 64
 typedef struct walked {
@@ -199,13 +190,14 @@ typedef struct walked {
     double avg[REFINE_MAX_WALKS];
 } walked;
 
-static int walk_kept(cw_walker *w, uint64_t footprint, uint64_t stride_bytes, double latency,
-                     double margin, int carveout, walked *kept, bool *fits, gs_error *err)
+/* Whether a walk of footprint averages within margin of latency; kept (or NULL) keeps the walk. */
+static int avg_fits(cw_walker *w, uint64_t footprint, uint64_t stride_bytes, double latency,
+                    double margin, int carveout, walked *kept, bool *fits, gs_error *err)
 {
     double a;
     int rc = cw_avg_walk(w, footprint, stride_bytes, carveout, &a, err);
     *fits = !rc && a <= latency * (1 + margin);
-    if (!rc && kept->n < REFINE_MAX_WALKS) {
+    if (!rc && kept && kept->n < REFINE_MAX_WALKS) {
         kept->at[kept->n] = footprint;
         kept->avg[kept->n++] = a;
     }
@@ -259,8 +251,8 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
         uint64_t mid = lo + (half ? half : res);
         if (mid >= hi)
             break;
-        rc = walk_kept(w, mid, stride_bytes, latency, AVG_TOLERANCE, carveout, &kept, &fits,
-                       err);
+        rc = avg_fits(w, mid, stride_bytes, latency, AVG_TOLERANCE, carveout, &kept, &fits,
+                      err);
         if (rc)
             break;
         if (fits)
@@ -282,7 +274,7 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     if (rc || !a || a >= b)
         return rc;
     if (!kept_bracket(&kept, latency, margin, &a, &b))
-        rc = avg_fits(w, a, stride_bytes, latency, margin, carveout, &fits, err);
+        rc = avg_fits(w, a, stride_bytes, latency, margin, carveout, NULL, &fits, err);
     else
         fits = true;
     if (rc || !fits)
@@ -293,7 +285,7 @@ static int refine_end(cw_walker *w, uint64_t lo_fit, uint64_t lo, uint64_t hi,
     while (!rc && b - a > stride_bytes && b - a > floor_bytes &&
            (double)(b - a) > hidden_bytes(a, stride_bytes, latency, penalty, margin) / 16) {
         uint64_t mid = a + (b - a) / 2 / stride_bytes * stride_bytes;
-        rc = avg_fits(w, mid, stride_bytes, latency, margin, carveout, &fits, err);
+        rc = avg_fits(w, mid, stride_bytes, latency, margin, carveout, NULL, &fits, err);
         if (rc)
             break;
         if (fits)
@@ -323,11 +315,13 @@ int cw_avg_compare_end(cw_walker *w, const cw_avg_level *was, uint64_t stride_by
     uint64_t hi = was->size_bytes + tol_bytes > was->upper_bytes ? was->size_bytes + tol_bytes
                                                                  : was->upper_bytes;
     lo = lo / stride_bytes * stride_bytes;
-    int rc = avg_fits(w, lo, stride_bytes, was->hit_cycles, was->margin, carveout, &fits, err);
+    int rc = avg_fits(w, lo, stride_bytes, was->hit_cycles, was->margin, carveout, NULL, &fits,
+                      err);
     if (!rc && !fits)
         *cmp = -1;
     else if (!rc) {
-        rc = avg_fits(w, hi, stride_bytes, was->hit_cycles, was->margin, carveout, &fits, err);
+        rc = avg_fits(w, hi, stride_bytes, was->hit_cycles, was->margin, carveout, NULL, &fits,
+                      err);
         if (!rc)
             *cmp = fits ? 1 : 0;
     }

@@ -15,6 +15,7 @@
  * bisection on the count, not a sweep; every walk maps 64 MB of physical memory many times
  * (CUDA's virtual memory API), so a footprint of hundreds of GB costs a few thousand mappings. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,24 @@ static bool above_penalty(const cw_tlb_second_result *out, size_t n, double pena
     return over;
 }
 
+/* out->why: the counts of strides i - 1 and i ("A regions of P pages and B of Q pages fit"), then
+ * what the rest of fmt says of them. */
+static void why_pair(cw_tlb_second_result *out, const uint64_t *n, size_t i, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void why_pair(cw_tlb_second_result *out, const uint64_t *n, size_t i, const char *fmt, ...)
+{
+    int k = snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
+                     "pages fit", (unsigned long long)n[i - 1],
+                     (unsigned long long)odd_pages[i - 1], (unsigned long long)n[i],
+                     (unsigned long long)odd_pages[i]);
+    if (k < 0 || (size_t)k >= sizeof out->why)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->why + k, sizeof out->why - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
 static void add_point(cw_tlb_second_result *out, uint64_t stride, uint64_t count)
 {
     if (out->points < sizeof out->count / sizeof out->count[0]) {
@@ -334,13 +353,10 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             int j = gs_tlb_reach_explains(e, cover, odd_pages, n, (unsigned)i, TLB2_FIT_TOL,
                                           &want);
             if (j >= 0) {
-                snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
-                         "pages fit, as %llu entries of %llu pages would, but %llu of %llu pages "
-                         "fit where those predict %.0f (more than %.1f %% off): no one level's "
-                         "entries and coverage (a hashed set index spreads some strides over "
-                         "fewer sets; series steps_<k>_pages)", (unsigned long long)n[i - 1],
-                         (unsigned long long)odd_pages[i - 1], (unsigned long long)n[i],
-                         (unsigned long long)odd_pages[i], (unsigned long long)e,
+                why_pair(out, n, i, ", as %llu entries of %llu pages would, but %llu of %llu "
+                         "pages fit where those predict %.0f (more than %.1f %% off): no one "
+                         "level's entries and coverage (a hashed set index spreads some strides "
+                         "over fewer sets; series steps_<k>_pages)", (unsigned long long)e,
                          (unsigned long long)cover, (unsigned long long)n[j],
                          (unsigned long long)odd_pages[j], want, 100 * TLB2_FIT_TOL);
                 return 0;
@@ -400,13 +416,10 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             size_t wj, wk;
             double most = NAN;
             if (!rc && above_penalty(out, i + 1, out->penalty_cycles, &wj, &wk, &most)) {
-                snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
-                         "pages fit, as %llu entries of %llu pages would, whose misses add %.1f "
-                         "cycles at most, but %.0f regions of %llu pages stepped %.1f: another "
-                         "level's misses, or sets no odd stride fills evenly (a hashed index); "
-                         "no one level's entries and coverage (series steps_<k>_pages)",
-                         (unsigned long long)n[i - 1], (unsigned long long)odd_pages[i - 1],
-                         (unsigned long long)n[i], (unsigned long long)odd_pages[i],
+                why_pair(out, n, i, ", as %llu entries of %llu pages would, whose misses add "
+                         "%.1f cycles at most, but %.0f regions of %llu pages stepped %.1f: "
+                         "another level's misses, or sets no odd stride fills evenly (a hashed "
+                         "index); no one level's entries and coverage (series steps_<k>_pages)",
                          (unsigned long long)c[i].count, (unsigned long long)cover,
                          out->penalty_cycles, out->walks[wj].count[wk],
                          (unsigned long long)odd_pages[wj], most);
@@ -422,13 +435,11 @@ static int entries_and_coverage(cw_walker *w, uint64_t n0, bool unit_is_page,
             return rc;
         }
         if (v == GS_REACH_UNCLEAR) {
-            snprintf(out->why, sizeof out->why, "%llu regions of %llu pages and %llu of %llu "
-                     "pages fit: neither one count (entries) nor one reach, nor a power-of-two "
-                     "coverage between (sets on a hashed index read so; the steps past each "
-                     "count, series steps_<k>_pages, rise ways + 1 misses for each entry added "
-                     "past a full set, Fig. 11, which a stride of one entry would count)",
-                     (unsigned long long)n[i - 1], (unsigned long long)odd_pages[i - 1],
-                     (unsigned long long)n[i], (unsigned long long)odd_pages[i]);
+            why_pair(out, n, i, ": neither one count (entries) nor one reach, nor a "
+                     "power-of-two coverage between (sets on a hashed index read so; the steps "
+                     "past each count, series steps_<k>_pages, rise ways + 1 misses for each "
+                     "entry added past a full set, Fig. 11, which a stride of one entry would "
+                     "count)");
             return 0;
         }
     }

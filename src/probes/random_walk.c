@@ -16,6 +16,7 @@
 #include "analysis/eq6.h"
 #include "analysis/saturation.h"
 #include "analysis/stats.h"
+#include "probes/chain_ahead.h"
 #include "probes/probe.h"
 #include "util/interrupt.h"
 #include "util/profile.h"
@@ -109,6 +110,12 @@ static bool warmup_split(const gs_probe_ctx *ctx, gs_space space, uint64_t footp
            footprint > 2 * l2;
 }
 
+static int no_chain(gs_error *err, uint64_t count)
+{
+    return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a %llu-element chain",
+                   (unsigned long long)count);
+}
+
 /* A Sattolo cycle of footprint / slot elements (*chain malloc'd, the caller frees it). */
 static int sattolo(gs_rng *rng, uint64_t footprint, uint64_t slot, uint64_t **chain,
                    gs_error *err)
@@ -118,8 +125,7 @@ static int sattolo(gs_rng *rng, uint64_t footprint, uint64_t slot, uint64_t **ch
     if (!*chain || gs_chain_sattolo(rng, count, slot, *chain) != 0) {
         free(*chain);
         *chain = NULL;
-        return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a %llu-element chain",
-                       (unsigned long long)count);
+        return no_chain(err, count);
     }
     return 0;
 }
@@ -148,20 +154,6 @@ static int walk_chain(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uin
                            .warmup_split = warmup_split(ctx, space, footprint) };
     memset(res, 0, sizeof *res);
     return ctx->backend->ops->chase(ctx->backend, &plan, res, err);
-}
-
-/* One chase over a fresh Sattolo cycle of footprint / slot elements. */
-static int walk(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uint64_t slot,
-                unsigned warmup_passes, uint64_t timed, unsigned walkers, unsigned lanes,
-                gs_rng *rng, gs_chase_result *res, gs_error *err)
-{
-    uint64_t *chain;
-    int rc = sattolo(rng, footprint, slot, &chain, err);
-    if (!rc)
-        rc = walk_chain(ctx, space, footprint, slot, chain, warmup_passes, timed, walkers, lanes,
-                        res, err);
-    free(chain);
-    return rc;
 }
 
 static double ns_of(const gs_probe_ctx *ctx, const gs_chase_result *r)
@@ -327,8 +319,9 @@ typedef struct curve {
 } curve;
 
 /* The largest walk as the space's latency, the curve as a series, then the fit. */
+/* have: the curve's fit where fitted is 0 (or -1: none possible); fitted 1: none made yet. */
 static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
-                         const curve *c)
+                         const curve *c, int fitted, const gs_eq6_fit *have)
 {
     char name[96], method[320];
     size_t last = c->n - 1;
@@ -344,8 +337,9 @@ static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *s
     /* one walk's value moves from run to run with its chain's placement (an H100's local walk
      * of 16 KB: 261.6-267.0 cycles in four runs); its interval is the scatter of single walks
      * about the fitted curve, t x the fit's residual sd (0 where no fit was made) */
-    gs_eq6_fit fit;
-    int fitted = gs_eq6_fit_curve_sharp(c->sizes, c->cycles, c->n, sw->max_levels, &fit);
+    gs_eq6_fit fit = *have;
+    if (fitted == 1)
+        fitted = gs_eq6_fit_curve_sharp(c->sizes, c->cycles, c->n, sw->max_levels, &fit);
     size_t params = 3 * (size_t)fit.levels + 1;
     double ci = fitted == 0 && fit.n > params ? gs_t95(fit.n - params) * fit.residual_sd : 0;
     if (!isfinite(ci))
@@ -362,15 +356,18 @@ static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *s
     record_fit(ctx, p, sw, c->sizes, c->cycles, c->n, fitted, &fit);
 }
 
-/* Walk one array size into the curve (inserted in order). */
-static int walk_point(gs_probe_ctx *ctx, const space_walk *sw, double size, gs_rng *rng,
-                      curve *c, gs_error *err)
+/* Walk one array size over chain (footprint / slot elements; NULL: drawing it ran out of host
+ * memory) into the curve (inserted in order). */
+static int walk_point_chain(gs_probe_ctx *ctx, const space_walk *sw, double size,
+                            const uint64_t *chain, curve *c, gs_error *err)
 {
     gs_chase_result r;
     if (gs_interrupted())
         return gs_fail(err, GS_ERR_INTERRUPTED, "interrupted");
-    int rc = walk(ctx, sw->space, (uint64_t)size, sw->slot_bytes, 1, (uint64_t)opt.timed, 1, 1,
-                  rng, &r, err);
+    if (!chain)
+        return no_chain(err, (uint64_t)size / sw->slot_bytes);
+    int rc = walk_chain(ctx, sw->space, (uint64_t)size, sw->slot_bytes, chain, 1,
+                        (uint64_t)opt.timed, 1, 1, &r, err);
     if (rc)
         return rc;
     size_t i = c->n;
@@ -386,25 +383,43 @@ static int walk_point(gs_probe_ctx *ctx, const space_walk *sw, double size, gs_r
     return 0;
 }
 
-/* Sizes that sharpen each capacity of a first fit: the geometric middles of the interval that
- * holds it and of the next one (where the step rounds off), as multiples of the slot. */
-static size_t refine_sizes(const space_walk *sw, const curve *c, double *add, size_t room)
+/* Walk sizes[0 .. n) in turn into the curve, each size's chain drawn while the one before is
+ * walked; *at: the size walked last or failing. */
+static int walk_sizes(gs_probe_ctx *ctx, const space_walk *sw, const double *sizes, size_t n,
+                      gs_rng *rng, curve *c, double *at, gs_error *err)
 {
-    gs_eq6_fit fit;
+    int rc = 0;
+    gs_chain_ahead next = {0};
+    if (n)
+        gs_chain_ahead_start(&next, rng, (uint64_t)sizes[0] / sw->slot_bytes, sw->slot_bytes);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        uint64_t *chain = gs_chain_ahead_take(&next);
+        if (i + 1 < n)
+            gs_chain_ahead_start(&next, rng, (uint64_t)sizes[i + 1] / sw->slot_bytes,
+                                 sw->slot_bytes);
+        rc = walk_point_chain(ctx, sw, *at = sizes[i], chain, c, err);
+        free(chain);
+    }
+    free(gs_chain_ahead_take(&next));   /* the one drawn for a size not walked */
+    return rc;
+}
+
+/* Sizes that sharpen capacity k of a fit: the geometric middles of the interval that holds it and
+ * of the next one (where the step rounds off), as multiples of the slot. */
+static size_t refine_sizes(const space_walk *sw, const curve *c, const gs_eq6_fit *fit, int k,
+                           double *add, size_t room)
+{
     size_t n = 0;
-    if (gs_eq6_fit_curve_sharp(c->sizes, c->cycles, c->n, sw->max_levels, &fit) != 0)
-        return 0;
-    for (int k = 0; k < fit.levels; k++)
-        for (size_t i = 0; i + 1 < c->n; i++) {
-            if (!(c->sizes[i] <= fit.capacity_bytes[k] && fit.capacity_bytes[k] < c->sizes[i + 1]))
-                continue;
-            for (size_t j = i; j <= i + 1 && j + 1 < c->n && n < room; j++) {
-                double mid = sqrt(c->sizes[j] * c->sizes[j + 1]);
-                mid = floor(mid / (double)sw->slot_bytes) * (double)sw->slot_bytes;
-                if (mid > c->sizes[j] && mid < c->sizes[j + 1] && (n == 0 || add[n - 1] != mid))
-                    add[n++] = mid;
-            }
+    for (size_t i = 0; i + 1 < c->n; i++) {
+        if (!(c->sizes[i] <= fit->capacity_bytes[k] && fit->capacity_bytes[k] < c->sizes[i + 1]))
+            continue;
+        for (size_t j = i; j <= i + 1 && j + 1 < c->n && n < room; j++) {
+            double mid = sqrt(c->sizes[j] * c->sizes[j + 1]);
+            mid = floor(mid / (double)sw->slot_bytes) * (double)sw->slot_bytes;
+            if (mid > c->sizes[j] && mid < c->sizes[j + 1] && (n == 0 || add[n - 1] != mid))
+                add[n++] = mid;
         }
+    }
     return n;
 }
 
@@ -415,7 +430,7 @@ static int sweep_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
 {
     double sizes[MAX_POINTS], add[2 * GS_EQ6_MAX_LEVELS];
     static curve c;
-    size_t n = sizes_for(sw, sizes), extra = 0;
+    size_t n = sizes_for(sw, sizes);
     char name[96];
     c.n = 0;
     char stage[64];
@@ -424,13 +439,25 @@ static int sweep_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     gs_progress(ctx, "random-walk: %s, %zu sizes from %.0f B to %.0f B", sw->name, n, sizes[0],
                 sizes[n - 1]);
     double at = 0;
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        rc = walk_point(ctx, sw, at = sizes[i], rng, &c, err);
+    int rc = walk_sizes(ctx, sw, sizes, n, rng, &c, &at, err);
+    /* Then each capacity, lowest first, sharpened by the fit of the curve as walked so far: a
+     * step that a first fit puts past the L2 can go once the L2's own sizes are walked (an H200:
+     * a first fit's third level at 63.7 MB, gone from the fit with the L2's two sizes, whose
+     * own two sizes of 56 and 80 MB would have taken 1.3 s of warm-up). */
+    gs_eq6_fit fit = {0};
+    int fitted = 1;                                        /* 1: no fit of the curve made */
+    size_t room = MAX_POINTS - n < 8 ? MAX_POINTS - n : 8, fit_n = c.n;
     if (rc == 0)
-        extra = refine_sizes(sw, &c, add, MAX_POINTS - n < 8 ? MAX_POINTS - n : 8);
-    for (size_t i = 0; i < extra && rc == 0; i++)
-        rc = walk_point(ctx, sw, at = add[i], rng, &c, err);
+        fitted = gs_eq6_fit_curve_sharp(c.sizes, c.cycles, c.n, sw->max_levels, &fit);
+    for (int k = 0; rc == 0 && fitted == 0 && k < fit.levels && room > 0; k++) {
+        size_t extra = refine_sizes(sw, &c, &fit, k, add, room);
+        room -= extra;
+        rc = walk_sizes(ctx, sw, add, extra, rng, &c, &at, err);
+        if (rc == 0 && extra) {
+            fitted = gs_eq6_fit_curve_sharp(c.sizes, c.cycles, c.n, sw->max_levels, &fit);
+            fit_n = c.n;
+        }
+    }
     if ((rc == GS_ERR_UNSUPPORTED || rc == GS_ERR_NO_MEMORY) && c.n == 0) {
         name_of(name, sizeof name, sw, "latency_cycles");
         gs_figure_nd(p, name, "cycles", "random walk", "%s", err->msg);
@@ -443,7 +470,7 @@ static int sweep_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     } else if (rc) {
         return rc;
     }
-    record_space(ctx, p, sw, &c);
+    record_space(ctx, p, sw, &c, fit_n == c.n ? fitted : 1, &fit);
     return 0;
 }
 

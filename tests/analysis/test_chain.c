@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analysis/chain.h"
+#include "probes/chain_ahead.h"
 
 static void stride_walk_is_listing_3(void **state)
 {
@@ -187,6 +188,41 @@ static void below_matches_textbook(void **state)
     }
 }
 
+/* Chains drawn ahead on a thread, each started while the one before is held, are the chains
+ * gs_chain_sattolo draws one after another from the same seed; out of memory gives NULL and
+ * leaves the next start usable; a take with nothing started gives NULL. */
+static void ahead_matches_one_after_another(void **state)
+{
+    (void)state;
+    static const uint64_t counts[] = {1, 7, 4096, 100003, 3};
+    enum { N = sizeof counts / sizeof counts[0] };
+    gs_rng a, b;
+    gs_rng_seed(&a, 42);
+    gs_rng_seed(&b, 42);
+    gs_chain_ahead next;
+    gs_chain_ahead_start(&next, &a, counts[0], 64);
+    for (int i = 0; i < N; i++) {
+        uint64_t *got = gs_chain_ahead_take(&next);
+        if (i + 1 < N)
+            gs_chain_ahead_start(&next, &a, counts[i + 1], 64);
+        uint64_t *want = malloc(counts[i] * sizeof *want);
+        assert_non_null(got);
+        assert_non_null(want);
+        assert_int_equal(gs_chain_sattolo(&b, counts[i], 64, want), 0);
+        assert_memory_equal(got, want, counts[i] * sizeof *want);
+        free(got);
+        free(want);
+    }
+    assert_null(gs_chain_ahead_take(&next));
+    gs_chain_ahead_start(&next, &a, UINT64_MAX / 4, 64);
+    assert_null(gs_chain_ahead_take(&next));
+    gs_chain_ahead_start(&next, &a, 5, 64);
+    uint64_t *five = gs_chain_ahead_take(&next);
+    assert_non_null(five);
+    assert_true(gs_chain_valid(five, 5, 8, 5 * 64));
+    free(five);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +235,7 @@ int main(void)
         cmocka_unit_test(chain_matches_textbook),
         cmocka_unit_test(every_cycle_as_often),
         cmocka_unit_test(below_matches_textbook),
+        cmocka_unit_test(ahead_matches_one_after_another),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,10 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "sim/banks.h"
 #include "sim/memory.h"
 #include "sim/sim.h"
@@ -160,23 +162,44 @@ static bool hit_latency(const sim_memory *mem, unsigned i, gs_load_path p, doubl
     return true;
 }
 
-/* The L2's hit latency from the fastest SM to the slowest: its sm_extra_cycles over the SMs. */
-static void sm_spread_truth(truth_ctx *cx, json_t *rec, const sim_level *lv, const char *from)
+/* The L2's hit latency from each SM: hit_latency (SM 0's) less SM 0's sm_extra_cycles plus each
+ * SM's, its least, median and largest over the SMs (where the model states the hit latency on
+ * the cg path), and the spread from the fastest SM to the slowest. */
+static void sm_spread_truth(truth_ctx *cx, json_t *rec, unsigned i, const char *from)
 {
+    const sim_level *lv = &cx->m->memory->caches[i];
     int sms = cx->m->info.sm_count;
-    double lo = 0, hi = 0;
-    for (int k = 0; k < sms && lv->n_sm_extra; k++) {
-        double e = lv->sm_extra_cycles[(unsigned)k % lv->n_sm_extra];
-        lo = k == 0 || e < lo ? e : lo;
-        hi = k == 0 || e > hi ? e : hi;
+    if (sms <= 0)
+        return;
+    double *e = malloc((size_t)sms * sizeof *e), base;
+    if (!e) {
+        cx->oom = true;
+        return;
     }
-    if (sms > 0) {
-        char how[160];
-        snprintf(how, sizeof how, "%s sm_extra_cycles, largest less smallest over the %d SMs",
-                 from, sms);
-        fig(cx, rec, "hit_latency_sm_spread_cycles", json_real(hi - lo), "latency",
+    for (int k = 0; k < sms; k++)
+        e[k] = lv->n_sm_extra ? lv->sm_extra_cycles[(unsigned)k % lv->n_sm_extra] : 0;
+    double lo = e[0], hi = e[0];
+    for (int k = 1; k < sms; k++) {
+        lo = e[k] < lo ? e[k] : lo;
+        hi = e[k] > hi ? e[k] : hi;
+    }
+    char how[256];
+    snprintf(how, sizeof how, "%s sm_extra_cycles, largest less smallest over the %d SMs",
+             from, sms);
+    fig(cx, rec, "hit_latency_sm_spread_cycles", json_real(hi - lo), "latency", cx->noise_cycles,
+        how);
+    if (hit_latency(cx->m->memory, i, GS_PATH_CG, &base)) {
+        base -= e[0];
+        snprintf(how, sizeof how, "%s: the hit latency from SM 0 less its sm_extra_cycles, plus "
+                 "each SM's, over the %d SMs", from, sms);
+        fig(cx, rec, "hit_latency_sm_min_cycles", json_real(base + lo), "latency",
+            cx->noise_cycles, how);
+        fig(cx, rec, "hit_latency_sm_median_cycles", json_real(base + gs_median(e, (size_t)sms)),
+            "latency", cx->noise_cycles, how);
+        fig(cx, rec, "hit_latency_sm_max_cycles", json_real(base + hi), "latency",
             cx->noise_cycles, how);
     }
+    free(e);
 }
 
 static void level_truth(truth_ctx *cx, const char *key, unsigned i, gs_load_path p)
@@ -300,7 +323,7 @@ static void memory_truth(truth_ctx *cx)
         snprintf(from, sizeof from, "memory.caches[%d] (%s)", l2,
                  cx->m->memory->caches[l2].name);
         if (rec)
-            sm_spread_truth(cx, rec, &cx->m->memory->caches[l2], from);
+            sm_spread_truth(cx, rec, (unsigned)l2, from);
         /* the probe names the L2's walked capacity usable_size_bytes (the level's data in a
          * model) and reports the device's L2 size apart as nominal_size_bytes */
         json_t *size = rec ? json_object_get(rec, "size_bytes") : NULL;

@@ -12,15 +12,23 @@
 #include "probes/cache/internal.h"
 
 #define SM_LAT_LINES 2048u           /* 256 KB of 128-B lines: inside any L2 and its near part */
+/* Lines drawn at random fall into the L2's sets as balls into bins, and a set given more lines
+ * than its ways misses on every visit of the cyclic walk: 2048 lines in a 512-KB L2 of 8 ways
+ * (4 to a set on average) put 5 % of the accesses in such sets, and a model whose L2 hits in 371
+ * cycles read a median of 385.7 over its SMs. At most this share of the L2's lines leaves one set
+ * of W ways W / 16 lines on average, more than W of them a chance below 1e-8 for 8 ways. */
+#define SM_LAT_L2_SHARE 16u
+#define SM_LAT_MIN_LINES 64u
 #define SM_LAT_REGION (32ull << 20)   /* drawn from 32 MB: 16 pages of 2 MB, not one page's */
 #define SM_LAT_TIMED 8192u            /* accesses timed per SM: 0.3 cycles between passes */
 
 static const char sm_lat_m[] =
-    "average walk on the L2 path (ld.global.cg) over 2048 lines drawn at random from 32 MB (so "
+    "average walk on the L2 path (ld.global.cg) over %zu lines drawn at random from 32 MB (so "
     "that many pages, and the slices their physical addresses hash to, are in it: 256 contiguous "
-    "KB moved an SM's reading by up to 2 cycles from one run to the next), random cyclic order, "
+    "KB moved an SM's reading by up to 2 cycles from one run to the next), at most 1/16 of the "
+    "L2's lines (so that hardly a set is given more lines than its ways), random cyclic order, "
     "two warm passes and 8192 timed accesses, run on each SM in turn (one block pinned by "
-    "%smid), two passes over the SMs, each over its own draw of lines; an SM's value is the "
+    "%%smid), two passes over the SMs, each over its own draw of lines; an SM's value is the "
     "mean of its two, the interval the largest difference between one SM's two passes (twice "
     "that for the spread); where the near part keeps no copies of far lines, near and far hits "
     "mixed";
@@ -49,8 +57,14 @@ int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_
     unsigned sms = ctx->info && ctx->info->sm_count > 0 ? (unsigned)ctx->info->sm_count : 0;
     uint64_t stride = sw->stride_bytes >= 32 ? sw->stride_bytes : 128;
     size_t n = SM_LAT_LINES, all = (size_t)(SM_LAT_REGION / stride);
+    uint64_t l2 = ctx->info ? ctx->info->l2_bytes : 0;
+    if (l2 && l2 / stride / SM_LAT_L2_SHARE < n)
+        n = l2 / stride / SM_LAT_L2_SHARE > SM_LAT_MIN_LINES ? l2 / stride / SM_LAT_L2_SHARE
+                                                             : SM_LAT_MIN_LINES;
+    char method[sizeof sm_lat_m + 16];
+    snprintf(method, sizeof method, sm_lat_m, n);
     if (!sms) {
-        gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", sm_lat_m, "the device reports "
+        gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", method, "the device reports "
                      "no SM count");
         return 0;
     }
@@ -80,15 +94,13 @@ int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_
         x[k] = k;
     gs_series(p, "hit_latency_by_sm", "SM", "", "L2 hit latency", "cycles", x, v, sms);
     if (!s.n) {
-        gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", sm_lat_m, "no SM ran the walk");
+        gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", method, "no SM ran the walk");
         goto out;
     }
-    gs_figure(p, "hit_latency_sm_min_cycles", s.min, "cycles", s.noise, s.n, sm_lat_m);
-    gs_figure(p, "hit_latency_sm_median_cycles", s.median, "cycles", s.noise, s.n,
-              sm_lat_m);
-    gs_figure(p, "hit_latency_sm_max_cycles", s.max, "cycles", s.noise, s.n, sm_lat_m);
-    gs_figure(p, "hit_latency_sm_spread_cycles", s.spread, "cycles", 2 * s.noise, s.n,
-              sm_lat_m);
+    gs_figure(p, "hit_latency_sm_min_cycles", s.min, "cycles", s.noise, s.n, method);
+    gs_figure(p, "hit_latency_sm_median_cycles", s.median, "cycles", s.noise, s.n, method);
+    gs_figure(p, "hit_latency_sm_max_cycles", s.max, "cycles", s.noise, s.n, method);
+    gs_figure(p, "hit_latency_sm_spread_cycles", s.spread, "cycles", 2 * s.noise, s.n, method);
     gs_param_int(p, "hit_latency_sm_min_sm", (long long)s.min_sm);
     gs_param_int(p, "hit_latency_sm_max_sm", (long long)s.max_sm);
     gs_param_int(p, "sms_walked", (long long)s.n);

@@ -164,7 +164,9 @@ static bool hit_latency(const sim_memory *mem, unsigned i, gs_load_path p, doubl
 
 /* The L2's hit latency from each SM: hit_latency (SM 0's) less SM 0's sm_extra_cycles plus each
  * SM's, its least, median and largest over the SMs (where the model states the hit latency on
- * the cg path), and the spread from the fastest SM to the slowest. */
+ * the cg path and its first TLB covers the 32 MB the walks draw their lines from: past it they
+ * time TLB misses too), and the spread from the fastest SM to the slowest. */
+#define SM_WALK_REGION (32ull << 20)
 static void sm_spread_truth(truth_ctx *cx, json_t *rec, unsigned i, const char *from)
 {
     const sim_level *lv = &cx->m->memory->caches[i];
@@ -188,7 +190,9 @@ static void sm_spread_truth(truth_ctx *cx, json_t *rec, unsigned i, const char *
              from, sms);
     fig(cx, rec, "hit_latency_sm_spread_cycles", json_real(hi - lo), "latency", cx->noise_cycles,
         how);
-    if (hit_latency(cx->m->memory, i, GS_PATH_CG, &base)) {
+    const sim_tlb *t = first_tlb(cx->m->memory, GS_PATH_CG);
+    if ((!t || t->entries * t->geo.block_bytes >= SM_WALK_REGION) &&
+        hit_latency(cx->m->memory, i, GS_PATH_CG, &base)) {
         base -= e[0];
         snprintf(how, sizeof how, "%s: the hit latency from SM 0 less its sm_extra_cycles, plus "
                  "each SM's, over the %d SMs", from, sms);

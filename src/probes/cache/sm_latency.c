@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/chain.h"
 #include "analysis/sm_spread.h"
@@ -23,9 +24,11 @@
 #define SM_LAT_TIMED 8192u            /* accesses timed per SM: 0.3 cycles between passes */
 
 static const char sm_lat_m[] =
-    "average walk on the L2 path (ld.global.cg) over %zu lines drawn at random from 32 MB (so "
-    "that many pages, and the slices their physical addresses hash to, are in it: 256 contiguous "
-    "KB moved an SM's reading by up to 2 cycles from one run to the next), at most 1/16 of the "
+    "average walk on the L2 path (ld.global.cg) over %zu lines drawn at random from %llu KB (32 "
+    "MB, or the first TLB level's reach where this run's TLB target found it smaller, so that "
+    "every access hits that level; so that many pages, and the slices their physical addresses "
+    "hash to, are in it: 256 contiguous KB moved an SM's reading by up to 2 cycles from one run "
+    "to the next), at most 1/16 of the "
     "L2's lines (so that hardly a set is given more lines than its ways), random cyclic order, "
     "two warm passes and 8192 timed accesses, run on each SM in turn (one block pinned by "
     "%%smid), two passes over the SMs, each over its own draw of lines; an SM's value is the "
@@ -33,14 +36,34 @@ static const char sm_lat_m[] =
     "that for the spread); where the near part keeps no copies of far lines, near and far hits "
     "mixed";
 
+/* The reach of the first TLB level on the L2 path where this run's cache probe determined it
+ * (its l1tlb record's size_bytes), else 0. A walk over 32 MB past it timed a TLB miss on nearly
+ * every access: a model with 32 entries of 64 KB read 229.4 cycles from every SM for an L2 hit
+ * of 201.5. */
+static uint64_t first_tlb_reach(const gs_probe_ctx *ctx)
+{
+    size_t i;
+    json_t *rec;
+    double reach;
+    json_array_foreach(ctx->run->probes, i, rec) {
+        const char *name = json_string_value(json_object_get(rec, "name"));
+        const char *level = json_string_value(json_object_get(json_object_get(rec, "params"),
+                                                              "level"));
+        if (name && level && strcmp(name, "cache") == 0 && strcmp(level, "l1tlb") == 0 &&
+            gs_figure_get(rec, "size_bytes", &reach) == 0 && reach > 0)
+            return (uint64_t)reach;
+    }
+    return 0;
+}
+
 /* One pass: every SM's average walk over one chain; NaN where the SM took no block. */
-static int one_pass(cw_walker *w, const uint64_t *chain, size_t n, double *out, unsigned sms,
-                    gs_error *err)
+static int one_pass(cw_walker *w, const uint64_t *chain, size_t n, uint64_t region, double *out,
+                    unsigned sms, gs_error *err)
 {
     int rc = 0;
     for (unsigned k = 0; k < sms && !rc; k++) {
         w->pin_sm = (int)k;
-        rc = cw_avg_chase(w, chain, n, SM_LAT_REGION, 2, SM_LAT_TIMED, -1, &out[k], err);
+        rc = cw_avg_chase(w, chain, n, region, 2, SM_LAT_TIMED, -1, &out[k], err);
         if (rc == GS_ERR_UNSUPPORTED) {      /* this process may not reach the SM (MPS) */
             out[k] = NAN;
             gs_error_clear(err);
@@ -56,13 +79,19 @@ int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_
 {
     unsigned sms = ctx->info && ctx->info->sm_count > 0 ? (unsigned)ctx->info->sm_count : 0;
     uint64_t stride = sw->stride_bytes >= 32 ? sw->stride_bytes : 128;
-    size_t n = SM_LAT_LINES, all = (size_t)(SM_LAT_REGION / stride);
+    uint64_t region = SM_LAT_REGION, reach = first_tlb_reach(ctx);
+    if (reach && reach < region)
+        region = reach;
+    size_t n = SM_LAT_LINES, all = (size_t)(region / stride);
     uint64_t l2 = ctx->info ? ctx->info->l2_bytes : 0;
     if (l2 && l2 / stride / SM_LAT_L2_SHARE < n)
-        n = l2 / stride / SM_LAT_L2_SHARE > SM_LAT_MIN_LINES ? l2 / stride / SM_LAT_L2_SHARE
-                                                             : SM_LAT_MIN_LINES;
-    char method[sizeof sm_lat_m + 16];
-    snprintf(method, sizeof method, sm_lat_m, n);
+        n = l2 / stride / SM_LAT_L2_SHARE;
+    if (all / 4 < n)                      /* the lines a quarter of the region's at most */
+        n = all / 4;
+    if (n < SM_LAT_MIN_LINES)
+        n = all < SM_LAT_MIN_LINES ? all : SM_LAT_MIN_LINES;
+    char method[sizeof sm_lat_m + 40];
+    snprintf(method, sizeof method, sm_lat_m, n, (unsigned long long)(region >> 10));
     if (!sms) {
         gs_figure_nd(p, "hit_latency_sm_spread_cycles", "cycles", method, "the device reports "
                      "no SM count");
@@ -84,7 +113,7 @@ int cw_l2_sm_latency(gs_probe_ctx *ctx, cw_walker *w, gs_probe_out *p, const cw_
         if (gs_chain_sattolo(&w->rng, all, stride, chain) != 0)
             rc = gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for the per-SM L2 chain");
         else
-            rc = one_pass(w, chain, n, pass ? b : a, sms, err);
+            rc = one_pass(w, chain, n, region, pass ? b : a, sms, err);
     }
     if (rc)
         goto out;

@@ -61,6 +61,13 @@ static const char seq_patterns[] = "trace of 16 lines, less the trace's own meas
 static const char seq_eq6[] = "Eq. 6 level of a Sattolo random walk (default path), average";
 static const char seq_paths[] = "paths: a plateau of an average Sattolo walk over footprints "
                                 "on that load path";
+/* No policy holds a random element with more chance than capacity / array (every access
+ * uniform), and random lines fill some sets past their ways before the whole cache is full: a
+ * random walk's step sits at the size or before it (a 4-way hashed L1 of 16 KB: 15.9 KB), never
+ * after it. */
+static const char why_random_sets[] = "random lines fill some sets past their ways before the "
+                                      "cache is full (balls into bins): the step comes at the "
+                                      "size or before it";
 static const char why_default[] = "the default path looks the line up in the L1 first, where "
                                   "the L1 caches global loads";
 
@@ -103,8 +110,8 @@ static const xc_structure structures[] = {
     {"L1 size", "B", 0, 1.0 / 32, size_tol, {
         {{"cache", "l1", "size_bytes"}, XC_SAME, "largest footprint whose trace has no repeating "
          "miss (stride chain)", NULL, NULL, NONE, NULL},
-        {{"random-walk", NULL, WALK_CAP(1)}, XC_SAME, "Eq. 6 step of a Sattolo random walk over "
-         "sizes", NULL, NULL, NONE, NULL},
+        {{"random-walk", NULL, WALK_CAP(1)}, XC_BELOW, "Eq. 6 step of a Sattolo random walk over "
+         "sizes", why_random_sets, NULL, NONE, NULL},
         END}},
     {"L2 hit latency", "cycles", 1, 0.02, lat_tol, {
         {{"cache", "l2", "near_hit_latency_cycles"}, XC_SAME, "average: j = *j, one LDG.CG per "

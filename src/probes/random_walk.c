@@ -318,8 +318,8 @@ typedef struct curve {
     size_t n;
 } curve;
 
-/* The largest walk as the space's latency, the curve as a series, then the fit. */
-/* have: the curve's fit where fitted is 0 (or -1: none possible); fitted 1: none made yet. */
+/* The largest walk as the space's latency, the curve as a series, then the fit: have where
+ * fitted is 0 (-1: none possible), else (fitted 1) one made here. */
 static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                          const curve *c, int fitted, const gs_eq6_fit *have)
 {

@@ -18,6 +18,9 @@
 #                                                 only: its issue kernels, icache kernels or both)
 # Environment for --sass: EXPECT_KERNELS (issue kernels, default 123), EXPECT_ICACHE (the icache
 # variants' INSTR counts, default every size of src/cuda/icache.cu).
+# A loop that holds what it claims in an order that costs issue slots (an instruction right after
+# one of its own chain at ILP 2 and more, or two pipes not taking half each) is printed SCHED and
+# fails only with SCHEDULE=strict: its figure measures the compiler's schedule.
 # Exit 0 when every kernel passes, 1 when one fails, 77 when the tools are missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -140,7 +143,7 @@ for f in funcs:
         print(f"FAIL {name}: no loop found"); bad += 1; continue
     n, body_args = best
     body = [o for o, _ in body_args]
-    chain_note, chain_ok = "", True
+    chain_note, chain_ok, sched_ok = "", True, True
     if kind in CHAINS:
         regs = [re.findall(r"\bR(\d+)((?:\.\w+)*)", g) for o, g in body_args if re.match(claim, o)]
         regs = [r for r in regs if r]
@@ -179,8 +182,8 @@ for f in funcs:
         split_ok = mma == 0 or 16 * abs(2 * mma - len(ops)) <= len(ops)
         # one conflict in 64 instructions passes (a chain's first read, before the reuse cache
         # holds the operand)
-        chain_ok = (chains == ilp and (kind not in BANKS or 64 * conflicts <= n) and split_ok and
-                    (ilp == 1 or back_to_back == 0))
+        chain_ok = chains == ilp and (kind not in BANKS or 64 * conflicts <= n)
+        sched_ok = split_ok and (ilp == 1 or back_to_back == 0)
         chain_note = (f", dependency chains {chains} (ILP {ilp}), "
                       f"register bank conflicts {conflicts}, back to back {back_to_back}, "
                       f"MMA pipe {mma} of {len(ops)}")
@@ -195,10 +198,15 @@ for f in funcs:
     ok = (0 <= extra <= 1 and not foreign and len(control) + extra <= 4 * trips and
           (not companions or trips * per_trip <= len(comp) <= trips * per_trip + 1 or
            (kind in OPTIONAL_COMPANIONS and not comp)) and chain_ok)
-    print(f"{'ok  ' if ok else 'FAIL'} {name}: {n} x {claim.rstrip('$')} in a loop of {len(body)} "
-          f"({trips} trip(s) of {per_trip}), companions {len(comp)}, NOP {nops}, control {control}, "
-          f"foreign {sorted(set(foreign))[:8]}{chain_note}")
-    bad += not ok
+    # A loop that holds what it claims but in ptxas's poor order (the ILP-2 hfma2 and hadd2 loops
+    # of CUDA 13.0 for sm_90, whatever the source order) is SCHED: its figure measures that
+    # schedule, which no source form changes (docs/methods.md, pipeline); it fails the check
+    # only with SCHEDULE=strict.
+    sched = ok and not sched_ok
+    print(f"{'SCHED' if sched else 'ok  ' if ok else 'FAIL'} {name}: {n} x {claim.rstrip('$')} "
+          f"in a loop of {len(body)} ({trips} trip(s) of {per_trip}), companions {len(comp)}, "
+          f"NOP {nops}, control {control}, foreign {sorted(set(foreign))[:8]}{chain_note}")
+    bad += not ok or (sched and os.environ.get("SCHEDULE") == "strict")
 expected = int(os.environ.get("EXPECT_KERNELS", "123"))
 if seen != expected:
     print(f"FAIL: found {seen} issue kernels, expected {expected}"); bad += 1

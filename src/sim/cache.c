@@ -1024,7 +1024,7 @@ typedef struct access_at {
     unsigned set;
 } access_at;
 
-static inline access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole_fetch)
+HOT access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole_fetch)
 {
     access_at a = {.blk = block_of(c, addr)};
     unsigned sector = sector_of(c, addr);
@@ -1415,11 +1415,6 @@ bool sim_cache_draws(const sim_cache *c)
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
 {
     return sim_cache_image_has_set(c, sim_cache_set_of(c, addr));
-}
-
-bool sim_cache_image_has_set(const sim_cache *c, unsigned set)
-{
-    return c->image_bits[set / 64] >> (set % 64) & 1;
 }
 
 bool sim_cache_sets_coupled(const sim_cache *c)

@@ -996,23 +996,7 @@ HOT void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsigned
 /* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
  * group when whole_fetch. The block, sector and set are found once and handed down. A hit on
  * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
-#define SET_UNKNOWN UINT32_MAX   /* access_filling: the caller has not found the set */
-
-/* Whether the remembered block (memo_set) answers an access to addr: a hit that changes nothing.
- * Kept small and apart from access_filling, so that such a hit, the most common access of many
- * chases, costs a few instructions and no call into the whole access. */
-static inline bool memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
-{
-    if (c->memo_epoch != c->epoch || c->memo_block != block_of(c, addr))
-        return false;
-    uint32_t valid = c->scan ? masks_of(c, c->memo_home)[c->memo_way]
-                             : c->big[c->memo_slot].valid;
-    if (!(valid & 1u << sector_of(c, addr)))
-        return false;
-    if (way_out)
-        *way_out = c->memo_way;
-    return true;
-}
+#define SET_UNKNOWN SIM_SET_UNKNOWN
 
 /* The access once memo_answers has said no. Never inlined, nor is access_ordered: the callers'
  * remembered-block hit then saves no registers for them. */
@@ -1108,58 +1092,17 @@ __attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64
     return o;
 }
 
-/* What an access asks for (access_rest): fill on a miss, as a persisting access, the whole
- * fetch group (a load) or the sector alone (a store that allocates). */
-#define ACCESS_FILL 1u
-#define ACCESS_PERSISTING 2u
-#define ACCESS_WHOLE_FETCH 4u
-
-/* An access the remembered block did not answer: the short path where it applies, else the
- * whole. Its arguments fit in registers, so that the callers below reach it by a jump. */
-__attribute__((noinline)) static sim_outcome access_rest(sim_cache *c, uint64_t addr,
-                                                         unsigned set, unsigned how,
-                                                         gs_rng *rng, int *way_out)
+/* An access the remembered block did not answer (cache.h: the access functions ask it first):
+ * the short path where it applies, else the whole. Its arguments fit in registers, so that the
+ * callers reach it by a jump. */
+sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                  gs_rng *rng, int *way_out)
 {
-    bool fill = how & ACCESS_FILL, whole_fetch = how & ACCESS_WHOLE_FETCH;
+    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
     if (c->ordered && !c->persisting)
         return access_ordered(c, addr, set, fill, whole_fetch, way_out);
-    return access_filling(c, addr, set, fill, how & ACCESS_PERSISTING, whole_fetch, rng,
+    return access_filling(c, addr, set, fill, how & SIM_ACCESS_PERSISTING, whole_fetch, rng,
                           way_out);
-}
-
-sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                gs_rng *rng, int *way_out)
-{
-    if (memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return access_rest(c, addr, SET_UNKNOWN,
-                       (fill ? ACCESS_FILL : 0) | (persisting ? ACCESS_PERSISTING : 0) |
-                           ACCESS_WHOLE_FETCH, rng, way_out);
-}
-
-sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
-                                bool persisting, gs_rng *rng, int *way_out)
-{
-    if (memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return access_rest(c, addr, set,
-                       (fill ? ACCESS_FILL : 0) | (persisting ? ACCESS_PERSISTING : 0) |
-                           ACCESS_WHOLE_FETCH, rng, way_out);
-}
-
-sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
-{
-    if (memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return access_rest(c, addr, SET_UNKNOWN, (fill ? ACCESS_FILL : 0) | ACCESS_WHOLE_FETCH, rng,
-                       way_out);
-}
-
-sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
-{
-    if (memo_answers(c, addr, NULL))
-        return SIM_HIT;
-    return access_rest(c, addr, SET_UNKNOWN, ACCESS_FILL, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)

@@ -16,6 +16,10 @@
 #include "sim/sim.h"
 #include "util/u64set.h"
 
+/* The steps of one access, inlined where a walk makes its accesses (one run of code per request,
+ * without calls and register saves between its levels) */
+#define HOT static inline __attribute__((always_inline))
+
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
 #define CHAIN_AHEAD 2         /* a split warm-up fetches each segment's chain this far ahead */
 #define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched, for a
@@ -158,7 +162,7 @@ static unsigned partition_of(const sim_level *lv, uint64_t addr)
 }
 
 /* TLB levels in order until one hits; every level that missed is filled. */
-static double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
+HOT double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
 {
     double cycles = 0;
     *skip = 0;
@@ -257,7 +261,7 @@ static void take_path(chase_ctx *cx, gs_load_path path)
  * request's prefetch found it (prefetch_request), else NO_SET. */
 #define NO_SET UINT32_MAX
 
-static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *served)
+HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *served)
 {
     sim_memory *mem = cx->mem;
     uint32_t skip;
@@ -273,8 +277,10 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigne
             if (!sim_cache_image_has_set(&lv->state, set))
                 break;                 /* untimed, and no timed access will see its set */
         }
-        bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
-        bool copied = far && lv->copy_geo.size_bytes &&
+        /* whether the line lies in a far partition: needed before the access where the level
+           keeps copies of far lines (the copy is accessed first), else only on a hit */
+        bool far = lv->copy_geo.size_bytes && lv->partitions > 1 && partition_of(lv, paddr) != 0;
+        bool copied = far &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
         bool persisting = cx->persisting && lv->persisting_max_bytes > 0;
         sim_outcome o = set != NO_SET
@@ -295,6 +301,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigne
         if (o == SIM_HIT) {
             *served = i;
             cycles += lv->hit_latency_cycles;
+            if (!lv->copy_geo.size_bytes)
+                far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
             if (far && !copied)
                 cycles += lv->far_extra_cycles;
             return cycles;
@@ -369,7 +377,7 @@ static unsigned count_distinct(uint64_t *ids, unsigned n)
  * that holds it is right whenever it was filled). */
 #define NO_SLOT UINT32_MAX
 
-static double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigned *level)
+HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigned *level)
 {
     *level = 0;
     if (cx->plan->space == GS_SPACE_SHARED)

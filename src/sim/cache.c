@@ -998,8 +998,9 @@ HOT void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsigned
  * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
 #define SET_UNKNOWN SIM_SET_UNKNOWN
 
-/* The access once memo_answers has said no. Never inlined, nor is access_ordered: the callers'
- * remembered-block hit then saves no registers for them. */
+/* The access once the remembered block has said no (cache.h). Never inlined, nor is the ordered
+ * path (sim_cache_access_ordered): the callers' remembered-block hit then saves no registers for
+ * them. */
 /* Where an access goes: its block, its sector's bit, the sectors a fill brings (the whole fetch
  * group, or the sector alone) and its set (found here unless the caller has). */
 typedef struct access_at {
@@ -1055,9 +1056,10 @@ __attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64
  * such a store lacks (a hit makes the way the newest under LRU and changes no order under FIFO;
  * a fill takes the lowest empty way, else the oldest, and makes it the newest; the remembered
  * block is kept either way, as memo_set keeps it for these policies). */
-__attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64_t addr, unsigned set, bool fill,
-                                  bool whole_fetch, int *way_out)
+sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                     int *way_out)
 {
+    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
     access_at a = locate(c, addr, set, whole_fetch);
     uint64_t blk = a.blk;
     uint32_t bit = a.bit, fill_bits = a.fill_bits;
@@ -1100,7 +1102,7 @@ sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, uns
 {
     bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
     if (c->ordered && !c->persisting)
-        return access_ordered(c, addr, set, fill, whole_fetch, way_out);
+        return sim_cache_access_ordered(c, addr, set, how, way_out);
     return access_filling(c, addr, set, fill, how & SIM_ACCESS_PERSISTING, whole_fetch, rng,
                           way_out);
 }

@@ -234,6 +234,19 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr);
 sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
                                   gs_rng *rng, int *way_out);
 
+/* The rest of an access to an ordered store (sim_cache.ordered) without persisting lines: the
+ * short path sim_cache_access_rest would take, called where the access is made. */
+sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                     int *way_out);
+
+static inline sim_outcome sim_cache_access_next(sim_cache *c, uint64_t addr, unsigned set,
+                                                unsigned how, gs_rng *rng, int *way_out)
+{
+    if (c->ordered && !c->persisting)
+        return sim_cache_access_ordered(c, addr, set, how, way_out);
+    return sim_cache_access_rest(c, addr, set, how, rng, way_out);
+}
+
 /* Whether the remembered block answers an access to addr: its block, and its sector valid. */
 static inline bool sim_cache_memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
 {
@@ -262,7 +275,7 @@ static inline sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fil
 {
     if (sim_cache_memo_answers(c, addr, way_out))
         return SIM_HIT;
-    return sim_cache_access_rest(c, addr, SIM_SET_UNKNOWN,
+    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN,
                                  (fill ? SIM_ACCESS_FILL : 0) | SIM_ACCESS_WHOLE_FETCH, rng,
                                  way_out);
 }
@@ -280,7 +293,7 @@ static inline sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool 
 {
     if (sim_cache_memo_answers(c, addr, way_out))
         return SIM_HIT;
-    return sim_cache_access_rest(c, addr, SIM_SET_UNKNOWN,
+    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN,
                                  (fill ? SIM_ACCESS_FILL : 0) |
                                      (persisting ? SIM_ACCESS_PERSISTING : 0) |
                                      SIM_ACCESS_WHOLE_FETCH, rng, way_out);
@@ -294,7 +307,7 @@ static inline sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsig
 {
     if (sim_cache_memo_answers(c, addr, way_out))
         return SIM_HIT;
-    return sim_cache_access_rest(c, addr, set,
+    return sim_cache_access_next(c, addr, set,
                                  (fill ? SIM_ACCESS_FILL : 0) |
                                      (persisting ? SIM_ACCESS_PERSISTING : 0) |
                                      SIM_ACCESS_WHOLE_FETCH, rng, way_out);
@@ -306,7 +319,7 @@ static inline sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *r
 {
     if (sim_cache_memo_answers(c, addr, NULL))
         return SIM_HIT;
-    return sim_cache_access_rest(c, addr, SIM_SET_UNKNOWN, SIM_ACCESS_FILL, rng, NULL);
+    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN, SIM_ACCESS_FILL, rng, NULL);
 }
 
 /* Give the store a persisting set-aside of `fraction` of each set's ways (0: none, every line

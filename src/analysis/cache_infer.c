@@ -389,6 +389,7 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
         return -1;
     set_state s;
     memset(&s, 0, sizeof s);
+    unsigned filled = 0;                  /* valid ways: a way once valid stays valid */
     for (size_t i = 0; i < n; i++) {
         int w = -1;
         for (unsigned k = 0; k < ways && w < 0; k++)
@@ -396,12 +397,10 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
                 w = (int)k;
         hit[i] = w >= 0;
         if (w < 0) {
-            bool full = true;
-            for (unsigned k = 0; k < ways; k++)
-                full = full && s.valid[k];
-            if (p == GS_POLICY_SRRIP && full)
+            if (p == GS_POLICY_SRRIP && filled == ways)
                 srrip_age(&s, ways);
             w = (int)choose_victim(&s, p, ways);
+            filled += !s.valid[w];
             s.valid[w] = true;
             s.block[w] = blocks[i];
             s.stamp[w] = p == GS_POLICY_SRRIP ? 2 : 2 * (i + 1);   /* odd: SLRU's demoted */

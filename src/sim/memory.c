@@ -891,6 +891,16 @@ static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
 
 /* ---- the walk ---------------------------------------------------------------------------------- */
 
+/* lround(c) for c in 0 .. 4e9 without the call (a timed access rounds its cycles): c less its
+ * whole part is exact, so halves round up as lround's do; anything else (NaN) goes to lround. */
+static inline uint32_t round_cycles(double c)
+{
+    if (!(c >= 0 && c <= 4e9))
+        return (uint32_t)lround(c);
+    double whole = (double)(uint64_t)c;
+    return (uint32_t)whole + (c - whole >= 0.5);
+}
+
 /* One timed access of a walk (the t-th), whose request took `request` cycles and was served by
  * `level`: counted, given its noise, recorded; returns what it adds to the sum. */
 static inline double timed_access(chase_ctx *cx, gs_chase_result *out, uint64_t t, double request,
@@ -903,7 +913,7 @@ static inline double timed_access(chase_ctx *cx, gs_chase_result *out, uint64_t 
         cycles = 0;
     if (!p->record_n)
         return cycles;
-    out->latency_cycles[t] = cycles > 4e9 ? 4000000000u : (uint32_t)lround(cycles);
+    out->latency_cycles[t] = cycles > 4e9 ? 4000000000u : round_cycles(cycles);
     return (double)out->latency_cycles[t];
 }
 

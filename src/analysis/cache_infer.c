@@ -389,19 +389,20 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
         return -1;
     set_state s;
     memset(&s, 0, sizeof s);
+    /* valid ways: a way once valid stays valid, and a miss takes the lowest invalid way first
+       (choose_victim), so the valid ways are ways 0 .. filled - 1 */
+    unsigned filled = 0;
     for (size_t i = 0; i < n; i++) {
         int w = -1;
-        for (unsigned k = 0; k < ways && w < 0; k++)
-            if (s.valid[k] && s.block[k] == blocks[i])
+        for (unsigned k = 0; k < filled && w < 0; k++)
+            if (s.block[k] == blocks[i])
                 w = (int)k;
         hit[i] = w >= 0;
         if (w < 0) {
-            bool full = true;
-            for (unsigned k = 0; k < ways; k++)
-                full = full && s.valid[k];
-            if (p == GS_POLICY_SRRIP && full)
+            if (p == GS_POLICY_SRRIP && filled == ways)
                 srrip_age(&s, ways);
             w = (int)choose_victim(&s, p, ways);
+            filled += !s.valid[w];
             s.valid[w] = true;
             s.block[w] = blocks[i];
             s.stamp[w] = p == GS_POLICY_SRRIP ? 2 : 2 * (i + 1);   /* odd: SLRU's demoted */

@@ -162,6 +162,11 @@ static double one_free_lsq(const curve *c, const one_free *f, step cand, double 
     for (size_t i = 0; i < c->n; i++) {
         double *phi = c->phi + i * P_MAX;
         phi[col] = past(cand.cap, c->s[i], cand.g);
+        /* a point at or below the capacity adds a product of 0 to each sum of the column: the
+           sums start at +0 and never become -0 (an exact cancellation rounds to +0), so adding
+           +0 or -0 leaves them as they are, and the point is passed by */
+        if (c->s[i] <= cand.cap)
+            continue;
         atb[col] += phi[col] * c->y[i];
         for (int r = 0; r < p; r++) {
             ata[r][col] += phi[r] * phi[col];

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The small steps of an access, inlined into the access paths (callers of the whole access),
+ * so that an access is one run of code without calls and register saves. */
+#define HOT static inline __attribute__((always_inline))
+
 static bool is_pow2(uint64_t x)
 {
     return x && !(x & (x - 1));
@@ -387,7 +391,7 @@ static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
     return 1u << sector_of(c, addr);
 }
 
-static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
+HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
 
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
 {
@@ -396,7 +400,7 @@ unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
 
 /* The set of addr, whose block is blk. A BITS or XOR mapping is the one with tables (xor_table),
  * tested first so that neither kind reads the geometry. */
-static unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
+HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
 {
     if (!c->xor_table) {                     /* MODULO */
         if (c->pow2_sets)
@@ -602,7 +606,7 @@ static unsigned order_at(const sim_set_state *st, unsigned p)
 }
 
 /* SLRU (scanned): the least recent unprotected way of a full set. */
-static unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
+HOT unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
                             unsigned ways)
 {
     const uint8_t *prot = c->rrpv + first_slot(c, set);
@@ -613,7 +617,7 @@ static unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigne
 }
 
 /* Victim of a full set. */
-static unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
+HOT unsigned victim_way(const sim_cache *c, const sim_set_state *st, unsigned set,
                            unsigned ways, gs_rng *rng)
 {
     switch (c->policy) {
@@ -666,7 +670,7 @@ static void order_push_newest(sim_cache *c, sim_set_state *st, uint32_t s)
  * way just filled comes in). The positions of w's nibble are found all at once: the lowest
  * nibble that is zero in order ^ (w in every nibble) (its flag is exact: only flags above a
  * true zero can be false). */
-static unsigned order_position(uint64_t order, unsigned used, unsigned w)
+HOT unsigned order_position(uint64_t order, unsigned used, unsigned w)
 {
     uint64_t x = order ^ (NIBBLES_1 * w);
     uint64_t zero = (x - NIBBLES_1) & ~x & NIBBLES_8;
@@ -676,7 +680,7 @@ static unsigned order_position(uint64_t order, unsigned used, unsigned w)
 
 /* Scanned: way w (already counted in used) becomes the newest; the ways newer than it move one
  * place older. A way just filled is not in the order yet: it goes in from the end. */
-static void order_make_newest(sim_set_state *st, unsigned w)
+HOT void order_make_newest(sim_set_state *st, unsigned w)
 {
     unsigned p = order_position(st->order, st->used, w);
     uint64_t newer = st->order & ((1ull << (4 * p)) - 1);
@@ -714,7 +718,7 @@ static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w
  * it the newest of the protected_ways places of the last hits, and the way whose place that
  * takes (the oldest hit), left with none, goes back to the most recent end of the unprotected
  * ways (analysis/cache_infer.c predicts the same). */
-static void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
 {
     uint8_t *held = c->rrpv + first_slot(c, set);
     order_make_newest(st, w);
@@ -737,7 +741,7 @@ static void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned 
 
 /* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
  * PLRU points the tree away from it. */
-static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, unsigned w,
+HOT void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, unsigned w,
                   bool filled)
 {
     sim_policy p = c->policy;
@@ -772,7 +776,7 @@ static void touch(sim_cache *c, sim_set_state *st, unsigned set, uint32_t s, uns
 /* ---- access ------------------------------------------------------------------------------------ */
 
 /* The set's state, emptied first if it is from an older epoch. */
-static sim_set_state *open_set(sim_cache *c, unsigned set)
+HOT sim_set_state *open_set(sim_cache *c, unsigned set)
 {
     sim_set_state *st = state_of(c, set);
     if (st->epoch != c->epoch)
@@ -794,7 +798,7 @@ static bool holds_data(const sim_cache *c, uint32_t s)
     return c->data_epoch[s] == c->epoch;
 }
 
-static void data_unlink(sim_cache *c, uint32_t s)
+HOT void data_unlink(sim_cache *c, uint32_t s)
 {
     uint32_t newer = c->data_newer[s], older = c->data_older[s];
     if (newer != SIM_NO_SLOT)
@@ -812,7 +816,7 @@ static void data_unlink(sim_cache *c, uint32_t s)
 /* Slot s holds data and was just used: it becomes the most recently used; if it held none, it
  * takes one of the store's data lines, and with all of them in use the least recently used
  * slot's data (not s's) is dropped: its tag stays, with no valid sector. */
-static void data_touch(sim_cache *c, uint32_t s)
+HOT void data_touch(sim_cache *c, uint32_t s)
 {
     if (!c->data_epoch || (c->data_newest == s && holds_data(c, s)))
         return;                        /* no limit, or s is the most recently used already */
@@ -952,7 +956,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
 }
 
 /* The slot holding blk in the set, or SIM_NO_SLOT. */
-static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned set,
+HOT uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned set,
                           uint64_t blk)
 {
     if (!c->scan) {
@@ -976,7 +980,7 @@ static uint32_t find_slot(const sim_cache *c, const sim_set_state *st, unsigned 
  * leave every state as it is: after a hit under any policy but HSLRU (whose hits move its
  * history), after a fill too where a fill and a hit leave a line alike (LRU, FIFO, PLRU, random,
  * weighted: not SRRIP's or SLRU's fill, which a hit changes), never with persisting lines. */
-static void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsigned w,
+HOT void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsigned w,
                      bool filled)
 {
     sim_policy p = c->policy;
@@ -992,26 +996,11 @@ static void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsig
 /* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
  * group when whole_fetch. The block, sector and set are found once and handed down. A hit on
  * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
-#define SET_UNKNOWN UINT32_MAX   /* access_filling: the caller has not found the set */
+#define SET_UNKNOWN SIM_SET_UNKNOWN
 
-/* Whether the remembered block (memo_set) answers an access to addr: a hit that changes nothing.
- * Kept small and apart from access_filling, so that such a hit, the most common access of many
- * chases, costs a few instructions and no call into the whole access. */
-static inline bool memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
-{
-    if (c->memo_epoch != c->epoch || c->memo_block != block_of(c, addr))
-        return false;
-    uint32_t valid = c->scan ? masks_of(c, c->memo_home)[c->memo_way]
-                             : c->big[c->memo_slot].valid;
-    if (!(valid & 1u << sector_of(c, addr)))
-        return false;
-    if (way_out)
-        *way_out = c->memo_way;
-    return true;
-}
-
-/* The access once memo_answers has said no. Never inlined, nor is access_ordered: the callers'
- * remembered-block hit then saves no registers for them. */
+/* The access once the remembered block has said no (cache.h). Never inlined, nor is the ordered
+ * path (sim_cache_access_ordered): the callers' remembered-block hit then saves no registers for
+ * them. */
 /* Where an access goes: its block, its sector's bit, the sectors a fill brings (the whole fetch
  * group, or the sector alone) and its set (found here unless the caller has). */
 typedef struct access_at {
@@ -1020,7 +1009,7 @@ typedef struct access_at {
     unsigned set;
 } access_at;
 
-static inline access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole_fetch)
+HOT access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole_fetch)
 {
     access_at a = {.blk = block_of(c, addr)};
     unsigned sector = sector_of(c, addr);
@@ -1067,9 +1056,10 @@ __attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64
  * such a store lacks (a hit makes the way the newest under LRU and changes no order under FIFO;
  * a fill takes the lowest empty way, else the oldest, and makes it the newest; the remembered
  * block is kept either way, as memo_set keeps it for these policies). */
-__attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64_t addr, unsigned set, bool fill,
-                                  bool whole_fetch, int *way_out)
+sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                     int *way_out)
 {
+    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
     access_at a = locate(c, addr, set, whole_fetch);
     uint64_t blk = a.blk;
     uint32_t bit = a.bit, fill_bits = a.fill_bits;
@@ -1104,58 +1094,17 @@ __attribute__((noinline)) static sim_outcome access_ordered(sim_cache *c, uint64
     return o;
 }
 
-/* What an access asks for (access_rest): fill on a miss, as a persisting access, the whole
- * fetch group (a load) or the sector alone (a store that allocates). */
-#define ACCESS_FILL 1u
-#define ACCESS_PERSISTING 2u
-#define ACCESS_WHOLE_FETCH 4u
-
-/* An access the remembered block did not answer: the short path where it applies, else the
- * whole. Its arguments fit in registers, so that the callers below reach it by a jump. */
-__attribute__((noinline)) static sim_outcome access_rest(sim_cache *c, uint64_t addr,
-                                                         unsigned set, unsigned how,
-                                                         gs_rng *rng, int *way_out)
+/* An access the remembered block did not answer (cache.h: the access functions ask it first):
+ * the short path where it applies, else the whole. Its arguments fit in registers, so that the
+ * callers reach it by a jump. */
+sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                  gs_rng *rng, int *way_out)
 {
-    bool fill = how & ACCESS_FILL, whole_fetch = how & ACCESS_WHOLE_FETCH;
+    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
     if (c->ordered && !c->persisting)
-        return access_ordered(c, addr, set, fill, whole_fetch, way_out);
-    return access_filling(c, addr, set, fill, how & ACCESS_PERSISTING, whole_fetch, rng,
+        return sim_cache_access_ordered(c, addr, set, how, way_out);
+    return access_filling(c, addr, set, fill, how & SIM_ACCESS_PERSISTING, whole_fetch, rng,
                           way_out);
-}
-
-sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                gs_rng *rng, int *way_out)
-{
-    if (memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return access_rest(c, addr, SET_UNKNOWN,
-                       (fill ? ACCESS_FILL : 0) | (persisting ? ACCESS_PERSISTING : 0) |
-                           ACCESS_WHOLE_FETCH, rng, way_out);
-}
-
-sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
-                                bool persisting, gs_rng *rng, int *way_out)
-{
-    if (memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return access_rest(c, addr, set,
-                       (fill ? ACCESS_FILL : 0) | (persisting ? ACCESS_PERSISTING : 0) |
-                           ACCESS_WHOLE_FETCH, rng, way_out);
-}
-
-sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out)
-{
-    if (memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return access_rest(c, addr, SET_UNKNOWN, (fill ? ACCESS_FILL : 0) | ACCESS_WHOLE_FETCH, rng,
-                       way_out);
-}
-
-sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
-{
-    if (memo_answers(c, addr, NULL))
-        return SIM_HIT;
-    return access_rest(c, addr, SET_UNKNOWN, ACCESS_FILL, rng, NULL);
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)
@@ -1411,11 +1360,6 @@ bool sim_cache_draws(const sim_cache *c)
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr)
 {
     return sim_cache_image_has_set(c, sim_cache_set_of(c, addr));
-}
-
-bool sim_cache_image_has_set(const sim_cache *c, unsigned set)
-{
-    return c->image_bits[set / 64] >> (set % 64) & 1;
 }
 
 bool sim_cache_sets_coupled(const sim_cache *c)

@@ -221,11 +221,64 @@ void sim_cache_free(sim_cache *c);
 /* Set of an address under the geometry's mapping. */
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr);
 
+/* The accesses below are inline: each first asks the block the store used last (memo_block),
+ * whose hit changes nothing, in a few instructions where it is called (a chase's most common
+ * access), and only otherwise calls sim_cache_access_rest, which does the whole access: set
+ * `set` (SIM_SET_UNKNOWN: found there), and `how`, of SIM_ACCESS_FILL (fill on a miss),
+ * SIM_ACCESS_PERSISTING, SIM_ACCESS_WHOLE_FETCH (a load's fetch group, else the sector). */
+#define SIM_SET_UNKNOWN UINT32_MAX
+#define SIM_ACCESS_FILL 1u
+#define SIM_ACCESS_PERSISTING 2u
+#define SIM_ACCESS_WHOLE_FETCH 4u
+
+sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                  gs_rng *rng, int *way_out);
+
+/* The rest of an access to an ordered store (sim_cache.ordered) without persisting lines: the
+ * short path sim_cache_access_rest would take, called where the access is made. */
+sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                     int *way_out);
+
+static inline sim_outcome sim_cache_access_next(sim_cache *c, uint64_t addr, unsigned set,
+                                                unsigned how, gs_rng *rng, int *way_out)
+{
+    if (c->ordered && !c->persisting)
+        return sim_cache_access_ordered(c, addr, set, how, way_out);
+    return sim_cache_access_rest(c, addr, set, how, rng, way_out);
+}
+
+/* Whether the remembered block answers an access to addr: its block, and its sector valid. */
+static inline bool sim_cache_memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
+{
+    uint64_t blk = c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
+    if (c->memo_epoch != c->epoch || c->memo_block != blk)
+        return false;
+    uint32_t valid = c->scan ? ((const uint32_t *)(c->records + (size_t)c->memo_home *
+                                                   c->record_bytes + c->masks_at))[c->memo_way]
+                             : c->big[c->memo_slot].valid;
+    uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % c->geo->block_bytes;
+    unsigned sector = (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift
+                                                      : offset / c->geo->sector_bytes);
+    if (!(valid & 1u << sector))
+        return false;
+    if (way_out)
+        *way_out = c->memo_way;
+    return true;
+}
+
 /* Look up addr; on a miss fill it (only when fill is true): the aligned fetch_bytes group of
  * sectors around addr's sector (a load brings in what the level below sends), choosing the victim
  * by the policy (empty ways first, lowest index first). rng draws for RANDOM and WEIGHTED. If way_out is not
  * NULL it receives the way (within the set) that was hit or filled, or -1. */
-sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng, int *way_out);
+static inline sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng,
+                                           int *way_out)
+{
+    if (sim_cache_memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN,
+                                 (fill ? SIM_ACCESS_FILL : 0) | SIM_ACCESS_WHOLE_FETCH, rng,
+                                 way_out);
+}
 
 /* The same, for an access with CUDA's persisting property when `persisting` is true (the L2
  * persistence window). A store with a set-aside (sim_cache_set_persisting) keeps at most
@@ -235,17 +288,39 @@ sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng
  * persisting line instead (oldest by the LRU/FIFO order; other policies take their victim if it
  * is of the right kind, else the lowest way of that kind). Without a set-aside it is
  * sim_cache_access. */
-sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill, bool persisting,
-                                gs_rng *rng, int *way_out);
+static inline sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill,
+                                              bool persisting, gs_rng *rng, int *way_out)
+{
+    if (sim_cache_memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN,
+                                 (fill ? SIM_ACCESS_FILL : 0) |
+                                     (persisting ? SIM_ACCESS_PERSISTING : 0) |
+                                     SIM_ACCESS_WHOLE_FETCH, rng, way_out);
+}
 
 /* The same, for addr whose set (sim_cache_set_of) the caller has found already: a caller that
  * asks about the set first (sim_cache_image_has_set) need not have it found twice. */
-sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set, bool fill,
-                                bool persisting, gs_rng *rng, int *way_out);
+static inline sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsigned set,
+                                              bool fill, bool persisting, gs_rng *rng,
+                                              int *way_out)
+{
+    if (sim_cache_memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    return sim_cache_access_next(c, addr, set,
+                                 (fill ? SIM_ACCESS_FILL : 0) |
+                                     (persisting ? SIM_ACCESS_PERSISTING : 0) |
+                                     SIM_ACCESS_WHOLE_FETCH, rng, way_out);
+}
 
 /* The same for a store that allocates: it brings its own bytes, so a miss fills addr's sector
  * alone, never the rest of its fetch group. */
-sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng);
+static inline sim_outcome sim_cache_write(sim_cache *c, uint64_t addr, gs_rng *rng)
+{
+    if (sim_cache_memo_answers(c, addr, NULL))
+        return SIM_HIT;
+    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN, SIM_ACCESS_FILL, rng, NULL);
+}
 
 /* Give the store a persisting set-aside of `fraction` of each set's ways (0: none, every line
  * normal again). Call on an empty store (just reset): 0 or -1 (out of memory). */
@@ -284,7 +359,12 @@ bool sim_cache_same(const sim_cache *c, const unsigned char *image);
 
 /* Whether addr's set is among those named since image_begin. */
 bool sim_cache_image_has(const sim_cache *c, uint64_t addr);
-bool sim_cache_image_has_set(const sim_cache *c, unsigned set);   /* the same, by set */
+
+/* The same, by set (inline: a walk asks it of most of its accesses). */
+static inline bool sim_cache_image_has_set(const sim_cache *c, unsigned set)
+{
+    return c->image_bits[set / 64] >> (set % 64) & 1;
+}
 
 /* Whether an access to one set may change another's state or outcomes: a data-line limit, or a
  * policy that draws from the generator (whose draws every set shares). */

@@ -16,6 +16,10 @@
 #include "sim/sim.h"
 #include "util/u64set.h"
 
+/* The steps of one access, inlined where a walk makes its accesses (one run of code per request,
+ * without calls and register saves between its levels) */
+#define HOT static inline __attribute__((always_inline))
+
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
 #define CHAIN_AHEAD 2         /* a split warm-up fetches each segment's chain this far ahead */
 #define PREFETCH_MIN_WAYS 8192  /* stores this large (about 200 KB of state) are prefetched, for a
@@ -125,11 +129,15 @@ static int prepare(chase_ctx *cx, gs_error *err)
        smaller footprint's state stays in the host's caches */
     uint64_t reach = cx->alias_bytes ? cx->alias_bytes : cx->plan->footprint_bytes;
     cx->n_large = 0;
+    cx->large_level = -1;
     for (unsigned i = 0; i < mem->n_caches; i++)
         if ((mem->caches[i].paths & cx->path_bit) &&
             mem->caches[i].state.total_ways >= PREFETCH_MIN_WAYS &&
-            (!reach || reach / mem->caches[i].active->block_bytes >= PREFETCH_MIN_WAYS))
+            (!reach || reach / mem->caches[i].active->block_bytes >= PREFETCH_MIN_WAYS)) {
+            if (cx->n_large == 0)
+                cx->large_level = (int)i;
             cx->large[cx->n_large++] = &mem->caches[i].state;
+        }
     cx->sector_bytes = cx->line_bytes = mem->transaction_bytes;
     for (unsigned i = 0; i < mem->n_caches; i++)
         if (mem->caches[i].paths & cx->path_bit) {
@@ -154,7 +162,7 @@ static unsigned partition_of(const sim_level *lv, uint64_t addr)
 }
 
 /* TLB levels in order until one hits; every level that missed is filled. */
-static double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
+HOT double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
 {
     double cycles = 0;
     *skip = 0;
@@ -249,7 +257,11 @@ static void take_path(chase_ctx *cx, gs_load_path path)
             cx->path_levels |= 1u << i;
 }
 
-static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
+/* One lane's load of vaddr; `known`: the set of vaddr in cache level large_level when the
+ * request's prefetch found it (prefetch_request), else NO_SET. */
+#define NO_SET UINT32_MAX
+
+HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *served)
 {
     sim_memory *mem = cx->mem;
     uint32_t skip;
@@ -258,15 +270,20 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
     for (uint32_t left = cx->path_levels; left; left &= left - 1) {   /* in lookup order */
         unsigned i = (unsigned)__builtin_ctz(left);
         sim_level *lv = &mem->caches[i];
-        unsigned set = (int)i == cx->unseen_level ? sim_cache_set_of(&lv->state, paddr)
-                                                   : UINT32_MAX;
-        if (set != UINT32_MAX && !sim_cache_image_has_set(&lv->state, set))
-            break;                     /* untimed, and no timed access will see its set */
-        bool far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
-        bool copied = far && lv->copy_geo.size_bytes &&
+        unsigned set = (int)i == cx->large_level ? known : NO_SET;
+        if ((int)i == cx->unseen_level) {
+            if (set == NO_SET)
+                set = sim_cache_set_of(&lv->state, paddr);
+            if (!sim_cache_image_has_set(&lv->state, set))
+                break;                 /* untimed, and no timed access will see its set */
+        }
+        /* whether the line lies in a far partition: needed before the access where the level
+           keeps copies of far lines (the copy is accessed first), else only on a hit */
+        bool far = lv->copy_geo.size_bytes && lv->partitions > 1 && partition_of(lv, paddr) != 0;
+        bool copied = far &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
         bool persisting = cx->persisting && lv->persisting_max_bytes > 0;
-        sim_outcome o = set != UINT32_MAX
+        sim_outcome o = set != NO_SET
                             ? sim_cache_access_in(&lv->state, paddr, set, true, persisting,
                                                   &cx->m->rng, NULL)
                             : sim_cache_access_as(&lv->state, paddr, true, persisting,
@@ -284,6 +301,8 @@ static double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned *served)
         if (o == SIM_HIT) {
             *served = i;
             cycles += lv->hit_latency_cycles;
+            if (!lv->copy_geo.size_bytes)
+                far = lv->partitions > 1 && partition_of(lv, paddr) != 0;
             if (far && !copied)
                 cycles += lv->far_extra_cycles;
             return cycles;
@@ -298,7 +317,7 @@ double sim_load_lane(chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned 
 {
     gs_load_path was = cx->path;
     take_path(cx, path);
-    double cycles = access_lane(cx, vaddr, served);
+    double cycles = access_lane(cx, vaddr, NO_SET, served);
     take_path(cx, was);
     return cycles;
 }
@@ -352,8 +371,13 @@ static unsigned count_distinct(uint64_t *ids, unsigned n)
 }
 
 /* One warp request at chain offset `offset`: the slowest lane, plus the serialization cost of each
- * distinct sector and line beyond the first (warp_request in the model). */
-static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
+ * distinct sector and line beyond the first (warp_request in the model). `slot`: the ring slot
+ * (sim_chase_ctx.ring_set) its prefetch may have filled, or NO_SLOT; the sets there are used
+ * where the slot holds this offset's (a set is a function of the address alone, so a slot
+ * that holds it is right whenever it was filled). */
+#define NO_SLOT UINT32_MAX
+
+HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigned *level)
 {
     *level = 0;
     if (cx->plan->space == GS_SPACE_SHARED)
@@ -361,11 +385,13 @@ static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
     uint64_t sectors[32], lines[32];
     double worst = 0;
     unsigned worst_level = 0;
+    const uint32_t *known = slot != NO_SLOT && cx->ring_offset[slot] == offset + 1
+                                ? cx->ring_set[slot] : NULL;
     for (unsigned i = 0; i < cx->lanes; i++) {
         uint64_t vaddr = cx->base + offset + i * cx->plan->lane_stride_bytes;
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
         unsigned served;
-        double cycles = access_lane(cx, vaddr, &served);
+        double cycles = access_lane(cx, vaddr, known ? known[i] : NO_SET, &served);
         if (i == 0 || cycles > worst) {
             worst = cycles;
             worst_level = served;
@@ -385,8 +411,9 @@ static double access_request(chase_ctx *cx, uint64_t offset, unsigned *level)
 
 /* Start fetching the host memory the request at chain offset `offset` will read in the large
  * stores on the path (TLBs and small caches stay in the host's caches anyway); not in a set the
- * request will skip (the unseen level's sets that no timed access reaches). */
-static void prefetch_request(const chase_ctx *cx, uint64_t offset)
+ * request will skip (the unseen level's sets that no timed access reaches). The sets found in
+ * large[0] go into ring slot `slot`, for the request itself (access_request). */
+static void prefetch_request(chase_ctx *cx, uint64_t offset, unsigned slot)
 {
     const sim_cache *unseen = cx->unseen_level >= 0 ? &cx->mem->caches[cx->unseen_level].state
                                                     : NULL;
@@ -395,11 +422,29 @@ static void prefetch_request(const chase_ctx *cx, uint64_t offset)
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
         for (unsigned k = 0; k < cx->n_large; k++) {
             unsigned set = sim_cache_set_of(cx->large[k], paddr);
+            if (k == 0)
+                cx->ring_set[slot][i] = set;
             if (cx->large[k] != unseen || sim_cache_image_has_set(unseen, set))
                 sim_cache_prefetch_in(cx->large[k], paddr, set);
         }
     }
+    cx->ring_offset[slot] = offset + 1;
 }
+
+/* The ring slot of the t-th request of a run of requests each prefetched PREFETCH_AHEAD
+ * requests before it (t counts from 0): its prefetch's slot, and the slot of the request it
+ * prefetches. */
+static unsigned ring_slot(uint64_t t)
+{
+    return (unsigned)(t % SIM_SET_RING);
+}
+
+static unsigned ring_slot_of_request(uint64_t t)
+{
+    return t >= PREFETCH_AHEAD ? ring_slot(t - PREFETCH_AHEAD) : NO_SLOT;
+}
+
+_Static_assert(SIM_SET_RING > PREFETCH_AHEAD, "a ring slot is read before it is filled again");
 
 static size_t next_position(size_t k, size_t chain_len)
 {
@@ -416,24 +461,26 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
     unsigned level;
     size_t from[GS_SPLIT_SEGMENTS + 1];                 /* segment i: from[i] .. from[i + 1] - 1 */
     for (size_t k = 0; k < s->serial_n; k++)
-        access_request(cx, chain[s->serial_first + k], &level);
+        access_request(cx, chain[s->serial_first + k], NO_SLOT, &level);
     for (unsigned i = 0; i <= s->segments; i++)
         from[i] = s->parallel_first + (size_t)((uint64_t)i * s->parallel_n / s->segments);
     size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
     unsigned ahead_segment[GS_SPLIT_SEGMENTS];   /* segment i: the segment PREFETCH_AHEAD on */
     for (unsigned i = 0; i < s->segments; i++)
         ahead_segment[i] = (i + PREFETCH_AHEAD) % s->segments;
+    uint64_t t = 0;                                 /* requests in lockstep order */
     for (size_t k = 0; k < longest; k++)
-        for (unsigned i = 0; i < s->segments; i++) {
+        for (unsigned i = 0; i < s->segments; i++, t++) {
             unsigned j = ahead_segment[i];              /* the access PREFETCH_AHEAD on */
             size_t ahead = i + PREFETCH_AHEAD < s->segments ? from[j] + k : from[j] + k + 1;
             if (prefetch && ahead < from[j + 1])
-                prefetch_request(cx, chain[ahead]);
+                prefetch_request(cx, chain[ahead], ring_slot(t));
             /* the chain itself, a round or two ahead: no host prefetcher follows 1024 streams */
             if (ahead + CHAIN_AHEAD < from[j + 1])
                 __builtin_prefetch(&chain[ahead + CHAIN_AHEAD]);
             if (from[i] + k < from[i + 1])
-                access_request(cx, chain[from[i] + k], &level);
+                access_request(cx, chain[from[i] + k], prefetch ? ring_slot_of_request(t) : NO_SLOT,
+                               &level);
         }
 }
 
@@ -844,51 +891,85 @@ static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
 
 /* ---- the walk ---------------------------------------------------------------------------------- */
 
+/* lround(c) for c in 0 .. 4e9 without the call (a timed access rounds its cycles): c less its
+ * whole part is exact, so halves round up as lround's do; anything else (NaN) goes to lround. */
+static inline uint32_t round_cycles(double c)
+{
+    if (!(c >= 0 && c <= 4e9))
+        return (uint32_t)lround(c);
+    double whole = (double)(uint64_t)c;
+    return (uint32_t)whole + (c - whole >= 0.5);
+}
+
+/* One timed access of a walk (the t-th), whose request took `request` cycles and was served by
+ * `level`: counted, given its noise, recorded; returns what it adds to the sum. */
+static inline double timed_access(chase_ctx *cx, gs_chase_result *out, uint64_t t, double request,
+                                  unsigned level)
+{
+    const gs_chase_plan *p = cx->plan;
+    cx->served[level]++;
+    double cycles = request + gs_sim_noise(cx->m);
+    if (cycles < 0)
+        cycles = 0;
+    if (!p->record_n)
+        return cycles;
+    out->latency_cycles[t] = cycles > 4e9 ? 4000000000u : round_cycles(cycles);
+    return (double)out->latency_cycles[t];
+}
+
 /* `warm` accesses that end where the timed ones begin (position 0; whole passes when warm is a
  * multiple of the chain's length), not timed, then the timed ones: record_n latencies recorded,
  * or timed_accesses averaged. *avg: the mean cycles of the timed accesses. 0 or -1 (out of
- * host memory). */
+ * host memory). A replayed stretch (repeating, up to the end of the pass, or of the warm-up)
+ * is run at once: its warm accesses leave nothing to do, its timed ones draw their noise in
+ * order, as one by one. */
 static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
 {
     const gs_chase_plan *p = cx->plan;
     uint64_t n = p->record_n ? p->record_n : p->timed_accesses, total = warm + n;
-    size_t k = (size_t)((p->chain_len - warm % p->chain_len) % p->chain_len);
-    size_t ahead = (k + PREFETCH_AHEAD) % p->chain_len;
+    size_t len = p->chain_len;
+    size_t k = (size_t)((len - warm % len) % len);
+    size_t ahead = (k + PREFETCH_AHEAD) % len;
     bool prefetch = cx->n_large && p->space != GS_SPACE_SHARED;
     repeat r;
     if (repeat_begin(cx, total, &r) || (!r.images && unseen_begin(cx, warm, n)))
         return -1;
     double sum = 0;
-    for (uint64_t i = 0; i < total; i++) {
+    for (uint64_t i = 0; i < total;) {
         if (i == warm)
             cx->unseen_level = -1;
         if (k == 0)
             repeat_at_start(cx, &r, total - i);
-        double request;
-        unsigned level;
         if (r.repeating) {
-            request = r.cycles[r.slot * p->chain_len + k];
-            level = r.level[r.slot * p->chain_len + k];
-        } else {
-            if (prefetch)
-                prefetch_request(cx, p->chain[ahead]);
-            request = access_request(cx, p->chain[k], &level);
-            if (r.recording) {
-                r.cycles[r.slot * p->chain_len + k] = request;
-                r.level[r.slot * p->chain_len + k] = (unsigned char)level;
-            }
-        }
-        ahead = next_position(ahead, p->chain_len);
-        k = next_position(k, p->chain_len);
-        if (i < warm)
+            uint64_t run = len - k;
+            if (run > total - i)
+                run = total - i;
+            if (i < warm && run > warm - i)
+                run = warm - i;
+            const double *cycles = r.cycles + r.slot * len + k;
+            const unsigned char *level = r.level + r.slot * len + k;
+            for (uint64_t j = 0; i >= warm && j < run; j++)
+                sum += timed_access(cx, out, i - warm + j, cycles[j], level[j]);
+            i += run;
+            k += (size_t)run;
+            k = k == len ? 0 : k;
+            ahead = (size_t)((ahead + run) % len);
             continue;
-        cx->served[level]++;
-        double cycles = request + gs_sim_noise(cx->m);
-        if (cycles < 0)
-            cycles = 0;
-        if (p->record_n)
-            out->latency_cycles[i - warm] = cycles > 4e9 ? 4000000000u : (uint32_t)lround(cycles);
-        sum += p->record_n ? (double)out->latency_cycles[i - warm] : cycles;
+        }
+        unsigned level;
+        if (prefetch)
+            prefetch_request(cx, p->chain[ahead], ring_slot(i));
+        double request = access_request(cx, p->chain[k], prefetch ? ring_slot_of_request(i)
+                                                                  : NO_SLOT, &level);
+        if (r.recording) {
+            r.cycles[r.slot * len + k] = request;
+            r.level[r.slot * len + k] = (unsigned char)level;
+        }
+        ahead = next_position(ahead, len);
+        k = next_position(k, len);
+        if (i >= warm)
+            sum += timed_access(cx, out, i - warm, request, level);
+        i++;
     }
     repeat_end(&r);
     *avg = sum / (double)n;
@@ -1004,7 +1085,7 @@ sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
 double sim_loads_load(sim_loads *l, uint64_t addr, bool persisting, unsigned *served)
 {
     l->persisting = persisting;
-    return access_lane(l, addr, served);
+    return access_lane(l, addr, NO_SET, served);
 }
 
 void sim_loads_end(sim_loads *l)

@@ -128,6 +128,8 @@ typedef struct sim_memory {
 #define SIM_MAX_LEVELS 16    /* memory_parse.c allows at most 16 caches */
 
 /* One chase (or another operation's accesses) over the hierarchy: memory.c's state for a plan. */
+#define SIM_SET_RING 16   /* a power of two above PREFETCH_AHEAD (memory.c) */
+
 typedef struct sim_chase_ctx {
     gs_sim_model *m;
     sim_memory *mem;
@@ -151,6 +153,12 @@ typedef struct sim_chase_ctx {
     gs_chase_plan own_plan;               /* sim_loads: the plan `plan` points at */
     int unseen_level;                     /* >= 0: untimed accesses skip this cache level in the
                                              sets the timed ones never reach (memory.c) */
+    /* The sets of large[0] (cache level large_level) that a request's prefetch found, kept for
+       the request itself, PREFETCH_AHEAD requests later (memory.c): per ring slot, the request's
+       chain offset + 1 (0: none) and its lanes' sets */
+    int large_level;
+    uint64_t ring_offset[SIM_SET_RING];
+    uint32_t ring_set[SIM_SET_RING][32];
 } sim_chase_ctx;
 
 /* Check a chase plan against the model and build its hierarchy, every cache and TLB empty (the

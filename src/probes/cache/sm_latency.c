@@ -24,17 +24,16 @@
 #define SM_LAT_TIMED 8192u            /* accesses timed per SM: 0.3 cycles between passes */
 
 static const char sm_lat_m[] =
-    "average walk on the L2 path (ld.global.cg) over %zu lines drawn at random from %llu KB (32 "
-    "MB, or the first TLB level's reach where this run's TLB target found it smaller, so that "
-    "every access hits that level; so that many pages, and the slices their physical addresses "
-    "hash to, are in it: 256 contiguous KB moved an SM's reading by up to 2 cycles from one run "
-    "to the next), at most 1/16 of the "
-    "L2's lines (so that hardly a set is given more lines than its ways), random cyclic order, "
-    "two warm passes and 8192 timed accesses, run on each SM in turn (one block pinned by "
-    "%%smid), two passes over the SMs, each over its own draw of lines; an SM's value is the "
-    "mean of its two, the interval the largest difference between one SM's two passes (twice "
-    "that for the spread); where the near part keeps no copies of far lines, near and far hits "
-    "mixed";
+    "average walk on the L2 path (ld.global.cg) over %zu lines drawn at random from %llu KB: 32 "
+    "MB, so that many pages, and the slices their physical addresses hash to, are in it (256 "
+    "contiguous KB moved an SM's reading by up to 2 cycles from one run to the next), or the "
+    "first TLB level's reach where this run's TLB target found it smaller, so that every access "
+    "hits that level; at most 1/16 of the L2's lines (so that hardly a set is given more lines "
+    "than its ways), random cyclic order, two warm passes and 8192 timed accesses, run on each "
+    "SM in turn (one block pinned by %%smid), two passes over the SMs, each over its own draw of "
+    "lines; an SM's value is the mean of its two, the interval the largest difference between "
+    "one SM's two passes (twice that for the spread); where the near part keeps no copies of far "
+    "lines, near and far hits mixed";
 
 /* The reach of the first TLB level on the L2 path where this run's cache probe determined it
  * (its l1tlb record's size_bytes), else 0. A walk over 32 MB past it timed a TLB miss on nearly

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
 #include "sim/banks.h"
 #include "sim/memory.h"
 #include "sim/sim.h"
@@ -162,6 +161,12 @@ static bool hit_latency(const sim_memory *mem, unsigned i, gs_load_path p, doubl
     return true;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* The L2's hit latency from each SM: hit_latency (SM 0's) less SM 0's sm_extra_cycles plus each
  * SM's, its least, median and largest over the SMs (where the model states the hit latency on
  * the cg path and its first TLB covers the 32 MB the walks draw their lines from: past it they
@@ -180,11 +185,10 @@ static void sm_spread_truth(truth_ctx *cx, json_t *rec, unsigned i, const char *
     }
     for (int k = 0; k < sms; k++)
         e[k] = lv->n_sm_extra ? lv->sm_extra_cycles[(unsigned)k % lv->n_sm_extra] : 0;
-    double lo = e[0], hi = e[0];
-    for (int k = 1; k < sms; k++) {
-        lo = e[k] < lo ? e[k] : lo;
-        hi = e[k] > hi ? e[k] : hi;
-    }
+    double extra0 = e[0];                                  /* SM 0's, before the sort */
+    qsort(e, (size_t)sms, sizeof *e, by_value);
+    double lo = e[0], hi = e[sms - 1];
+    double median = sms % 2 ? e[sms / 2] : (e[sms / 2 - 1] + e[sms / 2]) / 2;
     char how[256];
     snprintf(how, sizeof how, "%s sm_extra_cycles, largest less smallest over the %d SMs",
              from, sms);
@@ -193,12 +197,12 @@ static void sm_spread_truth(truth_ctx *cx, json_t *rec, unsigned i, const char *
     const sim_tlb *t = first_tlb(cx->m->memory, GS_PATH_CG);
     if ((!t || t->entries * t->geo.block_bytes >= SM_WALK_REGION) &&
         hit_latency(cx->m->memory, i, GS_PATH_CG, &base)) {
-        base -= e[0];
+        base -= extra0;
         snprintf(how, sizeof how, "%s: the hit latency from SM 0 less its sm_extra_cycles, plus "
                  "each SM's, over the %d SMs", from, sms);
         fig(cx, rec, "hit_latency_sm_min_cycles", json_real(base + lo), "latency",
             cx->noise_cycles, how);
-        fig(cx, rec, "hit_latency_sm_median_cycles", json_real(base + gs_median(e, (size_t)sms)),
+        fig(cx, rec, "hit_latency_sm_median_cycles", json_real(base + median),
             "latency", cx->noise_cycles, how);
         fig(cx, rec, "hit_latency_sm_max_cycles", json_real(base + hi), "latency",
             cx->noise_cycles, how);

@@ -373,29 +373,16 @@ void sim_cache_free(sim_cache *c)
 
 /* ---- mapping ----------------------------------------------------------------------------------- */
 
-static uint64_t block_of(const sim_cache *c, uint64_t addr)
-{
-    return c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
-}
-
-/* Sector of addr within its block. */
-static unsigned sector_of(const sim_cache *c, uint64_t addr)
-{
-    const sim_geometry *g = c->geo;
-    uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % g->block_bytes;
-    return (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift : offset / g->sector_bytes);
-}
-
 static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
 {
-    return 1u << sector_of(c, addr);
+    return 1u << sim_cache_sector_of(c, addr);
 }
 
 HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
 
 unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
 {
-    return set_of_block(c, block_of(c, addr), addr);
+    return set_of_block(c, sim_cache_block_of(c, addr), addr);
 }
 
 /* The set of addr, whose block is blk. A BITS or XOR mapping is the one with tables (xor_table),
@@ -504,11 +491,6 @@ static sim_set_state *state_of(const sim_cache *c, unsigned set)
 static uint64_t *blocks_of(const sim_cache *c, unsigned set)
 {
     return (uint64_t *)(c->records + (size_t)set * c->record_bytes + sizeof(sim_set_state));
-}
-
-static uint32_t *masks_of(const sim_cache *c, unsigned set)
-{
-    return (uint32_t *)(c->records + (size_t)set * c->record_bytes + c->masks_at);
 }
 
 /* The set slot s belongs to. */
@@ -787,7 +769,7 @@ HOT sim_set_state *open_set(sim_cache *c, unsigned set)
 /* The valid-sector mask of slot s, of set `set`. */
 static uint32_t *valid_of(const sim_cache *c, unsigned set, uint32_t s)
 {
-    return c->scan ? &masks_of(c, set)[s - first_slot(c, set)] : &c->big[s].valid;
+    return c->scan ? &sim_cache_masks_of(c, set)[s - first_slot(c, set)] : &c->big[s].valid;
 }
 
 /* ---- data lines (geo->data_lines) ----------------------------------------------------------- */
@@ -942,7 +924,7 @@ static unsigned fill_block(sim_cache *c, sim_set_state *st, unsigned set, uint64
     uint32_t s = first_slot(c, set) + w;
     if (c->scan) {
         blocks_of(c, set)[w] = blk;
-        masks_of(c, set)[w] = bit;
+        sim_cache_masks_of(c, set)[w] = bit;
         data_touch(c, s);
     } else {
         c->big[s].block = blk;
@@ -993,14 +975,6 @@ HOT void memo_set(sim_cache *c, uint64_t blk, unsigned set, uint32_t s, unsigned
     c->memo_way = (int)w;
 }
 
-/* An access that fills (when it misses and fill is true) addr's sector, or its whole fetch
- * group when whole_fetch. The block, sector and set are found once and handed down. A hit on
- * the remembered block (memo_set) whose sector is valid changes nothing: it is answered first. */
-#define SET_UNKNOWN SIM_SET_UNKNOWN
-
-/* The access once the remembered block has said no (cache.h). Never inlined, nor is the ordered
- * path (sim_cache_access_ordered): the callers' remembered-block hit then saves no registers for
- * them. */
 /* Where an access goes: its block, its sector's bit, the sectors a fill brings (the whole fetch
  * group, or the sector alone) and its set (found here unless the caller has). */
 typedef struct access_at {
@@ -1011,18 +985,24 @@ typedef struct access_at {
 
 HOT access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole_fetch)
 {
-    access_at a = {.blk = block_of(c, addr)};
-    unsigned sector = sector_of(c, addr);
+    access_at a = {.blk = sim_cache_block_of(c, addr)};
+    unsigned sector = sim_cache_sector_of(c, addr);
     a.bit = 1u << sector;
     a.fill_bits = whole_fetch ? c->fetch_mask[sector] : a.bit;
-    a.set = set == SET_UNKNOWN ? set_of_block(c, a.blk, addr) : set;
+    a.set = set == SIM_SET_UNKNOWN ? set_of_block(c, a.blk, addr) : set;
     return a;
 }
 
-__attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64_t addr, unsigned set, bool fill,
-                                  bool persisting, bool whole_fetch, gs_rng *rng, int *way_out)
+/* The whole access (cache.h: the access functions ask the remembered block first, and an
+ * ordered store without persisting lines takes sim_cache_access_ordered): it fills (when it
+ * misses and `how` says fill) addr's sector, or its whole fetch group for a load. The block,
+ * sector and set are found once and handed down. Its arguments fit in registers, so that the
+ * callers reach it by a jump. */
+sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                  gs_rng *rng, int *way_out)
 {
-    access_at a = locate(c, addr, set, whole_fetch);
+    bool fill = how & SIM_ACCESS_FILL, persisting = how & SIM_ACCESS_PERSISTING;
+    access_at a = locate(c, addr, set, how & SIM_ACCESS_WHOLE_FETCH);
     uint64_t blk = a.blk;
     uint32_t bit = a.bit, fill_bits = a.fill_bits;
     set = a.set;
@@ -1051,7 +1031,7 @@ __attribute__((noinline)) static sim_outcome access_filling(sim_cache *c, uint64
     return SIM_MISS;
 }
 
-/* access_filling for an ordered store (sim_cache.ordered) without persisting lines, the L2s and
+/* sim_cache_access_rest for an ordered store (sim_cache.ordered) without persisting lines, the L2s and
  * TLBs of most models: the same outcome and the same state, with none of the tests for what
  * such a store lacks (a hit makes the way the newest under LRU and changes no order under FIFO;
  * a fill takes the lowest empty way, else the oldest, and makes it the newest; the remembered
@@ -1065,7 +1045,7 @@ sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, 
     uint32_t bit = a.bit, fill_bits = a.fill_bits;
     set = a.set;
     sim_set_state *st = open_set(c, set);
-    uint32_t *masks = masks_of(c, set);
+    uint32_t *masks = sim_cache_masks_of(c, set);
     uint32_t s = find_slot(c, st, set, blk);
     sim_outcome o = SIM_MISS;
     unsigned w;
@@ -1094,19 +1074,6 @@ sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, 
     return o;
 }
 
-/* An access the remembered block did not answer (cache.h: the access functions ask it first):
- * the short path where it applies, else the whole. Its arguments fit in registers, so that the
- * callers reach it by a jump. */
-sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
-                                  gs_rng *rng, int *way_out)
-{
-    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
-    if (c->ordered && !c->persisting)
-        return sim_cache_access_ordered(c, addr, set, how, way_out);
-    return access_filling(c, addr, set, fill, how & SIM_ACCESS_PERSISTING, whole_fetch, rng,
-                          way_out);
-}
-
 int sim_cache_set_persisting(sim_cache *c, double fraction)
 {
     free(c->persisting);
@@ -1129,7 +1096,7 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
 
 void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set)
 {
-    uint64_t blk = block_of(c, addr);
+    uint64_t blk = sim_cache_block_of(c, addr);
     if (c->scan) {
         const unsigned char *record = c->records + (size_t)set * c->record_bytes;
         for (size_t at = 0; at < c->record_bytes; at += 64)
@@ -1146,7 +1113,7 @@ bool sim_cache_probe(const sim_cache *c, uint64_t addr)
     const sim_set_state *st = state_of(c, set);
     if (st->epoch != c->epoch)
         return false;
-    uint32_t s = find_slot(c, st, set, block_of(c, addr));
+    uint32_t s = find_slot(c, st, set, sim_cache_block_of(c, addr));
     return s != SIM_NO_SLOT &&
            (*valid_of(c, set, s) & sector_bit(c, addr));
 }
@@ -1157,7 +1124,7 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
     const sim_set_state *st = state_of(c, set);
     if (st->epoch != c->epoch)
         return false;
-    uint32_t s = find_slot(c, st, set, block_of(c, addr));
+    uint32_t s = find_slot(c, st, set, sim_cache_block_of(c, addr));
     if (s == SIM_NO_SLOT)
         return false;
     uint32_t *valid = valid_of(c, set, s);
@@ -1244,7 +1211,7 @@ static unsigned set_parts(const sim_cache *c, unsigned set, const void **part, s
     } else {
         part[n] = state_of(c, set), len[n++] = sizeof(sim_set_state);
         part[n] = blocks_of(c, set), len[n++] = w * sizeof(uint64_t);
-        part[n] = masks_of(c, set), len[n++] = w * sizeof(uint32_t);
+        part[n] = sim_cache_masks_of(c, set), len[n++] = w * sizeof(uint32_t);
     }
     if (c->rrpv)
         part[n] = c->rrpv + first, len[n++] = w;

@@ -247,19 +247,33 @@ static inline sim_outcome sim_cache_access_next(sim_cache *c, uint64_t addr, uns
     return sim_cache_access_rest(c, addr, set, how, rng, way_out);
 }
 
+/* The block of addr, its sector within the block, and the valid-sector masks of a scanned set's
+ * record (inline: the accesses below ask them where they are called). */
+static inline uint64_t sim_cache_block_of(const sim_cache *c, uint64_t addr)
+{
+    return c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
+}
+
+static inline unsigned sim_cache_sector_of(const sim_cache *c, uint64_t addr)
+{
+    uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % c->geo->block_bytes;
+    return (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift
+                                           : offset / c->geo->sector_bytes);
+}
+
+static inline uint32_t *sim_cache_masks_of(const sim_cache *c, unsigned set)
+{
+    return (uint32_t *)(c->records + (size_t)set * c->record_bytes + c->masks_at);
+}
+
 /* Whether the remembered block answers an access to addr: its block, and its sector valid. */
 static inline bool sim_cache_memo_answers(const sim_cache *c, uint64_t addr, int *way_out)
 {
-    uint64_t blk = c->block_shift >= 0 ? addr >> c->block_shift : addr / c->geo->block_bytes;
-    if (c->memo_epoch != c->epoch || c->memo_block != blk)
+    if (c->memo_epoch != c->epoch || c->memo_block != sim_cache_block_of(c, addr))
         return false;
-    uint32_t valid = c->scan ? ((const uint32_t *)(c->records + (size_t)c->memo_home *
-                                                   c->record_bytes + c->masks_at))[c->memo_way]
+    uint32_t valid = c->scan ? sim_cache_masks_of(c, c->memo_home)[c->memo_way]
                              : c->big[c->memo_slot].valid;
-    uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % c->geo->block_bytes;
-    unsigned sector = (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift
-                                                      : offset / c->geo->sector_bytes);
-    if (!(valid & 1u << sector))
+    if (!(valid & 1u << sim_cache_sector_of(c, addr)))
         return false;
     if (way_out)
         *way_out = c->memo_way;
@@ -271,14 +285,7 @@ static inline bool sim_cache_memo_answers(const sim_cache *c, uint64_t addr, int
  * by the policy (empty ways first, lowest index first). rng draws for RANDOM and WEIGHTED. If way_out is not
  * NULL it receives the way (within the set) that was hit or filled, or -1. */
 static inline sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng,
-                                           int *way_out)
-{
-    if (sim_cache_memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN,
-                                 (fill ? SIM_ACCESS_FILL : 0) | SIM_ACCESS_WHOLE_FETCH, rng,
-                                 way_out);
-}
+                                           int *way_out);
 
 /* The same, for an access with CUDA's persisting property when `persisting` is true (the L2
  * persistence window). A store with a set-aside (sim_cache_set_persisting) keeps at most
@@ -289,15 +296,7 @@ static inline sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fil
  * is of the right kind, else the lowest way of that kind). Without a set-aside it is
  * sim_cache_access. */
 static inline sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill,
-                                              bool persisting, gs_rng *rng, int *way_out)
-{
-    if (sim_cache_memo_answers(c, addr, way_out))
-        return SIM_HIT;
-    return sim_cache_access_next(c, addr, SIM_SET_UNKNOWN,
-                                 (fill ? SIM_ACCESS_FILL : 0) |
-                                     (persisting ? SIM_ACCESS_PERSISTING : 0) |
-                                     SIM_ACCESS_WHOLE_FETCH, rng, way_out);
-}
+                                              bool persisting, gs_rng *rng, int *way_out);
 
 /* The same, for addr whose set (sim_cache_set_of) the caller has found already: a caller that
  * asks about the set first (sim_cache_image_has_set) need not have it found twice. */
@@ -311,6 +310,18 @@ static inline sim_outcome sim_cache_access_in(sim_cache *c, uint64_t addr, unsig
                                  (fill ? SIM_ACCESS_FILL : 0) |
                                      (persisting ? SIM_ACCESS_PERSISTING : 0) |
                                      SIM_ACCESS_WHOLE_FETCH, rng, way_out);
+}
+
+static inline sim_outcome sim_cache_access_as(sim_cache *c, uint64_t addr, bool fill,
+                                              bool persisting, gs_rng *rng, int *way_out)
+{
+    return sim_cache_access_in(c, addr, SIM_SET_UNKNOWN, fill, persisting, rng, way_out);
+}
+
+static inline sim_outcome sim_cache_access(sim_cache *c, uint64_t addr, bool fill, gs_rng *rng,
+                                           int *way_out)
+{
+    return sim_cache_access_in(c, addr, SIM_SET_UNKNOWN, fill, false, rng, way_out);
 }
 
 /* The same for a store that allocates: it brings its own bytes, so a miss fills addr's sector

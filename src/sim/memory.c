@@ -258,9 +258,7 @@ static void take_path(chase_ctx *cx, gs_load_path path)
 }
 
 /* One lane's load of vaddr; `known`: the set of vaddr in cache level large_level when the
- * request's prefetch found it (prefetch_request), else NO_SET. */
-#define NO_SET UINT32_MAX
-
+ * request's prefetch found it (prefetch_request), else SIM_SET_UNKNOWN. */
 HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *served)
 {
     sim_memory *mem = cx->mem;
@@ -270,9 +268,9 @@ HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *
     for (uint32_t left = cx->path_levels; left; left &= left - 1) {   /* in lookup order */
         unsigned i = (unsigned)__builtin_ctz(left);
         sim_level *lv = &mem->caches[i];
-        unsigned set = (int)i == cx->large_level ? known : NO_SET;
+        unsigned set = (int)i == cx->large_level ? known : SIM_SET_UNKNOWN;
         if ((int)i == cx->unseen_level) {
-            if (set == NO_SET)
+            if (set == SIM_SET_UNKNOWN)
                 set = sim_cache_set_of(&lv->state, paddr);
             if (!sim_cache_image_has_set(&lv->state, set))
                 break;                 /* untimed, and no timed access will see its set */
@@ -283,11 +281,8 @@ HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *
         bool copied = far &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
         bool persisting = cx->persisting && lv->persisting_max_bytes > 0;
-        sim_outcome o = set != NO_SET
-                            ? sim_cache_access_in(&lv->state, paddr, set, true, persisting,
-                                                  &cx->m->rng, NULL)
-                            : sim_cache_access_as(&lv->state, paddr, true, persisting,
-                                                  &cx->m->rng, NULL);
+        sim_outcome o = sim_cache_access_in(&lv->state, paddr, set, true, persisting,
+                                            &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
         if (lv->n_sm_extra)            /* entry sm modulo n_sm_extra, dividing only past it */
@@ -317,7 +312,7 @@ double sim_load_lane(chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned 
 {
     gs_load_path was = cx->path;
     take_path(cx, path);
-    double cycles = access_lane(cx, vaddr, NO_SET, served);
+    double cycles = access_lane(cx, vaddr, SIM_SET_UNKNOWN, served);
     take_path(cx, was);
     return cycles;
 }
@@ -391,7 +386,7 @@ HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigne
         uint64_t vaddr = cx->base + offset + i * cx->plan->lane_stride_bytes;
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
         unsigned served;
-        double cycles = access_lane(cx, vaddr, known ? known[i] : NO_SET, &served);
+        double cycles = access_lane(cx, vaddr, known ? known[i] : SIM_SET_UNKNOWN, &served);
         if (i == 0 || cycles > worst) {
             worst = cycles;
             worst_level = served;
@@ -1085,7 +1080,7 @@ sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
 double sim_loads_load(sim_loads *l, uint64_t addr, bool persisting, unsigned *served)
 {
     l->persisting = persisting;
-    return access_lane(l, addr, NO_SET, served);
+    return access_lane(l, addr, SIM_SET_UNKNOWN, served);
 }
 
 void sim_loads_end(sim_loads *l)

@@ -6,14 +6,19 @@
 
 #include "analysis/chain.h"
 
+uint64_t *gs_chain_draw(gs_rng *rng, uint64_t count, uint64_t stride)
+{
+    uint64_t *chain = count <= SIZE_MAX / sizeof *chain ? malloc(count * sizeof *chain) : NULL;
+    if (chain && gs_chain_sattolo(rng, count, stride, chain) != 0) {
+        free(chain);
+        chain = NULL;
+    }
+    return chain;
+}
+
 static void draw(gs_chain_ahead *a)
 {
-    a->chain = a->count <= SIZE_MAX / sizeof *a->chain ? malloc(a->count * sizeof *a->chain)
-                                                       : NULL;
-    if (a->chain && gs_chain_sattolo(a->rng, a->count, a->stride, a->chain) != 0) {
-        free(a->chain);
-        a->chain = NULL;
-    }
+    a->chain = gs_chain_draw(a->rng, a->count, a->stride);
 }
 
 static void *drawer(void *arg)

@@ -20,6 +20,10 @@ typedef struct gs_chain_ahead {
     uint64_t *chain;        /* NULL: out of host memory */
 } gs_chain_ahead;
 
+/* A chain of count elements stride bytes apart drawn now (gs_chain_sattolo, malloc'd: the caller
+ * frees it), or NULL when host memory ran out. */
+uint64_t *gs_chain_draw(gs_rng *rng, uint64_t count, uint64_t stride);
+
 /* Starts drawing gs_chain_sattolo(rng, count, stride) (drawn at once where no thread starts).
  * rng is the drawing's until gs_chain_ahead_take: the caller draws nothing from it meanwhile. */
 void gs_chain_ahead_start(gs_chain_ahead *a, gs_rng *rng, uint64_t count, uint64_t stride);

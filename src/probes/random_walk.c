@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/chain.h"
 #include "analysis/eq6.h"
 #include "analysis/saturation.h"
 #include "analysis/stats.h"
@@ -121,13 +120,8 @@ static int sattolo(gs_rng *rng, uint64_t footprint, uint64_t slot, uint64_t **ch
                    gs_error *err)
 {
     uint64_t count = footprint / slot;   /* each lane i walks its own copy, i * footprint on */
-    *chain = malloc(count * sizeof **chain);
-    if (!*chain || gs_chain_sattolo(rng, count, slot, *chain) != 0) {
-        free(*chain);
-        *chain = NULL;
-        return no_chain(err, count);
-    }
-    return 0;
+    *chain = gs_chain_draw(rng, count, slot);
+    return *chain ? 0 : no_chain(err, count);
 }
 
 /* One chase over chain (footprint / slot elements). */
@@ -207,6 +201,13 @@ static void name_of(char *buf, size_t len, const space_walk *sw, const char *wha
     snprintf(buf, len, "%s_%s", sw->name, what);
 }
 
+/* Parameters of a sharp Eq. 6 fit (gs_eq6_fit_curve_sharp): its latencies, capacities and
+ * sharpnesses. */
+static size_t fit_params(const gs_eq6_fit *fit)
+{
+    return 3 * (size_t)fit->levels + 1;
+}
+
 /* The slowest level's latency is the fit's limit past the largest size walked: widen its
  * interval to the bounds that hold whatever the hit curve's shape (gs_eq6_last_bounds), the
  * caches in front holding the fitted capacities with their intervals (gs_eq6_cached_bound), for
@@ -222,7 +223,7 @@ static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const doub
     int last = fit->levels;
     double cached = gs_eq6_cached_bound(fit, sw->space == GS_SPACE_GLOBAL
                                                  ? (double)ctx->info->l2_bytes : 0);
-    size_t params = 3 * (size_t)last + 1;
+    size_t params = fit_params(fit);
     double margin = fit->n > params ? gs_t95(fit->n - params) * fit->residual_sd : 0;
     double lo, hi, v = fit->latency[last], ci = fit->latency_ci95[last];
     if (!isfinite(margin) || !isfinite(v) || !isfinite(ci) ||
@@ -298,7 +299,7 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                           "g_k of the fits the data cannot tell from the best fit, or of the "
                           "fits with one size left out)");
     name_of(name, sizeof name, sw, "fit_residual_cycles");
-    size_t params = 3 * (size_t)fit.levels + 1;     /* latencies, capacities, sharpnesses */
+    size_t params = fit_params(&fit);
     double rms_ci = fit.n > params ? gs_rms_ci95(fit.residual_sd, fit.n - params) : 0;
     if (!isfinite(rms_ci))
         rms_ci = 0;
@@ -340,7 +341,7 @@ static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *s
     gs_eq6_fit fit = *have;
     if (fitted == 1)
         fitted = gs_eq6_fit_curve_sharp(c->sizes, c->cycles, c->n, sw->max_levels, &fit);
-    size_t params = 3 * (size_t)fit.levels + 1;
+    size_t params = fit_params(&fit);
     double ci = fitted == 0 && fit.n > params ? gs_t95(fit.n - params) * fit.residual_sd : 0;
     if (!isfinite(ci))
         ci = 0;

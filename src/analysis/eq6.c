@@ -486,6 +486,13 @@ static void reset(gs_eq6_fit *fit, size_t n)
     fit->n = n;
 }
 
+/* Parameters of a fit of `levels` steps: the latencies, the capacities and, where sharpness is
+ * fitted too, the sharpnesses. */
+static size_t fit_params(const curve *c, int levels)
+{
+    return (size_t)((c->ng > 1 ? 3 : 2) * levels + 1);
+}
+
 /* Whether every step of the fit rises by more than the two latencies' intervals together
  * (sqrt(ci_k^2 + ci_k+1^2)); an interval not known counts as none. The slowest level's latency
  * is an extrapolation past the largest size, its interval wide where the curve still rises
@@ -495,13 +502,6 @@ static void reset(gs_eq6_fit *fit, size_t n)
  * scatter. A random-replacement L2 walked to 3 x its size rose from 200 to 382 cycles with a
  * residual sd of 3, and its fit's limit 407 +- 179 was resolved or not as the walk at 3 x moved
  * by 0.3 cycles: one level was reported in place of two. */
-/* Parameters of a fit of `levels` steps: the latencies, the capacities and, where sharpness is
- * fitted too, the sharpnesses. */
-static size_t fit_params(const curve *c, int levels)
-{
-    return (size_t)((c->ng > 1 ? 3 : 2) * levels + 1);
-}
-
 static bool resolved(const curve *c, const gs_eq6_fit *fit)
 {
     for (int k = 0; k < fit->levels; k++) {

@@ -66,6 +66,22 @@ bool gs_chase_split_of(const gs_chase_plan *p, gs_chase_split *s)
     return true;
 }
 
+unsigned gs_chase_window_of(const gs_chase_plan *p)
+{
+    gs_chase_split s;
+    size_t n = p->chain_len;
+    uint64_t warm = p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * n;
+    if (p->warmup_window < 2 || p->warmup_window > 32 || p->space != GS_SPACE_GLOBAL ||
+        p->path > GS_PATH_NC || p->walkers > 1 || p->lanes > 1 || p->record_n ||
+        p->element_bytes != 8 || n <= p->warmup_window || warm != n ||
+        (p->physical_bytes && p->physical_bytes < p->footprint_bytes) || gs_chase_split_of(p, &s))
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        if (p->chain[k] % 16 || p->chain[k] + 16 > p->footprint_bytes)
+            return 0;
+    return p->warmup_window;
+}
+
 const char *gs_instr_name(gs_instr i)
 {
     return (unsigned)i < GS_INSTR_COUNT ? instr_names[i] : "?";

@@ -43,7 +43,7 @@ typedef struct chase_job {
     unsigned long long *d_ns;
     uint32_t *d_trace, *d_sm_id;
     unsigned *d_claim;                /* pinned: blocks that took the walk */
-    bool split_ran;                   /* the split warm-up ran: the walk times at once */
+    bool warmed;                      /* a split or windowed warm-up ran: the walk times at once */
     cudaTextureObject_t tex;
     bool have_tex;
 } chase_job;
@@ -477,6 +477,25 @@ fail:
     return rc;
 }
 
+/* A windowed warm-up's links (gs_chase_window_of): the 8 bytes after the element at position k
+ * hold the cursor of position k + W (wrapping), written as the elements were. */
+static int write_window_links(chase_job *j, unsigned w, gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    size_t n = p->chain_len, bytes = n * sizeof(uint64_t);
+    for (size_t k = 0; k < n; k++) {
+        j->off[k] = p->chain[k] + 8;
+        j->val[k] = cursor_of(j, p->chain[(k + w) % n]);
+    }
+    CUDA_TRY(cudaMemcpy(j->d_off, j->off, bytes, cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpy(j->d_val, j->val, bytes, cudaMemcpyHostToDevice));
+    CUDA_TRY(gs_chase_scatter(j->base, j->d_off, j->d_val, n, 8, j->c->prop.multiProcessorCount));
+    CUDA_LAUNCH_CHECK();
+fail:
+    return rc;
+}
+
 /* Constant, shared and local: a host image of the footprint; constant memory gets it directly,
  * shared and local through a device copy that the kernel reads in. */
 static int write_image_chain(chase_job *j, gs_error *err)
@@ -617,7 +636,7 @@ static int launch(chase_job *j, const void *kernel, gs_error *err)
     a.lane_add = lane_add(j);
     a.cursor_mask = j->cursor_mask;
     a.lanes = j->lanes;
-    a.warm_accesses = j->split_ran ? 0 : warm_accesses(p);
+    a.warm_accesses = j->warmed ? 0 : warm_accesses(p);
     a.timed = j->timed;
     a.record = p->record_n > 0;
     a.trace_entries = p->record_n ? (uint32_t)p->record_n + 1 : 0;
@@ -658,9 +677,21 @@ fail:
     return rc;
 }
 
+/* A warm-up kernel ran: the timed accesses begin at position 0 (walker_start) with no warm-up of
+ * their own. */
+static int warmed(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    j->warmed = true;
+    j->start[0] = cursor_of(j, j->plan->chain[walker_start(j, 0)]);
+    CUDA_TRY(cudaMemcpy(j->d_start, j->start, sizeof *j->d_start, cudaMemcpyHostToDevice));
+fail:
+    return rc;
+}
+
 /* The split warm-up (plan.h, gs_chase_split_of) on the walk's SM, checked like the walk: every
  * segment and the serial part must stop where the chain says. No block on that SM (a process
- * limited to some SMs) leaves j->split_ran false: the walk then warms up one access at a time. */
+ * limited to some SMs) leaves j->warmed false: the walk then warms up one access at a time. */
 static int warm_split(chase_job *j, gs_error *err)
 {
     int rc = 0;
@@ -721,11 +752,8 @@ static int warm_split(chase_job *j, gs_error *err)
                              i, (unsigned long long)fin[i], (unsigned long long)want);
         }
     }
-    if (!rc && claimed) {
-        j->split_ran = true;          /* the timed accesses begin at position 0 (walker_start) */
-        j->start[0] = cursor_of(j, p->chain[walker_start(j, 0)]);
-        CUDA_TRY(cudaMemcpy(j->d_start, j->start, sizeof *j->d_start, cudaMemcpyHostToDevice));
-    }
+    if (!rc && claimed)
+        rc = warmed(j, err);
 fail:
     if (d_start)
         (void)cudaFree(d_start);
@@ -734,6 +762,65 @@ fail:
     if (d_claim)
         (void)cudaFree(d_claim);
     free(start), free(fin);
+    return rc;
+}
+
+/* The windowed warm-up (plan.h, gs_chase_window_of) on the walk's SM, checked like the walk: lane
+ * l stops at position (l + steps x W) mod n. No block on that SM leaves j->warmed false: the walk
+ * then warms up one access at a time. */
+static int warm_window(chase_job *j, gs_error *err)
+{
+    int rc = 0;
+    const gs_chase_plan *p = j->plan;
+    unsigned w = gs_chase_window_of(p), claimed = 0;
+    uint64_t start[32], fin[32], *d_start = NULL, *d_fin = NULL;
+    unsigned *d_claim = NULL;
+    if (j->pin_sm < 0 || w == 0 || j->warmed)
+        return 0;
+    size_t n = p->chain_len;
+    for (unsigned l = 0; l < w; l++)
+        start[l] = cursor_of(j, p->chain[l]);
+    chase_window_args a;
+    memset(&a, 0, sizeof a);
+    a.chain_len = n;
+    a.lanes = w;
+    a.pin_sm = j->pin_sm;
+    CUDA_TRY(cudaMalloc((void **)&d_start, w * sizeof *d_start));
+    CUDA_TRY(cudaMalloc((void **)&d_fin, w * sizeof *d_fin));
+    CUDA_TRY(cudaMalloc((void **)&d_claim, sizeof *d_claim));
+    CUDA_TRY(cudaMemset(d_claim, 0, sizeof *d_claim));
+    CUDA_TRY(cudaMemset(d_fin, 0xff, w * sizeof *d_fin));
+    CUDA_TRY(cudaMemcpy(d_start, start, w * sizeof *d_start, cudaMemcpyHostToDevice));
+    a.lane_start = d_start;
+    a.final_cursor = d_fin;
+    a.claim = d_claim;
+    {
+        void *args[] = {&a};
+        CUDA_TRY(cudaLaunchKernel(gs_chase_window_kernel(j->path),
+                                  dim3(2u * (unsigned)j->c->prop.multiProcessorCount), dim3(32),
+                                  args, 0, 0));
+        CUDA_LAUNCH_CHECK();
+    }
+    CUDA_TRY(cudaMemcpy(&claimed, d_claim, sizeof claimed, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(fin, d_fin, w * sizeof *fin, cudaMemcpyDeviceToHost));
+    for (unsigned l = 0; l < w && claimed && !rc; l++) {
+        uint64_t steps = (n - l + w - 1) / w;
+        uint64_t want = cursor_of(j, p->chain[(l + steps * w) % n]);
+        if (fin[l] != want)
+            rc = gs_fail(err, GS_ERR_DEVICE, "chase: the windowed warm-up's lane %u stopped at "
+                         "cursor %#llx, but the chain says %#llx (memory written by something "
+                         "else, or a kernel fault)", l, (unsigned long long)fin[l],
+                         (unsigned long long)want);
+    }
+    if (!rc && claimed)
+        rc = warmed(j, err);
+fail:
+    if (d_start)
+        (void)cudaFree(d_start);
+    if (d_fin)
+        (void)cudaFree(d_fin);
+    if (d_claim)
+        (void)cudaFree(d_claim);
     return rc;
 }
 
@@ -850,6 +937,9 @@ static int chase_setup(chase_job *j, gs_chase_result *out, const void **kernel, 
         if ((rc = check_collisions(j, phys, err)) != 0)
             return rc;
         rc = global ? write_global_chain(j, err) : write_image_chain(j, err);
+        unsigned w = rc == 0 && global ? gs_chase_window_of(p) : 0;
+        if (w)
+            rc = write_window_links(j, w, err);
         if (rc == 0 && key) {
             kept.ordinal = j->c->ordinal, kept.buf = j->buf, kept.base = j->base;
             kept.footprint = p->footprint_bytes, kept.align = p->base_align_bytes;
@@ -884,6 +974,7 @@ int gs_cuda_chase(gs_backend *b, const gs_chase_plan *plan, gs_chase_result *out
     out->avg_cycles = out->avg_ns = out->accesses_per_ns = 0;
     out->record_capacity = 0;
     if ((rc = chase_setup(&j, out, &kernel, err)) == 0 && (rc = warm_split(&j, err)) == 0 &&
+        (rc = warm_window(&j, err)) == 0 &&
         (rc = run_walk(&j, kernel, err)) == 0 &&
         (rc = fetch_results(&j, err)) == 0 && (rc = verify(&j, err)) == 0)
         fill_result(&j, out);

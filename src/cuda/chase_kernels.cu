@@ -237,6 +237,40 @@ const void *gs_chase_warm_kernel(int path, unsigned element_bytes)
     return element_bytes == 8 ? warm_kernel_for<uint64_t>(path) : warm_kernel_for<uint32_t>(path);
 }
 
+/* The windowed warm-up (plan.h): the first block on pin_sm walks it, every other block returns.
+ * The lanes load in lockstep, one warp instruction per step: positions l, l + W, ... of the pass,
+ * W consecutive positions at a time, each load reading the link 8 bytes after its element (the
+ * element's own sector). */
+template <int P> __global__ void __launch_bounds__(32) chase_window_kernel(chase_window_args a)
+{
+    __shared__ int mine;
+    if (threadIdx.x == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        mine = sm == (unsigned)a.pin_sm && atomicAdd(a.claim, 1u) == 0;
+    }
+    __syncthreads();
+    const uint32_t lane = threadIdx.x;
+    if (!mine || lane >= a.lanes)
+        return;
+    uint64_t j = a.lane_start[lane];
+    const uint64_t steps = (a.chain_len - lane + a.lanes - 1) / a.lanes;
+    for (uint64_t k = 0; k < steps; k++)
+        j = load_global<uint64_t, P>((const uint64_t *)(uintptr_t)(j + 8));
+    a.final_cursor[lane] = j;
+}
+
+const void *gs_chase_window_kernel(int path)
+{
+    switch (path) {
+    case GS_PATH_DEFAULT: return (const void *)chase_window_kernel<GS_PATH_DEFAULT>;
+    case GS_PATH_CA: return (const void *)chase_window_kernel<GS_PATH_CA>;
+    case GS_PATH_CG: return (const void *)chase_window_kernel<GS_PATH_CG>;
+    case GS_PATH_CV: return (const void *)chase_window_kernel<GS_PATH_CV>;
+    default: return (const void *)chase_window_kernel<GS_PATH_NC>;
+    }
+}
+
 /* Writes the visited elements: *(T *)(base + off[i]) = val[i]. */
 template <typename T>
 __global__ void chase_scatter(char *base, const uint64_t *off, const uint64_t *val, size_t n)

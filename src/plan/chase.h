@@ -81,6 +81,13 @@ typedef struct gs_chase_plan {
                                      access then finds between its warm visit and itself every
                                      other element of the walk once, as after the serial warm-up
                                      (docs/methods.md, "The split warm-up") */
+    unsigned warmup_window;       /* where gs_chase_window_of says it applies (2 to 32): the
+                                     warm-up, one whole pass, is walked by this many lanes of one
+                                     warp on the SM of the timed walk, lane l at positions l,
+                                     l + W, l + 2W, ... in lockstep, each element holding in the
+                                     8 bytes after it the cursor W positions on: the serial pass's
+                                     order, W consecutive positions at a time (docs/methods.md,
+                                     "The windowed warm-up") */
     uint64_t base_align_bytes;    /* global and texture chases not aliased: 0 = offset 0 lies
                                      wherever the backend's allocator puts it (CUDA: cudaMalloc,
                                      256-B aligned at least); else a power of two, and offset 0
@@ -109,6 +116,13 @@ typedef struct gs_chase_split {
  * walk at once. Otherwise the warm-up is walked one access after another. Both backends decide
  * by this function. */
 bool gs_chase_split_of(const gs_chase_plan *p, gs_chase_split *s);
+
+/* Lanes of plan p's windowed warm-up (plan.warmup_window), 0 where it does not apply: a global
+ * chase through a global load path, one walker of one lane, average mode, not aliased, 8-byte
+ * elements at offsets that are multiples of 16 (so the 8 bytes after each hold its link and no
+ * element), a warm-up of exactly one pass, more positions than lanes, and no split warm-up
+ * (gs_chase_split_of). Both backends decide by this function. */
+unsigned gs_chase_window_of(const gs_chase_plan *p);
 
 typedef struct gs_chase_result {
     uint32_t *latency_cycles;     /* caller-allocated, record_n long; filled in fine-grained mode */

@@ -55,7 +55,8 @@ const gs_opt gs_probe_random_walk_opts[] = {
      "(default 2048, 8192 with --thorough)", NULL, 16, 1 << 24},
     {"warmup", GS_OPT_CHOICE, &opt.warmup, "MODE", "global walks: 'auto' (default) warms a "
      "size above 2 x L2 with the last 2 x L2 / slot accesses of a pass only, walked split (its "
-     "segments at once), 'full' every size with one whole serial pass (docs/methods.md, "
+     "segments at once), a smaller one of 65,536 elements or more with one pass walked by two "
+     "lanes in lockstep; 'full' every size with one whole serial pass (docs/methods.md, "
      "random-walk)", "full|auto", 0, 0},
     {"walkers-max", GS_OPT_INT, &opt.walkers_max, "N", "most concurrent walkers (default: SMs x "
      "blocks per SM; 0 skips the walkers sweep)", NULL, 0, 1 << 20},
@@ -109,6 +110,24 @@ static bool warmup_split(const gs_probe_ctx *ctx, gs_space space, uint64_t footp
            footprint > 2 * l2;
 }
 
+/* --warmup auto: lanes of the windowed warm-up (plan.h, warmup_window) of a global walk of count
+ * elements that does not run split, 0 for a serial pass. A serial pass over a chain between the L2
+ * and 2 x L2 is most of the report's time (1.0 s at 95 MB on an H200); two lanes in lockstep walk
+ * it in the serial pass's order, two consecutive positions at a time, in half of it. The L2 does
+ * answer a pass with more loads in flight differently: on an H200 the walk after four lanes read
+ * 2.6 cycles faster than after a serial pass at 33.5 MB, after eight 4.4 (more near hits, as
+ * after the split pass), after two within 1.7 cycles (under 2 standard errors of six chains) at
+ * every size from 33.5 to 95 MB (docs/methods.md, "The windowed warm-up"). Below 65,536 elements
+ * a serial pass costs under 30 ms and stays. */
+#define WINDOW_LANES 2u
+#define WINDOW_MIN_ELEMENTS 65536u
+
+static unsigned warmup_window(gs_space space, uint64_t count)
+{
+    return strcmp(opt.warmup, "auto") == 0 && space == GS_SPACE_GLOBAL &&
+           count >= WINDOW_MIN_ELEMENTS ? WINDOW_LANES : 0;
+}
+
 static int no_chain(gs_error *err, uint64_t count)
 {
     return gs_fail(err, GS_ERR_NO_MEMORY, "out of host memory for a %llu-element chain",
@@ -145,7 +164,8 @@ static int walk_chain(gs_probe_ctx *ctx, gs_space space, uint64_t footprint, uin
                            .timed_accesses = timed,
                            .walkers = walkers, .lanes = lanes, .lane_stride_bytes = footprint,
                            .carveout_percent = -1,
-                           .warmup_split = warmup_split(ctx, space, footprint) };
+                           .warmup_split = warmup_split(ctx, space, footprint),
+                           .warmup_window = warmup_window(space, count) };
     memset(res, 0, sizeof *res);
     return ctx->backend->ops->chase(ctx->backend, &plan, res, err);
 }
@@ -324,14 +344,24 @@ typedef struct curve {
 static void record_space(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
                          const curve *c, int fitted, const gs_eq6_fit *have)
 {
-    char name[96], method[320];
+    char name[96], method[448];
     size_t last = c->n - 1;
     uint64_t cap = warmup_cap(ctx, sw->space, (uint64_t)c->sizes[last], sw->slot_bytes);
-    char warm[96] = "one whole pass";
+    char warm[192] = "one whole pass";
     bool split = warmup_split(ctx, sw->space, (uint64_t)c->sizes[last]);
+    bool window = false;
+    for (size_t i = 0; i < c->n; i++)
+        window |= !warmup_cap(ctx, sw->space, (uint64_t)c->sizes[i], sw->slot_bytes) &&
+                  warmup_window(sw->space, (uint64_t)c->sizes[i] / sw->slot_bytes);
+    char lanes[80] = "", above[96] = "";
+    if (window)
+        snprintf(lanes, sizeof lanes, " (from %u elements walked by %u lanes in lockstep)",
+                 WINDOW_MIN_ELEMENTS, WINDOW_LANES);
     if (cap)
-        snprintf(warm, sizeof warm, "the last %llu accesses of a pass%s (--warmup auto)",
+        snprintf(above, sizeof above, ", above 2 x L2 the last %llu accesses of a pass%s",
                  (unsigned long long)cap, split ? ", split" : "");
+    snprintf(warm, sizeof warm, "one whole pass%s%s%s", lanes, above,
+             window || cap ? " (--warmup auto)" : "");
     snprintf(method, sizeof method, "random walk (Sattolo cycle over every %llu-B element of a "
              "%llu-B array), one warp, after %s: average cycles per access",
              (unsigned long long)sw->slot_bytes, (unsigned long long)c->sizes[last], warm);

@@ -1015,6 +1015,8 @@ int sim_chase(gs_sim_model *m, const gs_chase_plan *plan, gs_chase_result *out, 
         return rc;
     uint64_t warm = plan->warmup_accesses ? plan->warmup_accesses
                                            : (uint64_t)plan->warmup_passes * plan->chain_len;
+    /* a windowed warm-up (gs_chase_window_of) visits the pass's positions in order, lane after
+       lane within a step: the serial warm-up itself, walked below */
     gs_chase_split split;
     if (gs_chase_split_of(plan, &split)) {
         /* the timed walk starts at position 0 with no warm-up of its own; the split warm-up

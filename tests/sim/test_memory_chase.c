@@ -226,6 +226,63 @@ static void split_parts(void **state)
     free(chain);
 }
 
+/* Which chases take a windowed warm-up (gs_chase_window_of), and that the simulator walks one as
+ * the serial pass it orders like: the same result to the bit. */
+static void window_parts(void **state)
+{
+    (void)state;
+    uint64_t *chain = stride_chain(5000, 32);
+    gs_chase_plan p = base_plan(chain, 5000, 5000 * 32);
+    p.timed_accesses = 100;
+    assert_int_equal(gs_chase_window_of(&p), 0);       /* not asked for */
+    p.warmup_window = 2;
+    assert_int_equal(gs_chase_window_of(&p), 2);
+    p.warmup_window = 33;                              /* more lanes than a warp */
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.warmup_window = 2;
+    p.warmup_split = true;                             /* the split warm-up takes precedence */
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.warmup_split = false;
+    p.warmup_accesses = 4000;                          /* less than a pass */
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.warmup_accesses = 0;
+    p.warmup_passes = 2;
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.warmup_passes = 1;
+    p.element_bytes = 4;                               /* no room for the link */
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.element_bytes = 8;
+    p.lanes = 2;
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.lanes = 1;
+    p.walkers = 4;
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.walkers = 1;
+    p.path = GS_PATH_TEX;
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.path = GS_PATH_CA;
+    chain[7] += 8;                                     /* an element where another's link lies */
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    chain[7] -= 8;
+    p.footprint_bytes = chain[4999] + 8;               /* the last link past the footprint */
+    assert_int_equal(gs_chase_window_of(&p), 0);
+    p.footprint_bytes = 5000 * 32;
+    assert_int_equal(gs_chase_window_of(&p), 2);
+
+    gs_sim_model *m = make_model((variant){0});
+    gs_rng rng;
+    gs_rng_seed(&rng, 12);
+    assert_int_equal(gs_chain_sattolo(&rng, 5000, 32, chain), 0);
+    gs_chase_result windowed = {0}, serial = {0};
+    gs_error err;
+    assert_int_equal(sim_chase(m, &p, &windowed, &err), 0);
+    p.warmup_window = 0;
+    assert_int_equal(sim_chase(m, &p, &serial, &err), 0);
+    assert_true(windowed.avg_cycles == serial.avg_cycles);
+    sim_memory_free(m);
+    free(chain);
+}
+
 /* A split warm-up is walked as its definition says: the timed positions, then the segments in
  * lockstep (replayed here load by load); on a chain of many elements per page and two per line
  * it leaves the TLBs and the L2 otherwise than a serial pass does. */
@@ -857,6 +914,7 @@ int main(void)
         cmocka_unit_test(hits_and_cold_misses),   cmocka_unit_test(l1_set_overflow),
         cmocka_unit_test(untimed_walk_matches_lane_by_lane),
         cmocka_unit_test(split_parts),            cmocka_unit_test(split_warmup),
+        cmocka_unit_test(window_parts),
         cmocka_unit_test(tlb_penalties),          cmocka_unit_test(tlb_far_ways),
         cmocka_unit_test(sector_fills),           cmocka_unit_test(chase_base_placement),
         cmocka_unit_test(warp_requests),          cmocka_unit_test(carveout_geometry),

@@ -342,12 +342,18 @@ static int check_collisions(const chase_job *j, uint64_t phys_bytes, gs_error *e
 }
 
 /* ---- memory ------------------------------------------------------------------------------------ */
+/* Accesses before the timed ones: whole passes, or the plan's warmup_accesses. */
+static uint64_t warm_accesses(const gs_chase_plan *p)
+{
+    return p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * p->chain_len;
+}
+
 static bool aliased(const gs_chase_plan *p)
 {
     return p->physical_bytes && p->physical_bytes < p->footprint_bytes;
 }
 
-/* The footprint and chain of the last multi-walker chase, kept for the next one (src/cuda only):
+/* The footprint and chain of the last keepable chase, kept for the next one (src/cuda only):
  * random-walk's walkers sweep runs the same 1.1 GB chain at 14 walker counts, and allocating,
  * building and scattering it took 0.18 s of each (2.5 s of an H100's default report). A chase
  * never writes its chain, so a plan with the same key finds it as it was left. */
@@ -380,9 +386,14 @@ static uint64_t chain_key(const gs_chase_plan *p)
     return h;
 }
 
+/* Chases of several walkers, and cold chases of several lanes (the sweep's single walker, whose
+ * chases came between those of the others and each took the chain's 1.1 GB anew: 0.6 s of an
+ * H200's report): a cold chase meets the L2 evicted (evict_l2) however its chain was written. */
 static bool keepable(const chase_job *j)
 {
-    return j->plan->walkers > 1 && !aliased(j->plan) && j->path <= GS_PATH_NC;
+    const gs_chase_plan *p = j->plan;
+    return (p->walkers > 1 || (j->lanes > 1 && warm_accesses(p) == 0)) && !aliased(p) &&
+           j->path <= GS_PATH_NC;
 }
 
 /* cudaMalloc of the footprint, offset 0 at a multiple of the plan's base_align_bytes (plan/chase.h:
@@ -574,12 +585,6 @@ fail:
 static size_t walker_start(const chase_job *j, unsigned w)
 {
     return (size_t)((unsigned __int128)w * j->plan->chain_len / j->walkers);
-}
-
-/* Accesses before the timed ones: whole passes, or the plan's warmup_accesses. */
-static uint64_t warm_accesses(const gs_chase_plan *p)
-{
-    return p->warmup_accesses ? p->warmup_accesses : (uint64_t)p->warmup_passes * p->chain_len;
 }
 
 /* Where walker w starts: warm_accesses before its timed accesses, which begin at its place. */

@@ -54,14 +54,14 @@ static void detail_gs_chase_plan(const gs_chase_plan *p, const gs_chase_result *
     (void)o;
     snprintf(d, n, "space=%s path=%s footprint=%llu chain=%zu warmup=%u record=%zu "
              "timed=%llu walkers=%u lanes=%u warm_accesses=%llu physical=%llu split=%d "
-             "base_align=%llu",
+             "window=%u base_align=%llu",
              gs_space_name(p->space), gs_path_name(p->path),
              (unsigned long long)p->footprint_bytes, p->chain_len, p->warmup_passes, p->record_n,
              (unsigned long long)p->timed_accesses, p->walkers, p->lanes,
              (unsigned long long)(p->warmup_accesses ? p->warmup_accesses
                                                      : (uint64_t)p->warmup_passes * p->chain_len),
              (unsigned long long)p->physical_bytes, gs_chase_split_of(p, &split),
-             (unsigned long long)p->base_align_bytes);
+             gs_chase_window_of(p), (unsigned long long)p->base_align_bytes);
 }
 
 static void detail_gs_stream_plan(const gs_stream_plan *p, const gs_stream_result *o, char *d,

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "gs_commit.h"        /* GS_GIT_COMMIT: written by the build (cmake/commit.cmake) */
 
 void gs_cmd_run_help(const char *probe);
 

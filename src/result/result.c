@@ -18,9 +18,7 @@
 #ifndef GS_VERSION
 #define GS_VERSION "0.0.0"
 #endif
-#ifndef GS_GIT_COMMIT
-#define GS_GIT_COMMIT "unknown"
-#endif
+#include "gs_commit.h"        /* GS_GIT_COMMIT: written by the build (cmake/commit.cmake) */
 
 /* A finite number or JSON null (JSON has no NaN). */
 static json_t *number_or_null(double v)

@@ -3,7 +3,8 @@
 # vocabulary, src/plan.h and a header per operation in src/plan/) <- sim, cuda <- backend (open by
 # --device spec) <- result (the result model) <- probes, report <- cli, with analysis pure (util
 # only): a probe adds figures to the result tree and never depends on printing. A source that includes a header of a layer above its own fails here,
-# naming the file and the include.
+# naming the file and the include. gs_commit.h is the build's (cmake/commit.cmake), of no layer:
+# the result model names the commit in every document.
 set -u
 . "$(dirname "$0")/common.bash"
 
@@ -28,7 +29,7 @@ check 'src/analysis/*'     '^(util/|analysis/)'
 check 'src/sim/*'          '^(util/|plan\.h$|plan/|sim/)'
 check 'src/cuda/*'         '^(util/|plan\.h$|plan/|analysis/|cuda/)'
 check 'src/backend.[ch]'   '^(util/|plan\.h$|backend\.h$|sim/sim_backend\.h$|cuda/cuda_backend\.h$)'
-check 'src/result/*'       '^(util/|plan\.h$|plan/|result/)'
+check 'src/result/*'       '^(util/|plan\.h$|plan/|result/|gs_commit\.h$)'
 check 'src/probes/*'       '^(util/|plan\.h$|backend\.h$|analysis/|result/|probes/)'
 check 'src/probes/cache/*' '^(util/|plan\.h$|backend\.h$|analysis/|result/|probes/)'
 check 'src/report/*'       '^(util/|plan\.h$|backend\.h$|analysis/|result/|report/)'

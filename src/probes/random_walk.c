@@ -208,6 +208,14 @@ static size_t fit_params(const gs_eq6_fit *fit)
     return 3 * (size_t)fit->levels + 1;
 }
 
+/* How far one walk may lie from the fitted curve: t x the fit's residual sd (0 when no degree
+ * of freedom is left). */
+static double walk_scatter(const gs_eq6_fit *fit)
+{
+    size_t params = fit_params(fit);
+    return fit->n > params ? gs_t95(fit->n - params) * fit->residual_sd : 0;
+}
+
 /* The slowest level's latency is the fit's limit past the largest size walked: widen its
  * interval to the bounds that hold whatever the hit curve's shape (gs_eq6_last_bounds), the
  * caches in front holding the fitted capacities with their intervals (gs_eq6_cached_bound), for
@@ -223,13 +231,27 @@ static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const doub
     int last = fit->levels;
     double cached = gs_eq6_cached_bound(fit, sw->space == GS_SPACE_GLOBAL
                                                  ? (double)ctx->info->l2_bytes : 0);
-    size_t params = fit_params(fit);
-    double margin = fit->n > params ? gs_t95(fit->n - params) * fit->residual_sd : 0;
+    double margin = walk_scatter(fit);
     double lo, hi, v = fit->latency[last], ci = fit->latency_ci95[last];
     if (!isfinite(margin) || !isfinite(v) || !isfinite(ci) ||
         gs_eq6_last_bounds(sizes, cycles, n, fit->latency[0], cached, margin, &lo, &hi) != 0)
         return;
     fit->latency_ci95[last] = fmax(ci, fmax(lo - v, fmax(hi - v, v - hi)));
+}
+
+/* A level between the fastest and the slowest: the fit's latency leans on the hit curve's
+ * shape past the capacity in front (a hashed L1 of 64-B lines walked in 32-B slots, whose spatial
+ * hits fade on a curve of their own, put the L2 at 193 +- 3 cycles for a hit of 201.5), so its
+ * interval widens to the bounds that hold whatever that shape (gs_eq6_widen_between), with each
+ * walk's scatter allowed. Returns the levels whose bounds conflict (bit k: level k), their
+ * bounds in lo and hi. */
+static unsigned widen_between(const double *sizes, const double *cycles, size_t n,
+                              gs_eq6_fit *fit, double *lo, double *hi)
+{
+    double margin = walk_scatter(fit);
+    if (!isfinite(margin))
+        margin = INFINITY;              /* no scatter known: no bound */
+    return gs_eq6_widen_between(fit, sizes, cycles, n, margin, lo, hi);
 }
 
 /* Eq. 6 fit of one space's curve (fit, or -1 when it could not be made) into figures. */
@@ -260,13 +282,29 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
              "bounds that hold whatever the hit curve's shape past the largest size: at least "
              "the slowest walk, at most what the largest walks allow if as many accesses hit as "
              "the caches in front hold (docs/methods.md, random-walk)", method_ci);
-    if (fit.levels > 0)
+    char method_mid[1024];
+    snprintf(method_mid, sizeof method_mid, "%s; a level between the fastest and the slowest "
+             "also covers the bounds that hold whatever the hit curve's shape: at least the "
+             "slowest walk below its capacity, at most what each walk past the caches in front "
+             "allows if as many accesses hit there as they hold (docs/methods.md, random-walk)",
+             method_ci);
+    unsigned conflicts = 0;
+    double lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1];
+    if (fit.levels > 0) {
+        conflicts = widen_between(sizes, cycles, n, &fit, lo, hi);
         widen_last(ctx, sw, sizes, cycles, n, &fit);
+    }
+    /* a level whose bounds conflict is not determined, in the list too */
+    double lat[GS_EQ6_MAX_LEVELS + 1], lat_ci[GS_EQ6_MAX_LEVELS + 1];
+    for (int k = 0; k <= fit.levels; k++) {
+        bool out = conflicts & (1u << k);
+        lat[k] = out ? NAN : fit.latency[k];
+        lat_ci[k] = out ? NAN : fit.latency_ci95[k];
+    }
     name_of(name, sizeof name, sw, "levels");
     gs_figure(p, name, fit.levels, "", 0, fit.n, method);
     name_of(name, sizeof name, sw, "latencies_cycles");
-    gs_figure_list_ci(p, name, fit.latency, fit.latency_ci95, (size_t)fit.levels + 1, "cycles",
-                      fit.n, method_ci);
+    gs_figure_list_ci(p, name, lat, lat_ci, (size_t)fit.levels + 1, "cycles", fit.n, method_ci);
     name_of(name, sizeof name, sw, "capacities_bytes");
     if (fit.levels > 0)
         gs_figure_list_ci(p, name, fit.capacity_bytes, fit.capacity_ci95, (size_t)fit.levels,
@@ -278,12 +316,21 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
     for (int k = 0; k <= fit.levels; k++) {
         /* the interval: eq6.h's (the standard error, widened to the fits the data allow) */
         double ci = isfinite(fit.latency_ci95[k]) ? fit.latency_ci95[k] : 0;
-        const char *how = k > 0 && k == fit.levels ? method_last : method_ci;
+        const char *how = k == 0 ? method_ci : k == fit.levels ? method_last : method_mid;
+        char ns_name[96];
         snprintf(name, sizeof name, "%s_level%d_latency_cycles", sw->name, k + 1);
-        gs_figure(p, name, fit.latency[k], "cycles", ci, fit.n, how);
-        snprintf(name, sizeof name, "%s_level%d_latency_ns", sw->name, k + 1);
-        gs_figure(p, name, gs_cycles_to_ns(ctx, fit.latency[k]), "ns",
-                  gs_cycles_to_ns(ctx, ci), fit.n, how);
+        snprintf(ns_name, sizeof ns_name, "%s_level%d_latency_ns", sw->name, k + 1);
+        if (conflicts & (1u << k)) {
+            static const char why[] = "the walks bound it to at least %.1f cycles (below its "
+                                      "capacity) and at most %.1f (past the caches in front), "
+                                      "which conflict: a capacity is not where the fit puts it";
+            gs_figure_nd(p, name, "cycles", how, why, lo[k], hi[k]);
+            gs_figure_nd(p, ns_name, "ns", how, why, lo[k], hi[k]);
+        } else {
+            gs_figure(p, name, fit.latency[k], "cycles", ci, fit.n, how);
+            gs_figure(p, ns_name, gs_cycles_to_ns(ctx, fit.latency[k]), "ns",
+                      gs_cycles_to_ns(ctx, ci), fit.n, how);
+        }
         if (k < fit.levels) {
             snprintf(name, sizeof name, "%s_level%d_capacity_bytes", sw->name, k + 1);
             gs_figure(p, name, fit.capacity_bytes[k], "B",

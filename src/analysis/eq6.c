@@ -669,7 +669,7 @@ unsigned gs_eq6_widen_between(gs_eq6_fit *fit, const double *size_bytes, const d
         if (!isfinite(v) || !isfinite(ci))
             continue;
         if (isfinite(lo[k]))
-            ci = fmax(ci, lo[k] - v);
+            ci = fmax(ci, fabs(v - lo[k]));
         if (isfinite(hi[k]))
             ci = fmax(ci, fabs(hi[k] - v));
         fit->latency_ci95[k] = ci;

@@ -91,8 +91,9 @@ double gs_eq6_cached_bound(const gs_eq6_fit *fit, double last_at_least);
  * with their intervals, `cached`) at most cached / s of the accesses hit in front of it, each
  * no faster than the fastest level, and every other access costs at least level k's latency:
  * hi[k] is the least over those sizes of (y + margin - Λ_0 h) / (1 - h), h = cached / s. Each
- * level's latency_ci95 then widens to cover its two bounds (as gs_eq6_last_bounds' for the
- * slowest level); a level whose bounds conflict (lo > hi: a capacity or its interval is not
+ * level's latency_ci95 then widens until the interval holds both bounds (the fit's value stays:
+ * a fit that overshoots, 210.6 +- 6.4 for a hit of 201.5 past a random-replacement L1 of
+ * 128-B lines, is held by the lower one); a level whose bounds conflict (lo > hi: a capacity or its interval is not
  * where the walks say) keeps its interval and comes back as bit k of the result, its latency not
  * determined by the walks. lo and hi (GS_EQ6_MAX_LEVELS + 1 each) get every level's bounds,
  * -/+ infinity where there is none (level 0, the slowest, no size on that side). */

@@ -462,7 +462,7 @@ static void test_last_bounds_take_capacity_intervals(void **state)
 
 /* A middle level's bounds on an Eq. 6 curve (random hits, C/s of them, in front of it): the
  * upper one is the level's latency itself, the lower one the slowest walk below its capacity;
- * the interval widens to reach them and no further. */
+ * the interval widens to cover both and no further. */
 static void test_between_bounds_eq6_curve(void **state)
 {
     (void)state;
@@ -477,23 +477,28 @@ static void test_between_bounds_eq6_curve(void **state)
     assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
     assert_float_equal(hi[1], 200, 1e-6);
     assert_float_equal(lo[1], gs_eq6_eval(&truth, 524288), 1e-9);   /* the largest size below */
-    assert_true(lo[1] < 200);
-    assert_float_equal(f.latency_ci95[1], 0.5, 1e-9);               /* both within: as it was */
+    assert_true(lo[1] < 199.5);
+    assert_float_equal(f.latency_ci95[1], 200 - lo[1], 1e-9);       /* down to the lower bound */
     /* the fastest and the slowest level are not between: no bounds, intervals as they were */
     assert_true(isinf(lo[0]) && isinf(hi[0]) && isinf(lo[2]) && isinf(hi[2]));
     assert_float_equal(f.latency_ci95[0], 0.5, 1e-9);
     assert_float_equal(f.latency_ci95[2], 0.5, 1e-9);
-    /* a fitted latency off its bounds: the interval reaches them */
+    /* a fitted latency below both bounds: the interval reaches the far one */
     f.latency[1] = 190;
     assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
     assert_float_equal(f.latency_ci95[1], 10, 1e-6);
+    /* bounds inside the fit's interval: as it was */
+    f.latency[1] = 200;
+    f.latency_ci95[1] = 8;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
+    assert_float_equal(f.latency_ci95[1], 8, 1e-9);
 }
 
 /* A hashed L1 of 64-B lines (4 ways, tree-PLRU, 16 KB) walked in 32-B slots over an LRU L2 of
  * 512 KB, hit 201.5 cycles on average (tests/models/cache_xor64_plru.json, seed 1): past the L1
  * the line's second slot hits on a curve of its own, no (C/s)^g, and the fit put the L2 at
  * 193.5 +- 2.4. Widened to the bounds that hold whatever that curve, the interval holds the
- * hit, and goes no further than the upper bound. */
+ * hit, and goes no further than the farther bound. */
 #define XOR64_SIZES 31
 static const double xor64_sizes[XOR64_SIZES] = {
     256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 13760, 16384, 19456,
@@ -522,9 +527,44 @@ static void test_between_bounds_hold_spatial_hits(void **state)
     assert_true(lo[1] <= l2_hit && l2_hit <= hi[1]);
     assert_true(f.latency[1] - f.latency_ci95[1] <= l2_hit);
     assert_true(l2_hit <= f.latency[1] + f.latency_ci95[1]);
-    /* no wider than the upper bound asks */
+    /* no wider than the farther bound asks: here the upper one */
     assert_float_equal(f.latency[1] + f.latency_ci95[1], hi[1], 1e-9);
+    assert_true(f.latency[1] - f.latency_ci95[1] <= lo[1]);
     assert_true(hi[1] < 215);
+}
+
+/* A hashed L1 of 128-B lines under random replacement (128 KB) walked in 32-B slots over an
+ * LRU L2 of 1 MB, hit 201.5 on average (tests/models/cache_xor_random.json, seed 1): the fit
+ * overshoots, 210.6 +- 6.4. The lower bound, the slowest walk below the L2's capacity, is far
+ * under it, and the interval reaches down to it. */
+#define XOR_RANDOM_SIZES 33
+static const double xor_random_sizes[XOR_RANDOM_SIZES] = {
+    256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 16384, 23168, 32768,
+    46336, 65536, 92672, 110208, 131072, 155840, 185344, 262144, 370720, 524288, 741440, 1048576,
+    1246944, 1482880, 1763456, 2097152, 2965792, 3145728,
+};
+static const double xor_random[XOR_RANDOM_SIZES] = {
+    31.5181, 31.5190, 31.5083, 31.4800, 31.5010, 31.4902, 31.4819, 31.5308, 31.5020, 31.4668,
+    31.4424, 31.4897, 31.5146, 31.4619, 31.5059, 31.5283, 31.4780, 31.5225, 31.5625, 31.5264,
+    64.2886, 90.4297, 124.9658, 153.4351, 168.1885, 176.4160, 185.2754, 249.0151, 291.5830,
+    321.5913, 341.6094, 372.7891, 378.4458,
+};
+
+static void test_between_bounds_hold_overshoot(void **state)
+{
+    (void)state;
+    gs_eq6_fit f;
+    double lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1], l2_hit = 201.5;
+    assert_int_equal(gs_eq6_fit_curve_sharp(xor_random_sizes, xor_random, XOR_RANDOM_SIZES, 4,
+                                            &f), 0);
+    assert_int_equal(f.levels, 2);
+    assert_true(f.latency[1] - f.latency_ci95[1] > l2_hit);          /* the fit alone misses */
+    double margin = 2.048 * f.residual_sd;                   /* t(33 - 7) x the residual sd */
+    assert_int_equal(gs_eq6_widen_between(&f, xor_random_sizes, xor_random, XOR_RANDOM_SIZES,
+                                          margin, lo, hi), 0);
+    assert_true(lo[1] <= l2_hit && l2_hit <= hi[1]);
+    assert_float_equal(f.latency[1] - f.latency_ci95[1], lo[1], 1e-9);
+    assert_true(f.latency[1] + f.latency_ci95[1] >= hi[1]);
 }
 
 /* Bounds that conflict: a capacity put past the level's real one counts walks that already miss
@@ -581,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_last_bounds_take_capacity_intervals),
         cmocka_unit_test(test_between_bounds_eq6_curve),
         cmocka_unit_test(test_between_bounds_hold_spatial_hits),
+        cmocka_unit_test(test_between_bounds_hold_overshoot),
         cmocka_unit_test(test_between_bounds_conflict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -240,11 +240,11 @@ static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const doub
 }
 
 /* A level between the fastest and the slowest: the fit's latency leans on the hit curve's
- * shape past the capacity in front (a hashed L1 of 64-B lines walked in 32-B slots, whose spatial
- * hits fade on a curve of their own, put the L2 at 193 +- 3 cycles for a hit of 201.5), so its
- * interval widens to the bounds that hold whatever that shape (gs_eq6_widen_between), with each
- * walk's scatter allowed. Returns the levels whose bounds conflict (bit k: level k), their
- * bounds in lo and hi. */
+ * shape past the capacity in front (a hashed L1 of 64-B lines walked in 32-B slots, whose
+ * spatial hits fade on a curve of their own, put the L2 at 193.5 +- 2.4 cycles for a hit of
+ * 201.5), so its interval widens to the bounds that hold whatever that shape
+ * (gs_eq6_widen_between), with each walk's scatter allowed. Returns the levels whose bounds
+ * conflict (bit k: level k), their bounds in lo and hi. */
 static unsigned widen_between(const double *sizes, const double *cycles, size_t n,
                               gs_eq6_fit *fit, double *lo, double *hi)
 {

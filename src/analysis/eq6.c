@@ -618,6 +618,65 @@ int gs_eq6_last_bounds(const double *size_bytes, const double *latency, size_t n
     return any && isfinite(*hi) ? 0 : -1;
 }
 
+/* The bytes the caches in front of level k can hold: the fitted capacities below it with their
+ * intervals. */
+static double cached_before(const gs_eq6_fit *fit, int k)
+{
+    double cached = 0;
+    for (int j = 0; j < k && j < fit->levels; j++)
+        cached += fit->capacity_bytes[j] +
+                  (isfinite(fit->capacity_ci95[j]) ? fit->capacity_ci95[j] : 0);
+    return cached;
+}
+
+/* gs_eq6_widen_between's two bounds on level k's latency (0 < k < levels). */
+static void level_bounds(const gs_eq6_fit *fit, int k, const double *size_bytes,
+                         const double *latency, size_t n, double margin, double *lo, double *hi)
+{
+    double ci = fit->capacity_ci95[k];
+    double below = fit->capacity_bytes[k] - (isfinite(ci) ? ci : 0);
+    double cached = cached_before(fit, k), fastest = fit->latency[0];
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double s = size_bytes[i], y = latency[i];
+        if (!isfinite(s) || !(s > 0) || !isfinite(y))
+            continue;
+        if (s <= below)
+            *lo = fmax(*lo, y - margin);
+        if (s > cached) {
+            double h = cached / s;
+            *hi = fmin(*hi, (y + margin - fastest * h) / (1 - h));
+        }
+    }
+}
+
+unsigned gs_eq6_widen_between(gs_eq6_fit *fit, const double *size_bytes, const double *latency,
+                              size_t n, double margin, double *lo, double *hi)
+{
+    unsigned conflicts = 0;
+    for (int k = 0; k <= GS_EQ6_MAX_LEVELS; k++) {
+        lo[k] = -INFINITY;
+        hi[k] = INFINITY;
+    }
+    for (int k = 1; k < fit->levels; k++) {
+        level_bounds(fit, k, size_bytes, latency, n, margin, &lo[k], &hi[k]);
+        if (lo[k] > hi[k]) {
+            conflicts |= 1u << k;
+            continue;
+        }
+        double v = fit->latency[k], ci = fit->latency_ci95[k];
+        if (!isfinite(v) || !isfinite(ci))
+            continue;
+        if (isfinite(lo[k]))
+            ci = fmax(ci, fabs(v - lo[k]));
+        if (isfinite(hi[k]))
+            ci = fmax(ci, fabs(hi[k] - v));
+        fit->latency_ci95[k] = ci;
+    }
+    return conflicts;
+}
+
 double gs_eq6_cached_bound(const gs_eq6_fit *fit, double last_at_least)
 {
     double cached = 0, last = 0;

@@ -81,4 +81,24 @@ int gs_eq6_last_bounds(const double *size_bytes, const double *latency, size_t n
  * last_at_least bytes (a global walk's L2 as the driver reports it; 0: none). */
 double gs_eq6_cached_bound(const gs_eq6_fit *fit, double last_at_least);
 
+/* Bounds on the latency of each level between the fastest and the slowest (0 < k < levels)
+ * that hold whatever shape the hit curve takes and whatever the policy: a hashed L1 of 64-B lines
+ * walked in 32-B slots hits past its capacity on a curve of its own (spatial hits fade with the
+ * array size), no (C/s)^g, and the fit lowered the next level's latency to match, 193.5 +- 2.4
+ * cycles for an L2 hit of 201.5. A walk below level k's capacity (the fitted one less its
+ * interval) is served by level k and faster ones only: lo[k] is the slowest such walk less
+ * margin. At any size s past the caches in front of level k (the fitted capacities below it
+ * with their intervals, `cached`) at most cached / s of the accesses hit in front of it, each
+ * no faster than the fastest level, and every other access costs at least level k's latency:
+ * hi[k] is the least over those sizes of (y + margin - Λ_0 h) / (1 - h), h = cached / s. Each
+ * level's latency_ci95 then widens until the interval holds both bounds (the fit's value
+ * stays: a fit that overshoots, 210.6 +- 6.4 for a hit of 201.5 past a random-replacement L1 of
+ * 128-B lines, is held by the lower one). A level whose bounds conflict (lo > hi: a capacity or
+ * its interval is not where the walks say) keeps its interval and comes back as bit k of the
+ * result, its latency not determined by the walks. lo and hi (GS_EQ6_MAX_LEVELS + 1 each) get
+ * every level's bounds, -/+ infinity where there is none (the fastest and the slowest level, no
+ * size on that side). */
+unsigned gs_eq6_widen_between(gs_eq6_fit *fit, const double *size_bytes, const double *latency,
+                              size_t n, double margin, double *lo, double *hi);
+
 #endif

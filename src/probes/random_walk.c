@@ -228,6 +228,14 @@ static size_t fit_params(const gs_eq6_fit *fit)
     return 3 * (size_t)fit->levels + 1;
 }
 
+/* How far one walk may lie from the fitted curve: t x the fit's residual sd (0 when no degree
+ * of freedom is left). */
+static double walk_scatter(const gs_eq6_fit *fit)
+{
+    size_t params = fit_params(fit);
+    return fit->n > params ? gs_t95(fit->n - params) * fit->residual_sd : 0;
+}
+
 /* The slowest level's latency is the fit's limit past the largest size walked: widen its
  * interval to the bounds that hold whatever the hit curve's shape (gs_eq6_last_bounds), the
  * caches in front holding the fitted capacities with their intervals (gs_eq6_cached_bound), for
@@ -243,13 +251,71 @@ static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const doub
     int last = fit->levels;
     double cached = gs_eq6_cached_bound(fit, sw->space == GS_SPACE_GLOBAL
                                                  ? (double)ctx->info->l2_bytes : 0);
-    size_t params = fit_params(fit);
-    double margin = fit->n > params ? gs_t95(fit->n - params) * fit->residual_sd : 0;
+    double margin = walk_scatter(fit);
     double lo, hi, v = fit->latency[last], ci = fit->latency_ci95[last];
     if (!isfinite(margin) || !isfinite(v) || !isfinite(ci) ||
         gs_eq6_last_bounds(sizes, cycles, n, fit->latency[0], cached, margin, &lo, &hi) != 0)
         return;
     fit->latency_ci95[last] = fmax(ci, fmax(lo - v, fmax(hi - v, v - hi)));
+}
+
+/* A level between the fastest and the slowest: the fit's latency leans on the hit curve's
+ * shape past the capacity in front (a hashed L1 of 64-B lines walked in 32-B slots, whose
+ * spatial hits fade on a curve of their own, put the L2 at 193.5 +- 2.4 cycles for a hit of
+ * 201.5), so its interval widens to the bounds that hold whatever that shape
+ * (gs_eq6_widen_between), with each walk's scatter allowed. Returns the levels whose bounds
+ * conflict (bit k: level k), their bounds in lo and hi. */
+static unsigned widen_between(const double *sizes, const double *cycles, size_t n,
+                              gs_eq6_fit *fit, double *lo, double *hi)
+{
+    double margin = walk_scatter(fit);
+    if (!isfinite(margin))
+        margin = INFINITY;              /* no scatter known: no bound */
+    return gs_eq6_widen_between(fit, sizes, cycles, n, margin, lo, hi);
+}
+
+/* Why a level whose bounds conflict is not determined (its two bounds follow). */
+static const char conflict_why[] = "the walks bound it to at least %.1f cycles (below its "
+                                   "capacity) and at most %.1f (past the caches in front), "
+                                   "which conflict: a capacity is not where the fit puts it";
+
+/* Each level's latency (cycles and ns) and capacity as figures of their own; a level whose
+ * bounds conflict (bit k of conflicts, its bounds lo[k] and hi[k]) not determined. */
+static void record_levels(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
+                          const gs_eq6_fit *fit, unsigned conflicts, const double *lo,
+                          const double *hi, const char *method_ci)
+{
+    char name[96], ns_name[96], method_last[1024], method_mid[1024];
+    snprintf(method_last, sizeof method_last, "%s; the slowest level's interval also covers the "
+             "bounds that hold whatever the hit curve's shape past the largest size: at least "
+             "the slowest walk, at most what the largest walks allow if as many accesses hit as "
+             "the caches in front hold (docs/methods.md, random-walk)", method_ci);
+    snprintf(method_mid, sizeof method_mid, "%s; a level between the fastest and the slowest "
+             "also covers the bounds that hold whatever the hit curve's shape: at least the "
+             "slowest walk below its capacity, at most what each walk past the caches in front "
+             "allows if as many accesses hit there as they hold (docs/methods.md, random-walk)",
+             method_ci);
+    for (int k = 0; k <= fit->levels; k++) {
+        /* the interval: eq6.h's (the standard error, widened to the fits the data allow) */
+        double ci = isfinite(fit->latency_ci95[k]) ? fit->latency_ci95[k] : 0;
+        const char *how = k == 0 ? method_ci : k == fit->levels ? method_last : method_mid;
+        snprintf(name, sizeof name, "%s_level%d_latency_cycles", sw->name, k + 1);
+        snprintf(ns_name, sizeof ns_name, "%s_level%d_latency_ns", sw->name, k + 1);
+        if (conflicts & (1u << k)) {
+            gs_figure_nd(p, name, "cycles", how, conflict_why, lo[k], hi[k]);
+            gs_figure_nd(p, ns_name, "ns", how, conflict_why, lo[k], hi[k]);
+        } else {
+            gs_figure(p, name, fit->latency[k], "cycles", ci, fit->n, how);
+            gs_figure(p, ns_name, gs_cycles_to_ns(ctx, fit->latency[k]), "ns",
+                      gs_cycles_to_ns(ctx, ci), fit->n, how);
+        }
+        if (k < fit->levels) {
+            snprintf(name, sizeof name, "%s_level%d_capacity_bytes", sw->name, k + 1);
+            gs_figure(p, name, fit->capacity_bytes[k], "B",
+                      isfinite(fit->capacity_ci95[k]) ? fit->capacity_ci95[k] : 0, fit->n,
+                      method_ci);
+        }
+    }
 }
 
 /* Eq. 6 fit of one space's curve (fit, or -1 when it could not be made) into figures. */
@@ -275,18 +341,28 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
         gs_figure_nd(p, name, "cycles", method, "fewer than 3 array sizes were walked");
         return;
     }
-    char method_last[1024];
-    snprintf(method_last, sizeof method_last, "%s; the slowest level's interval also covers the "
-             "bounds that hold whatever the hit curve's shape past the largest size: at least "
-             "the slowest walk, at most what the largest walks allow if as many accesses hit as "
-             "the caches in front hold (docs/methods.md, random-walk)", method_ci);
-    if (fit.levels > 0)
+    unsigned conflicts = 0;
+    double lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1];
+    if (fit.levels > 0) {
+        conflicts = widen_between(sizes, cycles, n, &fit, lo, hi);
         widen_last(ctx, sw, sizes, cycles, n, &fit);
+    }
     name_of(name, sizeof name, sw, "levels");
     gs_figure(p, name, fit.levels, "", 0, fit.n, method);
     name_of(name, sizeof name, sw, "latencies_cycles");
-    gs_figure_list_ci(p, name, fit.latency, fit.latency_ci95, (size_t)fit.levels + 1, "cycles",
-                      fit.n, method_ci);
+    if (conflicts) {
+        /* the list is read whole (the summary, the fitted curve): not determined, with its
+         * first such level */
+        int k = 1;
+        while (!(conflicts & (1u << k)))
+            k++;
+        char reason[320];
+        snprintf(reason, sizeof reason, conflict_why, lo[k], hi[k]);
+        gs_figure_nd(p, name, "cycles", method_ci, "level %d: %s", k + 1, reason);
+    } else {
+        gs_figure_list_ci(p, name, fit.latency, fit.latency_ci95, (size_t)fit.levels + 1,
+                          "cycles", fit.n, method_ci);
+    }
     name_of(name, sizeof name, sw, "capacities_bytes");
     if (fit.levels > 0)
         gs_figure_list_ci(p, name, fit.capacity_bytes, fit.capacity_ci95, (size_t)fit.levels,
@@ -295,22 +371,7 @@ static void record_fit(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *sw,
         gs_figure_nd(p, name, "B", method, "no step between %llu B and %llu B: one level serves "
                      "every size walked", (unsigned long long)sizes[0],
                      (unsigned long long)sizes[n - 1]);
-    for (int k = 0; k <= fit.levels; k++) {
-        /* the interval: eq6.h's (the standard error, widened to the fits the data allow) */
-        double ci = isfinite(fit.latency_ci95[k]) ? fit.latency_ci95[k] : 0;
-        const char *how = k > 0 && k == fit.levels ? method_last : method_ci;
-        snprintf(name, sizeof name, "%s_level%d_latency_cycles", sw->name, k + 1);
-        gs_figure(p, name, fit.latency[k], "cycles", ci, fit.n, how);
-        snprintf(name, sizeof name, "%s_level%d_latency_ns", sw->name, k + 1);
-        gs_figure(p, name, gs_cycles_to_ns(ctx, fit.latency[k]), "ns",
-                  gs_cycles_to_ns(ctx, ci), fit.n, how);
-        if (k < fit.levels) {
-            snprintf(name, sizeof name, "%s_level%d_capacity_bytes", sw->name, k + 1);
-            gs_figure(p, name, fit.capacity_bytes[k], "B",
-                      isfinite(fit.capacity_ci95[k]) ? fit.capacity_ci95[k] : 0, fit.n,
-                      method_ci);
-        }
-    }
+    record_levels(ctx, p, sw, &fit, conflicts, lo, hi, method_ci);
     name_of(name, sizeof name, sw, "step_sharpness");
     if (fit.levels > 0)
         gs_figure_list_ci(p, name, fit.sharpness, fit.sharpness_ci95, (size_t)fit.levels, "",

@@ -460,6 +460,132 @@ static void test_last_bounds_take_capacity_intervals(void **state)
     assert_true(gs_eq6_cached_bound(&f, 1 << 20) == (double)(1 << 20));
 }
 
+/* A middle level's bounds on an Eq. 6 curve (random hits, C/s of them, in front of it): the
+ * upper one is the level's latency itself, the lower one the slowest walk below its capacity;
+ * the interval widens to cover both and no further. */
+static void test_between_bounds_eq6_curve(void **state)
+{
+    (void)state;
+    gs_eq6_fit truth = {.levels = 2, .capacity_bytes = {16384, 524288},
+                        .latency = {30, 200, 450}};
+    double s[MAXN], y[MAXN], lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1];
+    size_t n = sizes(1024, 3 * 524288.0, 2, s);
+    curve(&truth, s, n, 0, 1, y);
+    gs_eq6_fit f = truth;
+    f.capacity_ci95[0] = f.capacity_ci95[1] = 0;
+    f.latency_ci95[0] = f.latency_ci95[1] = f.latency_ci95[2] = 0.5;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
+    assert_float_equal(hi[1], 200, 1e-6);
+    assert_float_equal(lo[1], gs_eq6_eval(&truth, 524288), 1e-9);   /* the largest size below */
+    assert_true(lo[1] < 199.5);
+    assert_float_equal(f.latency_ci95[1], 200 - lo[1], 1e-9);       /* down to the lower bound */
+    /* the fastest and the slowest level are not between: no bounds, intervals as they were */
+    assert_true(isinf(lo[0]) && isinf(hi[0]) && isinf(lo[2]) && isinf(hi[2]));
+    assert_float_equal(f.latency_ci95[0], 0.5, 1e-9);
+    assert_float_equal(f.latency_ci95[2], 0.5, 1e-9);
+    /* a fitted latency below both bounds: the interval reaches the far one */
+    f.latency[1] = 190;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
+    assert_float_equal(f.latency_ci95[1], 10, 1e-6);
+    /* bounds inside the fit's interval: as it was */
+    f.latency[1] = 200;
+    f.latency_ci95[1] = 8;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
+    assert_float_equal(f.latency_ci95[1], 8, 1e-9);
+}
+
+/* A hashed L1 of 64-B lines (4 ways, tree-PLRU, 16 KB) walked in 32-B slots over an LRU L2 of
+ * 512 KB, hit 201.5 cycles on average (tests/models/cache_xor64_plru.json, seed 1): past the L1
+ * the line's second slot hits on a curve of its own, no (C/s)^g, and the fit put the L2 at
+ * 193.5 +- 2.4. Widened to the bounds that hold whatever that curve, the interval holds the
+ * hit, and goes no further than the farther bound. */
+#define XOR64_SIZES 31
+static const double xor64_sizes[XOR64_SIZES] = {
+    256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 13760, 16384, 19456,
+    23168, 32768, 46336, 65536, 92672, 131072, 185344, 262144, 370720, 440864, 524288, 623456,
+    741440, 1048576, 1482880, 1572864,
+};
+static const double xor64_plru[XOR64_SIZES] = {
+    31.5181, 31.5190, 31.5083, 31.4800, 31.5010, 31.4902, 31.4819, 31.5308, 31.5020, 31.4668,
+    31.4424, 31.4897, 31.4980, 31.5146, 83.8149, 116.4619, 150.3730, 168.6572, 178.6509,
+    185.5850, 190.2373, 192.1152, 195.5947, 197.6104, 198.1685, 198.6738, 258.9556, 298.3813,
+    344.7388, 380.7104, 383.5908,
+};
+
+static void test_between_bounds_hold_spatial_hits(void **state)
+{
+    (void)state;
+    gs_eq6_fit f;
+    double lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1], l2_hit = 201.5;
+    assert_int_equal(gs_eq6_fit_curve_sharp(xor64_sizes, xor64_plru, XOR64_SIZES, 4, &f), 0);
+    assert_int_equal(f.levels, 2);
+    /* the fit alone misses the hit */
+    assert_true(f.latency[1] + f.latency_ci95[1] < l2_hit);
+    double margin = 2.064 * f.residual_sd;                   /* t(31 - 7) x the residual sd */
+    assert_int_equal(gs_eq6_widen_between(&f, xor64_sizes, xor64_plru, XOR64_SIZES, margin, lo,
+                                          hi), 0);
+    assert_true(lo[1] <= l2_hit && l2_hit <= hi[1]);
+    assert_true(f.latency[1] - f.latency_ci95[1] <= l2_hit);
+    assert_true(l2_hit <= f.latency[1] + f.latency_ci95[1]);
+    /* no wider than the farther bound asks: here the upper one */
+    assert_float_equal(f.latency[1] + f.latency_ci95[1], hi[1], 1e-9);
+    assert_true(f.latency[1] - f.latency_ci95[1] <= lo[1]);
+    assert_true(hi[1] < 215);
+}
+
+/* A hashed L1 of 128-B lines under random replacement (128 KB) walked in 32-B slots over an
+ * LRU L2 of 1 MB, hit 201.5 on average (tests/models/cache_xor_random.json, seed 1): the fit
+ * overshoots, 210.6 +- 6.4. The lower bound, the slowest walk below the L2's capacity, is far
+ * under it, and the interval reaches down to it. */
+#define XOR_RANDOM_SIZES 33
+static const double xor_random_sizes[XOR_RANDOM_SIZES] = {
+    256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 16384, 23168, 32768,
+    46336, 65536, 92672, 110208, 131072, 155840, 185344, 262144, 370720, 524288, 741440, 1048576,
+    1246944, 1482880, 1763456, 2097152, 2965792, 3145728,
+};
+static const double xor_random[XOR_RANDOM_SIZES] = {
+    31.5181, 31.5190, 31.5083, 31.4800, 31.5010, 31.4902, 31.4819, 31.5308, 31.5020, 31.4668,
+    31.4424, 31.4897, 31.5146, 31.4619, 31.5059, 31.5283, 31.4780, 31.5225, 31.5625, 31.5264,
+    64.2886, 90.4297, 124.9658, 153.4351, 168.1885, 176.4160, 185.2754, 249.0151, 291.5830,
+    321.5913, 341.6094, 372.7891, 378.4458,
+};
+
+static void test_between_bounds_hold_overshoot(void **state)
+{
+    (void)state;
+    gs_eq6_fit f;
+    double lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1], l2_hit = 201.5;
+    assert_int_equal(gs_eq6_fit_curve_sharp(xor_random_sizes, xor_random, XOR_RANDOM_SIZES, 4,
+                                            &f), 0);
+    assert_int_equal(f.levels, 2);
+    assert_true(f.latency[1] - f.latency_ci95[1] > l2_hit);          /* the fit alone misses */
+    double margin = 2.048 * f.residual_sd;                   /* t(33 - 7) x the residual sd */
+    assert_int_equal(gs_eq6_widen_between(&f, xor_random_sizes, xor_random, XOR_RANDOM_SIZES,
+                                          margin, lo, hi), 0);
+    assert_true(lo[1] <= l2_hit && l2_hit <= hi[1]);
+    assert_float_equal(f.latency[1] - f.latency_ci95[1], lo[1], 1e-9);
+    assert_true(f.latency[1] + f.latency_ci95[1] >= hi[1]);
+}
+
+/* Bounds that conflict: a capacity put past the level's real one counts walks that already miss
+ * it as served by it (lo above hi), and the level's latency is not determined by the walks. */
+static void test_between_bounds_conflict(void **state)
+{
+    (void)state;
+    gs_eq6_fit truth = {.levels = 2, .capacity_bytes = {16384, 524288},
+                        .latency = {30, 200, 450}};
+    double s[MAXN], y[MAXN], lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1];
+    size_t n = sizes(1024, 8 * 524288.0, 2, s);
+    curve(&truth, s, n, 0, 1, y);
+    gs_eq6_fit f = truth;
+    f.capacity_bytes[1] = 4 * 524288.0;
+    f.capacity_ci95[0] = f.capacity_ci95[1] = 0;
+    f.latency_ci95[1] = 3;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 1, lo, hi), 1u << 1);
+    assert_true(lo[1] > hi[1]);
+    assert_float_equal(f.latency_ci95[1], 3, 1e-9);
+}
+
 static void test_too_few_points(void **state)
 {
     (void)state;
@@ -493,6 +619,10 @@ int main(void)
         cmocka_unit_test(test_last_bounds_eq6_curve),
         cmocka_unit_test(test_last_bounds_hold_slow_tail),
         cmocka_unit_test(test_last_bounds_take_capacity_intervals),
+        cmocka_unit_test(test_between_bounds_eq6_curve),
+        cmocka_unit_test(test_between_bounds_hold_spatial_hits),
+        cmocka_unit_test(test_between_bounds_hold_overshoot),
+        cmocka_unit_test(test_between_bounds_conflict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -270,6 +270,36 @@ static int xor_tables(sim_cache *c)
     return 0;
 }
 
+/* The terms of a BITS or XOR mapping (sim_cache.n_terms): per distance d = b - i of an address
+ * bit b in index bit i's group, the index bits it gives; kept where there are at most
+ * SIM_MAX_TERMS distances, fewer than the address bytes the tables read, and no group has a bit
+ * below its index bit (which a shift down cannot move up). */
+static void shift_terms(sim_cache *c)
+{
+    const sim_mapping *map = &c->geo->mapping;
+    unsigned n = 0;
+    c->n_terms = 0;
+    for (unsigned i = 0; i < map->nbits; i++)
+        for (unsigned b = 0; b < 64; b++) {
+            if (!(map->group_mask[i] >> b & 1))
+                continue;
+            if (b < i)
+                return;
+            unsigned t = 0;
+            while (t < n && c->term_shift[t] != b - i)
+                t++;
+            if (t == n) {
+                if (n == SIM_MAX_TERMS)
+                    return;
+                c->term_shift[n] = (uint8_t)(b - i);
+                c->term_mask[n++] = 0;
+            }
+            c->term_mask[t] |= 1u << i;
+        }
+    if (n > 0 && n < c->xor_bytes)
+        c->n_terms = n;
+}
+
 int sim_cache_init(sim_cache *c, const sim_geometry *g)
 {
     memset(c, 0, sizeof *c);
@@ -317,8 +347,11 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
          !(c->data_older = malloc(c->total_ways * sizeof *c->data_older)) ||
          !(c->data_epoch = calloc(c->total_ways, sizeof *c->data_epoch))))
         return sim_cache_free(c), -1;
-    if (g->mapping.kind != SIM_MAP_MODULO && xor_tables(c))
-        return sim_cache_free(c), -1;
+    if (g->mapping.kind != SIM_MAP_MODULO) {
+        if (xor_tables(c))
+            return sim_cache_free(c), -1;
+        shift_terms(c);
+    }
     if (g->policy == SIM_POLICY_WEIGHTED) {
         c->cumulative = malloc(c->max_ways * sizeof *c->cumulative);
         if (!c->cumulative)
@@ -376,44 +409,6 @@ void sim_cache_free(sim_cache *c)
 static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
 {
     return 1u << sim_cache_sector_of(c, addr);
-}
-
-HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
-
-unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
-{
-    return set_of_block(c, sim_cache_block_of(c, addr), addr);
-}
-
-/* The set of addr, whose block is blk. A BITS or XOR mapping is the one with tables (xor_table),
- * tested first so that neither kind reads the geometry. */
-HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
-{
-    if (!c->xor_table) {                     /* MODULO */
-        if (c->pow2_sets)
-            return (unsigned)(blk & (c->pow2_sets - 1));
-        if (c->slot_set)
-            return c->slot_set[blk % c->total_ways];
-        if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
-            return (uint32_t)blk % c->geo->sets;
-        return (unsigned)(blk % c->geo->sets);
-    }
-    /* parity is linear: a XOR over the bytes, one table load each (unrolled: no loop to run) */
-    const uint32_t (*table)[256] = c->xor_table;
-    const uint8_t *shift = c->xor_shift;
-    unsigned set = 0;
-    switch (c->xor_bytes) {
-    case 8: set ^= table[7][(addr >> shift[7]) & 0xff]; /* fall through */
-    case 7: set ^= table[6][(addr >> shift[6]) & 0xff]; /* fall through */
-    case 6: set ^= table[5][(addr >> shift[5]) & 0xff]; /* fall through */
-    case 5: set ^= table[4][(addr >> shift[4]) & 0xff]; /* fall through */
-    case 4: set ^= table[3][(addr >> shift[3]) & 0xff]; /* fall through */
-    case 3: set ^= table[2][(addr >> shift[2]) & 0xff]; /* fall through */
-    case 2: set ^= table[1][(addr >> shift[1]) & 0xff]; /* fall through */
-    case 1: set ^= table[0][(addr >> shift[0]) & 0xff]; /* fall through */
-    default: break;
-    }
-    return set;
 }
 
 /* ---- the index: block -> slot ------------------------------------------------------------------ */
@@ -989,7 +984,7 @@ HOT access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole
     unsigned sector = sim_cache_sector_of(c, addr);
     a.bit = 1u << sector;
     a.fill_bits = whole_fetch ? c->fetch_mask[sector] : a.bit;
-    a.set = set == SIM_SET_UNKNOWN ? set_of_block(c, a.blk, addr) : set;
+    a.set = set == SIM_SET_UNKNOWN ? sim_cache_set_of_block(c, a.blk, addr) : set;
     return a;
 }
 
@@ -1094,17 +1089,10 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
     sim_cache_prefetch_in(c, addr, sim_cache_set_of(c, addr));
 }
 
-void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set)
+void sim_cache_prefetch_indexed(const sim_cache *c, uint64_t addr, unsigned set)
 {
-    uint64_t blk = sim_cache_block_of(c, addr);
-    if (c->scan) {
-        const unsigned char *record = c->records + (size_t)set * c->record_bytes;
-        for (size_t at = 0; at < c->record_bytes; at += 64)
-            __builtin_prefetch(record + at, 1);
-    } else {
-        __builtin_prefetch(&c->set_state[set], 1);
-        __builtin_prefetch(&c->index[index_home(c, blk)], 1);
-    }
+    __builtin_prefetch(&c->set_state[set], 1);
+    __builtin_prefetch(&c->index[index_home(c, sim_cache_block_of(c, addr))], 1);
 }
 
 bool sim_cache_probe(const sim_cache *c, uint64_t addr)

@@ -335,6 +335,46 @@ static void xor_mapping_every_byte(void **state)
     sim_geometry_free(&g);
 }
 
+/* A mapping whose index bit i is the XOR of address bits 7 + i and 22 + i (two fields of the
+ * address, as the hopper model's L2) is found from two shifted terms, and a group with a bit
+ * below its index bit (which no shift down reaches) from the tables: either way the set of any
+ * address is the parity of its bits in each group. */
+static void check_parity_sets(const sim_geometry *g, unsigned want_terms)
+{
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 11);
+    assert_int_equal(sim_cache_init(&c, g), 0);
+    assert_int_equal(c.n_terms, want_terms);
+    for (int i = 0; i < 4000; i++) {
+        uint64_t addr = gs_rng_next(&rng) >> (i % 24);
+        unsigned want = 0;
+        for (unsigned b = 0; b < g->mapping.nbits; b++)
+            want |= (unsigned)__builtin_parityll(addr & g->mapping.group_mask[b]) << b;
+        assert_int_equal(sim_cache_set_of(&c, addr), want);
+    }
+    sim_cache_free(&c);
+}
+
+static void xor_mapping_terms(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(1u << 15, 2, 128, SIM_POLICY_LRU);
+    g.mapping.kind = SIM_MAP_XOR;
+    g.mapping.nbits = 15;
+    for (unsigned i = 0; i < 15; i++)
+        g.mapping.group_mask[i] = (1ull << (7 + i)) | (1ull << (22 + i));
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    check_parity_sets(&g, 2);
+    g.mapping.group_mask[3] |= 1ull << 40;       /* a third field for one bit: three terms */
+    check_parity_sets(&g, 3);
+    g.mapping.group_mask[14] |= 1ull << 9;       /* bit 9 for index bit 14: tables */
+    check_parity_sets(&g, 0);
+    sim_geometry_free(&g);
+}
+
 static void xor_mapping(void **state)
 {
     (void)state;
@@ -550,7 +590,7 @@ int main(void)
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
-        cmocka_unit_test(xor_mapping_every_byte),
+        cmocka_unit_test(xor_mapping_every_byte), cmocka_unit_test(xor_mapping_terms),
         cmocka_unit_test(sector_fills),      cmocka_unit_test(fetch_group_fills),
         cmocka_unit_test(geometry_checks),
         cmocka_unit_test(invalidation),      cmocka_unit_test(data_lines),

@@ -324,6 +324,7 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
     c->ordered = c->scan && !g->data_lines &&
                  (g->policy == SIM_POLICY_LRU || g->policy == SIM_POLICY_FIFO);
+    c->segmented = c->scan && sim_policy_segmented(g->policy);
     c->equal_ways = sets_equal(g) ? g->ways_per_set[0] : 0;
     c->pow2_sets = g->mapping.kind == SIM_MAP_MODULO && c->equal_ways && is_pow2(g->sets)
                       ? g->sets : 0;
@@ -775,44 +776,56 @@ static bool holds_data(const sim_cache *c, uint32_t s)
     return c->data_epoch[s] == c->epoch;
 }
 
-HOT void data_unlink(sim_cache *c, uint32_t s)
+/* Take slot s out of the data list, whose ends are *newest and *oldest. */
+HOT void data_unlink(sim_cache *c, uint32_t s, uint32_t *newest, uint32_t *oldest)
 {
-    uint32_t newer = c->data_newer[s], older = c->data_older[s];
+    uint32_t *newer_of = c->data_newer, *older_of = c->data_older;
+    uint32_t newer = newer_of[s], older = older_of[s];
     if (newer != SIM_NO_SLOT)
-        c->data_older[newer] = older;
+        older_of[newer] = older;
     else
-        c->data_newest = older;
+        *newest = older;
     if (older != SIM_NO_SLOT)
-        c->data_newer[older] = newer;
+        newer_of[older] = newer;
     else
-        c->data_oldest = newer;
+        *oldest = newer;
     c->data_epoch[s] = 0;
-    c->held--;
 }
 
 /* Slot s holds data and was just used: it becomes the most recently used; if it held none, it
  * takes one of the store's data lines, and with all of them in use the least recently used
- * slot's data (not s's) is dropped: its tag stays, with no valid sector. */
+ * slot's data (not s's) is dropped: its tag stays, with no valid sector. The list's ends and
+ * count are kept in locals meanwhile (the stores into the arrays might otherwise be taken to
+ * change them). */
 HOT void data_touch(sim_cache *c, uint32_t s)
 {
-    if (!c->data_epoch || (c->data_newest == s && holds_data(c, s)))
-        return;                        /* no limit, or s is the most recently used already */
-    if (holds_data(c, s)) {
-        data_unlink(c, s);
-    } else if (c->held >= c->geo->data_lines && c->data_oldest != SIM_NO_SLOT) {
-        uint32_t victim = c->data_oldest;
-        data_unlink(c, victim);
+    uint32_t *epoch_of = c->data_epoch;
+    if (!epoch_of)
+        return;                        /* no limit */
+    uint32_t epoch = c->epoch, newest = c->data_newest, oldest = c->data_oldest;
+    bool holds = epoch_of[s] == epoch;
+    if (newest == s && holds)
+        return;                        /* s is the most recently used already */
+    uint64_t held = c->held;
+    if (holds) {
+        data_unlink(c, s, &newest, &oldest);
+        held--;
+    } else if (held >= c->geo->data_lines && oldest != SIM_NO_SLOT) {
+        uint32_t victim = oldest;
+        data_unlink(c, victim, &newest, &oldest);
+        held--;
         *valid_of(c, set_of_slot(c, victim), victim) = 0;
     }
-    c->data_epoch[s] = c->epoch;
-    c->data_older[s] = c->data_newest;
+    epoch_of[s] = epoch;
+    c->data_older[s] = newest;
     c->data_newer[s] = SIM_NO_SLOT;
-    if (c->data_newest != SIM_NO_SLOT)
-        c->data_newer[c->data_newest] = s;
+    if (newest != SIM_NO_SLOT)
+        c->data_newer[newest] = s;
     else
-        c->data_oldest = s;
+        oldest = s;
     c->data_newest = s;
-    c->held++;
+    c->data_oldest = oldest;
+    c->held = held + 1;
 }
 
 /* Hit: refresh the way for the policy; a sector miss (when filling) marks the sectors `fill`. */
@@ -1069,6 +1082,66 @@ sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, 
     return o;
 }
 
+/* sim_cache_access_rest for a segmented store (sim_cache.segmented: scanned, SLRU or HSLRU)
+ * without persisting lines, the first-level caches of the newer models: the same outcome and the
+ * same state in the same order (a hit: the policy's touch, then the sector, then the data list;
+ * a fill: the lowest empty way, else the least recent unprotected one, its tag and sectors, the
+ * data list, then the touch), with none of the tests for what such a store lacks and the set's
+ * record found once. */
+sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                       int *way_out)
+{
+    access_at a = locate(c, addr, set, how & SIM_ACCESS_WHOLE_FETCH);
+    uint64_t blk = a.blk;
+    set = a.set;
+    sim_set_state *st = open_set(c, set);
+    uint64_t *tag = (uint64_t *)((unsigned char *)st + sizeof(sim_set_state));
+    uint32_t *masks = sim_cache_masks_of(c, set);
+    unsigned first = first_slot(c, set), used = st->used, w = 0;
+    bool hslru = c->policy == SIM_POLICY_HSLRU;
+    for (; w + 4 <= used; w += 4)
+        if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
+            break;
+    while (w < used && tag[w] != blk)
+        w++;
+    if (w < used) {
+        if (way_out)
+            *way_out = (int)w;
+        if (hslru)
+            hslru_touch(c, st, set, w, false);
+        else
+            slru_touch(c, st, set, w, false);
+        sim_outcome o = SIM_HIT;
+        if (!(masks[w] & a.bit)) {
+            o = SIM_SECTOR_MISS;
+            if (how & SIM_ACCESS_FILL)
+                masks[w] |= a.fill_bits;
+        }
+        if (masks[w])
+            data_touch(c, first + w);
+        memo_set(c, blk, set, first + w, w, false);
+        return o;
+    }
+    c->memo_epoch = 0;
+    if (way_out)
+        *way_out = -1;
+    if (!(how & SIM_ACCESS_FILL))
+        return SIM_MISS;
+    unsigned ways = ways_of(c, set);
+    w = used < ways ? st->used++ : slru_victim(c, st, set, ways);
+    tag[w] = blk;
+    masks[w] = a.fill_bits;
+    data_touch(c, first + w);
+    if (hslru)
+        hslru_touch(c, st, set, w, true);
+    else
+        slru_touch(c, st, set, w, true);
+    if (way_out)
+        *way_out = (int)w;
+    memo_set(c, blk, set, first + w, w, true);
+    return SIM_MISS;
+}
+
 int sim_cache_set_persisting(sim_cache *c, double fraction)
 {
     free(c->persisting);
@@ -1119,8 +1192,10 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
     uint32_t was = *valid;
     c->memo_epoch = 0;
     *valid &= whole_block ? 0u : ~sector_bit(c, addr);
-    if (c->data_epoch && was && !*valid && holds_data(c, s))
-        data_unlink(c, s);
+    if (c->data_epoch && was && !*valid && holds_data(c, s)) {
+        data_unlink(c, s, &c->data_newest, &c->data_oldest);
+        c->held--;
+    }
     return was != *valid;
 }
 

@@ -151,6 +151,8 @@ typedef struct sim_cache {
     bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
     bool ordered;               /* scanned, LRU or FIFO, no data-line limit: accesses take the
                                    short path for such stores (without persisting lines) */
+    bool segmented;             /* scanned, SLRU or HSLRU: accesses take the segmented path
+                                   (without persisting lines) */
     sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */
     uint64_t index_mask;
     unsigned index_shift;       /* 64 - log2(index entries) */
@@ -245,11 +247,19 @@ sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, uns
 sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
                                      int *way_out);
 
+/* The same for a segmented store (sim_cache.segmented) without persisting lines. */
+sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                       int *way_out);
+
 static inline sim_outcome sim_cache_access_next(sim_cache *c, uint64_t addr, unsigned set,
                                                 unsigned how, gs_rng *rng, int *way_out)
 {
-    if (c->ordered && !c->persisting)
-        return sim_cache_access_ordered(c, addr, set, how, way_out);
+    if (!c->persisting) {
+        if (c->ordered)
+            return sim_cache_access_ordered(c, addr, set, how, way_out);
+        if (c->segmented)
+            return sim_cache_access_segmented(c, addr, set, how, way_out);
+    }
     return sim_cache_access_rest(c, addr, set, how, rng, way_out);
 }
 

@@ -1363,6 +1363,19 @@ static bool image_pass(const sim_cache *c, unsigned char *out, const unsigned ch
             memcpy(out + off, at[i], len[i]);
         else if (memcmp(in + off, at[i], len[i]))
             return false;
+    if (c->scan && c->equal_ways == c->max_ways && !c->rrpv && !c->persisting &&
+        !c->data_epoch) {
+        /* each set one part (set_parts): its record up to the end of its masks */
+        size_t part = c->masks_at + c->max_ways * sizeof(uint32_t), bytes = c->record_bytes;
+        for (unsigned i = 0; i < c->n_image_sets; i++, off += part) {
+            const unsigned char *record = c->records + (size_t)c->image_sets[i] * bytes;
+            if (out)
+                memcpy(out + off, record, part);
+            else if (memcmp(in + off, record, part))
+                return false;
+        }
+        return true;
+    }
     for (unsigned i = 0; c->scan && i < c->n_image_sets; i++) {
         size_t took = set_image(c, c->image_sets[i], out ? out + off : NULL, in ? in + off : NULL);
         if (!took)

@@ -296,8 +296,13 @@ static void shift_terms(sim_cache *c)
             }
             c->term_mask[t] |= 1u << i;
         }
-    if (n > 0 && n < c->xor_bytes)
-        c->n_terms = n;
+    if (n == 0 || n >= c->xor_bytes)
+        return;
+    for (unsigned t = n; t < SIM_MAX_TERMS; t++) {
+        c->term_shift[t] = 0;
+        c->term_mask[t] = 0;
+    }
+    c->n_terms = n;
 }
 
 int sim_cache_init(sim_cache *c, const sim_geometry *g)

@@ -180,7 +180,7 @@ typedef struct sim_cache {
     /* BITS / XOR whose index bits are few runs of address bits moved down together (bit i of
      * the set from address bits s_t + i, as in a XOR of two address fields): the set as the XOR
      * of n_terms terms (address >> term_shift[t]) & term_mask[t], where they are fewer than the
-     * table loads; 0: the tables */
+     * table loads (the terms past n_terms have mask 0); 0: the tables */
     unsigned n_terms;
     uint8_t term_shift[SIM_MAX_TERMS];
     uint32_t term_mask[SIM_MAX_TERMS];
@@ -293,15 +293,12 @@ sim_cache_set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
         return (unsigned)(blk % c->geo->sets);
     }
     unsigned set = 0;
-    if (c->n_terms) {
+    if (c->n_terms) {                        /* two terms at once: a term past n_terms masks 0 */
         const uint8_t *sh = c->term_shift;
         const uint32_t *mask = c->term_mask;
-        switch (c->n_terms) {
-        case 4: set ^= (uint32_t)(addr >> sh[3]) & mask[3]; /* fall through */
-        case 3: set ^= (uint32_t)(addr >> sh[2]) & mask[2]; /* fall through */
-        case 2: set ^= (uint32_t)(addr >> sh[1]) & mask[1]; /* fall through */
-        default: set ^= (uint32_t)(addr >> sh[0]) & mask[0]; break;
-        }
+        set = ((uint32_t)(addr >> sh[0]) & mask[0]) ^ ((uint32_t)(addr >> sh[1]) & mask[1]);
+        if (c->n_terms > 2)
+            set ^= ((uint32_t)(addr >> sh[2]) & mask[2]) ^ ((uint32_t)(addr >> sh[3]) & mask[3]);
         return set;
     }
     /* parity is linear: a XOR over the bytes, one table load each (unrolled: no loop to run) */

@@ -1052,28 +1052,38 @@ sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, uns
 sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
                                      int *way_out)
 {
-    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
-    access_at a = locate(c, addr, set, whole_fetch);
+    bool fill = how & SIM_ACCESS_FILL;
+    access_at a = locate(c, addr, set, how & SIM_ACCESS_WHOLE_FETCH);
     uint64_t blk = a.blk;
-    uint32_t bit = a.bit, fill_bits = a.fill_bits;
     set = a.set;
-    sim_set_state *st = open_set(c, set);
+    /* the store's fields in locals, read before the stores into the set (which might otherwise
+       be taken to change them); the set's record opened as open_set opens it */
+    uint32_t epoch = c->epoch;
+    unsigned first = first_slot(c, set);
+    bool lru = c->policy == SIM_POLICY_LRU;
+    sim_set_state *st = (sim_set_state *)(c->records + (size_t)set * c->record_bytes);
+    if (st->epoch != epoch)
+        *st = (sim_set_state){.epoch = epoch, .newest = SIM_NO_SLOT, .oldest = SIM_NO_SLOT};
+    uint64_t *tag = (uint64_t *)((unsigned char *)st + sizeof(sim_set_state));
     uint32_t *masks = sim_cache_masks_of(c, set);
-    uint32_t s = find_slot(c, st, set, blk);
+    unsigned used = st->used, w = 0;
+    for (; w + 4 <= used; w += 4)
+        if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
+            break;
+    while (w < used && tag[w] != blk)
+        w++;
     sim_outcome o = SIM_MISS;
-    unsigned w;
-    if (s != SIM_NO_SLOT) {
-        w = s - first_slot(c, set);
-        if (c->policy == SIM_POLICY_LRU)
+    if (w < used) {
+        if (lru)
             order_make_newest(st, w);
-        o = masks[w] & bit ? SIM_HIT : SIM_SECTOR_MISS;
+        o = masks[w] & a.bit ? SIM_HIT : SIM_SECTOR_MISS;
         if (o != SIM_HIT && fill)
-            masks[w] |= fill_bits;
+            masks[w] |= a.fill_bits;
     } else if (fill) {
         unsigned ways = ways_of(c, set);
-        w = st->used < ways ? st->used++ : order_at(st, ways - 1);
-        blocks_of(c, set)[w] = blk;
-        masks[w] = fill_bits;
+        w = used < ways ? st->used++ : order_at(st, ways - 1);
+        tag[w] = blk;
+        masks[w] = a.fill_bits;
         order_make_newest(st, w);
     } else {
         c->memo_epoch = 0;
@@ -1083,7 +1093,11 @@ sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, 
     }
     if (way_out)
         *way_out = (int)w;
-    memo_set(c, blk, set, first_slot(c, set) + w, w, o == SIM_MISS);
+    c->memo_epoch = epoch;                  /* memo_set keeps it for LRU and FIFO, either way */
+    c->memo_block = blk;
+    c->memo_slot = first + w;
+    c->memo_home = set;
+    c->memo_way = (int)w;
     return o;
 }
 

@@ -352,9 +352,17 @@ bool sim_store_lane(chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t *tou
     return true;
 }
 
-static unsigned count_distinct(uint64_t *ids, unsigned n)
+/* The distinct ids among ids[0 .. n); ids that never fall (`rising`: the sectors or lines of a
+ * request's lanes without aliasing, whose addresses rise with the lane) are counted by where
+ * they change. */
+static unsigned count_distinct(uint64_t *ids, unsigned n, bool rising)
 {
     unsigned distinct = 0;
+    if (rising) {
+        for (unsigned i = 0; i < n; i++)
+            distinct += i == 0 || ids[i] != ids[i - 1];
+        return distinct;
+    }
     for (unsigned i = 0; i < n; i++) {
         unsigned k = 0;
         while (k < distinct && ids[k] != ids[i])
@@ -398,8 +406,9 @@ HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigne
     }
     *level = worst_level;
     if (cx->lanes > 1) {
-        worst += cx->mem->extra_sector_cycles * (count_distinct(sectors, cx->lanes) - 1);
-        worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes) - 1);
+        bool rising = !cx->alias_bytes;
+        worst += cx->mem->extra_sector_cycles * (count_distinct(sectors, cx->lanes, rising) - 1);
+        worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes, rising) - 1);
     }
     return worst;
 }

@@ -588,15 +588,20 @@ static unsigned order_at(const sim_set_state *st, unsigned p)
     return (unsigned)(st->order >> (4 * p)) & 15;
 }
 
-/* SLRU (scanned): the least recent unprotected way of a full set. */
-HOT unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
-                            unsigned ways)
+/* SLRU, HSLRU (scanned): the least recent unprotected way of a full set, whose ways' flags
+ * (places) are prot[]. */
+HOT unsigned segmented_victim(const sim_set_state *st, const uint8_t *prot, unsigned ways)
 {
-    const uint8_t *prot = c->rrpv + first_slot(c, set);
     for (unsigned p = ways; p-- > 0;)
         if (!prot[order_at(st, p)])
             return order_at(st, p);
     return order_at(st, ways - 1);
+}
+
+HOT unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
+                            unsigned ways)
+{
+    return segmented_victim(st, c->rrpv + first_slot(c, set), ways);
 }
 
 /* Victim of a full set. */
@@ -698,18 +703,17 @@ static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w
 }
 
 /* HSLRU (scanned): every use makes way w the newest; a fill leaves it unprotected, a hit gives
- * it the newest of the protected_ways places of the last hits, and the way whose place that
+ * it the newest of the k = protected_ways places of the last hits, and the way whose place that
  * takes (the oldest hit), left with none, goes back to the most recent end of the unprotected
- * ways (analysis/cache_infer.c predicts the same). */
-HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+ * ways (analysis/cache_infer.c predicts the same). held[]: the set's ways' places. */
+HOT void hslru_use(sim_set_state *st, uint8_t *held, unsigned k, unsigned w, bool filled)
 {
-    uint8_t *held = c->rrpv + first_slot(c, set);
     order_make_newest(st, w);
     if (filled) {
         held[w] = 0;
         return;
     }
-    unsigned k = c->geo->protected_ways, n = (unsigned)(st->plru >> 60) + 1;
+    unsigned n = (unsigned)(st->plru >> 60) + 1;
     uint64_t hist = (st->plru << 4 | w) & ((1ull << 60) - 1);
     held[w]++;
     if (n > k) {
@@ -720,6 +724,12 @@ HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, 
             order_make_newest(st, d);
     }
     st->plru = (uint64_t)n << 60 | hist;
+}
+
+/* The same for slot way w of `set`: its places (rrpv) and the store's protected_ways. */
+HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+{
+    hslru_use(st, c->rrpv + first_slot(c, set), c->geo->protected_ways, w, filled);
 }
 
 /* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
@@ -1118,6 +1128,8 @@ sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set
     uint32_t *masks = sim_cache_masks_of(c, set);
     unsigned first = first_slot(c, set), used = st->used, w = 0;
     bool hslru = c->policy == SIM_POLICY_HSLRU;
+    uint8_t *prot = c->rrpv + first;                /* per way: protected (SLRU), places (HSLRU) */
+    unsigned protect = c->geo->protected_ways;
     for (; w + 4 <= used; w += 4)
         if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
             break;
@@ -1127,7 +1139,7 @@ sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set
         if (way_out)
             *way_out = (int)w;
         if (hslru)
-            hslru_touch(c, st, set, w, false);
+            hslru_use(st, prot, protect, w, false);
         else
             slru_touch(c, st, set, w, false);
         sim_outcome o = SIM_HIT;
@@ -1147,12 +1159,12 @@ sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set
     if (!(how & SIM_ACCESS_FILL))
         return SIM_MISS;
     unsigned ways = ways_of(c, set);
-    w = used < ways ? st->used++ : slru_victim(c, st, set, ways);
+    w = used < ways ? st->used++ : segmented_victim(st, prot, ways);
     tag[w] = blk;
     masks[w] = a.fill_bits;
     data_touch(c, first + w);
     if (hslru)
-        hslru_touch(c, st, set, w, true);
+        hslru_use(st, prot, protect, w, true);
     else
         slru_touch(c, st, set, w, true);
     if (way_out)

@@ -228,7 +228,6 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g);
 void sim_cache_reset(sim_cache *c);   /* empty every slot, keep geometry; O(1) */
 void sim_cache_free(sim_cache *c);
 
-
 /* The accesses below are inline: each first asks the block the store used last (memo_block),
  * whose hit changes nothing, in a few instructions where it is called (a chase's most common
  * access), and only otherwise calls sim_cache_access_rest, which does the whole access: set

@@ -4,6 +4,7 @@
 #include "analysis/cache_infer.h"
 
 #define CACHE_INFER_MAX_BLOCKS 257   /* ways + 1 blocks of the victim study, at most */
+#define PREDICT_TABLE_BLOCKS (1u << 20)  /* gs_policy_predict finds blocks below this by a table */
 
 #include <math.h>
 #include <stdlib.h>
@@ -389,12 +390,18 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
         return -1;
     set_state s;
     memset(&s, 0, sizeof s);
+    /* where each block is held (its way + 1, 0: absent), where the blocks are small enough to
+       index a table by: a lookup is one load instead of a scan of the valid ways */
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = blocks[i] > top ? blocks[i] : top;
+    uint16_t *where = top < PREDICT_TABLE_BLOCKS ? calloc((size_t)top + 1, sizeof *where) : NULL;
     /* valid ways: a way once valid stays valid, and a miss takes the lowest invalid way first
        (choose_victim), so the valid ways are ways 0 .. filled - 1 */
     unsigned filled = 0;
     for (size_t i = 0; i < n; i++) {
-        int w = -1;
-        for (unsigned k = 0; k < filled && w < 0; k++)
+        int w = where ? (int)where[blocks[i]] - 1 : -1;
+        for (unsigned k = 0; !where && k < filled && w < 0; k++)
             if (s.block[k] == blocks[i])
                 w = (int)k;
         hit[i] = w >= 0;
@@ -402,6 +409,10 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
             if (p == GS_POLICY_SRRIP && filled == ways)
                 srrip_age(&s, ways);
             w = (int)choose_victim(&s, p, ways);
+            if (where && s.valid[w])
+                where[s.block[w]] = 0;
+            if (where)
+                where[blocks[i]] = (uint16_t)(w + 1);
             filled += !s.valid[w];
             s.valid[w] = true;
             s.block[w] = blocks[i];
@@ -422,6 +433,7 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
         if (p == GS_POLICY_PLRU)
             plru_touch(&s.tree, ways, (unsigned)w);
     }
+    free(where);
     return 0;
 }
 

@@ -270,6 +270,41 @@ static int xor_tables(sim_cache *c)
     return 0;
 }
 
+/* The terms of a BITS or XOR mapping (sim_cache.n_terms): per distance d = b - i of an address
+ * bit b in index bit i's group, the index bits it gives; kept where there are at most
+ * SIM_MAX_TERMS distances, fewer than the address bytes the tables read, and no group has a bit
+ * below its index bit (which a shift down cannot move up). */
+static void shift_terms(sim_cache *c)
+{
+    const sim_mapping *map = &c->geo->mapping;
+    unsigned n = 0;
+    c->n_terms = 0;
+    for (unsigned i = 0; i < map->nbits; i++)
+        for (unsigned b = 0; b < 64; b++) {
+            if (!(map->group_mask[i] >> b & 1))
+                continue;
+            if (b < i)
+                return;
+            unsigned t = 0;
+            while (t < n && c->term_shift[t] != b - i)
+                t++;
+            if (t == n) {
+                if (n == SIM_MAX_TERMS)
+                    return;
+                c->term_shift[n] = (uint8_t)(b - i);
+                c->term_mask[n++] = 0;
+            }
+            c->term_mask[t] |= 1u << i;
+        }
+    if (n == 0 || n >= c->xor_bytes)
+        return;
+    for (unsigned t = n; t < SIM_MAX_TERMS; t++) {
+        c->term_shift[t] = 0;
+        c->term_mask[t] = 0;
+    }
+    c->n_terms = n;
+}
+
 int sim_cache_init(sim_cache *c, const sim_geometry *g)
 {
     memset(c, 0, sizeof *c);
@@ -294,6 +329,7 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
     c->scan = c->max_ways <= SIM_SCAN_MAX_WAYS;
     c->ordered = c->scan && !g->data_lines &&
                  (g->policy == SIM_POLICY_LRU || g->policy == SIM_POLICY_FIFO);
+    c->segmented = c->scan && sim_policy_segmented(g->policy);
     c->equal_ways = sets_equal(g) ? g->ways_per_set[0] : 0;
     c->pow2_sets = g->mapping.kind == SIM_MAP_MODULO && c->equal_ways && is_pow2(g->sets)
                       ? g->sets : 0;
@@ -317,8 +353,11 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g)
          !(c->data_older = malloc(c->total_ways * sizeof *c->data_older)) ||
          !(c->data_epoch = calloc(c->total_ways, sizeof *c->data_epoch))))
         return sim_cache_free(c), -1;
-    if (g->mapping.kind != SIM_MAP_MODULO && xor_tables(c))
-        return sim_cache_free(c), -1;
+    if (g->mapping.kind != SIM_MAP_MODULO) {
+        if (xor_tables(c))
+            return sim_cache_free(c), -1;
+        shift_terms(c);
+    }
     if (g->policy == SIM_POLICY_WEIGHTED) {
         c->cumulative = malloc(c->max_ways * sizeof *c->cumulative);
         if (!c->cumulative)
@@ -376,44 +415,6 @@ void sim_cache_free(sim_cache *c)
 static uint32_t sector_bit(const sim_cache *c, uint64_t addr)
 {
     return 1u << sim_cache_sector_of(c, addr);
-}
-
-HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr);
-
-unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr)
-{
-    return set_of_block(c, sim_cache_block_of(c, addr), addr);
-}
-
-/* The set of addr, whose block is blk. A BITS or XOR mapping is the one with tables (xor_table),
- * tested first so that neither kind reads the geometry. */
-HOT unsigned set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
-{
-    if (!c->xor_table) {                     /* MODULO */
-        if (c->pow2_sets)
-            return (unsigned)(blk & (c->pow2_sets - 1));
-        if (c->slot_set)
-            return c->slot_set[blk % c->total_ways];
-        if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
-            return (uint32_t)blk % c->geo->sets;
-        return (unsigned)(blk % c->geo->sets);
-    }
-    /* parity is linear: a XOR over the bytes, one table load each (unrolled: no loop to run) */
-    const uint32_t (*table)[256] = c->xor_table;
-    const uint8_t *shift = c->xor_shift;
-    unsigned set = 0;
-    switch (c->xor_bytes) {
-    case 8: set ^= table[7][(addr >> shift[7]) & 0xff]; /* fall through */
-    case 7: set ^= table[6][(addr >> shift[6]) & 0xff]; /* fall through */
-    case 6: set ^= table[5][(addr >> shift[5]) & 0xff]; /* fall through */
-    case 5: set ^= table[4][(addr >> shift[4]) & 0xff]; /* fall through */
-    case 4: set ^= table[3][(addr >> shift[3]) & 0xff]; /* fall through */
-    case 3: set ^= table[2][(addr >> shift[2]) & 0xff]; /* fall through */
-    case 2: set ^= table[1][(addr >> shift[1]) & 0xff]; /* fall through */
-    case 1: set ^= table[0][(addr >> shift[0]) & 0xff]; /* fall through */
-    default: break;
-    }
-    return set;
 }
 
 /* ---- the index: block -> slot ------------------------------------------------------------------ */
@@ -587,15 +588,20 @@ static unsigned order_at(const sim_set_state *st, unsigned p)
     return (unsigned)(st->order >> (4 * p)) & 15;
 }
 
-/* SLRU (scanned): the least recent unprotected way of a full set. */
-HOT unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
-                            unsigned ways)
+/* SLRU, HSLRU (scanned): the least recent unprotected way of a full set, whose ways' flags
+ * (places) are prot[]. */
+HOT unsigned segmented_victim(const sim_set_state *st, const uint8_t *prot, unsigned ways)
 {
-    const uint8_t *prot = c->rrpv + first_slot(c, set);
     for (unsigned p = ways; p-- > 0;)
         if (!prot[order_at(st, p)])
             return order_at(st, p);
     return order_at(st, ways - 1);
+}
+
+HOT unsigned slru_victim(const sim_cache *c, const sim_set_state *st, unsigned set,
+                            unsigned ways)
+{
+    return segmented_victim(st, c->rrpv + first_slot(c, set), ways);
 }
 
 /* Victim of a full set. */
@@ -697,18 +703,17 @@ static void slru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w
 }
 
 /* HSLRU (scanned): every use makes way w the newest; a fill leaves it unprotected, a hit gives
- * it the newest of the protected_ways places of the last hits, and the way whose place that
+ * it the newest of the k = protected_ways places of the last hits, and the way whose place that
  * takes (the oldest hit), left with none, goes back to the most recent end of the unprotected
- * ways (analysis/cache_infer.c predicts the same). */
-HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+ * ways (analysis/cache_infer.c predicts the same). held[]: the set's ways' places. */
+HOT void hslru_use(sim_set_state *st, uint8_t *held, unsigned k, unsigned w, bool filled)
 {
-    uint8_t *held = c->rrpv + first_slot(c, set);
     order_make_newest(st, w);
     if (filled) {
         held[w] = 0;
         return;
     }
-    unsigned k = c->geo->protected_ways, n = (unsigned)(st->plru >> 60) + 1;
+    unsigned n = (unsigned)(st->plru >> 60) + 1;
     uint64_t hist = (st->plru << 4 | w) & ((1ull << 60) - 1);
     held[w]++;
     if (n > k) {
@@ -719,6 +724,12 @@ HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, 
             order_make_newest(st, d);
     }
     st->plru = (uint64_t)n << 60 | hist;
+}
+
+/* The same for slot way w of `set`: its places (rrpv) and the store's protected_ways. */
+HOT void hslru_touch(sim_cache *c, sim_set_state *st, unsigned set, unsigned w, bool filled)
+{
+    hslru_use(st, c->rrpv + first_slot(c, set), c->geo->protected_ways, w, filled);
 }
 
 /* A use of slot s (way w of set): LRU makes it the newest on every use, FIFO only when filled;
@@ -780,44 +791,56 @@ static bool holds_data(const sim_cache *c, uint32_t s)
     return c->data_epoch[s] == c->epoch;
 }
 
-HOT void data_unlink(sim_cache *c, uint32_t s)
+/* Take slot s out of the data list, whose ends are *newest and *oldest. */
+HOT void data_unlink(sim_cache *c, uint32_t s, uint32_t *newest, uint32_t *oldest)
 {
-    uint32_t newer = c->data_newer[s], older = c->data_older[s];
+    uint32_t *newer_of = c->data_newer, *older_of = c->data_older;
+    uint32_t newer = newer_of[s], older = older_of[s];
     if (newer != SIM_NO_SLOT)
-        c->data_older[newer] = older;
+        older_of[newer] = older;
     else
-        c->data_newest = older;
+        *newest = older;
     if (older != SIM_NO_SLOT)
-        c->data_newer[older] = newer;
+        newer_of[older] = newer;
     else
-        c->data_oldest = newer;
+        *oldest = newer;
     c->data_epoch[s] = 0;
-    c->held--;
 }
 
 /* Slot s holds data and was just used: it becomes the most recently used; if it held none, it
  * takes one of the store's data lines, and with all of them in use the least recently used
- * slot's data (not s's) is dropped: its tag stays, with no valid sector. */
+ * slot's data (not s's) is dropped: its tag stays, with no valid sector. The list's ends and
+ * count are kept in locals meanwhile (the stores into the arrays might otherwise be taken to
+ * change them). */
 HOT void data_touch(sim_cache *c, uint32_t s)
 {
-    if (!c->data_epoch || (c->data_newest == s && holds_data(c, s)))
-        return;                        /* no limit, or s is the most recently used already */
-    if (holds_data(c, s)) {
-        data_unlink(c, s);
-    } else if (c->held >= c->geo->data_lines && c->data_oldest != SIM_NO_SLOT) {
-        uint32_t victim = c->data_oldest;
-        data_unlink(c, victim);
+    uint32_t *epoch_of = c->data_epoch;
+    if (!epoch_of)
+        return;                        /* no limit */
+    uint32_t epoch = c->epoch, newest = c->data_newest, oldest = c->data_oldest;
+    bool holds = epoch_of[s] == epoch;
+    if (newest == s && holds)
+        return;                        /* s is the most recently used already */
+    uint64_t held = c->held;
+    if (holds) {
+        data_unlink(c, s, &newest, &oldest);
+        held--;
+    } else if (held >= c->geo->data_lines && oldest != SIM_NO_SLOT) {
+        uint32_t victim = oldest;
+        data_unlink(c, victim, &newest, &oldest);
+        held--;
         *valid_of(c, set_of_slot(c, victim), victim) = 0;
     }
-    c->data_epoch[s] = c->epoch;
-    c->data_older[s] = c->data_newest;
+    epoch_of[s] = epoch;
+    c->data_older[s] = newest;
     c->data_newer[s] = SIM_NO_SLOT;
-    if (c->data_newest != SIM_NO_SLOT)
-        c->data_newer[c->data_newest] = s;
+    if (newest != SIM_NO_SLOT)
+        c->data_newer[newest] = s;
     else
-        c->data_oldest = s;
+        oldest = s;
     c->data_newest = s;
-    c->held++;
+    c->data_oldest = oldest;
+    c->held = held + 1;
 }
 
 /* Hit: refresh the way for the policy; a sector miss (when filling) marks the sectors `fill`. */
@@ -989,7 +1012,7 @@ HOT access_at locate(const sim_cache *c, uint64_t addr, unsigned set, bool whole
     unsigned sector = sim_cache_sector_of(c, addr);
     a.bit = 1u << sector;
     a.fill_bits = whole_fetch ? c->fetch_mask[sector] : a.bit;
-    a.set = set == SIM_SET_UNKNOWN ? set_of_block(c, a.blk, addr) : set;
+    a.set = set == SIM_SET_UNKNOWN ? sim_cache_set_of_block(c, a.blk, addr) : set;
     return a;
 }
 
@@ -1039,28 +1062,38 @@ sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, uns
 sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
                                      int *way_out)
 {
-    bool fill = how & SIM_ACCESS_FILL, whole_fetch = how & SIM_ACCESS_WHOLE_FETCH;
-    access_at a = locate(c, addr, set, whole_fetch);
+    bool fill = how & SIM_ACCESS_FILL;
+    access_at a = locate(c, addr, set, how & SIM_ACCESS_WHOLE_FETCH);
     uint64_t blk = a.blk;
-    uint32_t bit = a.bit, fill_bits = a.fill_bits;
     set = a.set;
-    sim_set_state *st = open_set(c, set);
+    /* the store's fields in locals, read before the stores into the set (which might otherwise
+       be taken to change them); the set's record opened as open_set opens it */
+    uint32_t epoch = c->epoch;
+    unsigned first = first_slot(c, set);
+    bool lru = c->policy == SIM_POLICY_LRU;
+    sim_set_state *st = (sim_set_state *)(c->records + (size_t)set * c->record_bytes);
+    if (st->epoch != epoch)
+        *st = (sim_set_state){.epoch = epoch, .newest = SIM_NO_SLOT, .oldest = SIM_NO_SLOT};
+    uint64_t *tag = (uint64_t *)((unsigned char *)st + sizeof(sim_set_state));
     uint32_t *masks = sim_cache_masks_of(c, set);
-    uint32_t s = find_slot(c, st, set, blk);
+    unsigned used = st->used, w = 0;
+    for (; w + 4 <= used; w += 4)
+        if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
+            break;
+    while (w < used && tag[w] != blk)
+        w++;
     sim_outcome o = SIM_MISS;
-    unsigned w;
-    if (s != SIM_NO_SLOT) {
-        w = s - first_slot(c, set);
-        if (c->policy == SIM_POLICY_LRU)
+    if (w < used) {
+        if (lru)
             order_make_newest(st, w);
-        o = masks[w] & bit ? SIM_HIT : SIM_SECTOR_MISS;
+        o = masks[w] & a.bit ? SIM_HIT : SIM_SECTOR_MISS;
         if (o != SIM_HIT && fill)
-            masks[w] |= fill_bits;
+            masks[w] |= a.fill_bits;
     } else if (fill) {
         unsigned ways = ways_of(c, set);
-        w = st->used < ways ? st->used++ : order_at(st, ways - 1);
-        blocks_of(c, set)[w] = blk;
-        masks[w] = fill_bits;
+        w = used < ways ? st->used++ : order_at(st, ways - 1);
+        tag[w] = blk;
+        masks[w] = a.fill_bits;
         order_make_newest(st, w);
     } else {
         c->memo_epoch = 0;
@@ -1070,8 +1103,74 @@ sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, 
     }
     if (way_out)
         *way_out = (int)w;
-    memo_set(c, blk, set, first_slot(c, set) + w, w, o == SIM_MISS);
+    c->memo_epoch = epoch;                  /* memo_set keeps it for LRU and FIFO, either way */
+    c->memo_block = blk;
+    c->memo_slot = first + w;
+    c->memo_home = set;
+    c->memo_way = (int)w;
     return o;
+}
+
+/* sim_cache_access_rest for a segmented store (sim_cache.segmented: scanned, SLRU or HSLRU)
+ * without persisting lines, the first-level caches of the newer models: the same outcome and the
+ * same state in the same order (a hit: the policy's touch, then the sector, then the data list;
+ * a fill: the lowest empty way, else the least recent unprotected one, its tag and sectors, the
+ * data list, then the touch), with none of the tests for what such a store lacks and the set's
+ * record found once. */
+sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                       int *way_out)
+{
+    access_at a = locate(c, addr, set, how & SIM_ACCESS_WHOLE_FETCH);
+    uint64_t blk = a.blk;
+    set = a.set;
+    sim_set_state *st = open_set(c, set);
+    uint64_t *tag = (uint64_t *)((unsigned char *)st + sizeof(sim_set_state));
+    uint32_t *masks = sim_cache_masks_of(c, set);
+    unsigned first = first_slot(c, set), used = st->used, w = 0;
+    bool hslru = c->policy == SIM_POLICY_HSLRU;
+    uint8_t *prot = c->rrpv + first;                /* per way: protected (SLRU), places (HSLRU) */
+    unsigned protect = c->geo->protected_ways;
+    for (; w + 4 <= used; w += 4)
+        if ((tag[w] == blk) | (tag[w + 1] == blk) | (tag[w + 2] == blk) | (tag[w + 3] == blk))
+            break;
+    while (w < used && tag[w] != blk)
+        w++;
+    if (w < used) {
+        if (way_out)
+            *way_out = (int)w;
+        if (hslru)
+            hslru_use(st, prot, protect, w, false);
+        else
+            slru_touch(c, st, set, w, false);
+        sim_outcome o = SIM_HIT;
+        if (!(masks[w] & a.bit)) {
+            o = SIM_SECTOR_MISS;
+            if (how & SIM_ACCESS_FILL)
+                masks[w] |= a.fill_bits;
+        }
+        if (masks[w])
+            data_touch(c, first + w);
+        memo_set(c, blk, set, first + w, w, false);
+        return o;
+    }
+    c->memo_epoch = 0;
+    if (way_out)
+        *way_out = -1;
+    if (!(how & SIM_ACCESS_FILL))
+        return SIM_MISS;
+    unsigned ways = ways_of(c, set);
+    w = used < ways ? st->used++ : segmented_victim(st, prot, ways);
+    tag[w] = blk;
+    masks[w] = a.fill_bits;
+    data_touch(c, first + w);
+    if (hslru)
+        hslru_use(st, prot, protect, w, true);
+    else
+        slru_touch(c, st, set, w, true);
+    if (way_out)
+        *way_out = (int)w;
+    memo_set(c, blk, set, first + w, w, true);
+    return SIM_MISS;
 }
 
 int sim_cache_set_persisting(sim_cache *c, double fraction)
@@ -1094,17 +1193,10 @@ void sim_cache_prefetch(const sim_cache *c, uint64_t addr)
     sim_cache_prefetch_in(c, addr, sim_cache_set_of(c, addr));
 }
 
-void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set)
+void sim_cache_prefetch_indexed(const sim_cache *c, uint64_t addr, unsigned set)
 {
-    uint64_t blk = sim_cache_block_of(c, addr);
-    if (c->scan) {
-        const unsigned char *record = c->records + (size_t)set * c->record_bytes;
-        for (size_t at = 0; at < c->record_bytes; at += 64)
-            __builtin_prefetch(record + at, 1);
-    } else {
-        __builtin_prefetch(&c->set_state[set], 1);
-        __builtin_prefetch(&c->index[index_home(c, blk)], 1);
-    }
+    __builtin_prefetch(&c->set_state[set], 1);
+    __builtin_prefetch(&c->index[index_home(c, sim_cache_block_of(c, addr))], 1);
 }
 
 bool sim_cache_probe(const sim_cache *c, uint64_t addr)
@@ -1131,8 +1223,10 @@ bool sim_cache_invalidate(sim_cache *c, uint64_t addr, bool whole_block)
     uint32_t was = *valid;
     c->memo_epoch = 0;
     *valid &= whole_block ? 0u : ~sector_bit(c, addr);
-    if (c->data_epoch && was && !*valid && holds_data(c, s))
-        data_unlink(c, s);
+    if (c->data_epoch && was && !*valid && holds_data(c, s)) {
+        data_unlink(c, s, &c->data_newest, &c->data_oldest);
+        c->held--;
+    }
     return was != *valid;
 }
 
@@ -1300,6 +1394,19 @@ static bool image_pass(const sim_cache *c, unsigned char *out, const unsigned ch
             memcpy(out + off, at[i], len[i]);
         else if (memcmp(in + off, at[i], len[i]))
             return false;
+    if (c->scan && c->equal_ways == c->max_ways && !c->rrpv && !c->persisting &&
+        !c->data_epoch) {
+        /* each set one part (set_parts): its record up to the end of its masks */
+        size_t part = c->masks_at + c->max_ways * sizeof(uint32_t), bytes = c->record_bytes;
+        for (unsigned i = 0; i < c->n_image_sets; i++, off += part) {
+            const unsigned char *record = c->records + (size_t)c->image_sets[i] * bytes;
+            if (out)
+                memcpy(out + off, record, part);
+            else if (memcmp(in + off, record, part))
+                return false;
+        }
+        return true;
+    }
     for (unsigned i = 0; c->scan && i < c->n_image_sets; i++) {
         size_t took = set_image(c, c->image_sets[i], out ? out + off : NULL, in ? in + off : NULL);
         if (!took)

@@ -19,6 +19,7 @@
 #define SIM_MAX_INDEX_BITS 24   /* most set-index bits a "bits" or "xor" mapping may have */
 #define SIM_MAX_SECTORS 32      /* sectors per block (a 32-bit valid mask) */
 #define SIM_MAX_PLRU_WAYS 64    /* tree-PLRU keeps ways - 1 bits in one 64-bit word per set */
+#define SIM_MAX_TERMS 4         /* most shifted terms a mapping's set is found from (n_terms) */
 #define SIM_MAX_LINES (1u << 24) /* most lines (entries) one store may have (20 B of state each,
                                     and 32 to 64 B of index past 16 ways) */
 
@@ -150,6 +151,8 @@ typedef struct sim_cache {
     bool scan;                  /* max_ways <= SIM_SCAN_MAX_WAYS: no index */
     bool ordered;               /* scanned, LRU or FIFO, no data-line limit: accesses take the
                                    short path for such stores (without persisting lines) */
+    bool segmented;             /* scanned, SLRU or HSLRU: accesses take the segmented path
+                                   (without persisting lines) */
     sim_index_entry *index;     /* index_mask + 1 entries; NULL when scanned */
     uint64_t index_mask;
     unsigned index_shift;       /* 64 - log2(index entries) */
@@ -174,6 +177,13 @@ typedef struct sim_cache {
     unsigned xor_bytes;
     uint8_t xor_shift[8];
     uint32_t (*xor_table)[256];
+    /* BITS / XOR whose index bits are few runs of address bits moved down together (bit i of
+     * the set from address bits s_t + i, as in a XOR of two address fields): the set as the XOR
+     * of n_terms terms (address >> term_shift[t]) & term_mask[t], where they are fewer than the
+     * table loads (the terms past n_terms have mask 0); 0: the tables */
+    unsigned n_terms;
+    uint8_t term_shift[SIM_MAX_TERMS];
+    uint32_t term_mask[SIM_MAX_TERMS];
     /* data_lines (geo): the slots that hold data (a valid sector) in the current epoch, as a
      * list from the most to the least recently used (per slot: neighbours, and the epoch in which
      * it joined), and how many; NULL / 0 without a limit */
@@ -218,9 +228,6 @@ int sim_cache_init(sim_cache *c, const sim_geometry *g);
 void sim_cache_reset(sim_cache *c);   /* empty every slot, keep geometry; O(1) */
 void sim_cache_free(sim_cache *c);
 
-/* Set of an address under the geometry's mapping. */
-unsigned sim_cache_set_of(const sim_cache *c, uint64_t addr);
-
 /* The accesses below are inline: each first asks the block the store used last (memo_block),
  * whose hit changes nothing, in a few instructions where it is called (a chase's most common
  * access), and only otherwise calls sim_cache_access_rest, which does the whole access: set
@@ -239,11 +246,19 @@ sim_outcome sim_cache_access_rest(sim_cache *c, uint64_t addr, unsigned set, uns
 sim_outcome sim_cache_access_ordered(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
                                      int *way_out);
 
+/* The same for a segmented store (sim_cache.segmented) without persisting lines. */
+sim_outcome sim_cache_access_segmented(sim_cache *c, uint64_t addr, unsigned set, unsigned how,
+                                       int *way_out);
+
 static inline sim_outcome sim_cache_access_next(sim_cache *c, uint64_t addr, unsigned set,
                                                 unsigned how, gs_rng *rng, int *way_out)
 {
-    if (c->ordered && !c->persisting)
-        return sim_cache_access_ordered(c, addr, set, how, way_out);
+    if (!c->persisting) {
+        if (c->ordered)
+            return sim_cache_access_ordered(c, addr, set, how, way_out);
+        if (c->segmented)
+            return sim_cache_access_segmented(c, addr, set, how, way_out);
+    }
     return sim_cache_access_rest(c, addr, set, how, rng, way_out);
 }
 
@@ -259,6 +274,55 @@ static inline unsigned sim_cache_sector_of(const sim_cache *c, uint64_t addr)
     uint64_t offset = c->block_shift >= 0 ? addr & c->block_mask : addr % c->geo->block_bytes;
     return (unsigned)(c->sector_shift >= 0 ? offset >> c->sector_shift
                                            : offset / c->geo->sector_bytes);
+}
+
+/* The set of addr, whose block is blk: a BITS or XOR mapping is the one with tables (xor_table),
+ * tested first so that neither kind reads the geometry; its terms, where it has them, before its
+ * tables. */
+static inline __attribute__((always_inline)) unsigned
+sim_cache_set_of_block(const sim_cache *c, uint64_t blk, uint64_t addr)
+{
+    if (!c->xor_table) {                     /* MODULO */
+        if (c->pow2_sets)
+            return (unsigned)(blk & (c->pow2_sets - 1));
+        if (c->slot_set)
+            return c->slot_set[blk % c->total_ways];
+        if (blk <= UINT32_MAX)               /* a 32-bit division is the faster one */
+            return (uint32_t)blk % c->geo->sets;
+        return (unsigned)(blk % c->geo->sets);
+    }
+    unsigned set = 0;
+    if (c->n_terms) {                        /* two terms at once: a term past n_terms masks 0 */
+        const uint8_t *sh = c->term_shift;
+        const uint32_t *mask = c->term_mask;
+        set = ((uint32_t)(addr >> sh[0]) & mask[0]) ^ ((uint32_t)(addr >> sh[1]) & mask[1]);
+        if (c->n_terms > 2)
+            set ^= ((uint32_t)(addr >> sh[2]) & mask[2]) ^ ((uint32_t)(addr >> sh[3]) & mask[3]);
+        return set;
+    }
+    /* parity is linear: a XOR over the bytes, one table load each (unrolled: no loop to run) */
+    const uint32_t (*table)[256] = c->xor_table;
+    const uint8_t *shift = c->xor_shift;
+    switch (c->xor_bytes) {
+    case 8: set ^= table[7][(addr >> shift[7]) & 0xff]; /* fall through */
+    case 7: set ^= table[6][(addr >> shift[6]) & 0xff]; /* fall through */
+    case 6: set ^= table[5][(addr >> shift[5]) & 0xff]; /* fall through */
+    case 5: set ^= table[4][(addr >> shift[4]) & 0xff]; /* fall through */
+    case 4: set ^= table[3][(addr >> shift[3]) & 0xff]; /* fall through */
+    case 3: set ^= table[2][(addr >> shift[2]) & 0xff]; /* fall through */
+    case 2: set ^= table[1][(addr >> shift[1]) & 0xff]; /* fall through */
+    case 1: set ^= table[0][(addr >> shift[0]) & 0xff]; /* fall through */
+    default: break;
+    }
+    return set;
+}
+
+/* Set of an address under the geometry's mapping (inline, always, as the tests above are a few
+ * instructions: a walk's prefetch asks it of every access). */
+static inline __attribute__((always_inline)) unsigned sim_cache_set_of(const sim_cache *c,
+                                                                      uint64_t addr)
+{
+    return sim_cache_set_of_block(c, sim_cache_block_of(c, addr), addr);
 }
 
 static inline uint32_t *sim_cache_masks_of(const sim_cache *c, unsigned set)
@@ -340,7 +404,20 @@ int sim_cache_set_persisting(sim_cache *c, double fraction);
 /* Start fetching, into the host's caches, the state an access to addr will read (no state
  * change): a chase knows its addresses ahead, so their lookups need not wait on host memory. */
 void sim_cache_prefetch(const sim_cache *c, uint64_t addr);
-void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set);  /* set known */
+void sim_cache_prefetch_indexed(const sim_cache *c, uint64_t addr, unsigned set);
+
+/* The same with addr's set known (inline: a walk prefetches for most of its accesses): a scanned
+ * store's record, whole; an indexed one's set state and index entry. */
+static inline void sim_cache_prefetch_in(const sim_cache *c, uint64_t addr, unsigned set)
+{
+    if (!c->scan) {
+        sim_cache_prefetch_indexed(c, addr, set);
+        return;
+    }
+    const unsigned char *record = c->records + (size_t)set * c->record_bytes;
+    for (size_t at = 0; at < c->record_bytes; at += 64)
+        __builtin_prefetch(record + at, 1);
+}
 
 /* True if addr's block and sector are present (no state change). */
 bool sim_cache_probe(const sim_cache *c, uint64_t addr);

@@ -352,9 +352,17 @@ bool sim_store_lane(chase_ctx *cx, uint64_t vaddr, gs_store_op op, uint32_t *tou
     return true;
 }
 
-static unsigned count_distinct(uint64_t *ids, unsigned n)
+/* The distinct ids among ids[0 .. n); ids that never fall (`rising`: the sectors or lines of a
+ * request's lanes without aliasing, whose addresses rise with the lane) are counted by where
+ * they change. */
+static unsigned count_distinct(uint64_t *ids, unsigned n, bool rising)
 {
     unsigned distinct = 0;
+    if (rising) {
+        for (unsigned i = 0; i < n; i++)
+            distinct += i == 0 || ids[i] != ids[i - 1];
+        return distinct;
+    }
     for (unsigned i = 0; i < n; i++) {
         unsigned k = 0;
         while (k < distinct && ids[k] != ids[i])
@@ -398,8 +406,9 @@ HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigne
     }
     *level = worst_level;
     if (cx->lanes > 1) {
-        worst += cx->mem->extra_sector_cycles * (count_distinct(sectors, cx->lanes) - 1);
-        worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes) - 1);
+        bool rising = !cx->alias_bytes;
+        worst += cx->mem->extra_sector_cycles * (count_distinct(sectors, cx->lanes, rising) - 1);
+        worst += cx->mem->extra_line_cycles * (count_distinct(lines, cx->lanes, rising) - 1);
     }
     return worst;
 }
@@ -704,42 +713,44 @@ static bool image_walk(const chase_ctx *cx, image_cursor *ic)
     return deterministic;
 }
 
-/* Name to each store on the path the addresses a pass gives it (images cover their sets): begin
- * (name, false) empties the lists, and each access names its addresses. 0 or -1 (out of memory). */
-static int image_name(const chase_ctx *cx, bool name, uint64_t vaddr)
+/* Name to each store on the path the addresses a pass gives it (images cover their sets): the
+ * lists are emptied, then every address of the pass is named, virtual ones to the TLBs and
+ * physical ones to the cache levels and their copies (the stores on the path listed once).
+ * 0 or -1 (out of memory). */
+static int image_sets(const chase_ctx *cx)
 {
     const sim_memory *mem = cx->mem;
-    uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
-    for (unsigned i = 0; i < mem->n_tlbs; i++)
-        if (mem->tlbs[i].paths & cx->path_bit) {
-            if (!name && sim_cache_image_begin(&mem->tlbs[i].state))
-                return -1;
-            if (name)
-                sim_cache_image_add(&mem->tlbs[i].state, vaddr);
-        }
-    for (unsigned i = 0; i < mem->n_caches; i++) {
+    sim_cache *virt[SIM_MAX_LEVELS], *phys[2 * SIM_MAX_LEVELS];
+    unsigned n_virt = 0, n_phys = 0;
+    for (unsigned i = 0; i < mem->n_tlbs && n_virt < SIM_MAX_LEVELS; i++)
+        if (mem->tlbs[i].paths & cx->path_bit)
+            virt[n_virt++] = &mem->tlbs[i].state;
+    for (unsigned i = 0; i < mem->n_caches && n_phys + 1 < 2 * SIM_MAX_LEVELS; i++) {
         sim_level *lv = &mem->caches[i];
         if (!(lv->paths & cx->path_bit))
             continue;
-        for (int copy = 0; copy < (lv->copy_geo.size_bytes ? 2 : 1); copy++) {
-            sim_cache *c = copy ? &lv->copy_state : &lv->state;
-            if (!name && sim_cache_image_begin(c))
-                return -1;
-            if (name)
-                sim_cache_image_add(c, paddr);
+        phys[n_phys++] = &lv->state;
+        if (lv->copy_geo.size_bytes)
+            phys[n_phys++] = &lv->copy_state;
+    }
+    for (unsigned j = 0; j < n_virt; j++)
+        if (sim_cache_image_begin(virt[j]))
+            return -1;
+    for (unsigned j = 0; j < n_phys; j++)
+        if (sim_cache_image_begin(phys[j]))
+            return -1;
+    const uint64_t *chain = cx->plan->chain;
+    uint64_t stride = cx->plan->lane_stride_bytes, alias = cx->alias_bytes;
+    for (size_t k = 0; k < cx->plan->chain_len; k++) {
+        uint64_t vaddr = cx->base + chain[k];
+        for (unsigned lane = 0; lane < cx->lanes; lane++, vaddr += stride) {
+            uint64_t paddr = alias ? vaddr % alias : vaddr;
+            for (unsigned j = 0; j < n_virt; j++)
+                sim_cache_image_add(virt[j], vaddr);
+            for (unsigned j = 0; j < n_phys; j++)
+                sim_cache_image_add(phys[j], paddr);
         }
     }
-    return 0;
-}
-
-static int image_sets(const chase_ctx *cx)
-{
-    if (image_name(cx, false, 0))
-        return -1;
-    for (size_t k = 0; k < cx->plan->chain_len; k++)
-        for (unsigned lane = 0; lane < cx->lanes; lane++)
-            image_name(cx, true,
-                       cx->base + cx->plan->chain[k] + lane * cx->plan->lane_stride_bytes);
     return 0;
 }
 

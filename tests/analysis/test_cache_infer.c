@@ -467,6 +467,30 @@ static void sector_only_from_a_unit_fetch(void **state)
     assert_int_equal(gs_sector_from_fetch(0, 32), 0);
 }
 
+/* Blocks small enough to be found through a table and blocks too large for one (a scan of the
+ * valid ways) give the same predictions, for every policy, on random traces. */
+static void predict_large_blocks_alike(void **state)
+{
+    (void)state;
+    static const gs_policy policies[] = {GS_POLICY_LRU,   GS_POLICY_FIFO, GS_POLICY_PLRU,
+                                         GS_POLICY_SRRIP, GS_POLICY_SLRU, GS_POLICY_HSLRU};
+    enum { N = 3000, WAYS = 8 };
+    uint32_t small[N], large[N];
+    bool a[N], b[N];
+    gs_rng r;
+    gs_rng_seed(&r, 9);
+    for (size_t i = 0; i < N; i++) {
+        small[i] = (uint32_t)gs_rng_below(&r, WAYS + 5);
+        large[i] = small[i] * 7919u + 0x40000000u;
+    }
+    for (size_t k = 0; k < sizeof policies / sizeof policies[0]; k++) {
+        unsigned protect = gs_policy_segmented(policies[k]) ? 3 : 0;
+        assert_int_equal(gs_policy_predict(policies[k], protect, small, N, WAYS, a), 0);
+        assert_int_equal(gs_policy_predict(policies[k], protect, large, N, WAYS, b), 0);
+        assert_memory_equal(a, b, sizeof a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +512,7 @@ int main(void)
         cmocka_unit_test(miss_period),
         cmocka_unit_test(sizes_consistent_or_not),
         cmocka_unit_test(fetch_from_cold_strides),
+        cmocka_unit_test(predict_large_blocks_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,8 +129,8 @@ static void reference_order(gs_rng *r, uint64_t n, uint64_t stride, uint64_t *ou
 static void chain_matches_textbook(void **state)
 {
     (void)state;
-    /* one element, two, three, a few, more than the draws ahead, many */
-    static const uint64_t counts[] = {1, 2, 3, 17, 4095, 4097, 100003};
+    /* one element, two, three, a few, the draws ahead and one or two more, more, many */
+    static const uint64_t counts[] = {1, 2, 3, 17, 18, 19, 4095, 4097, 100003};
     uint64_t *got = malloc(100003 * sizeof *got), *want = malloc(100003 * sizeof *want);
     assert_non_null(got);
     assert_non_null(want);

@@ -169,6 +169,43 @@ static void changes_are_seen(void **state)
     sim_geometry_free(&g);
 }
 
+/* A store with no per-slot bytes (LRU, no data-line limit) images each listed set as its record
+ * up to its masks: a change of order, tag or sector there is seen, one in a set not listed is
+ * not. */
+static void plain_sets_image(void **state)
+{
+    (void)state;
+    sim_geometry g = geometry(4, 2, SIM_POLICY_LRU, 0);
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 1);
+    assert_int_equal(sim_cache_init(&c, &g), 0);
+    sim_cache_access(&c, 1 * BLOCK, true, &rng, NULL);     /* set 1 */
+    sim_cache_access(&c, 5 * BLOCK, true, &rng, NULL);     /* set 1 */
+    sim_cache_access(&c, 3 * BLOCK, true, &rng, NULL);     /* set 3 */
+    assert_int_equal(sim_cache_image_begin(&c), 0);
+    sim_cache_image_add(&c, 1 * BLOCK);
+    sim_cache_image_add(&c, 3 * BLOCK);
+    unsigned char *image = malloc(sim_cache_image_bytes(&c));
+    assert_non_null(image);
+    sim_cache_save(&c, image);
+    sim_cache_access(&c, 2 * BLOCK, true, &rng, NULL);     /* set 2, not listed */
+    sim_cache_access(&c, 3 * BLOCK, true, &rng, NULL);     /* set 3's newest: remembered again */
+    assert_true(sim_cache_same(&c, image));
+    sim_cache_access(&c, 1 * BLOCK, true, &rng, NULL);     /* set 1's order */
+    assert_false(sim_cache_same(&c, image));
+    sim_cache_access(&c, 3 * BLOCK, true, &rng, NULL);
+    sim_cache_save(&c, image);
+    sim_cache_access(&c, 3 * BLOCK + BLOCK / 2, true, &rng, NULL);   /* set 3's masks alone */
+    assert_false(sim_cache_same(&c, image));
+    sim_cache_save(&c, image);
+    sim_cache_access(&c, 7 * BLOCK, true, &rng, NULL);     /* set 3: a tag */
+    assert_false(sim_cache_same(&c, image));
+    free(image);
+    sim_cache_free(&c);
+    sim_geometry_free(&g);
+}
+
 /* Hits that reorder the data-line list and nothing else (one way per set, the same newest and
  * oldest line, the same last block) are seen. */
 static void data_line_order_is_seen(void **state)
@@ -202,6 +239,7 @@ int main(void)
         cmocka_unit_test(scanned_sets_repeat),
         cmocka_unit_test(indexed_sets_repeat),
         cmocka_unit_test(changes_are_seen),
+        cmocka_unit_test(plain_sets_image),
         cmocka_unit_test(data_line_order_is_seen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

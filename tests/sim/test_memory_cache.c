@@ -335,6 +335,46 @@ static void xor_mapping_every_byte(void **state)
     sim_geometry_free(&g);
 }
 
+/* A mapping whose index bit i is the XOR of address bits 7 + i and 22 + i (two fields of the
+ * address, as the hopper model's L2) is found from two shifted terms, and a group with a bit
+ * below its index bit (which no shift down reaches) from the tables: either way the set of any
+ * address is the parity of its bits in each group. */
+static void check_parity_sets(const sim_geometry *g, unsigned want_terms)
+{
+    sim_cache c;
+    gs_rng rng;
+    gs_rng_seed(&rng, 11);
+    assert_int_equal(sim_cache_init(&c, g), 0);
+    assert_int_equal(c.n_terms, want_terms);
+    for (int i = 0; i < 4000; i++) {
+        uint64_t addr = gs_rng_next(&rng) >> (i % 24);
+        unsigned want = 0;
+        for (unsigned b = 0; b < g->mapping.nbits; b++)
+            want |= (unsigned)__builtin_parityll(addr & g->mapping.group_mask[b]) << b;
+        assert_int_equal(sim_cache_set_of(&c, addr), want);
+    }
+    sim_cache_free(&c);
+}
+
+static void xor_mapping_terms(void **state)
+{
+    (void)state;
+    sim_geometry g = make_geo(1u << 15, 2, 128, SIM_POLICY_LRU);
+    g.mapping.kind = SIM_MAP_XOR;
+    g.mapping.nbits = 15;
+    for (unsigned i = 0; i < 15; i++)
+        g.mapping.group_mask[i] = (1ull << (7 + i)) | (1ull << (22 + i));
+    const char *key;
+    char msg[200];
+    assert_int_equal(sim_geometry_check(&g, &key, msg, sizeof msg), 0);
+    check_parity_sets(&g, 2);
+    g.mapping.group_mask[3] |= 1ull << 40;       /* a third field for one bit: three terms */
+    check_parity_sets(&g, 3);
+    g.mapping.group_mask[14] |= 1ull << 9;       /* bit 9 for index bit 14: tables */
+    check_parity_sets(&g, 0);
+    sim_geometry_free(&g);
+}
+
 static void xor_mapping(void **state)
 {
     (void)state;
@@ -487,6 +527,77 @@ static void data_lines(void **state)
     sim_geometry_free(&g);
 }
 
+/* The short paths of ordered stores (LRU, FIFO: sim_cache_access_ordered) and segmented ones
+ * (SLRU, HSLRU: sim_cache_access_segmented): random loads, loads that do not fill, stores and
+ * invalidations over a sectored store (with a data-line limit where the path allows one) give
+ * the outcomes, ways and state (images, byte for byte) of the general path, which the same
+ * store takes with its path's flag cleared. */
+static void short_path_as_general(sim_policy policy, uint64_t data_lines)
+{
+    sim_geometry g = make_geo(4, 4, 128, policy);
+    g.sector_bytes = 32;
+    g.fetch_bytes = 64;
+    g.data_lines = data_lines;
+    sim_cache fast, slow;
+    gs_rng r1, r2, pick;
+    open_store(&g, &fast, &r1);
+    open_store(&g, &slow, &r2);
+    if (sim_policy_segmented(policy)) {
+        assert_true(fast.segmented);
+        slow.segmented = false;
+    } else {
+        assert_true(fast.ordered);
+        slow.ordered = false;
+    }
+    gs_rng_seed(&pick, 5 + policy);
+    for (int i = 0; i < 6000; i++) {
+        uint64_t addr = gs_rng_below(&pick, 40) * 128 + gs_rng_below(&pick, 4) * 32;
+        unsigned kind = (unsigned)gs_rng_below(&pick, 10);
+        int w1 = -2, w2 = -2;
+        if (kind < 6) {
+            assert_int_equal(sim_cache_access(&fast, addr, true, &r1, &w1),
+                             sim_cache_access(&slow, addr, true, &r2, &w2));
+        } else if (kind < 7) {
+            assert_int_equal(sim_cache_access(&fast, addr, false, &r1, &w1),
+                             sim_cache_access(&slow, addr, false, &r2, &w2));
+        } else if (kind < 9) {
+            assert_int_equal(sim_cache_write(&fast, addr, &r1), sim_cache_write(&slow, addr, &r2));
+        } else {
+            assert_int_equal(sim_cache_invalidate(&fast, addr, i % 2),
+                             sim_cache_invalidate(&slow, addr, i % 2));
+        }
+        assert_int_equal(w1, w2);
+        if (i % 500 == 0 || i == 5999) {
+            assert_int_equal(sim_cache_image_begin(&fast), 0);
+            assert_int_equal(sim_cache_image_begin(&slow), 0);
+            for (uint64_t b = 0; b < 40; b++) {
+                sim_cache_image_add(&fast, b * 128);
+                sim_cache_image_add(&slow, b * 128);
+            }
+            size_t n = sim_cache_image_bytes(&fast);
+            assert_int_equal(n, sim_cache_image_bytes(&slow));
+            unsigned char *image = malloc(n);
+            assert_non_null(image);
+            sim_cache_save(&slow, image);
+            assert_true(sim_cache_same(&fast, image));
+            free(image);
+        }
+    }
+    sim_cache_free(&fast);
+    sim_cache_free(&slow);
+    sim_geometry_free(&g);
+}
+
+static void short_paths_as_general(void **state)
+{
+    (void)state;
+    short_path_as_general(SIM_POLICY_LRU, 0);
+    short_path_as_general(SIM_POLICY_FIFO, 0);
+    short_path_as_general(SIM_POLICY_SLRU, 11);
+    short_path_as_general(SIM_POLICY_HSLRU, 11);
+    short_path_as_general(SIM_POLICY_HSLRU, 0);
+}
+
 static void geometry_checks(void **state)
 {
     (void)state;
@@ -550,9 +661,9 @@ int main(void)
         cmocka_unit_test(weighted_frequencies),
         cmocka_unit_test(random_frequencies), cmocka_unit_test(unequal_sets),
         cmocka_unit_test(bit_mapping),       cmocka_unit_test(xor_mapping),
-        cmocka_unit_test(xor_mapping_every_byte),
+        cmocka_unit_test(xor_mapping_every_byte), cmocka_unit_test(xor_mapping_terms),
         cmocka_unit_test(sector_fills),      cmocka_unit_test(fetch_group_fills),
-        cmocka_unit_test(geometry_checks),
+        cmocka_unit_test(geometry_checks),   cmocka_unit_test(short_paths_as_general),
         cmocka_unit_test(invalidation),      cmocka_unit_test(data_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -697,21 +697,58 @@ fail:
     return rc;
 }
 
+/* A warm-up kernel on the walk's SM: a (pin_sm and the kernel's own fields set here) reads
+ * start[n_start] and writes fin[n_fin]; *claimed is whether a block reached that SM. */
+static int run_warm_kernel(chase_job *j, const void *kernel, unsigned threads,
+                           chase_warm_args *a, const uint64_t *start, size_t n_start,
+                           uint64_t *fin, size_t n_fin, unsigned *claimed, gs_error *err)
+{
+    int rc = 0;
+    uint64_t *d_start = NULL, *d_fin = NULL;
+    unsigned *d_claim = NULL;
+    *claimed = 0;
+    CUDA_TRY(cudaMalloc((void **)&d_start, n_start * sizeof *d_start));
+    CUDA_TRY(cudaMalloc((void **)&d_fin, n_fin * sizeof *d_fin));
+    CUDA_TRY(cudaMalloc((void **)&d_claim, sizeof *d_claim));
+    CUDA_TRY(cudaMemset(d_claim, 0, sizeof *d_claim));
+    CUDA_TRY(cudaMemset(d_fin, 0xff, n_fin * sizeof *d_fin));
+    CUDA_TRY(cudaMemcpy(d_start, start, n_start * sizeof *d_start, cudaMemcpyHostToDevice));
+    a->pin_sm = j->pin_sm;
+    a->segment_start = d_start;
+    a->final_cursor = d_fin;
+    a->claim = d_claim;
+    {
+        void *args[] = {a};
+        CUDA_TRY(cudaLaunchKernel(kernel, dim3(2u * (unsigned)j->c->prop.multiProcessorCount),
+                                  dim3(threads), args, 0, 0));
+        CUDA_LAUNCH_CHECK();
+    }
+    CUDA_TRY(cudaMemcpy(claimed, d_claim, sizeof *claimed, cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(fin, d_fin, n_fin * sizeof *fin, cudaMemcpyDeviceToHost));
+fail:
+    if (d_start)
+        (void)cudaFree(d_start);
+    if (d_fin)
+        (void)cudaFree(d_fin);
+    if (d_claim)
+        (void)cudaFree(d_claim);
+    return rc;
+}
+
 /* The split warm-up (plan.h, gs_chase_split_of) on the walk's SM, checked like the walk: every
  * segment and the serial part must stop where the chain says. No block on that SM (a process
  * limited to some SMs) leaves j->warmed false: the walk then warms up one access at a time. */
 static int warm_split(chase_job *j, gs_error *err)
 {
-    int rc = 0;
+    int rc;
     const gs_chase_plan *p = j->plan;
     gs_chase_split s;
-    uint64_t *start = NULL, *fin = NULL, *d_start = NULL, *d_fin = NULL;
-    unsigned *d_claim = NULL, claimed = 0;
+    unsigned claimed = 0;
     if (j->pin_sm < 0 || !gs_chase_split_of(p, &s))
         return 0;
     size_t n = p->chain_len, words = (size_t)s.segments + 1;
-    start = (uint64_t *)malloc(s.segments * sizeof *start);
-    fin = (uint64_t *)malloc(words * sizeof *fin);
+    uint64_t *start = (uint64_t *)malloc(s.segments * sizeof *start);
+    uint64_t *fin = (uint64_t *)malloc(words * sizeof *fin);
     if (!start || !fin) {
         free(start), free(fin);
         return gs_fail(err, GS_ERR_NO_MEMORY, "chase: out of host memory for the warm-up");
@@ -726,25 +763,9 @@ static int warm_split(chase_job *j, gs_error *err)
     a.serial_n = s.serial_n;
     a.parallel_n = s.parallel_n;
     a.segments = s.segments;
-    a.pin_sm = j->pin_sm;
-    CUDA_TRY(cudaMalloc((void **)&d_start, s.segments * sizeof *d_start));
-    CUDA_TRY(cudaMalloc((void **)&d_fin, words * sizeof *d_fin));
-    CUDA_TRY(cudaMalloc((void **)&d_claim, sizeof *d_claim));
-    CUDA_TRY(cudaMemset(d_claim, 0, sizeof *d_claim));
-    CUDA_TRY(cudaMemcpy(d_start, start, s.segments * sizeof *d_start, cudaMemcpyHostToDevice));
-    a.segment_start = d_start;
-    a.final_cursor = d_fin;
-    a.claim = d_claim;
-    {
-        void *args[] = {&a};
-        const void *kernel = gs_chase_warm_kernel(j->path, p->element_bytes);
-        CUDA_TRY(cudaLaunchKernel(kernel, dim3(2u * (unsigned)j->c->prop.multiProcessorCount),
-                                  dim3(GS_SPLIT_SEGMENTS), args, 0, 0));
-        CUDA_LAUNCH_CHECK();
-    }
-    CUDA_TRY(cudaMemcpy(&claimed, d_claim, sizeof claimed, cudaMemcpyDeviceToHost));
-    CUDA_TRY(cudaMemcpy(fin, d_fin, words * sizeof *fin, cudaMemcpyDeviceToHost));
-    if (claimed) {
+    rc = run_warm_kernel(j, gs_chase_warm_kernel(j->path, p->element_bytes), GS_SPLIT_SEGMENTS,
+                         &a, start, s.segments, fin, words, &claimed, err);
+    if (!rc && claimed) {
         uint64_t mask = p->element_bytes == 8 ? ~0ull : 0xffffffffull;
         for (size_t i = 0; i < words && !rc; i++) {
             size_t end = i < s.segments
@@ -762,13 +783,6 @@ static int warm_split(chase_job *j, gs_error *err)
     }
     if (!rc && claimed)
         rc = warmed(j, err);
-fail:
-    if (d_start)
-        (void)cudaFree(d_start);
-    if (d_fin)
-        (void)cudaFree(d_fin);
-    if (d_claim)
-        (void)cudaFree(d_claim);
     free(start), free(fin);
     return rc;
 }
@@ -778,39 +792,21 @@ fail:
  * then warms up one access at a time. */
 static int warm_window(chase_job *j, gs_error *err)
 {
-    int rc = 0;
+    int rc;
     const gs_chase_plan *p = j->plan;
     unsigned w = gs_chase_window_of(p), claimed = 0;
-    uint64_t start[32], fin[32], *d_start = NULL, *d_fin = NULL;
-    unsigned *d_claim = NULL;
+    uint64_t start[32], fin[32];
     if (j->pin_sm < 0 || w == 0 || j->warmed)
         return 0;
     size_t n = p->chain_len;
     for (unsigned l = 0; l < w; l++)
         start[l] = cursor_of(j, p->chain[l]);
-    chase_window_args a;
+    chase_warm_args a;
     memset(&a, 0, sizeof a);
-    a.chain_len = n;
-    a.lanes = w;
-    a.pin_sm = j->pin_sm;
-    CUDA_TRY(cudaMalloc((void **)&d_start, w * sizeof *d_start));
-    CUDA_TRY(cudaMalloc((void **)&d_fin, w * sizeof *d_fin));
-    CUDA_TRY(cudaMalloc((void **)&d_claim, sizeof *d_claim));
-    CUDA_TRY(cudaMemset(d_claim, 0, sizeof *d_claim));
-    CUDA_TRY(cudaMemset(d_fin, 0xff, w * sizeof *d_fin));
-    CUDA_TRY(cudaMemcpy(d_start, start, w * sizeof *d_start, cudaMemcpyHostToDevice));
-    a.lane_start = d_start;
-    a.final_cursor = d_fin;
-    a.claim = d_claim;
-    {
-        void *args[] = {&a};
-        CUDA_TRY(cudaLaunchKernel(gs_chase_window_kernel(j->path),
-                                  dim3(2u * (unsigned)j->c->prop.multiProcessorCount), dim3(32),
-                                  args, 0, 0));
-        CUDA_LAUNCH_CHECK();
-    }
-    CUDA_TRY(cudaMemcpy(&claimed, d_claim, sizeof claimed, cudaMemcpyDeviceToHost));
-    CUDA_TRY(cudaMemcpy(fin, d_fin, w * sizeof *fin, cudaMemcpyDeviceToHost));
+    a.parallel_n = n;
+    a.segments = w;
+    rc = run_warm_kernel(j, gs_chase_window_kernel(j->path), 32, &a, start, w, fin, w, &claimed,
+                         err);
     for (unsigned l = 0; l < w && claimed && !rc; l++) {
         uint64_t steps = (n - l + w - 1) / w;
         uint64_t want = cursor_of(j, p->chain[(l + steps * w) % n]);
@@ -822,13 +818,6 @@ static int warm_window(chase_job *j, gs_error *err)
     }
     if (!rc && claimed)
         rc = warmed(j, err);
-fail:
-    if (d_start)
-        (void)cudaFree(d_start);
-    if (d_fin)
-        (void)cudaFree(d_fin);
-    if (d_claim)
-        (void)cudaFree(d_claim);
     return rc;
 }
 

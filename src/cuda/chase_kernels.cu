@@ -115,22 +115,29 @@ static __device__ __forceinline__ void chase_body(const L &ld, const chase_args 
     }
 }
 
+/* Whether this block is the first to reach SM pin_sm (counted in *claim): the one block that runs
+ * a pinned walk or warm-up, every other one returning at once. */
+static __device__ bool first_block_on(int pin_sm, unsigned *claim)
+{
+    __shared__ int mine;
+    if (threadIdx.x == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        mine = sm == (unsigned)pin_sm && atomicAdd(claim, 1u) == 0;
+    }
+    __syncthreads();
+    return mine;
+}
+
 /* The walker this block runs: its index, or with pin_sm walker 0 for the first block on that SM
  * and -1 (return at once) for every other block. The SM's place decides latencies to the L2
  * slices, so a single walk runs on one SM chosen by the host rather than where the scheduler puts
  * block 0 (which differed from one process to the next). */
 static __device__ int walker_of_block(const chase_args &a)
 {
-    __shared__ int w;
     if (a.pin_sm < 0)
         return (int)blockIdx.x;
-    if (threadIdx.x == 0) {
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        w = sm == (unsigned)a.pin_sm && atomicAdd(a.claim, 1u) == 0 ? 0 : -1;
-    }
-    __syncthreads();
-    return w;
+    return first_block_on(a.pin_sm, a.claim) ? 0 : -1;
 }
 
 /* Walker w's trace (walker 0 only), from shared memory to a.trace, by the whole warp. */
@@ -194,14 +201,7 @@ template <typename T> __global__ void __launch_bounds__(32) chase_local_kernel(c
 template <typename T, int P>
 __global__ void __launch_bounds__(GS_SPLIT_SEGMENTS) chase_warm_kernel(chase_warm_args a)
 {
-    __shared__ int mine;
-    if (threadIdx.x == 0) {
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        mine = sm == (unsigned)a.pin_sm && atomicAdd(a.claim, 1u) == 0;
-    }
-    __syncthreads();
-    if (!mine)
+    if (!first_block_on(a.pin_sm, a.claim))
         return;
     chase_load<T, P, false> ld{a.base, 0, nullptr, 0};
     if (threadIdx.x == 0) {
@@ -241,20 +241,13 @@ const void *gs_chase_warm_kernel(int path, unsigned element_bytes)
  * The lanes load in lockstep, one warp instruction per step: positions l, l + W, ... of the pass,
  * W consecutive positions at a time, each load reading the link 8 bytes after its element (the
  * element's own sector). */
-template <int P> __global__ void __launch_bounds__(32) chase_window_kernel(chase_window_args a)
+template <int P> __global__ void __launch_bounds__(32) chase_window_kernel(chase_warm_args a)
 {
-    __shared__ int mine;
-    if (threadIdx.x == 0) {
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        mine = sm == (unsigned)a.pin_sm && atomicAdd(a.claim, 1u) == 0;
-    }
-    __syncthreads();
     const uint32_t lane = threadIdx.x;
-    if (!mine || lane >= a.lanes)
+    if (!first_block_on(a.pin_sm, a.claim) || lane >= a.segments)
         return;
-    uint64_t j = a.lane_start[lane];
-    const uint64_t steps = (a.chain_len - lane + a.lanes - 1) / a.lanes;
+    uint64_t j = a.segment_start[lane];
+    const uint64_t steps = (a.parallel_n - lane + a.segments - 1) / a.segments;
     for (uint64_t k = 0; k < steps; k++)
         j = load_global<uint64_t, P>((const uint64_t *)(uintptr_t)(j + 8));
     a.final_cursor[lane] = j;

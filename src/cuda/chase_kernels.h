@@ -53,20 +53,12 @@ typedef struct chase_warm_args {
  * width; launch with GS_SPLIT_SEGMENTS threads per block and a block on every SM. */
 const void *gs_chase_warm_kernel(int path, unsigned element_bytes);
 
-/* A windowed warm-up (plan.h, gs_chase_window_of): `lanes` lanes of one warp on pin_sm, lane l
- * from lane_start[l] (the cursor of position l), following the links 8 bytes after each element
- * (W positions on) for ceil((chain_len - l) / lanes) accesses. */
-typedef struct chase_window_args {
-    const uint64_t *lane_start;
-    uint64_t chain_len;
-    uint32_t lanes;
-    uint64_t *final_cursor;           /* lanes: where each lane stopped (the host checks them) */
-    int pin_sm;
-    unsigned *claim;                  /* blocks that took the warm-up (1 when it ran) */
-} chase_window_args;
-
-/* The windowed warm-up's kernel for a global load path (8-byte elements); launch with 32 threads
- * per block and a block on every SM. */
+/* The windowed warm-up's kernel (plan.h, gs_chase_window_of) for a global load path (8-byte
+ * elements), with chase_warm_args read as: `segments` lanes of one warp, lane l from
+ * segment_start[l] (the cursor of position l) following the links 8 bytes after each element
+ * (segments positions on) for ceil((parallel_n - l) / segments) accesses, parallel_n the chain's
+ * length; final_cursor holds where each lane stopped. Launch with 32 threads per block and a
+ * block on every SM. */
 const void *gs_chase_window_kernel(int path);
 
 /* The chase kernel for a path (GS_PATH_*, after the space was resolved to a path) and element

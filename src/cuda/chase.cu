@@ -391,7 +391,9 @@ static uint64_t chain_key(const gs_chase_plan *p)
 
 /* Chases of several walkers, and cold chases of several lanes (the sweep's single walker, whose
  * chases came between those of the others and each took the chain's 1.1 GB anew: 0.6 s of an
- * H200's report): a cold chase meets the L2 evicted (evict_l2) however its chain was written. */
+ * H200's report): a cold chase meets the L2 evicted (evict_l2) however its chain was written.
+ * Not the single-lane cold chases (the cold traces of TLB and miss latencies): writing a chain
+ * touches every page of it, and what their TLBs hold of that is part of what they time. */
 static bool keepable(const chase_job *j)
 {
     const gs_chase_plan *p = j->plan;

@@ -629,13 +629,69 @@ static double cached_before(const gs_eq6_fit *fit, int k)
     return cached;
 }
 
-/* gs_eq6_widen_between's two bounds on level k's latency (0 < k < levels). */
+/* One walk as (size, latency), for plateau_scatter's sort. */
+typedef struct walk_point {
+    double s, y;
+} walk_point;
+
+static int by_size(const void *a, const void *b)
+{
+    double x = ((const walk_point *)a)->s, y = ((const walk_point *)b)->s;
+    return (x > y) - (x < y);
+}
+
+/* How far one walk on level k's plateau may lie from the truth: t x the scatter of single walks
+ * there, from the differences of neighbours (each walk against the line through the walks on
+ * either side, in log size, scaled to one walk's sd), which a smooth trend along the plateau
+ * does not enter. The plateau: the walks at least twice the caches in front and at most half
+ * level k's capacity less its interval. NaN with fewer than four such walks. The fit's residual
+ * sd is the scatter of every walk about one curve, and a hit curve that is not (C/s)^g at the
+ * steps (the H200's L1: sd 5.1 cycles, walks on the L2's plateau 0.4 apart) enters it too. */
+static double plateau_scatter(const gs_eq6_fit *fit, int k, const double *size_bytes,
+                              const double *latency, size_t n)
+{
+    double ci = fit->capacity_ci95[k];
+    double from = 2 * cached_before(fit, k);
+    double to = (fit->capacity_bytes[k] - (isfinite(ci) ? ci : 0)) / 2;
+    walk_point *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w)
+        return NAN;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(size_bytes[i]) && size_bytes[i] >= from && size_bytes[i] <= to &&
+            size_bytes[i] > 0 && isfinite(latency[i]))
+            w[m++] = (walk_point){size_bytes[i], latency[i]};
+    qsort(w, m, sizeof *w, by_size);
+    double sum = 0;
+    size_t used = 0;
+    for (size_t i = 1; i + 1 < m; i++) {
+        double a = log(w[i - 1].s), b = log(w[i].s), c = log(w[i + 1].s);
+        if (!(c > a))
+            continue;
+        double f = (c - b) / (c - a);
+        double e = (w[i].y - f * w[i - 1].y - (1 - f) * w[i + 1].y) /
+                   sqrt(1 + f * f + (1 - f) * (1 - f));
+        sum += e * e;
+        used++;
+    }
+    free(w);
+    return used >= 2 ? gs_t95(used) * sqrt(sum / (double)used) : NAN;
+}
+
+/* gs_eq6_widen_between's two bounds on level k's latency (0 < k < levels), each walk allowed
+ * margin, or the plateau's own scatter where that is less. The upper bound takes the walks at
+ * least twice the caches in front: nearer, 1 / (1 - h) multiplies an error of their fitted
+ * capacity (an L1 of unequal sets fitted at 4,035 +- 168 B put the bound 3 cycles under the
+ * L2's hit from its 8-KB walk). */
 static void level_bounds(const gs_eq6_fit *fit, int k, const double *size_bytes,
                          const double *latency, size_t n, double margin, double *lo, double *hi)
 {
     double ci = fit->capacity_ci95[k];
     double below = fit->capacity_bytes[k] - (isfinite(ci) ? ci : 0);
     double cached = cached_before(fit, k), fastest = fit->latency[0];
+    double own = plateau_scatter(fit, k, size_bytes, latency, n);
+    if (isfinite(own) && own < margin)
+        margin = own;
     *lo = -INFINITY;
     *hi = INFINITY;
     for (size_t i = 0; i < n; i++) {
@@ -644,7 +700,7 @@ static void level_bounds(const gs_eq6_fit *fit, int k, const double *size_bytes,
             continue;
         if (s <= below)
             *lo = fmax(*lo, y - margin);
-        if (s > cached) {
+        if (s > 2 * cached) {
             double h = cached / s;
             *hi = fmin(*hi, (y + margin - fastest * h) / (1 - h));
         }
@@ -668,6 +724,12 @@ unsigned gs_eq6_widen_between(gs_eq6_fit *fit, const double *size_bytes, const d
         double v = fit->latency[k], ci = fit->latency_ci95[k];
         if (!isfinite(v) || !isfinite(ci))
             continue;
+        if (isfinite(lo[k]) && isfinite(hi[k])) {
+            /* both bounds hold whatever the curve's shape: the level is where they put it */
+            fit->latency[k] = (lo[k] + hi[k]) / 2;
+            fit->latency_ci95[k] = (hi[k] - lo[k]) / 2;
+            continue;
+        }
         if (isfinite(lo[k]))
             ci = fmax(ci, fabs(v - lo[k]));
         if (isfinite(hi[k]))

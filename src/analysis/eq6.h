@@ -87,14 +87,17 @@ double gs_eq6_cached_bound(const gs_eq6_fit *fit, double last_at_least);
  * array size), no (C/s)^g, and the fit lowered the next level's latency to match, 193.5 +- 2.4
  * cycles for an L2 hit of 201.5. A walk below level k's capacity (the fitted one less its
  * interval) is served by level k and faster ones only: lo[k] is the slowest such walk less
- * margin. At any size s past the caches in front of level k (the fitted capacities below it
- * with their intervals, `cached`) at most cached / s of the accesses hit in front of it, each
- * no faster than the fastest level, and every other access costs at least level k's latency:
- * hi[k] is the least over those sizes of (y + margin - Λ_0 h) / (1 - h), h = cached / s. Each
- * level's latency_ci95 then widens until the interval holds both bounds (the fit's value
- * stays: a fit that overshoots, 210.6 +- 6.4 for a hit of 201.5 past a random-replacement L1 of
- * 128-B lines, is held by the lower one). A level whose bounds conflict (lo > hi: a capacity or
- * its interval is not where the walks say) keeps its interval and comes back as bit k of the
+ * margin. At any size s at least twice the caches in front of level k (the fitted capacities
+ * below it with their intervals, `cached`) at most cached / s of the accesses hit in front of
+ * it, each no faster than the fastest level, and every other access costs at least level k's
+ * latency: hi[k] is the least over those sizes of (y + margin - Λ_0 h) / (1 - h),
+ * h = cached / s. margin is each walk's scatter about the fit; where the walks on level k's
+ * plateau scatter less among themselves (t x the sd of each against its neighbours), that is
+ * the margin (the fit's residuals also hold its misfit at the steps). With both bounds the
+ * level's latency is their middle and its interval half their span (the fit's value may lie
+ * outside them: 193.5 or 210.6 for a hit of 201.5 past hashed L1s); with one, the fit's value
+ * stays and its interval widens to hold it. A level whose bounds conflict (lo > hi: a capacity
+ * or its interval is not where the walks say) keeps its interval and comes back as bit k of the
  * result, its latency not determined by the walks. lo and hi (GS_EQ6_MAX_LEVELS + 1 each) get
  * every level's bounds, -/+ infinity where there is none (the fastest and the slowest level, no
  * size on that side). */

@@ -262,9 +262,10 @@ static void widen_last(const gs_probe_ctx *ctx, const space_walk *sw, const doub
 /* A level between the fastest and the slowest: the fit's latency leans on the hit curve's
  * shape past the capacity in front (a hashed L1 of 64-B lines walked in 32-B slots, whose
  * spatial hits fade on a curve of their own, put the L2 at 193.5 +- 2.4 cycles for a hit of
- * 201.5), so its interval widens to the bounds that hold whatever that shape
- * (gs_eq6_widen_between), with each walk's scatter allowed. Returns the levels whose bounds
- * conflict (bit k: level k), their bounds in lo and hi. */
+ * 201.5), so the level is put between the bounds that hold whatever that shape
+ * (gs_eq6_widen_between), with each walk's scatter allowed (the fit's, or the level's plateau's
+ * own where less). Returns the levels whose bounds conflict (bit k: level k), their bounds in
+ * lo and hi. */
 static unsigned widen_between(const double *sizes, const double *cycles, size_t n,
                               gs_eq6_fit *fit, double *lo, double *hi)
 {
@@ -291,9 +292,12 @@ static void record_levels(gs_probe_ctx *ctx, gs_probe_out *p, const space_walk *
              "the slowest walk, at most what the largest walks allow if as many accesses hit as "
              "the caches in front hold (docs/methods.md, random-walk)", method_ci);
     snprintf(method_mid, sizeof method_mid, "%s; a level between the fastest and the slowest "
-             "also covers the bounds that hold whatever the hit curve's shape: at least the "
-             "slowest walk below its capacity, at most what each walk past the caches in front "
-             "allows if as many accesses hit there as they hold (docs/methods.md, random-walk)",
+             "is put between the bounds that hold whatever the hit curve's shape (its value "
+             "their middle, its interval half their span): at least the slowest walk below its "
+             "capacity, at most what each walk twice past the caches in front allows if as many "
+             "accesses hit there as they hold; each walk's scatter allowed, t x its sd about "
+             "the fit or among the level's plateau walks where less (docs/methods.md, "
+             "random-walk)",
              method_ci);
     for (int k = 0; k <= fit->levels; k++) {
         /* the interval: eq6.h's (the standard error, widened to the fits the data allow) */

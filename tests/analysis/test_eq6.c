@@ -462,7 +462,9 @@ static void test_last_bounds_take_capacity_intervals(void **state)
 
 /* A middle level's bounds on an Eq. 6 curve (random hits, C/s of them, in front of it): the
  * upper one is the level's latency itself, the lower one the slowest walk below its capacity;
- * the interval widens to cover both and no further. */
+ * the level is put in the middle of the two, its interval reaching both and no further. With
+ * no walk twice past the caches in front there is no upper bound: the fit's value stays and its
+ * interval reaches down to the lower one. */
 static void test_between_bounds_eq6_curve(void **state)
 {
     (void)state;
@@ -478,27 +480,61 @@ static void test_between_bounds_eq6_curve(void **state)
     assert_float_equal(hi[1], 200, 1e-6);
     assert_float_equal(lo[1], gs_eq6_eval(&truth, 524288), 1e-9);   /* the largest size below */
     assert_true(lo[1] < 199.5);
-    assert_float_equal(f.latency_ci95[1], 200 - lo[1], 1e-9);       /* down to the lower bound */
+    assert_float_equal(f.latency[1], (lo[1] + hi[1]) / 2, 1e-9);
+    assert_float_equal(f.latency_ci95[1], (hi[1] - lo[1]) / 2, 1e-9);
     /* the fastest and the slowest level are not between: no bounds, intervals as they were */
     assert_true(isinf(lo[0]) && isinf(hi[0]) && isinf(lo[2]) && isinf(hi[2]));
     assert_float_equal(f.latency_ci95[0], 0.5, 1e-9);
     assert_float_equal(f.latency_ci95[2], 0.5, 1e-9);
-    /* a fitted latency below both bounds: the interval reaches the far one */
+    /* walks to 32 KB only, none twice past the 16-KB cache in front: a lower bound alone */
+    size_t few = 0;
+    while (few < n && s[few] <= 2 * 16384.0)
+        few++;
+    f = truth;
     f.latency[1] = 190;
-    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
-    assert_float_equal(f.latency_ci95[1], 10, 1e-6);
-    /* bounds inside the fit's interval: as it was */
-    f.latency[1] = 200;
-    f.latency_ci95[1] = 8;
-    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 0, lo, hi), 0);
-    assert_float_equal(f.latency_ci95[1], 8, 1e-9);
+    f.capacity_ci95[0] = f.capacity_ci95[1] = 0;
+    f.latency_ci95[1] = 0.5;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, few, 0, lo, hi), 0);
+    assert_true(isinf(hi[1]));
+    assert_float_equal(lo[1], y[few - 1], 1e-9);
+    assert_float_equal(f.latency[1], 190, 1e-9);
+    assert_float_equal(f.latency_ci95[1], fabs(lo[1] - 190), 1e-9);
+}
+
+/* The margin of a middle level's bounds: a step the fit does not follow (an L1 that hits past
+ * its capacity on a curve no (C/s)^g has) leaves a residual sd of several cycles, yet the walks
+ * on the L2's plateau lie within a few tenths of each other and of the truth. The bounds take
+ * the plateau's own scatter: the interval holds the L2's 200 cycles within one cycle, where the
+ * fit's scatter as the margin would have made it +- 10. */
+static void test_between_bounds_plateau_scatter(void **state)
+{
+    (void)state;
+    gs_eq6_fit truth = {.levels = 2, .capacity_bytes = {16384, 8 << 20},
+                        .latency = {30, 200, 450}, .sharpness = {8, 1}};
+    double s[MAXN], y[MAXN], lo[GS_EQ6_MAX_LEVELS + 1], hi[GS_EQ6_MAX_LEVELS + 1];
+    size_t n = sizes(1024, 4.0 * (8 << 20), 4, s);
+    curve(&truth, s, n, 0, 1, y);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] > 16384 && s[i] < 2 * 16384)
+            y[i] -= 40;                        /* hits past the L1 that (C/s)^8 does not have */
+        if (s[i] > 2 * 16384 && s[i] < (8 << 20))
+            y[i] += (i % 2 ? 0.2 : -0.2);       /* the plateau's walks, 0.4 apart */
+    }
+    gs_eq6_fit f = truth;
+    f.capacity_ci95[0] = f.capacity_ci95[1] = 0;
+    f.latency[1] = 195;                         /* the fit pulled down by the step's misfit */
+    f.latency_ci95[1] = 1;
+    assert_int_equal(gs_eq6_widen_between(&f, s, y, n, 10, lo, hi), 0);
+    assert_true(f.latency[1] - f.latency_ci95[1] <= 200 && 200 <= f.latency[1] + f.latency_ci95[1]);
+    assert_true(f.latency_ci95[1] < 1.5);
+    assert_true(fabs(f.latency[1] - 200) < 1);
 }
 
 /* A hashed L1 of 64-B lines (4 ways, tree-PLRU, 16 KB) walked in 32-B slots over an LRU L2 of
  * 512 KB, hit 201.5 cycles on average (tests/models/cache_xor64_plru.json, seed 1): past the L1
  * the line's second slot hits on a curve of its own, no (C/s)^g, and the fit put the L2 at
- * 193.5 +- 2.4. Widened to the bounds that hold whatever that curve, the interval holds the
- * hit, and goes no further than the farther bound. */
+ * 193.5 +- 2.4. Put between the bounds that hold whatever that curve, the interval holds the
+ * hit, and is those bounds. */
 #define XOR64_SIZES 31
 static const double xor64_sizes[XOR64_SIZES] = {
     256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 13760, 16384, 19456,
@@ -527,16 +563,16 @@ static void test_between_bounds_hold_spatial_hits(void **state)
     assert_true(lo[1] <= l2_hit && l2_hit <= hi[1]);
     assert_true(f.latency[1] - f.latency_ci95[1] <= l2_hit);
     assert_true(l2_hit <= f.latency[1] + f.latency_ci95[1]);
-    /* no wider than the farther bound asks: here the upper one */
+    /* the interval is the bounds */
     assert_float_equal(f.latency[1] + f.latency_ci95[1], hi[1], 1e-9);
-    assert_true(f.latency[1] - f.latency_ci95[1] <= lo[1]);
+    assert_float_equal(f.latency[1] - f.latency_ci95[1], lo[1], 1e-9);
     assert_true(hi[1] < 215);
 }
 
 /* A hashed L1 of 128-B lines under random replacement (128 KB) walked in 32-B slots over an
  * LRU L2 of 1 MB, hit 201.5 on average (tests/models/cache_xor_random.json, seed 1): the fit
  * overshoots, 210.6 +- 6.4. The lower bound, the slowest walk below the L2's capacity, is far
- * under it, and the interval reaches down to it. */
+ * under it, and the level's interval, now its bounds, reaches down to it. */
 #define XOR_RANDOM_SIZES 33
 static const double xor_random_sizes[XOR_RANDOM_SIZES] = {
     256, 352, 512, 704, 1024, 1440, 2048, 2880, 4096, 5792, 8192, 11584, 16384, 23168, 32768,
@@ -620,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_last_bounds_hold_slow_tail),
         cmocka_unit_test(test_last_bounds_take_capacity_intervals),
         cmocka_unit_test(test_between_bounds_eq6_curve),
+        cmocka_unit_test(test_between_bounds_plateau_scatter),
         cmocka_unit_test(test_between_bounds_hold_spatial_hits),
         cmocka_unit_test(test_between_bounds_hold_overshoot),
         cmocka_unit_test(test_between_bounds_conflict),

@@ -646,7 +646,8 @@ static int by_size(const void *a, const void *b)
  * does not enter. The plateau: the walks at least twice the caches in front and at most half
  * level k's capacity less its interval. NaN with fewer than four such walks. The fit's residual
  * sd is the scatter of every walk about one curve, and a hit curve that is not (C/s)^g at the
- * steps (the H200's L1: sd 5.1 cycles, walks on the L2's plateau 0.4 apart) enters it too. */
+ * steps enters it too (on an H200 4.5-5.1 cycles, the walks on the L2's plateau 0.2-0.3
+ * apart against their neighbours). */
 static double plateau_scatter(const gs_eq6_fit *fit, int k, const double *size_bytes,
                               const double *latency, size_t n)
 {

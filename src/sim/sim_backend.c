@@ -78,10 +78,34 @@ static int injected_failure(gs_error *err)
     return 0;
 }
 
+/* Local memory as the CUDA backend's kernel holds it (chase_local_kernel: each loading lane's
+ * own array): the hardware interleaves a warp's local memory 4 bytes at a time across its 32
+ * lanes, word i of lane l at byte (32 i + l) x 4 of the warp's window, so a lane's consecutive
+ * words lie 128 B apart and a walk of one lane's 4-byte elements touches a line per element.
+ * The plan's offsets are one lane's; the simulator walks the addresses they have there. */
+static int chase_local(gs_sim_model *m, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
+{
+    uint64_t *chain = malloc((p->chain_len ? p->chain_len : 1) * sizeof *chain);
+    if (!chain)
+        return gs_fail(e, GS_ERR_NO_MEMORY, "chase: out of host memory");
+    for (size_t k = 0; k < p->chain_len; k++)
+        chain[k] = p->chain[k] / 4 * 128 + p->chain[k] % 4;
+    gs_chase_plan q = *p;
+    q.chain = chain;
+    q.footprint_bytes = (p->footprint_bytes + 3) / 4 * 128;
+    q.lane_stride_bytes = 4;
+    int rc = sim_chase(m, &q, o, e);
+    free(chain);
+    return rc;
+}
+
 static int op_chase(gs_backend *b, const gs_chase_plan *p, gs_chase_result *o, gs_error *e)
 {
     int rc = injected_failure(e);
-    return rc ? rc : sim_chase(model_of(b), p, o, e);
+    if (rc)
+        return rc;
+    return p->space == GS_SPACE_LOCAL ? chase_local(model_of(b), p, o, e)
+                                      : sim_chase(model_of(b), p, o, e);
 }
 
 static int op_bank(gs_backend *b, const gs_bank_plan *p, gs_bank_result *o, gs_error *e)

@@ -2,7 +2,8 @@
 # End-to-end test of probes random-walk and bandwidth on simulator models whose truth is known:
 # the Eq. 6 fit of the varying-size random walk must recover the model's cache sizes and
 # latencies (tests/models/walk_levels.json: a 16 KB LRU L1, hit 30, over a 512 KB random-
-# replacement L2, hit 200, DRAM 450; the hopper model's 2 KB and 32 KB constant caches), quick
+# replacement L2, hit 200, DRAM 450, the L1 holding 512 B of a local walk's lane, whose words
+# the warp interleaves; the hopper model's 2 KB and 32 KB constant caches), quick
 # within the resolution of two sizes per octave, --thorough closer; the walkers sweep must find
 # the saturation of a model whose DRAM serves 2 accesses/ns; and the copy kernels must report the
 # model's bandwidth, cudaMemcpy and their ratio.
@@ -49,6 +50,16 @@ else:
     near("L1 latency", lats[0], 31, 0.05); near("L2 latency", lats[1], 201, 0.05)
     near("DRAM latency", lats[2], 451, 0.1)
 near("shared latency", fig("shared_latency_cycles"), 26, 0.05)
+# local memory interleaves a warp 4 bytes at a time across its 32 lanes: one lane walking 4-byte
+# elements takes a 128-B line of the 16 KB L1 for each, so the L1 holds 512 B of the lane array
+lcaps, llats = fig("local_capacities_bytes"), fig("local_latencies_cycles")
+if len(lcaps) != 1: bad.append("local levels %d, truth 1 below 16 KB (%s)" % (len(lcaps), lcaps))
+else:
+    near("local L1 size, in one lane bytes", lcaps[0], 16384 / 32, 0.15)
+    near("local L1 latency", llats[0], 31, 0.05)
+    l2 = figs["local_level2_latency_cycles"]
+    if not abs(l2["value"] - 201) <= l2["ci95"]:
+        bad.append("local L2 latency %.1f +- %.1f misses 201" % (l2["value"], l2["ci95"]))
 # DRAM serves 2 accesses/ns, one walker 1 per 450 cycles at 1.5 GHz: saturation near 600 walkers
 # (one lane each: the simulator queues warp accesses, not lanes)
 if not 300 <= fig("walkers_saturation") <= 1200:

@@ -12,7 +12,8 @@ static bool all;                                                   /* --all */
 
 const gs_opt gs_cmd_compare_opts[] = {
     {"tolerance", GS_OPT_DOUBLE, &tolerance_percent, "PCT",
-     "a figure differs only when more than PCT percent apart as well (default 1)", NULL, 0, 0},
+     "a figure differs only when more than PCT percent apart as well, PCT percentage "
+     "points for a figure in % (default 1)", NULL, 0, 0},
     {"all", GS_OPT_FLAG, &all, NULL,
      "list every figure of both documents, not only those that changed", NULL, 0, 0},
     GS_OPT_END,

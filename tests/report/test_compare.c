@@ -1,7 +1,8 @@
 /* Tests of src/report/compare.c and src/result/validate.c: figures that became null or went
  * missing, and whole records in one document only, are listed as changes; names are printed in
- * full; the tolerance moves the line; lists compare element by element within their
- * intervals; a median of clock reads moves by its 1-cycle resolution without changing; only the
+ * full; the tolerance moves the line, in percentage points for figures in %; lists compare
+ * element by element within their intervals; a median of clock reads moves by its 1-cycle
+ * resolution without changing; only the
  * changes are printed, with units, unless every figure is asked for; thousands of records of
  * one name compare in linear time; two runs' SM clocks that differ are named under the table;
  * and a document that breaks the gpusonar/1 structure is refused naming the JSON path of the
@@ -304,6 +305,21 @@ static void medians_move_by_their_resolution(void **state)
                                one_figure("hit_ns", 30, 0, "ns", median, 0, 0)), 1);
 }
 
+/* A figure in % is itself a share: the tolerance is in percentage points. Two runs' SM clocks
+ * 0.024 % and 0.016 % from the driver's have not moved; 2.5 % and 0.5 % have. In any other
+ * unit it is a share of the larger value: 0.0242 and 0.0163 B/cycle are apart. */
+static void percentages_move_by_points(void **state)
+{
+    (void)state;
+    const char *mean = "mean of windows";
+    assert_int_equal(differing(one_figure("vs_driver_percent", -0.0242, 0, "%", mean, 0, 0),
+                               one_figure("vs_driver_percent", -0.0163, 0, "%", mean, 0, 0)), 0);
+    assert_int_equal(differing(one_figure("vs_driver_percent", 2.5, 0, "%", mean, 0, 0),
+                               one_figure("vs_driver_percent", 0.5, 0, "%", mean, 0, 0)), 1);
+    assert_int_equal(differing(one_figure("rate", 0.0242, 0, "B/cycle", mean, 0, 0),
+                               one_figure("rate", 0.0163, 0, "B/cycle", mean, 0, 0)), 1);
+}
+
 /* How many figures moved as runs decide (marked ~, not counted) between a and b (both freed). */
 static int run_decided(json_t *a, json_t *b)
 {
@@ -509,6 +525,7 @@ int main(void)
         cmocka_unit_test(tolerance_moves_the_line),
         cmocka_unit_test(lists_compare_by_element),
         cmocka_unit_test(medians_move_by_their_resolution),
+        cmocka_unit_test(percentages_move_by_points),
         cmocka_unit_test(residuals_and_placement_are_not_counted),
         cmocka_unit_test(changes_in_readable_units),
         cmocka_unit_test(many_records_compare_in_linear_time),

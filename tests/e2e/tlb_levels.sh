@@ -14,9 +14,11 @@ set -u
 GS_E2E_SIM=1   # a sweep over simulator models: the unsanitized simulator build (common.bash)
 . "$(dirname "$0")/common.bash"
 
-if $B run cache --target tlb -q --device "sim:$SRC/tests/models/tlb_disagree.json" \
-     --json "$T/d.json" >/dev/null 2>"$T/err"; then
-  $PY - "$T/d.json" <<'PYEOF' || fails=$((fails+1))
+# disagree: tlb_disagree's first level not determined, with both readings in the reason
+disagree() {
+  if $B run cache --target tlb -q --device "sim:$SRC/tests/models/tlb_disagree.json" \
+       --json "$T/d.json" >/dev/null 2>"$T/err"; then
+    $PY - "$T/d.json" <<'PYEOF' || fails=$((fails+1))
 import json, sys
 doc = json.load(open(sys.argv[1]))
 rec = {p["params"]["level"]: p for p in doc["probes"]}
@@ -28,9 +30,10 @@ for k in ("entries", "page_bytes", "coverage_bytes", "size_bytes", "miss_penalty
 assert not l1.get("warnings"), l1.get("warnings")
 print("  tlb_disagree: first level not determined, both readings in the reason")
 PYEOF
-else
-  echo "FAIL tlb_disagree: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
-fi
+  else
+    echo "FAIL tlb_disagree: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  fi
+}
 # The second level from average-mode walks (odd multiples of the page, then powers of two of the
 # coverage), in the default run: entries, coverage, sets and ways exact or not determined, never
 # wrong; the figures each model must determine are listed.
@@ -103,6 +106,52 @@ for k in ("entries", "sets", "ways", "miss_penalty_cycles"):
 print("  tlb_ladder_random: not determined, the reason names the staircase and what would decide")
 PYEOF
 }
+# a first level whose miss hides in the trace's jitter (the H100's: 10 cycles in a 15-cycle band):
+# the fine-grained walk is blind, and the stride walks stand alone, exact, with a warning saying so;
+# the page is never a figure (an entry covers 16 pages)
+blind() {
+  if $B run cache --target tlb -q --device "sim:$M/tlb_blind.json" --json "$T/b.json" >/dev/null 2>"$T/err"; then
+    $PY - "$T/b.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rec = {p["params"]["level"]: p for p in doc["probes"]}
+l1, l2 = rec["l1tlb"], rec["l2tlb"]
+want = {"entries": 16, "coverage_bytes": 16777216, "size_bytes": 16 * 16777216}
+for k, v in want.items():
+    assert l1["figures"][k]["value"] == v, ("l1tlb", k, l1["figures"][k])
+assert abs(l1["figures"]["miss_penalty_cycles"]["value"] - 10) <= 1.5, l1["figures"]["miss_penalty_cycles"]
+assert any("cannot see this level" in w for w in l1.get("warnings", [])), l1.get("warnings")
+for r in (l1, l2):
+    assert r["figures"]["page_bytes"]["value"] is None, r["figures"]["page_bytes"]
+assert l2["figures"]["entries"]["value"] == 2048, l2["figures"]["entries"]
+assert l2["figures"]["coverage_bytes"]["value"] == 33554432, l2["figures"]["coverage_bytes"]
+print("  tlb_blind: first level from stride walks alone (16 x 16 MB), second 2048 x 32 MB")
+PYEOF
+  else
+    echo "FAIL tlb_blind: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  fi
+}
+# far L2 lines a few hundred bytes apart (the card's 2 MB alias spreads a fine-grained walk's lines
+# over both partitions): the fine-grained walk reads them as a small level, which is no TLB; the
+# stride walks, over the same physical words as their base walks, stand alone and exact
+far_lines() {
+  if $B run cache --target tlb -q --device "sim:$M/tlb_far_lines.json" --json "$T/f.json" >/dev/null 2>"$T/err"; then
+    $PY - "$T/f.json" <<'PYEOF' || fails=$((fails+1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rec = {p["params"]["level"]: p for p in doc["probes"]}
+l1 = rec["l1tlb"]
+assert l1["figures"]["entries"]["value"] == 16, l1["figures"]["entries"]
+assert l1["figures"]["coverage_bytes"]["value"] == 16777216, l1["figures"]["coverage_bytes"]
+assert abs(l1["figures"]["miss_penalty_cycles"]["value"] - 10) <= 1.5, l1["figures"]["miss_penalty_cycles"]
+assert any("fine-grained walk" in w for w in l1.get("warnings", [])), l1.get("warnings")
+assert rec["l2tlb"]["figures"]["entries"]["value"] == 2048, rec["l2tlb"]["figures"]["entries"]
+print("  tlb_far_lines: the fine-grained walk's far lines are no TLB; stride walks exact")
+PYEOF
+  else
+    echo "FAIL tlb_far_lines: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
+  fi
+}
 M=$SRC/tests/models
 par tlb_check "$M/tlb_second_fa.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
 par tlb_check "$M/tlb_second_sets.json" average entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
@@ -130,50 +179,11 @@ for spec in "$M/tlb_second_fa.json" "$M/tlb_second_sets.json" fermi "$M/tlb_cove
             "$M/tlb_creep.json"; do
   par tlb_check "$spec" default entries
 done
-par_wait
-# a first level whose miss hides in the trace's jitter (the H100's: 10 cycles in a 15-cycle band):
-# the fine-grained walk is blind, and the stride walks stand alone, exact, with a warning saying so;
-# the page is never a figure (an entry covers 16 pages)
-if $B run cache --target tlb -q --device "sim:$M/tlb_blind.json" --json "$T/b.json" >/dev/null 2>"$T/err"; then
-  $PY - "$T/b.json" <<'PYEOF' || fails=$((fails+1))
-import json, sys
-doc = json.load(open(sys.argv[1]))
-rec = {p["params"]["level"]: p for p in doc["probes"]}
-l1, l2 = rec["l1tlb"], rec["l2tlb"]
-want = {"entries": 16, "coverage_bytes": 16777216, "size_bytes": 16 * 16777216}
-for k, v in want.items():
-    assert l1["figures"][k]["value"] == v, ("l1tlb", k, l1["figures"][k])
-assert abs(l1["figures"]["miss_penalty_cycles"]["value"] - 10) <= 1.5, l1["figures"]["miss_penalty_cycles"]
-assert any("cannot see this level" in w for w in l1.get("warnings", [])), l1.get("warnings")
-for r in (l1, l2):
-    assert r["figures"]["page_bytes"]["value"] is None, r["figures"]["page_bytes"]
-assert l2["figures"]["entries"]["value"] == 2048, l2["figures"]["entries"]
-assert l2["figures"]["coverage_bytes"]["value"] == 33554432, l2["figures"]["coverage_bytes"]
-print("  tlb_blind: first level from stride walks alone (16 x 16 MB), second 2048 x 32 MB")
-PYEOF
-else
-  echo "FAIL tlb_blind: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
-fi
-# far L2 lines a few hundred bytes apart (the card's 2 MB alias spreads a fine-grained walk's lines
-# over both partitions): the fine-grained walk reads them as a small level, which is no TLB; the
-# stride walks, over the same physical words as their base walks, stand alone and exact
-if $B run cache --target tlb -q --device "sim:$M/tlb_far_lines.json" --json "$T/f.json" >/dev/null 2>"$T/err"; then
-  $PY - "$T/f.json" <<'PYEOF' || fails=$((fails+1))
-import json, sys
-doc = json.load(open(sys.argv[1]))
-rec = {p["params"]["level"]: p for p in doc["probes"]}
-l1 = rec["l1tlb"]
-assert l1["figures"]["entries"]["value"] == 16, l1["figures"]["entries"]
-assert l1["figures"]["coverage_bytes"]["value"] == 16777216, l1["figures"]["coverage_bytes"]
-assert abs(l1["figures"]["miss_penalty_cycles"]["value"] - 10) <= 1.5, l1["figures"]["miss_penalty_cycles"]
-assert any("fine-grained walk" in w for w in l1.get("warnings", [])), l1.get("warnings")
-assert rec["l2tlb"]["figures"]["entries"]["value"] == 2048, rec["l2tlb"]["figures"]["entries"]
-print("  tlb_far_lines: the fine-grained walk's far lines are no TLB; stride walks exact")
-PYEOF
-else
-  echo "FAIL tlb_far_lines: exit status"; sed 's/^/  /' "$T/err"; fails=$((fails+1))
-fi
+par disagree
+par blind
+par far_lines
 # a level the fine-grained walk does not find: the average-mode record stands alone
 par tlb_check "$M/tlb_large_second.json" default entries,coverage_bytes,size_bytes,sets,ways,miss_penalty_cycles
+par_wait
 [ $fails -eq 0 ] && echo "tlb_levels: ok" || echo "tlb_levels: $fails failures"
 exit $((fails > 0))

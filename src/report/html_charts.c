@@ -476,9 +476,12 @@ void gs_html_record_series(FILE *out, const json_t *rec, size_t index, const cha
                 continue;
             if (is_ci)
                 lines[0].ci95 = o;
-            else
-                lines[nl++] = (gs_html_line){.series = o, .legend = other, .kind = GS_HTML_FIT,
-                                             .color = nl};
+            else {
+                /* the line's colour is its index: read before the count moves on */
+                lines[nl] = (gs_html_line){.series = o, .legend = other, .kind = GS_HTML_FIT,
+                                           .color = nl};
+                nl++;
+            }
         }
         if (nl > 1)
             lines[0].legend = name;

@@ -826,12 +826,22 @@ static int image_sets(const chase_ctx *cx)
             return -1;
     const uint64_t *chain = cx->plan->chain;
     uint64_t stride = cx->plan->lane_stride_bytes, alias = cx->alias_bytes;
+    /* a TLB's block (the region of an entry) holds many of a walk's addresses in a row, and a
+       set is a function of the block (no mapping reads a bit below it): one in the same block
+       as the last one named names nothing new */
+    uint64_t last_block[SIM_MAX_LEVELS];
+    bool named = false;
     for (size_t k = 0; k < cx->plan->chain_len; k++) {
         uint64_t vaddr = cx->base + chain[k];
-        for (unsigned lane = 0; lane < cx->lanes; lane++, vaddr += stride) {
+        for (unsigned lane = 0; lane < cx->lanes; lane++, vaddr += stride, named = true) {
             uint64_t paddr = alias ? vaddr % alias : vaddr;
-            for (unsigned j = 0; j < n_virt; j++)
+            for (unsigned j = 0; j < n_virt; j++) {
+                uint64_t block = sim_cache_block_of(virt[j], vaddr);
+                if (named && block == last_block[j])
+                    continue;
+                last_block[j] = block;
                 sim_cache_image_add_step(virt[j], vaddr);
+            }
             for (unsigned j = 0; j < n_phys; j++)
                 sim_cache_image_add_step(phys[j], paddr);
         }
@@ -1022,9 +1032,21 @@ static inline double timed_access(chase_ctx *cx, gs_chase_result *out, uint64_t 
 static double timed_run(chase_ctx *cx, gs_chase_result *out, uint64_t t, const double *cycles,
                         const unsigned char *level, uint64_t run, double sum)
 {
-    gs_rng rng = cx->m->rng;
-    for (uint64_t j = 0; j < run; j++)
-        sum += timed_access_from(cx, &rng, out, t + j, cycles[j], level[j]);
+    const gs_sim_model *m = cx->m;
+    gs_rng rng = m->rng;
+    if (cx->plan->record_n || !(m->noise_cycles > 0) || m->noise_outlier_rate > 0) {
+        for (uint64_t j = 0; j < run; j++)
+            sum += timed_access_from(cx, &rng, out, t + j, cycles[j], level[j]);
+    } else {
+        /* most walks: averaged, with a few cycles of noise and no outliers; the noise is the
+           draw itself (gs_sim_noise_from: 0 + a whole number of cycles, to the bit) */
+        uint64_t bound = (uint64_t)m->noise_cycles + 1;
+        for (uint64_t j = 0; j < run; j++) {
+            cx->served[level[j]]++;
+            double access = cycles[j] + (double)gs_rng_below(&rng, bound);
+            sum += access < 0 ? 0 : access;
+        }
+    }
     cx->m->rng = rng;
     return sum;
 }

@@ -668,6 +668,15 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
     bool none_fits = p->footprint_bytes && p->footprint_bytes < p->element_bytes;
     uint64_t last = p->footprint_bytes && !none_fits ? p->footprint_bytes - p->element_bytes
                                                      : UINT64_MAX;
+    /* the whole chain's low bits and largest offset first (no test per element); the element
+       to name only where one is wrong */
+    uint64_t low = 0, top = 0;
+    for (size_t i = 0; i < p->chain_len; i++) {
+        low |= p->chain[i];
+        top = p->chain[i] > top ? p->chain[i] : top;
+    }
+    if (!(low & misaligned) && !none_fits && top <= last)
+        return 0;
     for (size_t i = 0; i < p->chain_len; i++)
         if ((p->chain[i] & misaligned) || none_fits || p->chain[i] > last)
             return gs_fail(err, GS_ERR_USAGE, "chase plan: chain[%zu] = %llu is not an aligned "

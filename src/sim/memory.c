@@ -1079,6 +1079,19 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
         return -1;
     double sum = 0;
     for (uint64_t i = 0; i < total;) {
+        if (!r.images && i < warm) {    /* no pass recorded or replayed: the warm-up in a row */
+            for (; prefetch && i < warm; i++) {
+                prefetch_request(cx, p->chain[ahead], ring_slot(i));
+                warm_request(cx, p->chain[k], ring_slot_of_request(i));
+                ahead = next_position(ahead, len);
+                k = next_position(k, len);
+            }
+            for (; i < warm; i++) {
+                warm_request(cx, p->chain[k], NO_SLOT);
+                k = next_position(k, len);
+            }
+            continue;
+        }
         if (i == warm)
             cx->unseen_level = -1;
         if (k == 0)

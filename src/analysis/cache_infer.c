@@ -359,11 +359,12 @@ static void srrip_age(set_state *s, unsigned ways)
         s->stamp[w] += 3 - top;
 }
 
-static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways)
+/* The way a miss fills: the lowest invalid one, else the policy's victim. The valid ways are
+ * 0 .. filled - 1 (gs_policy_predict), so the lowest invalid one is `filled`. */
+static unsigned choose_victim(const set_state *s, gs_policy p, unsigned ways, unsigned filled)
 {
-    for (unsigned w = 0; w < ways; w++)
-        if (!s->valid[w])
-            return w;
+    if (filled < ways)
+        return filled;
     if (p == GS_POLICY_PLRU)
         return plru_victim(s->tree, ways);
     if (p == GS_POLICY_SRRIP)
@@ -408,7 +409,7 @@ int gs_policy_predict(gs_policy p, unsigned protect, const uint32_t *blocks, siz
         if (w < 0) {
             if (p == GS_POLICY_SRRIP && filled == ways)
                 srrip_age(&s, ways);
-            w = (int)choose_victim(&s, p, ways);
+            w = (int)choose_victim(&s, p, ways, filled);
             if (where && s.valid[w])
                 where[s.block[w]] = 0;
             if (where)

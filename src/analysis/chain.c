@@ -65,7 +65,11 @@ int gs_chain_sattolo(gs_rng *r, uint64_t count, uint64_t stride_bytes, uint64_t 
     uint32_t *idx = malloc(count * sizeof *idx);
     if (!idx)
         return -1;
-    shuffle_after_first(r, idx, count, stride_bytes, out);
+    /* the draws from a local copy of the generator, put back after (the same draws): the
+       offsets written out could otherwise be the generator's state, read again after each */
+    gs_rng local = *r;
+    shuffle_after_first(&local, idx, count, stride_bytes, out);
+    *r = local;
     free(idx);
     return 0;
 }

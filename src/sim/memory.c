@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/cache_steps.h"
 #include "sim/memory.h"
 #include "sim/sim.h"
 #include "util/u64set.h"
@@ -161,8 +162,29 @@ static unsigned partition_of(const sim_level *lv, uint64_t addr)
     return p;
 }
 
-/* TLB levels in order until one hits; every level that missed is filled. */
-HOT double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
+/* One access to a store of the path, filling on a miss: sim_cache_access_in (cache.h) with the
+ * ordered and segmented stores' accesses inline (cache_steps.h), the same outcome and state
+ * without a call for the stores most accesses go to. */
+HOT sim_outcome store_access(sim_cache *c, uint64_t addr, unsigned set, bool persisting,
+                             gs_rng *rng, int *way_out)
+{
+    if (sim_cache_memo_answers(c, addr, way_out))
+        return SIM_HIT;
+    unsigned how = SIM_ACCESS_FILL | (persisting ? SIM_ACCESS_PERSISTING : 0) |
+                   SIM_ACCESS_WHOLE_FETCH;
+    if (!c->persisting) {
+        if (c->ordered)
+            return sim_cache_ordered_step(c, addr, set, how, way_out);
+        if (c->segmented)
+            return sim_cache_segmented_step(c, addr, set, how, way_out);
+    }
+    return sim_cache_access_rest(c, addr, set, how, rng, way_out);
+}
+
+/* TLB levels in order until one hits; every level that missed is filled. `timed` (a constant
+ * where it is inlined): the cycles are wanted; an untimed access makes the same lookups and
+ * returns 0. */
+HOT double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip, bool timed)
 {
     double cycles = 0;
     *skip = 0;
@@ -171,11 +193,12 @@ HOT double translate(chase_ctx *cx, uint64_t vaddr, uint32_t *skip)
         if (!(t->paths & cx->path_bit))
             continue;
         int way = -1;
-        if (sim_cache_access(&t->state, vaddr, true, &cx->m->rng,
-                             t->near_ways ? &way : NULL) == SIM_HIT)
-            return cycles + t->hit_cycles +
+        if (store_access(&t->state, vaddr, SIM_SET_UNKNOWN, false, &cx->m->rng,
+                         timed && t->near_ways ? &way : NULL) == SIM_HIT)
+            return !timed ? 0 : cycles + t->hit_cycles +
                    (t->near_ways && way >= (int)t->near_ways ? t->far_hit_cycles : 0);
-        cycles += t->miss_penalty_cycles;
+        if (timed)
+            cycles += t->miss_penalty_cycles;
         *skip |= t->skip_on_miss;
     }
     return cycles;
@@ -258,12 +281,17 @@ static void take_path(chase_ctx *cx, gs_load_path path)
 }
 
 /* One lane's load of vaddr; `known`: the set of vaddr in cache level large_level when the
- * request's prefetch found it (prefetch_request), else SIM_SET_UNKNOWN. */
-HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *served)
+ * request's prefetch found it (prefetch_request), else SIM_SET_UNKNOWN. `timed` (a constant
+ * where it is inlined): its cycles and serving level are wanted; an untimed access (a warm-up's)
+ * changes every state as a timed one does, and returns 0 with *served unset. */
+HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *served,
+                       bool timed)
 {
     sim_memory *mem = cx->mem;
     uint32_t skip;
-    double cycles = mem->path_extra_cycles[cx->path] + translate(cx, vaddr, &skip);
+    double cycles = translate(cx, vaddr, &skip, timed);
+    if (timed)
+        cycles = mem->path_extra_cycles[cx->path] + cycles;
     uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
     for (uint32_t left = cx->path_levels; left; left &= left - 1) {   /* in lookup order */
         unsigned i = (unsigned)__builtin_ctz(left);
@@ -281,11 +309,10 @@ HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *
         bool copied = far &&
                       sim_cache_access(&lv->copy_state, paddr, true, &cx->m->rng, NULL) == SIM_HIT;
         bool persisting = cx->persisting && lv->persisting_max_bytes > 0;
-        sim_outcome o = sim_cache_access_in(&lv->state, paddr, set, true, persisting,
-                                            &cx->m->rng, NULL);
+        sim_outcome o = store_access(&lv->state, paddr, set, persisting, &cx->m->rng, NULL);
         if (skip & (1u << i))
             continue;                  /* filled, but its hit does not serve this access */
-        if (lv->n_sm_extra)            /* entry sm modulo n_sm_extra, dividing only past it */
+        if (timed && lv->n_sm_extra)   /* entry sm modulo n_sm_extra, dividing only past it */
             cycles += lv->sm_extra_cycles[cx->sm < lv->n_sm_extra ? cx->sm
                                                                   : cx->sm % lv->n_sm_extra];
         if (lv->allocate_words && lv->n_partial &&
@@ -294,6 +321,8 @@ HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *
         if (cx->count_lookups)
             *(o == SIM_HIT ? &cx->lookup_hits : &cx->lookup_misses) += 1;
         if (o == SIM_HIT) {
+            if (!timed)
+                return 0;
             *served = i;
             cycles += lv->hit_latency_cycles;
             if (!lv->copy_geo.size_bytes)
@@ -302,7 +331,13 @@ HOT double access_lane(chase_ctx *cx, uint64_t vaddr, unsigned known, unsigned *
                 cycles += lv->far_extra_cycles;
             return cycles;
         }
-        cycles += lv->miss_cycles;
+        if (timed)
+            cycles += lv->miss_cycles;
+    }
+    if (!timed) {                      /* the row buffer's state alone (dram.c) */
+        if (mem->dram.row_bytes)
+            sim_dram_access(mem, paddr);
+        return 0;
     }
     *served = mem->n_caches;
     return cycles + sim_dram_access(mem, paddr);    /* row buffer: dram.c */
@@ -312,7 +347,7 @@ double sim_load_lane(chase_ctx *cx, gs_load_path path, uint64_t vaddr, unsigned 
 {
     gs_load_path was = cx->path;
     take_path(cx, path);
-    double cycles = access_lane(cx, vaddr, SIM_SET_UNKNOWN, served);
+    double cycles = access_lane(cx, vaddr, SIM_SET_UNKNOWN, served, true);
     take_path(cx, was);
     return cycles;
 }
@@ -394,7 +429,7 @@ HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigne
         uint64_t vaddr = cx->base + offset + i * cx->plan->lane_stride_bytes;
         uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
         unsigned served;
-        double cycles = access_lane(cx, vaddr, known ? known[i] : SIM_SET_UNKNOWN, &served);
+        double cycles = access_lane(cx, vaddr, known ? known[i] : SIM_SET_UNKNOWN, &served, true);
         if (i == 0 || cycles > worst) {
             worst = cycles;
             worst_level = served;
@@ -413,11 +448,24 @@ HOT double access_request(chase_ctx *cx, uint64_t offset, unsigned slot, unsigne
     return worst;
 }
 
+/* A request whose outcome is not wanted (a warm-up's, recording nothing): its lanes' loads,
+ * every state changed as access_request changes it, without their cycles. */
+HOT void warm_request(chase_ctx *cx, uint64_t offset, unsigned slot)
+{
+    if (cx->plan->space == GS_SPACE_SHARED)
+        return;
+    const uint32_t *known = slot != NO_SLOT && cx->ring_offset[slot] == offset + 1
+                                ? cx->ring_set[slot] : NULL;
+    uint64_t vaddr = cx->base + offset, stride = cx->plan->lane_stride_bytes;
+    for (unsigned i = 0; i < cx->lanes; i++, vaddr += stride)
+        access_lane(cx, vaddr, known ? known[i] : SIM_SET_UNKNOWN, NULL, false);
+}
+
 /* Start fetching the host memory the request at chain offset `offset` will read in the large
  * stores on the path (TLBs and small caches stay in the host's caches anyway); not in a set the
  * request will skip (the unseen level's sets that no timed access reaches). The sets found in
  * large[0] go into ring slot `slot`, for the request itself (access_request). */
-static void prefetch_request(chase_ctx *cx, uint64_t offset, unsigned slot)
+static void prefetch_lanes(chase_ctx *cx, uint64_t offset, unsigned slot)
 {
     const sim_cache *unseen = cx->unseen_level >= 0 ? &cx->mem->caches[cx->unseen_level].state
                                                     : NULL;
@@ -432,6 +480,25 @@ static void prefetch_request(chase_ctx *cx, uint64_t offset, unsigned slot)
                 sim_cache_prefetch_in(cx->large[k], paddr, set);
         }
     }
+    cx->ring_offset[slot] = offset + 1;
+}
+
+/* prefetch_request: most chases have one lane and one large store (an L2), whose request is
+ * handled here inline, with the same sets kept and the same lines fetched; the rest by
+ * prefetch_lanes. */
+HOT void prefetch_request(chase_ctx *cx, uint64_t offset, unsigned slot)
+{
+    if (cx->lanes != 1 || cx->n_large != 1) {
+        prefetch_lanes(cx, offset, slot);
+        return;
+    }
+    uint64_t vaddr = cx->base + offset;
+    uint64_t paddr = cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr;
+    const sim_cache *c = cx->large[0];
+    unsigned set = sim_cache_set_of(c, paddr);
+    cx->ring_set[slot][0] = set;
+    if (cx->unseen_level != cx->large_level || sim_cache_image_has_set(c, set))
+        sim_cache_prefetch_in(c, paddr, set);
     cx->ring_offset[slot] = offset + 1;
 }
 
@@ -462,10 +529,9 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
 {
     const uint64_t *chain = cx->plan->chain;
     bool prefetch = cx->n_large != 0;
-    unsigned level;
     size_t from[GS_SPLIT_SEGMENTS + 1];                 /* segment i: from[i] .. from[i + 1] - 1 */
     for (size_t k = 0; k < s->serial_n; k++)
-        access_request(cx, chain[s->serial_first + k], NO_SLOT, &level);
+        warm_request(cx, chain[s->serial_first + k], NO_SLOT);
     for (unsigned i = 0; i <= s->segments; i++)
         from[i] = s->parallel_first + (size_t)((uint64_t)i * s->parallel_n / s->segments);
     size_t longest = (s->parallel_n + s->segments - 1) / s->segments;
@@ -473,7 +539,27 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
     for (unsigned i = 0; i < s->segments; i++)
         ahead_segment[i] = (i + PREFETCH_AHEAD) % s->segments;
     uint64_t t = 0;                                 /* requests in lockstep order */
-    for (size_t k = 0; k < longest; k++)
+    size_t k = 0, shortest = s->parallel_n / s->segments, end = from[s->segments];
+    /* the rounds whose next round has every segment's access too (each segment has at least
+       `shortest`): the access PREFETCH_AHEAD on is there, and no test is needed */
+    for (; prefetch && s->segments > PREFETCH_AHEAD && k + 1 < shortest; k++) {
+        unsigned i = 0;
+        for (; i + PREFETCH_AHEAD < s->segments; i++, t++) {
+            size_t ahead = from[i + PREFETCH_AHEAD] + k;
+            prefetch_request(cx, chain[ahead], ring_slot(t));
+            if (ahead + CHAIN_AHEAD < end)
+                __builtin_prefetch(&chain[ahead + CHAIN_AHEAD]);
+            warm_request(cx, chain[from[i] + k], ring_slot_of_request(t));
+        }
+        for (; i < s->segments; i++, t++) {
+            size_t ahead = from[i + PREFETCH_AHEAD - s->segments] + k + 1;
+            prefetch_request(cx, chain[ahead], ring_slot(t));
+            if (ahead + CHAIN_AHEAD < end)
+                __builtin_prefetch(&chain[ahead + CHAIN_AHEAD]);
+            warm_request(cx, chain[from[i] + k], ring_slot_of_request(t));
+        }
+    }
+    for (; k < longest; k++)
         for (unsigned i = 0; i < s->segments; i++, t++) {
             unsigned j = ahead_segment[i];              /* the access PREFETCH_AHEAD on */
             size_t ahead = i + PREFETCH_AHEAD < s->segments ? from[j] + k : from[j] + k + 1;
@@ -483,8 +569,7 @@ static void warm_split(chase_ctx *cx, const gs_chase_split *s)
             if (ahead + CHAIN_AHEAD < from[j + 1])
                 __builtin_prefetch(&chain[ahead + CHAIN_AHEAD]);
             if (from[i] + k < from[i + 1])
-                access_request(cx, chain[from[i] + k], prefetch ? ring_slot_of_request(t) : NO_SLOT,
-                               &level);
+                warm_request(cx, chain[from[i] + k], prefetch ? ring_slot_of_request(t) : NO_SLOT);
         }
 }
 
@@ -583,6 +668,15 @@ static int check_plan(const gs_sim_model *m, const gs_chase_plan *p, gs_chase_re
     bool none_fits = p->footprint_bytes && p->footprint_bytes < p->element_bytes;
     uint64_t last = p->footprint_bytes && !none_fits ? p->footprint_bytes - p->element_bytes
                                                      : UINT64_MAX;
+    /* the whole chain's low bits and largest offset first (no test per element); the element
+       to name only where one is wrong */
+    uint64_t low = 0, top = 0;
+    for (size_t i = 0; i < p->chain_len; i++) {
+        low |= p->chain[i];
+        top = p->chain[i] > top ? p->chain[i] : top;
+    }
+    if (!(low & misaligned) && !none_fits && top <= last)
+        return 0;
     for (size_t i = 0; i < p->chain_len; i++)
         if ((p->chain[i] & misaligned) || none_fits || p->chain[i] > last)
             return gs_fail(err, GS_ERR_USAGE, "chase plan: chain[%zu] = %llu is not an aligned "
@@ -741,14 +835,24 @@ static int image_sets(const chase_ctx *cx)
             return -1;
     const uint64_t *chain = cx->plan->chain;
     uint64_t stride = cx->plan->lane_stride_bytes, alias = cx->alias_bytes;
+    /* a TLB's block (the region of an entry) holds many of a walk's addresses in a row, and a
+       set is a function of the block (no mapping reads a bit below it): one in the same block
+       as the last one named names nothing new */
+    uint64_t last_block[SIM_MAX_LEVELS];
+    bool named = false;
     for (size_t k = 0; k < cx->plan->chain_len; k++) {
         uint64_t vaddr = cx->base + chain[k];
-        for (unsigned lane = 0; lane < cx->lanes; lane++, vaddr += stride) {
+        for (unsigned lane = 0; lane < cx->lanes; lane++, vaddr += stride, named = true) {
             uint64_t paddr = alias ? vaddr % alias : vaddr;
-            for (unsigned j = 0; j < n_virt; j++)
-                sim_cache_image_add(virt[j], vaddr);
+            for (unsigned j = 0; j < n_virt; j++) {
+                uint64_t block = sim_cache_block_of(virt[j], vaddr);
+                if (named && block == last_block[j])
+                    continue;
+                last_block[j] = block;
+                sim_cache_image_add_step(virt[j], vaddr);
+            }
             for (unsigned j = 0; j < n_phys; j++)
-                sim_cache_image_add(phys[j], paddr);
+                sim_cache_image_add_step(phys[j], paddr);
         }
     }
     return 0;
@@ -889,7 +993,8 @@ static int unseen_begin(chase_ctx *cx, uint64_t warm, uint64_t timed)
     for (uint64_t k = 0; k < positions; k++)
         for (unsigned lane = 0; lane < cx->lanes; lane++) {
             uint64_t vaddr = cx->base + p->chain[k] + lane * p->lane_stride_bytes;
-            sim_cache_image_add(&lv->state, cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr);
+            sim_cache_image_add_step(&lv->state,
+                                     cx->alias_bytes ? vaddr % cx->alias_bytes : vaddr);
         }
     cx->unseen_level = last;
     return 0;
@@ -908,19 +1013,51 @@ static inline uint32_t round_cycles(double c)
 }
 
 /* One timed access of a walk (the t-th), whose request took `request` cycles and was served by
- * `level`: counted, given its noise, recorded; returns what it adds to the sum. */
-static inline double timed_access(chase_ctx *cx, gs_chase_result *out, uint64_t t, double request,
-                                  unsigned level)
+ * `level`: counted, given its noise (drawn from rng), recorded; returns what it adds to the
+ * sum. */
+HOT double timed_access_from(chase_ctx *cx, gs_rng *rng, gs_chase_result *out, uint64_t t,
+                             double request, unsigned level)
 {
     const gs_chase_plan *p = cx->plan;
     cx->served[level]++;
-    double cycles = request + gs_sim_noise(cx->m);
+    double cycles = request + gs_sim_noise_from(cx->m, rng);
     if (cycles < 0)
         cycles = 0;
     if (!p->record_n)
         return cycles;
     out->latency_cycles[t] = cycles > 4e9 ? 4000000000u : round_cycles(cycles);
     return (double)out->latency_cycles[t];
+}
+
+static inline double timed_access(chase_ctx *cx, gs_chase_result *out, uint64_t t, double request,
+                                  unsigned level)
+{
+    return timed_access_from(cx, &cx->m->rng, out, t, request, level);
+}
+
+/* A replayed stretch of `run` timed accesses from the t-th, their requests' cycles and levels
+ * given: each as timed_access, in order, with the model's generator in a local copy meanwhile
+ * (put back after: the same draws in the same order). Returns sum with theirs added. */
+static double timed_run(chase_ctx *cx, gs_chase_result *out, uint64_t t, const double *cycles,
+                        const unsigned char *level, uint64_t run, double sum)
+{
+    const gs_sim_model *m = cx->m;
+    gs_rng rng = m->rng;
+    if (cx->plan->record_n || !(m->noise_cycles > 0) || m->noise_outlier_rate > 0) {
+        for (uint64_t j = 0; j < run; j++)
+            sum += timed_access_from(cx, &rng, out, t + j, cycles[j], level[j]);
+    } else {
+        /* most walks: averaged, with a few cycles of noise and no outliers; the noise is the
+           draw itself (gs_sim_noise_from: 0 + a whole number of cycles, to the bit) */
+        uint64_t bound = (uint64_t)m->noise_cycles + 1;
+        for (uint64_t j = 0; j < run; j++) {
+            cx->served[level[j]]++;
+            double access = cycles[j] + (double)gs_rng_below(&rng, bound);
+            sum += access < 0 ? 0 : access;
+        }
+    }
+    cx->m->rng = rng;
+    return sum;
 }
 
 /* `warm` accesses that end where the timed ones begin (position 0; whole passes when warm is a
@@ -942,6 +1079,19 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
         return -1;
     double sum = 0;
     for (uint64_t i = 0; i < total;) {
+        if (!r.images && i < warm) {    /* no pass recorded or replayed: the warm-up in a row */
+            for (; prefetch && i < warm; i++) {
+                prefetch_request(cx, p->chain[ahead], ring_slot(i));
+                warm_request(cx, p->chain[k], ring_slot_of_request(i));
+                ahead = next_position(ahead, len);
+                k = next_position(k, len);
+            }
+            for (; i < warm; i++) {
+                warm_request(cx, p->chain[k], NO_SLOT);
+                k = next_position(k, len);
+            }
+            continue;
+        }
         if (i == warm)
             cx->unseen_level = -1;
         if (k == 0)
@@ -954,8 +1104,8 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
                 run = warm - i;
             const double *cycles = r.cycles + r.slot * len + k;
             const unsigned char *level = r.level + r.slot * len + k;
-            for (uint64_t j = 0; i >= warm && j < run; j++)
-                sum += timed_access(cx, out, i - warm + j, cycles[j], level[j]);
+            if (i >= warm)
+                sum = timed_run(cx, out, i - warm, cycles, level, run, sum);
             i += run;
             k += (size_t)run;
             k = k == len ? 0 : k;
@@ -965,6 +1115,13 @@ static int walk(chase_ctx *cx, uint64_t warm, gs_chase_result *out, double *avg)
         unsigned level;
         if (prefetch)
             prefetch_request(cx, p->chain[ahead], ring_slot(i));
+        if (i < warm && !r.recording) {     /* nothing of it is wanted but its state */
+            warm_request(cx, p->chain[k], prefetch ? ring_slot_of_request(i) : NO_SLOT);
+            ahead = next_position(ahead, len);
+            k = next_position(k, len);
+            i++;
+            continue;
+        }
         double request = access_request(cx, p->chain[k], prefetch ? ring_slot_of_request(i)
                                                                   : NO_SLOT, &level);
         if (r.recording) {
@@ -1093,7 +1250,7 @@ sim_loads *sim_loads_begin(gs_sim_model *m, gs_load_path path, gs_error *err)
 double sim_loads_load(sim_loads *l, uint64_t addr, bool persisting, unsigned *served)
 {
     l->persisting = persisting;
-    return access_lane(l, addr, SIM_SET_UNKNOWN, served);
+    return access_lane(l, addr, SIM_SET_UNKNOWN, served, true);
 }
 
 void sim_loads_end(sim_loads *l)

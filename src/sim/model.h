@@ -79,16 +79,23 @@ void gs_sim_model_free(gs_sim_model *model);
  * source tree's models/. Writes the folder into buf; 0 or GS_ERR_INPUT. */
 int gs_sim_models_dir(char *buf, size_t len, gs_error *err);
 
-/* Noise: one draw of the model's jitter (0 when the model has none); inline, as a chase draws
- * once per timed access. */
-static inline double gs_sim_noise(gs_sim_model *m)
+/* Noise: one draw of the model's jitter (0 when the model has none) from rng; inline, as a
+ * chase draws once per timed access (a run of them may draw from a copy of the model's
+ * generator, kept where the compiler can hold it in a register, and put back after). */
+static inline double gs_sim_noise_from(const gs_sim_model *m, gs_rng *rng)
 {
     double n = 0;
     if (m->noise_cycles > 0)
-        n += (double)gs_rng_below(&m->rng, (uint64_t)m->noise_cycles + 1);
-    if (m->noise_outlier_rate > 0 && gs_rng_unit(&m->rng) < m->noise_outlier_rate)
+        n += (double)gs_rng_below(rng, (uint64_t)m->noise_cycles + 1);
+    if (m->noise_outlier_rate > 0 && gs_rng_unit(rng) < m->noise_outlier_rate)
         n += m->noise_outlier_cycles;
     return n;
+}
+
+/* The same from the model's generator. */
+static inline double gs_sim_noise(gs_sim_model *m)
+{
+    return gs_sim_noise_from(m, &m->rng);
 }
 
 /* The largest cache level (and L2), set count and ways a model may give: generous for GPUs, and

@@ -622,8 +622,12 @@ static void limits_and_unsupported(void **state)
     p.space = GS_SPACE_GLOBAL;
     chain[3] = 4;                                      /* not a multiple of 8 */
     assert_int_equal(record(m, &p, lat, 8, &err), GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "chain[3] = 4 is not an aligned offset"));
     chain[3] = 8192;                                   /* outside the footprint */
+    chain[5] = 8200;                                   /* the first element wrong is named */
     assert_int_equal(record(m, &p, lat, 8, &err), GS_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "chain[3] = 8192 is not an aligned offset"));
+    chain[5] = 5 * 128;
     free(chain);
     sim_memory_free(m);
     gs_sim_model bare = {0};

@@ -10,7 +10,7 @@
 
 /* The small steps of an access, inlined into the access paths (callers of the whole access),
  * so that an access is one run of code without calls and register saves. */
-#define HOT static inline __attribute__((always_inline))
+#define HOT SIM_STEP
 
 static bool is_pow2(uint64_t x)
 {

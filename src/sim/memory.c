@@ -19,7 +19,7 @@
 
 /* The steps of one access, inlined where a walk makes its accesses (one run of code per request,
  * without calls and register saves between its levels) */
-#define HOT static inline __attribute__((always_inline))
+#define HOT SIM_STEP
 
 #define PREFETCH_AHEAD 8     /* requests ahead whose cache state is fetched into the host's caches */
 #define CHAIN_AHEAD 2         /* a split warm-up fetches each segment's chain this far ahead */

@@ -640,20 +640,16 @@ static int by_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* How far one walk on level k's plateau may lie from the truth: t x the scatter of single walks
- * there, from the differences of neighbours (each walk against the line through the walks on
- * either side, in log size, scaled to one walk's sd), which a smooth trend along the plateau
- * does not enter. The plateau: the walks at least twice the caches in front and at most half
- * level k's capacity less its interval. NaN with fewer than four such walks. The fit's residual
- * sd is the scatter of every walk about one curve, and a hit curve that is not (C/s)^g at the
- * steps enters it too (on an H200 4.5-5.1 cycles, the walks on the L2's plateau 0.2-0.3
- * apart against their neighbours). */
-static double plateau_scatter(const gs_eq6_fit *fit, int k, const double *size_bytes,
-                              const double *latency, size_t n)
+/* How far one walk on a level's plateau, the sizes from `from` to `to`, may lie from the truth:
+ * t x the scatter of single walks there, from the differences of neighbours (each walk against
+ * the line through the walks on either side, in log size, scaled to one walk's sd), which a
+ * smooth trend along the plateau does not enter. NaN with fewer than four such walks. The
+ * fit's residual sd is the scatter of every walk about one curve, and a hit curve that is not
+ * (C/s)^g at the steps enters it too (on an H200 4.5-5.1 cycles, the walks on the L2's plateau
+ * 0.2-0.3 apart against their neighbours). */
+static double plateau_scatter(const double *size_bytes, const double *latency, size_t n,
+                              double from, double to)
 {
-    double ci = fit->capacity_ci95[k];
-    double from = 2 * cached_before(fit, k);
-    double to = (fit->capacity_bytes[k] - (isfinite(ci) ? ci : 0)) / 2;
     walk_point *w = malloc((n ? n : 1) * sizeof *w);
     if (!w)
         return NAN;
@@ -680,17 +676,18 @@ static double plateau_scatter(const gs_eq6_fit *fit, int k, const double *size_b
 }
 
 /* gs_eq6_widen_between's two bounds on level k's latency (0 < k < levels), each walk allowed
- * margin, or the plateau's own scatter where that is less. The upper bound takes the walks at
- * least twice the caches in front: nearer, 1 / (1 - h) multiplies an error of their fitted
- * capacity (an L1 of unequal sets fitted at 4,035 +- 168 B put the bound 3 cycles under the
- * L2's hit from its 8-KB walk). */
+ * margin, or the scatter of the level's plateau (the walks at least twice the caches in front
+ * and at most half its capacity less its interval) where that is less. The upper bound takes
+ * the walks at least twice the caches in front: nearer, 1 / (1 - h) multiplies an error of
+ * their fitted capacity (an L1 of unequal sets fitted at 4,035 +- 168 B put the bound 3 cycles
+ * under the L2's hit from its 8-KB walk). */
 static void level_bounds(const gs_eq6_fit *fit, int k, const double *size_bytes,
                          const double *latency, size_t n, double margin, double *lo, double *hi)
 {
     double ci = fit->capacity_ci95[k];
     double below = fit->capacity_bytes[k] - (isfinite(ci) ? ci : 0);
     double cached = cached_before(fit, k), fastest = fit->latency[0];
-    double own = plateau_scatter(fit, k, size_bytes, latency, n);
+    double own = plateau_scatter(size_bytes, latency, n, 2 * cached, below / 2);
     if (isfinite(own) && own < margin)
         margin = own;
     *lo = -INFINITY;
